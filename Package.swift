@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "navstack",
+    products: [
+        .executable(name: "navstack", targets: ["navstack"]),
+        .library(name: "NavStackCore", targets: ["NavStackCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The app as values: routes, the router, commands, screens, renderers. No I/O.
+        .target(name: "NavStackCore"),
+        // libedit, reached through static inline wrappers (el_set and history are variadic).
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        // The thin executable: options, the line reader, the loop.
+        .executableTarget(
+            name: "navstack",
+            dependencies: [
+                "NavStackCore",
+                "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "NavStackCoreTests",
+            dependencies: ["NavStackCore", "navstack"],
+            resources: []
+        ),
+    ]
+)

@@ -1,0 +1,201 @@
+/// One parsed input line: what the user asked for, before the router checks that it
+/// is possible here.
+public enum Command: Equatable, Hashable, Sendable {
+    case help(CommandWord?)
+    case `where`
+    case go(DeepLink)
+    case back(Int, discarding: Bool)
+    case root
+    case tab(Tab)
+    case undo, redo
+    case quit
+    case login(String)
+    case logout
+    case open(row: Int)
+    case add(title: String?)
+    case new
+    case toggle(row: Int?)
+    case delete(row: Int?)
+    case filter(ListFilter)
+    case find(String?)
+    case next, prev
+    case page(Int)
+    case edit
+    case title(String)
+    case notes(String)
+    case done(Bool)
+    case save, cancel
+    case settings, about
+
+    /// The word the command was typed with.
+    public var word: CommandWord {
+        switch self {
+        case .help: .help
+        case .where: .where
+        case .go: .go
+        case .back(_, let discarding): discarding ? .backDiscarding : .back
+        case .root: .root
+        case .tab: .tab
+        case .undo: .undo
+        case .redo: .redo
+        case .quit: .quit
+        case .login: .login
+        case .logout: .logout
+        case .open: .open
+        case .add: .add
+        case .new: .new
+        case .toggle: .toggle
+        case .delete: .delete
+        case .filter: .filter
+        case .find: .find
+        case .next: .next
+        case .prev: .prev
+        case .page: .page
+        case .edit: .edit
+        case .title: .title
+        case .notes: .notes
+        case .done: .done
+        case .save: .save
+        case .cancel: .cancel
+        case .settings: .settings
+        case .about: .about
+        }
+    }
+}
+
+/// Limits on what a line may carry; past them the line is refused with a clear error.
+public enum Limits {
+    /// The longest line navstack reads, in bytes.
+    public static let lineBytes = 4096
+    /// The longest task title, in characters.
+    public static let titleCharacters = 200
+    /// The longest task notes, in characters.
+    public static let notesCharacters = 2000
+    /// The longest profile name, in characters.
+    public static let nameCharacters = 64
+}
+
+extension Command {
+    /// Splits a line into its command word and the rest.
+    ///
+    /// Returns `nil` for a blank line or a comment (first non-blank character `#`).
+    public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
+        let text = line.trimmed
+        guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+        let end = text.firstIndex(where: \.isWhitespace) ?? text.endIndex
+        let typed = text[..<end]
+        guard let word = CommandWord(word: typed) else {
+            let shown = String(typed).escapedForDisplay
+            throw .unknownCommand(shown, suggestion: CommandWord.suggestion(for: String(typed)))
+        }
+        return (word, text[end...].trimmed)
+    }
+
+    /// Parses a line into a command; `nil` for a blank line or a comment.
+    public static func parse(_ line: String) throws(NavError) -> Command? {
+        guard let (word, argument) = try split(line) else { return nil }
+        return try Command(word: word, argument: argument)
+    }
+
+    /// Builds the command for a word and the rest of its line.
+    public init(word: CommandWord, argument: String) throws(NavError) {
+        let arg = argument.isEmpty ? nil : argument
+        func none() throws(NavError) {
+            if let arg { throw .unexpectedArgument(word, arg.escapedForDisplay) }
+        }
+        func required() throws(NavError) -> String {
+            guard let arg else { throw .missingArgument(word) }
+            return arg
+        }
+        switch word {
+        case .help:
+            guard let arg else { self = .help(nil); return }
+            let topic = String(arg.prefix(while: { !$0.isWhitespace }))
+            guard let known = CommandWord(word: topic) else {
+                throw .unknownCommand(topic.escapedForDisplay, suggestion: CommandWord.suggestion(for: topic))
+            }
+            self = .help(known)
+        case .where: try none(); self = .where
+        case .go: self = .go(try DeepLink(parsing: try required()))
+        case .back, .backDiscarding:
+            self = .back(try arg.map { a throws(NavError) in try Self.number(a, for: word) } ?? 1,
+                         discarding: word == .backDiscarding)
+        case .root: try none(); self = .root
+        case .tab:
+            let name = try required()
+            guard let tab = Tab(rawValue: name.lowercased()) else { throw .badChoice(word, name.escapedForDisplay) }
+            self = .tab(tab)
+        case .undo: try none(); self = .undo
+        case .redo: try none(); self = .redo
+        case .quit, .exit: try none(); self = .quit
+        case .login: self = .login(try Self.name(try required()))
+        case .logout: try none(); self = .logout
+        case .open: self = .open(row: try Self.number(try required(), for: word))
+        case .add: self = .add(title: try arg.map { a throws(NavError) in try Self.text(a, limit: Limits.titleCharacters, what: .title) })
+        case .new: try none(); self = .new
+        case .toggle: self = .toggle(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
+        case .delete: self = .delete(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
+        case .filter:
+            let name = try required()
+            guard let filter = ListFilter(rawValue: name.lowercased()) else { throw .badChoice(word, name.escapedForDisplay) }
+            self = .filter(filter)
+        case .find: self = .find(arg)
+        case .next: try none(); self = .next
+        case .prev: try none(); self = .prev
+        case .page: self = .page(try Self.number(try required(), for: word))
+        case .edit: try none(); self = .edit
+        case .title: self = .title(try Self.text(try required(), limit: Limits.titleCharacters, what: .title))
+        case .notes: self = .notes(try Self.text(arg ?? "", limit: Limits.notesCharacters, what: .notes))
+        case .done:
+            switch try required().lowercased() {
+            case "on", "yes", "true": self = .done(true)
+            case "off", "no", "false": self = .done(false)
+            default: throw .badChoice(word, arg!.escapedForDisplay)
+            }
+        case .save: try none(); self = .save
+        case .cancel: try none(); self = .cancel
+        case .settings: try none(); self = .settings
+        case .about: try none(); self = .about
+        }
+    }
+
+    /// A count or row number: one whole number from 1.
+    static func number(_ text: String, for word: CommandWord) throws(NavError) -> Int {
+        guard !text.contains(where: \.isWhitespace) else {
+            throw .unexpectedArgument(word, text.escapedForDisplay)
+        }
+        var digits = Substring(text)
+        let negative = digits.first == "-"
+        if negative || digits.first == "+" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw .notANumber(word, text.escapedForDisplay)
+        }
+        let significant = digits.drop(while: { $0 == "0" })
+        if negative || significant.isEmpty { throw .numberBelowOne(word, text) }
+        guard significant.count <= 18, let value = Int(significant) else {
+            throw .numberTooLarge(word, text)
+        }
+        return value
+    }
+
+    /// A title or notes within their limit.
+    static func text(_ text: String, limit: Int, what: TextField) throws(NavError) -> String {
+        let count = text.count
+        guard count <= limit else { throw .textTooLong(what, count: count, limit: limit) }
+        return text
+    }
+
+    /// A profile name: not blank, short, no control characters.
+    static func name(_ text: String) throws(NavError) -> String {
+        let count = text.count
+        guard count <= Limits.nameCharacters else {
+            throw .textTooLong(.name, count: count, limit: Limits.nameCharacters)
+        }
+        return text
+    }
+}
+
+/// A field of user text, for errors about it.
+public enum TextField: String, Equatable, Hashable, Sendable {
+    case title, notes, name
+}

@@ -1,0 +1,127 @@
+/// Every command word navstack knows, with its usage and one-line summary.
+///
+/// This table is the one source for parsing, `help`, the actions a screen shows,
+/// suggestions for typos and tab completion.
+public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
+    case help, `where`, go, back
+    case backDiscarding = "back!"
+    case root, tab, undo, redo, quit, exit
+    case login, logout
+    case open, add, new, toggle, delete, filter, find, next, prev, page
+    case edit, title, notes, done, save, cancel
+    case settings, about
+
+    /// How the command is typed.
+    public var usage: String {
+        switch self {
+        case .help: "help [COMMAND]"
+        case .where: "where"
+        case .go: "go URL"
+        case .back: "back [N]"
+        case .backDiscarding: "back! [N]"
+        case .root: "root"
+        case .tab: "tab tasks|account"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .quit: "quit"
+        case .exit: "exit"
+        case .login: "login NAME"
+        case .logout: "logout"
+        case .open: "open N"
+        case .add: "add [TITLE]"
+        case .new: "new"
+        case .toggle: "toggle [N]"
+        case .delete: "delete [N]"
+        case .filter: "filter all|open|done"
+        case .find: "find [TEXT]"
+        case .next: "next"
+        case .prev: "prev"
+        case .page: "page N"
+        case .edit: "edit"
+        case .title: "title TEXT"
+        case .notes: "notes [TEXT]"
+        case .done: "done on|off"
+        case .save: "save"
+        case .cancel: "cancel"
+        case .settings: "settings"
+        case .about: "about"
+        }
+    }
+
+    /// What the command does, in one line.
+    public var summary: String {
+        switch self {
+        case .help: "List the commands of this screen, or explain one"
+        case .where: "Show where you are: the breadcrumb and the URL"
+        case .go: "Open a deep link, e.g. go tasks/2/edit"
+        case .back: "Go back N screens (default 1); on a sheet, dismiss it"
+        case .backDiscarding: "Discard the draft and go back"
+        case .root: "Go back to the root of this tab"
+        case .tab: "Switch tab; the shown tab again goes to its root"
+        case .undo: "Undo the last change to your tasks"
+        case .redo: "Redo what undo undid"
+        case .quit: "Leave navstack"
+        case .exit: "Leave navstack"
+        case .login: "Sign in; a new name starts a new profile"
+        case .logout: "Sign out; open screens and drafts are discarded"
+        case .open: "Open the task on row N"
+        case .add: "Add a task at the top and open it"
+        case .new: "Present the new-task sheet"
+        case .toggle: "Mark the task done or not done"
+        case .delete: "Delete the task"
+        case .filter: "Show all, open or done tasks"
+        case .find: "Show tasks whose title or notes contain TEXT; find alone clears"
+        case .next: "Show the next page"
+        case .prev: "Show the previous page"
+        case .page: "Show page N"
+        case .edit: "Edit this task"
+        case .title: "Set the draft's title"
+        case .notes: "Set the draft's notes; notes alone clears them"
+        case .done: "Set whether the draft is done"
+        case .save: "Save the draft"
+        case .cancel: "Discard the draft"
+        case .settings: "Open the settings"
+        case .about: "Open the about screen"
+        }
+    }
+
+    /// Looks a word up, ignoring case.
+    public init?(word: some StringProtocol) {
+        self.init(rawValue: word.lowercased())
+    }
+
+    /// The word closest to a mistyped one, if it is close enough to suggest.
+    public static func suggestion(for word: String) -> CommandWord? {
+        let typed = Array(word.lowercased())
+        guard typed.count <= 32 else { return nil }
+        var best: (word: CommandWord, distance: Int)?
+        for candidate in allCases {
+            let distance = editDistance(typed, Array(candidate.rawValue))
+            if distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        guard let best else { return nil }
+        let allowed = typed.count <= 3 ? 1 : 2
+        return best.distance <= allowed ? best.word : nil
+    }
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and
+/// transpositions of neighbours (`opne` → `open` is one edit).
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { table[i][0] = i }
+    for j in 0...b.count { table[0][j] = j }
+    for i in 1...a.count {
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                value = min(value, table[i - 2][j - 2] + 1)
+            }
+            table[i][j] = value
+        }
+    }
+    return table[a.count][b.count]
+}

@@ -1,0 +1,142 @@
+/// Where output goes: the screen stream or the error stream.
+public enum Channel: Sendable {
+    case output
+    case error
+}
+
+/// Receives what the interpreter prints. The executable's sink flushes the output
+/// stream before it writes an error, so a transcript keeps its order.
+public protocol OutputSink: AnyObject {
+    func write(_ text: String, to channel: Channel)
+}
+
+/// Turns input lines into router commands and their printed answers: echo, screens in
+/// text or JSON, errors with their line numbers.
+///
+/// One interpreter serves the interactive terminal, piped scripts, `-c` commands and
+/// the tests.
+public struct Interpreter {
+    public enum Format: String, CaseIterable, Sendable {
+        case text
+        case json
+    }
+
+    public struct Options: Sendable {
+        public var format: Format
+        /// Print each input line, prefixed `> `, before its output.
+        public var echo: Bool
+        /// Errors as `navstack: line N: …` (a script) rather than `error: …` (a person).
+        public var numberErrors: Bool
+        /// Columns of a text screen.
+        public var width: Int
+
+        public init(format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80) {
+            self.format = format
+            self.echo = echo
+            self.numberErrors = numberErrors
+            self.width = width
+        }
+    }
+
+    /// What became of a line.
+    public enum Outcome: Equatable, Sendable {
+        /// A blank line or a comment.
+        case nothing
+        case succeeded
+        case failed
+        case quit
+    }
+
+    public var router: Router
+    public var options: Options
+    /// The number of the last line handled.
+    public private(set) var lineNumber = 0
+    /// How many commands failed.
+    public private(set) var failures = 0
+
+    public init(router: Router, options: Options) {
+        self.router = router
+        self.options = options
+    }
+
+    /// Prints the first screen.
+    public func launch(to sink: some OutputSink) throws(NavError) {
+        print(.screen(try router.screen()), to: sink)
+    }
+
+    /// Handles one input line, given as the bytes read (without the line break).
+    ///
+    /// `length` is the line's full length when a reader kept only its first bytes.
+    @discardableResult
+    public mutating func handle(_ bytes: some Collection<UInt8>, length: Int? = nil,
+                                to sink: some OutputSink) -> Outcome {
+        lineNumber += 1
+        let length = length ?? bytes.count
+        if options.echo {
+            let shown = String(decoding: bytes.prefix(Limits.lineBytes), as: UTF8.self).escapedForDisplay
+            sink.write("> " + shown + (length > Limits.lineBytes ? "…" : "") + "\n", to: .output)
+        }
+        do throws(NavError) {
+            guard length <= Limits.lineBytes else { throw NavError.lineTooLong(bytes: length) }
+            let line = try Self.decode(bytes)
+            guard let (word, argument) = try Command.split(line) else { return .nothing }
+            let response = try router.apply(try command(word, argument))
+            print(response, to: sink)
+            return response == .quit ? .quit : .succeeded
+        } catch {
+            failures += 1
+            report(error, to: sink)
+            return .failed
+        }
+    }
+
+    /// Handles one line of text.
+    @discardableResult
+    public mutating func handle(_ line: String, to sink: some OutputSink) -> Outcome {
+        handle(Array(line.utf8), to: sink)
+    }
+
+    /// Parses a command's argument; when the argument is wrong and the command is not
+    /// available here anyway, says that instead, which helps more.
+    private func command(_ word: CommandWord, _ argument: String) throws(NavError) -> Command {
+        do {
+            return try Command(word: word, argument: argument)
+        } catch {
+            try router.ensureAvailable(word)
+            throw error
+        }
+    }
+
+    /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control or
+    /// bidi characters other than tab.
+    public static func decode(_ bytes: some Collection<UInt8>) throws(NavError) -> String {
+        guard bytes.count <= Limits.lineBytes else { throw .lineTooLong(bytes: bytes.count) }
+        guard !bytes.contains(0) else { throw .nulByte }
+        guard let line = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+        if let bad = line.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
+            throw .controlCharacter(bad)
+        }
+        return line
+    }
+
+    private func print(_ response: Response, to sink: some OutputSink) {
+        var text = ""
+        switch options.format {
+        case .text: TextRenderer(width: options.width).render(response, to: &text)
+        case .json: JSONRenderer().render(response, to: &text)
+        }
+        if !text.isEmpty { sink.write(text, to: .output) }
+    }
+
+    private func report(_ error: NavError, to sink: some OutputSink) {
+        switch options.format {
+        case .json:
+            var text = ""
+            JSONRenderer().renderError(error, line: lineNumber, to: &text)
+            sink.write(text, to: .output)
+        case .text:
+            let prefix = options.numberErrors ? "navstack: line \(lineNumber): " : "error: "
+            sink.write(prefix + error.message + "\n", to: .error)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The two tabs of the signed-in app; each keeps its own path.
+public enum Tab: String, CaseIterable, Equatable, Hashable, Sendable {
+    case tasks
+    case account
+}
+
+/// One element of a tab's path.
+public enum Route: Equatable, Hashable, Sendable {
+    case detail(Int)
+    case edit(Int)
+    case settings
+    case about
+
+    /// The route as the spec writes it: `detail/2`, `edit/2`, `settings`, `about`.
+    public var description: String {
+        switch self {
+        case .detail(let id): "detail/\(id)"
+        case .edit(let id): "edit/\(id)"
+        case .settings: "settings"
+        case .about: "about"
+        }
+    }
+
+    /// The task this route shows, if any.
+    public var taskID: Int? {
+        switch self {
+        case .detail(let id), .edit(let id): id
+        case .settings, .about: nil
+        }
+    }
+}
+
+/// A modal presented over the tasks tab; never part of a path.
+public enum Sheet: String, Equatable, Hashable, Sendable {
+    case newTask = "new-task"
+}
+
+/// Which tasks the list shows.
+public enum ListFilter: String, CaseIterable, Equatable, Hashable, Sendable {
+    case all
+    case open
+    case done
+
+    /// Whether a task passes this filter.
+    public func admits(_ task: TaskItem) -> Bool {
+        switch self {
+        case .all: true
+        case .open: !task.done
+        case .done: task.done
+        }
+    }
+}

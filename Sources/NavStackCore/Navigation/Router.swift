@@ -1,0 +1,151 @@
+/// The one place navigation happens: the root phase, both tabs' paths, the sheet, the
+/// drafts, and the store they show.
+///
+/// Every command from every front end goes through ``apply(_:)``. A command that fails
+/// throws a ``NavError`` and leaves the state as it was.
+public struct Router {
+    /// Settings fixed for the life of the router.
+    public struct Configuration: Sendable {
+        /// Rows per list page.
+        public var pageSize: Int
+        /// Whether a new profile starts with the sample tasks.
+        public var sampleForNewProfiles: Bool
+        /// What the settings screen says of the store.
+        public var storeDescription: String
+        /// The version the about screen shows.
+        public var version: String
+
+        public init(pageSize: Int = 20, sampleForNewProfiles: Bool = true,
+                    storeDescription: String = "in memory", version: String = "0.0.0") {
+            self.pageSize = max(1, pageSize)
+            self.sampleForNewProfiles = sampleForNewProfiles
+            self.storeDescription = storeDescription
+            self.version = version
+        }
+    }
+
+    public private(set) var phase: Phase
+    public let store: any TaskStore
+    public let configuration: Configuration
+
+    public init(store: any TaskStore, configuration: Configuration = Configuration(),
+                phase: Phase = .signedOut(pending: nil)) {
+        self.store = store
+        self.configuration = configuration
+        self.phase = phase
+    }
+
+    /// The signed-in session, if any.
+    public var session: Session? {
+        if case .signedIn(let session) = phase { return session }
+        return nil
+    }
+
+    /// Applies one command and answers with what to show.
+    public mutating func apply(_ command: Command) throws(NavError) -> Response {
+        try ensureAvailable(command.word)
+        let kind = try screenKind()
+        let available = availableWords(on: kind)
+        switch command {
+        case .quit:
+            return .quit
+        case .help(let topic):
+            return help(topic, on: kind, available: available)
+        case .where:
+            let screen = try screen()
+            return .location(url: screen.link?.url, breadcrumb: screen.breadcrumb)
+        default:
+            break
+        }
+        switch phase {
+        case .signedOut(let pending):
+            try applySignedOut(command, pending: pending)
+        case .signedIn(let session):
+            var next = session
+            let discarding = try next.apply(command, on: kind, store: store, pageSize: configuration.pageSize)
+            if command == .logout {
+                phase = .signedOut(pending: nil)
+            } else {
+                try commit(next, by: command.word, discarding: discarding)
+            }
+        }
+        return .screen(try screen())
+    }
+
+    /// Handles the login screen: `login` and `go`.
+    private mutating func applySignedOut(_ command: Command, pending: DeepLink?) throws(NavError) {
+        switch command {
+        case .go(let link):
+            phase = .signedOut(pending: link)
+        case .login(let user):
+            try storeCall { try store.openProfile(user, sample: configuration.sampleForNewProfiles) }
+            var session = Session(user: user)
+            if let pending {
+                session.tab = pending.tab
+                session[path: pending.tab] = pending.routes
+                session.sheet = pending.sheet
+            }
+            phase = .signedIn(session)
+            try commit(session, by: .login, discarding: true)
+        default:
+            preconditionFailure("\(command) is not available signed out")
+        }
+    }
+
+    /// Makes `next` the session, unless that would drop a dirty draft without being
+    /// asked to (`back!`, `save`, `cancel`). Drafts whose screen closed are dropped;
+    /// edit screens and the sheet that opened get a fresh draft.
+    private mutating func commit(_ next: Session, by word: CommandWord, discarding: Bool) throws(NavError) {
+        guard case .signedIn(let current) = phase else { return }
+        var next = next
+        for (owner, draft) in current.drafts where !next.keeps(owner) {
+            if draft.isDirty && !discarding { throw .unsavedDraft(word) }
+            next.drafts[owner] = nil
+        }
+        if next.sheet != nil, next.drafts[.sheet] == nil {
+            next.drafts[.sheet] = Draft(editing: DraftFields())
+        }
+        for case .edit(let id) in next.tasksPath where next.drafts[.edit(id)] == nil {
+            if let task = try storeCall({ try store.task(next.user, id: id) }) {
+                next.drafts[.edit(id)] = Draft(editing: DraftFields(task))
+            }
+        }
+        phase = .signedIn(next)
+    }
+
+    /// Fails unless the command can be used on the screen shown now.
+    public func ensureAvailable(_ word: CommandWord) throws(NavError) {
+        if word == .undo || word == .redo, session != nil {
+            throw .notYetAvailable(word)
+        }
+        let kind = try screenKind()
+        let available = availableWords(on: kind)
+        guard available.contains(word) else {
+            if word == .back, let session, session.depth == 0 { throw .nothingToGoBack }
+            throw .notAvailable(word, screen: kind, available: available)
+        }
+    }
+
+    /// The commands available on a screen, in the order screens show them.
+    public func availableWords(on kind: ScreenKind) -> [CommandWord] {
+        guard let session else { return [.login, .go, .help, .quit, .exit] }
+        var words = kind.ownWords
+        if session.depth > 0 { words.append(.back) }
+        if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
+        if session.sheet == nil { words += [.root, .tab] }
+        words += [.go, .where, .help, .quit, .exit]
+        return words
+    }
+}
+
+/// Runs a store call, turning its failure into a ``NavError``.
+@discardableResult
+func storeCall<T>(_ body: () throws -> T) throws(NavError) -> T {
+    do {
+        return try body()
+    } catch let error as NavError {
+        throw error
+    } catch {
+        throw .store(String(describing: error))
+    }
+}

@@ -1,0 +1,81 @@
+/// One row of the list: its number as shown (counted over the filtered list, across
+/// pages) and its task.
+public struct ListRow: Equatable, Hashable, Sendable {
+    public var row: Int
+    public var task: TaskItem
+
+    public init(row: Int, task: TaskItem) {
+        self.row = row
+        self.task = task
+    }
+}
+
+/// The visible page of the list.
+public struct ListPage: Equatable, Hashable, Sendable {
+    public var rows: [ListRow]
+    public var total: Int
+    public var filter: ListFilter
+    public var search: String?
+    public var page: Int
+    public var pages: Int
+}
+
+/// Facts the settings screen shows, given by whoever runs the router.
+public struct SettingsInfo: Equatable, Hashable, Sendable {
+    public var pageSize: Int
+    public var store: String
+    public var language: String
+
+    public init(pageSize: Int, store: String, language: String = "English") {
+        self.pageSize = pageSize
+        self.store = store
+        self.language = language
+    }
+}
+
+/// What is shown: the screen's kind, its place, its actions and its content.
+///
+/// A screen is built fresh from the router's state and the store after every command;
+/// renderers turn it into text or JSON.
+public struct Screen: Equatable, Hashable, Sendable {
+    public enum Content: Equatable, Hashable, Sendable {
+        case login(pending: DeepLink?)
+        case list(ListPage)
+        case detail(TaskItem)
+        case draft(Draft)
+        case notFound(Int)
+        case account(user: String, counts: TaskCounts)
+        case settings(SettingsInfo)
+        case about(version: String)
+    }
+
+    public var kind: ScreenKind
+    public var title: String
+    public var tab: Tab?
+    public var path: [Route]
+    public var sheet: Sheet?
+    /// `nil` when signed out.
+    public var link: DeepLink?
+    public var breadcrumb: [String]
+    /// The command words available here, in the order the screen shows them.
+    public var actions: [CommandWord]
+    public var content: Content
+}
+
+/// One entry of `help`.
+public struct HelpEntry: Equatable, Hashable, Sendable {
+    public var command: String
+    public var summary: String
+}
+
+/// What a command answers with.
+public enum Response: Equatable, Hashable, Sendable {
+    /// The screen after the command.
+    case screen(Screen)
+    /// `help`: the commands of this screen, or one command in detail.
+    case help([HelpEntry], details: [String])
+    /// `where`: the URL (`nil` when signed out) and the breadcrumb.
+    case location(url: String?, breadcrumb: [String])
+    /// `quit`, `exit`.
+    case quit
+}

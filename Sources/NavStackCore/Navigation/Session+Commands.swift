@@ -1,0 +1,160 @@
+extension Session {
+    /// Applies a signed-in command to this session (a copy the router commits only on
+    /// success), writing to the store where the command saves.
+    ///
+    /// Returns whether the move may discard dirty drafts (`back!`, `save`, `cancel`).
+    mutating func apply(_ command: Command, on kind: ScreenKind, store: any TaskStore,
+                        pageSize: Int) throws(NavError) -> Bool {
+        switch command {
+        case .back(let count, let discarding):
+            guard count <= depth else {
+                throw depth == 0 ? .nothingToGoBack : .cannotGoBack(count, depth: depth)
+            }
+            var remaining = count
+            if sheet != nil {
+                sheet = nil
+                remaining -= 1
+            }
+            path.removeLast(remaining)
+            return discarding
+        case .root:
+            path = []
+        case .tab(let selected):
+            if selected == tab { path = [] } else { tab = selected }
+        case .go(let link):
+            if let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
+                throw .noSuchTask(String(id))
+            }
+            tab = link.tab
+            self[path: link.tab] = link.routes
+            sheet = link.sheet
+        case .logout:
+            break
+
+        // The list
+        case .open(let row):
+            path.append(.detail(try task(atRow: row, store: store).id))
+        case .add(let title):
+            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task")) }
+            path.append(.detail(task.id))
+        case .new:
+            sheet = .newTask
+        case .toggle(let row):
+            var task = try target(row, on: kind, word: .toggle, store: store)
+            task.done.toggle()
+            try write(task, store: store)
+        case .delete(let row):
+            let task = try target(row, on: kind, word: .delete, store: store)
+            guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
+            if kind == .detail { path = [] }
+        case .filter(let filter):
+            list = ListState(filter: filter, search: list.search)
+        case .find(let text):
+            list = ListState(filter: list.filter, search: text)
+        case .next, .prev, .page:
+            let pages = try listPages(store: store, pageSize: pageSize)
+            let current = min(list.page, pages)
+            switch command {
+            case .next:
+                guard current < pages else { throw .alreadyLastPage(pages: pages) }
+                list.page = current + 1
+            case .prev:
+                guard current > 1 else { throw .alreadyFirstPage }
+                list.page = current - 1
+            case .page(let number):
+                guard number <= pages else { throw .noSuchPage(number, pages: pages) }
+                list.page = number
+            default:
+                break
+            }
+
+        // A task
+        case .edit:
+            guard case .detail(let id)? = path.last else { break }
+            path.append(.edit(id))
+
+        // Drafts
+        case .title(let text):
+            guard !text.isBlank else { throw .blankTitle }
+            try editDraft { $0.title = text }
+        case .notes(let text):
+            try editDraft { $0.notes = text }
+        case .done(let done):
+            try editDraft { $0.done = done }
+        case .save:
+            guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
+            guard draft.canSave else { throw .cannotSaveBlankTitle }
+            switch owner {
+            case .sheet:
+                try storeCall { try store.insertAtTop(user, draft.fields) }
+                sheet = nil
+            case .edit(let id):
+                if draft.isDirty {
+                    let task = TaskItem(id: id, title: draft.fields.title, notes: draft.fields.notes, done: draft.fields.done)
+                    try write(task, store: store)
+                }
+                path.removeLast()
+            }
+            return true
+        case .cancel:
+            if sheet != nil { sheet = nil } else { path.removeLast() }
+            return true
+
+        // Account
+        case .settings:
+            path.append(.settings)
+        case .about:
+            path.append(.about)
+
+        case .help, .where, .quit, .undo, .redo, .login:
+            preconditionFailure("\(command) is answered by the router")
+        }
+        return false
+    }
+
+    /// The task on a row of the filtered list.
+    func task(atRow row: Int, store: any TaskStore) throws(NavError) -> TaskItem {
+        let query = list.query
+        if let task = try storeCall({ try store.page(user, query, offset: row - 1, limit: 1) }).first {
+            return task
+        }
+        throw .noSuchRow(row, rows: try storeCall { try store.count(user, query) })
+    }
+
+    /// The task a row-or-this-task command acts on: row N on the list, the shown task
+    /// on its detail screen.
+    private func target(_ row: Int?, on kind: ScreenKind, word: CommandWord,
+                        store: any TaskStore) throws(NavError) -> TaskItem {
+        switch (kind, row) {
+        case (.list, let row?):
+            return try task(atRow: row, store: store)
+        case (.list, nil):
+            throw .needsRow(word)
+        case (_, nil):
+            guard let id = path.last?.taskID, let task = try storeCall({ try store.task(user, id: id) }) else {
+                throw .taskVanished(path.last?.taskID ?? 0)
+            }
+            return task
+        case (_, .some):
+            throw .takesNoRow(word)
+        }
+    }
+
+    /// Writes a task, failing when it vanished meanwhile.
+    private func write(_ task: TaskItem, store: any TaskStore) throws(NavError) {
+        guard try storeCall({ try store.update(user, task) }) else { throw .taskVanished(task.id) }
+    }
+
+    /// Changes the draft of the screen on top.
+    private mutating func editDraft(_ change: (inout DraftFields) -> Void) throws(NavError) {
+        guard let owner = topDraftOwner, drafts[owner] != nil else { throw .taskVanished(path.last?.taskID ?? 0) }
+        change(&drafts[owner]!.fields)
+    }
+
+    /// How many pages the list has: at least one, even when it is empty.
+    func listPages(store: any TaskStore, pageSize: Int) throws(NavError) -> Int {
+        let query = list.query
+        let total = try storeCall { try store.count(user, query) }
+        return max(1, (total + pageSize - 1) / pageSize)
+    }
+}

@@ -1,0 +1,104 @@
+/// Renders responses as JSON Lines: one compact object per response, keys in the
+/// order the spec lists them.
+public struct JSONRenderer: Sendable {
+    public init() {}
+
+    public func render(_ response: Response, to out: inout some TextOutputStream) {
+        var json = JSONWriter()
+        switch response {
+        case .screen(let screen):
+            json.object { screenMembers(screen, into: &$0) }
+        case .help(let entries, _):
+            json.object { json in
+                json.key("help")
+                json.array(entries) { json, entry in
+                    json.object { json in
+                        json.key("command"); json.string(entry.command)
+                        json.key("summary"); json.string(entry.summary)
+                    }
+                }
+            }
+        case .location(let url, let breadcrumb):
+            json.object { json in
+                json.key("url"); json.string(url)
+                json.key("breadcrumb"); json.strings(breadcrumb)
+            }
+        case .quit:
+            return
+        }
+        out.write(json.text)
+        out.write("\n")
+    }
+
+    /// `{"error": {"message": …, "line": N}}`
+    public func renderError(_ error: NavError, line: Int, to out: inout some TextOutputStream) {
+        var json = JSONWriter()
+        json.object { json in
+            json.key("error")
+            json.object { json in
+                json.key("message"); json.string(error.message)
+                json.key("line"); json.number(line)
+            }
+        }
+        out.write(json.text)
+        out.write("\n")
+    }
+
+    private func screenMembers(_ screen: Screen, into json: inout JSONWriter) {
+        json.key("screen"); json.string(screen.kind.rawValue)
+        json.key("title"); json.string(screen.title)
+        json.key("tab"); json.string(screen.tab?.rawValue)
+        json.key("path"); json.strings(screen.path.map(\.description))
+        json.key("sheet"); json.string(screen.sheet?.rawValue)
+        json.key("url"); json.string(screen.link?.url)
+        json.key("actions"); json.strings(screen.actions.map(\.rawValue))
+        switch screen.content {
+        case .login(let pending):
+            json.key("pending"); json.string(pending?.url)
+        case .list(let page):
+            json.key("items")
+            json.array(page.rows) { json, row in
+                json.object { json in
+                    json.key("row"); json.number(row.row)
+                    taskMembers(row.task, into: &json)
+                }
+            }
+            json.key("total"); json.number(page.total)
+            json.key("filter"); json.string(page.filter.rawValue)
+            json.key("search"); json.string(page.search)
+            json.key("page"); json.number(page.page)
+            json.key("pages"); json.number(page.pages)
+        case .detail(let task):
+            json.key("task")
+            json.object { taskMembers(task, into: &$0) }
+        case .draft(let draft):
+            json.key("draft")
+            json.object { json in
+                json.key("title"); json.string(draft.fields.title)
+                json.key("notes"); json.string(draft.fields.notes)
+                json.key("done"); json.bool(draft.fields.done)
+            }
+            json.key("canSave"); json.bool(draft.canSave)
+            json.key("dirty"); json.bool(draft.isDirty)
+        case .notFound(let id):
+            json.key("id"); json.number(id)
+        case .account(let user, let counts):
+            json.key("user"); json.string(user)
+            json.key("open"); json.number(counts.open)
+            json.key("done"); json.number(counts.done)
+        case .settings(let info):
+            json.key("pageSize"); json.number(info.pageSize)
+            json.key("store"); json.string(info.store)
+            json.key("language"); json.string(info.language)
+        case .about(let version):
+            json.key("version"); json.string(version)
+        }
+    }
+
+    private func taskMembers(_ task: TaskItem, into json: inout JSONWriter) {
+        json.key("id"); json.number(task.id)
+        json.key("title"); json.string(task.title)
+        json.key("notes"); json.string(task.notes)
+        json.key("done"); json.bool(task.done)
+    }
+}

@@ -1,0 +1,99 @@
+extension Character {
+    /// Columns the character takes in a terminal: 2 for East Asian wide characters
+    /// and emoji, 0 for lone combining marks and zero-width characters, else 1.
+    public var displayWidth: Int {
+        let scalars = unicodeScalars
+        let first = scalars.first!
+        if first.isASCII { return first.value < 0x20 || first.value == 0x7F ? 0 : 1 }
+        if scalars.contains(where: { $0.properties.isEmojiPresentation })
+            || scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji {
+            return 2
+        }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: break
+        }
+        return first.isEastAsianWide ? 2 : 1
+    }
+}
+
+extension Unicode.Scalar {
+    /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F).
+    var isEastAsianWide: Bool {
+        switch value {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E,
+             0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+             0x17000...0x18CFF, 0x1B000...0x1B2FF, 0x1F200...0x1F2FF, 0x1F300...0x1F64F,
+             0x1F680...0x1F6FF, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x2FFFD,
+             0x30000...0x3FFFD:
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Columns the text takes in a terminal.
+    public var displayWidth: Int {
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return reduce(0) { $0 + $1.displayWidth }
+    }
+
+    /// The text cut to at most `width` columns, ending in `…` when cut; a character is
+    /// never split.
+    public func truncated(toWidth width: Int) -> String {
+        guard displayWidth > width else { return String(self) }
+        guard width > 0 else { return "" }
+        var out = ""
+        var used = 0
+        for character in self {
+            let w = character.displayWidth
+            if used + w > width - 1 { break }
+            out.append(character)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// The text broken into lines of at most `width` columns, at spaces where it can,
+    /// inside a word only when the word alone is too wide.
+    public func wrapped(toWidth width: Int) -> [String] {
+        let width = Swift.max(1, width)
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for word in split(separator: " ", omittingEmptySubsequences: true) {
+            let w = word.displayWidth
+            if used > 0 && used + 1 + w <= width {
+                line += " " + word
+                used += 1 + w
+                continue
+            }
+            if used > 0 {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            for character in word {
+                let cw = character.displayWidth
+                if used + cw > width, used > 0 {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.append(character)
+                used += cw
+            }
+        }
+        if used > 0 || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The text padded with spaces to `width` columns.
+    func padded(toWidth width: Int) -> String {
+        String(self) + String(repeating: " ", count: Swift.max(0, width - displayWidth))
+    }
+}

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavStackCore
+
+/// One line of input: its first bytes (enough to judge it) and its full length.
+struct InputLine {
+    var bytes: [UInt8]
+    var length: Int
+}
+
+/// Where lines come from: the terminal, a pipe, or `-c` arguments.
+protocol LineReader {
+    /// The next line, or `nil` at the end of input.
+    mutating func next(prompt: String) -> InputLine?
+}
+
+/// Lines from `-c` options.
+struct ArgumentLineReader: LineReader {
+    var commands: IndexingIterator<[String]>
+
+    init(_ commands: [String]) {
+        self.commands = commands.makeIterator()
+    }
+
+    mutating func next(prompt: String) -> InputLine? {
+        commands.next().map { InputLine(bytes: Array($0.utf8), length: $0.utf8.count) }
+    }
+}
+
+/// Lines from a pipe or file on stdin, read in large blocks. A line is kept up to one
+/// byte past the limit, so a huge line is refused without being held in memory.
+struct PipedLineReader: LineReader {
+    private var block = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var atEnd = false
+    private let keep = Limits.lineBytes + 1
+
+    mutating func next(prompt: String) -> InputLine? {
+        var line = InputLine(bytes: [], length: 0)
+        while true {
+            if start == end {
+                if atEnd || !refill() {
+                    return line.length > 0 ? finish(line) : nil
+                }
+            }
+            let newline = block[start..<end].firstIndex(of: UInt8(ascii: "\n"))
+            let stop = newline ?? end
+            let piece = block[start..<stop]
+            if line.bytes.count < keep {
+                line.bytes.append(contentsOf: piece.prefix(keep - line.bytes.count))
+            }
+            line.length += piece.count
+            if let newline {
+                start = newline + 1
+                return finish(line)
+            }
+            start = end
+        }
+    }
+
+    /// Reads the next block; `false` at the end of input.
+    private mutating func refill() -> Bool {
+        let count = block.withUnsafeMutableBytes { raw -> Int in
+            while true {
+                let n = read(0, raw.baseAddress!, raw.count)
+                if n < 0 && errno == EINTR { continue }
+                return n
+            }
+        }
+        guard count > 0 else {
+            atEnd = true
+            return false
+        }
+        start = 0
+        end = count
+        return true
+    }
+
+    /// Drops a trailing carriage return (a line from a Windows editor).
+    private func finish(_ line: InputLine) -> InputLine {
+        var line = line
+        if line.bytes.count == line.length, line.bytes.last == UInt8(ascii: "\r") {
+            line.bytes.removeLast()
+            line.length -= 1
+        }
+        return line
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import NavStackCore
+
+extension Interpreter.Format: ExpressibleByArgument {}
+
+/// The navstack command: options, the line reader, the loop.
+@main
+struct Navstack: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "navstack",
+        abstract: "A task app whose every screen lives on a NavigationStack-style path.",
+        discussion: """
+            Reads one command a line: from the terminal (with line editing, history and \
+            Tab completion), from a pipe, or from -c options. Type 'help' on any screen \
+            for its commands. Deep links: navstack://tasks, tasks/ID, tasks/ID/edit, \
+            tasks/new, account, account/settings, account/about.
+
+            Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
+            """,
+        version: version
+    )
+
+    @Flag(help: "Use a fresh in-memory store with the sample tasks.")
+    var memory = false
+
+    @Option(help: ArgumentHelp("Keep tasks in the SQLite store at PATH.", valueName: "path"))
+    var store: String?
+
+    @Flag(help: "Give new profiles the sample tasks.")
+    var sample = false
+
+    @Option(help: "Output format: text or json (one JSON object a line).")
+    var format: Interpreter.Format = .text
+
+    @Flag(help: "Print each input line, prefixed '> ', before its output.")
+    var echo = false
+
+    @Flag(help: "Stop at the first command that fails.")
+    var bail = false
+
+    @Option(name: .customLong("open"), help: ArgumentHelp("Open a deep link at launch (after login when signed out).", valueName: "url"))
+    var link: String?
+
+    @Option(help: "Text width in columns (default: the terminal's, else 80).")
+    var width: Int?
+
+    @Option(help: "Rows per list page (default: fits the terminal, else 20).")
+    var pageSize: Int?
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run this command instead of reading stdin (repeatable).", valueName: "command"))
+    var commands: [String] = []
+
+    @Flag(help: "Never use colour.")
+    var noColor = false
+
+    @Option(help: "Language of screens and messages: en, pt or es.")
+    var lang: String?
+
+    func validate() throws {
+        if let width, !(TextRenderer.minimumWidth...1000).contains(width) {
+            throw ValidationError("--width must be between \(TextRenderer.minimumWidth) and 1000 (got \(width))")
+        }
+        if let pageSize, !(1...1000).contains(pageSize) {
+            throw ValidationError("--page-size must be between 1 and 1000 (got \(pageSize))")
+        }
+        if let link {
+            do { _ = try DeepLink(parsing: link) } catch { throw ValidationError("--open: \(error.message)") }
+        }
+        if let lang, lang != "en" {
+            throw ValidationError(["pt", "es"].contains(lang)
+                ? "--lang \(lang): only en is available in this version"
+                : "--lang must be en, pt or es (got '\(lang)')")
+        }
+        if store != nil || Terminal.environment("NAVSTACK_STORE") != nil {
+            throw ValidationError("\(store != nil ? "--store" : "NAVSTACK_STORE"): this version keeps tasks in memory only; run with --memory")
+        }
+    }
+
+    func run() throws {
+        let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
+        let window = Terminal.isTTY(1) ? Terminal.size() : nil
+        let router = Router(
+            store: MemoryStore(),
+            configuration: .init(
+                pageSize: pageSize ?? window.map { max(3, $0.rows - 12) } ?? 20,
+                sampleForNewProfiles: true,
+                storeDescription: "in memory",
+                version: Self.version),
+            phase: .signedOut(pending: link.flatMap { try? DeepLink(parsing: $0) }))
+        let shell = Shell(Interpreter(router: router, options: .init(
+            format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80)))
+
+        let streams = StandardStreams()
+        do {
+            try shell.interpreter.launch(to: streams)
+        } catch {
+            streams.write("navstack: \(error.message)\n", to: .error)
+            throw ExitCode.failure
+        }
+        var reader: any LineReader = commands.isEmpty ? PipedLineReader() : ArgumentLineReader(commands)
+        if interactive, let editor = EditLineReader(
+            historyPath: EditLineReader.defaultHistoryPath(),
+            complete: { text in shell.interpreter.router.completions(for: text) }) {
+            reader = editor
+        }
+        while true {
+            if interactive {
+                streams.flush()
+                if width == nil, let columns = Terminal.size()?.columns { shell.interpreter.options.width = columns }
+            }
+            let prompt = (shell.interpreter.router.session?.link.path ?? "login") + "> "
+            guard let line = reader.next(prompt: prompt) else { break }
+            let outcome = shell.interpreter.handle(line.bytes, length: line.length, to: streams)
+            if outcome == .quit || (outcome == .failed && bail) { break }
+        }
+        streams.flush()
+        if shell.interpreter.failures > 0 { throw ExitCode.failure }
+    }
+}
+
+/// The interpreter, shared with the completion callback so Tab sees the current screen.
+final class Shell {
+    var interpreter: Interpreter
+
+    init(_ interpreter: Interpreter) {
+        self.interpreter = interpreter
+    }
+}

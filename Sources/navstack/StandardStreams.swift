@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavStackCore
+
+/// stdout and stderr for the interpreter: output is buffered and flushed before any
+/// error is written, so a merged transcript keeps its order.
+final class StandardStreams: OutputSink {
+    private var buffer: [UInt8] = []
+    private let flushThreshold = 1 << 16
+
+    init() {
+        buffer.reserveCapacity(flushThreshold)
+    }
+
+    func write(_ text: String, to channel: Channel) {
+        switch channel {
+        case .output:
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= flushThreshold { flush() }
+        case .error:
+            flush()
+            Self.writeAll(Array(text.utf8), to: 2)
+        }
+    }
+
+    /// Writes what is buffered for stdout.
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        Self.writeAll(buffer, to: 1)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
