@@ -30,8 +30,13 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackCoreTests",
-            dependencies: ["NavStackCore", "navstack"],
-            resources: []
+            dependencies: ["NavStackCore"]
+        ),
+        // Runs the built binary: golden transcripts, exit codes, piped input.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["navstack"],
+            exclude: ["README.md"]
         ),
     ]
 )

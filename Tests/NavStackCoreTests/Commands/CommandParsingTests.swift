@@ -1,0 +1,97 @@
+@testable import NavStackCore
+import XCTest
+
+final class CommandParsingTests: XCTestCase {
+    private func parse(_ line: String) throws -> Command? { try Command.parse(line) }
+
+    private func error(_ line: String) -> NavError? {
+        do {
+            _ = try Command.parse(line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testBlankLinesAndCommentsAreNothing() throws {
+        for line in ["", "   ", "\t", "# a comment", "   #also"] {
+            XCTAssertNil(try parse(line), line)
+        }
+    }
+
+    func testEveryCommandParses() throws {
+        let cases: [(String, Command)] = [
+            ("help", .help(nil)), ("help open", .help(.open)), ("help back!", .help(.backDiscarding)),
+            ("where", .where), ("go tasks/2", .go(.task(2))), ("go navstack://account", .go(.account)),
+            ("back", .back(1, discarding: false)), ("back 3", .back(3, discarding: false)),
+            ("back!", .back(1, discarding: true)), ("back! 2", .back(2, discarding: true)),
+            ("root", .root), ("tab tasks", .tab(.tasks)), ("tab ACCOUNT", .tab(.account)),
+            ("undo", .undo), ("redo", .redo), ("quit", .quit), ("exit", .quit),
+            ("login ana", .login("ana")), ("login Ana Lima", .login("Ana Lima")), ("logout", .logout),
+            ("open 2", .open(row: 2)), ("open 007", .open(row: 7)), ("add", .add(title: nil)),
+            ("add Buy milk", .add(title: "Buy milk")), ("new", .new), ("toggle", .toggle(row: nil)),
+            ("toggle 3", .toggle(row: 3)), ("delete", .delete(row: nil)), ("delete 1", .delete(row: 1)),
+            ("filter open", .filter(.open)), ("find milk", .find("milk")), ("find", .find(nil)),
+            ("next", .next), ("prev", .prev), ("page 4", .page(4)), ("edit", .edit),
+            ("title  Two  spaces  inside ", .title("Two  spaces  inside")), ("notes", .notes("")),
+            ("notes a b", .notes("a b")), ("done on", .done(true)), ("done OFF", .done(false)),
+            ("save", .save), ("cancel", .cancel), ("settings", .settings), ("about", .about),
+        ]
+        for (line, command) in cases {
+            XCTAssertEqual(try parse(line), command, line)
+        }
+    }
+
+    func testCommandWordsIgnoreCaseAndArgumentsKeepIt() throws {
+        XCTAssertEqual(try parse("  OPEN 2  "), .open(row: 2))
+        XCTAssertEqual(try parse("Title Keep THIS case"), .title("Keep THIS case"))
+    }
+
+    func testUnknownWordsSuggestACloseOne() {
+        XCTAssertEqual(error("opne 1"), .unknownCommand("opne", suggestion: .open))
+        XCTAssertEqual(error("tgogle"), .unknownCommand("tgogle", suggestion: .toggle))
+        XCTAssertEqual(error("xyzzy"), .unknownCommand("xyzzy", suggestion: nil))
+        XCTAssertEqual(error("help opne"), .unknownCommand("opne", suggestion: .open))
+    }
+
+    func testNumbersAreWholeAndFromOne() {
+        XCTAssertEqual(error("open"), .missingArgument(.open))
+        XCTAssertEqual(error("open two"), .notANumber(.open, "two"))
+        XCTAssertEqual(error("open 2.5"), .notANumber(.open, "2.5"))
+        XCTAssertEqual(error("open 0"), .numberBelowOne(.open, "0"))
+        XCTAssertEqual(error("open -1"), .numberBelowOne(.open, "-1"))
+        XCTAssertEqual(error("open 1 2"), .unexpectedArgument(.open, "1 2"))
+        XCTAssertEqual(error("back 0"), .numberBelowOne(.back, "0"))
+        XCTAssertEqual(error("page 99999999999999999999"), .numberTooLarge(.page, "99999999999999999999"))
+        XCTAssertEqual(try parse("open 999999999999999999"), .open(row: 999_999_999_999_999_999))
+    }
+
+    func testWordsThatTakeNoArgumentRefuseOne() {
+        XCTAssertEqual(error("edit 2"), .unexpectedArgument(.edit, "2"))
+        XCTAssertEqual(error("where am i"), .unexpectedArgument(.where, "am i"))
+        XCTAssertEqual(error("quit now"), .unexpectedArgument(.quit, "now"))
+    }
+
+    func testChoicesAreChecked() {
+        XCTAssertEqual(error("tab home"), .badChoice(.tab, "home"))
+        XCTAssertEqual(error("filter later"), .badChoice(.filter, "later"))
+        XCTAssertEqual(error("done maybe"), .badChoice(.done, "maybe"))
+        XCTAssertEqual(error("tab"), .missingArgument(.tab))
+    }
+
+    func testTextLimits() {
+        XCTAssertEqual(error("title"), .missingArgument(.title))
+        XCTAssertEqual(error("title    "), .missingArgument(.title))
+        let long = String(repeating: "a", count: Limits.titleCharacters + 1)
+        XCTAssertEqual(error("title " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
+        XCTAssertEqual(error("add " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
+        XCTAssertNotNil(try? parse("title " + String(repeating: "é", count: Limits.titleCharacters)))
+        XCTAssertEqual(error("login " + String(repeating: "n", count: 65)), .textTooLong(.name, count: 65, limit: 64))
+    }
+
+    func testEditDistanceCountsTranspositionsAsOne() {
+        XCTAssertEqual(editDistance(Array("opne"), Array("open")), 1)
+        XCTAssertEqual(editDistance(Array("kitten"), Array("sitting")), 3)
+        XCTAssertEqual(editDistance(Array(""), Array("abc")), 3)
+    }
+}

@@ -1,0 +1,93 @@
+import NavStackCore
+import XCTest
+
+final class InterpreterTests: XCTestCase {
+    private func interpreter(_ options: Interpreter.Options = .init()) -> Interpreter {
+        Interpreter(router: Router(store: MemoryStore()), options: options)
+    }
+
+    func testEchoPrintsEachLineBeforeItsOutput() throws {
+        var shell = interpreter(.init(echo: true, width: 40))
+        let sink = RecordingSink()
+        shell.handle("# just a comment", to: sink)
+        shell.handle("opne", to: sink)
+        XCTAssertEqual(sink.merged, """
+            > # just a comment
+            > opne
+            navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)
+
+            """)
+    }
+
+    func testErrorsNameTheLineInAScriptAndNotForAPerson() {
+        var script = interpreter()
+        let sink = RecordingSink()
+        script.handle("", to: sink)
+        script.handle("where", to: sink)
+        XCTAssertEqual(sink.errors, "navstack: line 2: 'where' is not available on the login screen; here: login, go, help, quit, exit\n")
+        var person = interpreter(.init(numberErrors: false))
+        let personSink = RecordingSink()
+        person.handle("where", to: personSink)
+        XCTAssertTrue(personSink.errors.hasPrefix("error: 'where' is not available"))
+        XCTAssertEqual(person.failures, 1)
+    }
+
+    func testJSONGivesOneLinePerCommandAndErrorsAsObjects() throws {
+        var shell = interpreter(.init(format: .json))
+        let sink = RecordingSink()
+        try shell.launch(to: sink)
+        for line in ["login ana", "", "# comment", "open 9", "help", "where", "quit"] {
+            shell.handle(line, to: sink)
+        }
+        let lines = sink.output.split(separator: "\n")
+        XCTAssertEqual(lines.count, 5)
+        XCTAssertEqual(lines[2], #"{"error":{"message":"there is no row 9: the list has 3 rows","line":4}}"#)
+        XCTAssertTrue(lines[3].hasPrefix(#"{"help":["#))
+        XCTAssertEqual(lines[4], #"{"url":"navstack://tasks","breadcrumb":["My Tasks"]}"#)
+        XCTAssertEqual(sink.errors, "")
+    }
+
+    func testBadBytesGetOneErrorEachAndChangeNothing() throws {
+        var shell = interpreter()
+        let sink = RecordingSink()
+        shell.handle("login ana", to: sink)
+        let before = shell.router.phase
+        let bad: [([UInt8], NavError)] = [
+            ([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xFF], .invalidUTF8),
+            (Array("open 1".utf8) + [0], .nulByte),
+            (Array("title \u{1B}[31mred".utf8), .controlCharacter("\u{1B}")),
+            (Array("add \u{202E}evil".utf8), .controlCharacter("\u{202E}")),
+            ([UInt8](repeating: 0x61, count: 1 << 20), .lineTooLong(bytes: 1 << 20)),
+        ]
+        for (bytes, error) in bad {
+            let errorsBefore = sink.errors
+            XCTAssertEqual(shell.handle(bytes, to: sink), .failed)
+            XCTAssertEqual(shell.router.phase, before)
+            XCTAssertEqual(String(sink.errors.dropFirst(errorsBefore.count)),
+                           "navstack: line \(shell.lineNumber): \(error.message)\n")
+        }
+        XCTAssertEqual(shell.handle("open 1", to: sink), .succeeded)
+    }
+
+    func testALineTheReaderCutShort() {
+        var shell = interpreter()
+        let sink = RecordingSink()
+        XCTAssertEqual(shell.handle(Array("help".utf8), length: 10_000, to: sink), .failed)
+        XCTAssertTrue(sink.errors.contains("line too long (10000 bytes"))
+    }
+
+    func testTabsAreBlanks() {
+        var shell = interpreter()
+        let sink = RecordingSink()
+        XCTAssertEqual(shell.handle("\tlogin\tana\t", to: sink), .succeeded)
+        XCTAssertEqual(shell.router.session?.user, "ana")
+    }
+
+    func testQuitAndExitEndTheSession() {
+        var shell = interpreter()
+        let sink = RecordingSink()
+        XCTAssertEqual(shell.handle("quit", to: sink), .quit)
+        XCTAssertEqual(shell.handle("EXIT", to: sink), .quit)
+        XCTAssertEqual(sink.merged, "")
+    }
+}

@@ -1,0 +1,51 @@
+import NavStackCore
+import XCTest
+
+final class DeepLinkTests: XCTestCase {
+    private let all: [DeepLink] = [.tasks, .task(2), .editTask(2), .newTask, .account, .settings, .about]
+
+    func testEveryLinkPrintsAndParsesBack() throws {
+        let urls = all.map(\.url)
+        XCTAssertEqual(urls, ["navstack://tasks", "navstack://tasks/2", "navstack://tasks/2/edit", "navstack://tasks/new",
+                              "navstack://account", "navstack://account/settings", "navstack://account/about"])
+        for link in all {
+            XCTAssertEqual(try DeepLink(parsing: link.url), link)
+            XCTAssertEqual(try DeepLink(parsing: link.path), link, "the part after the scheme is enough")
+        }
+        XCTAssertEqual(try DeepLink(parsing: "NAVSTACK://tasks/7"), .task(7))
+    }
+
+    func testLinksSynthesiseTheBackStack() {
+        XCTAssertEqual(DeepLink.editTask(2).routes, [.detail(2), .edit(2)])
+        XCTAssertEqual(DeepLink.editTask(2).tab, .tasks)
+        XCTAssertEqual(DeepLink.newTask.routes, [])
+        XCTAssertEqual(DeepLink.newTask.sheet, .newTask)
+        XCTAssertEqual(DeepLink.settings.routes, [.settings])
+        XCTAssertEqual(DeepLink.about.tab, .account)
+    }
+
+    func testTheLinkOfAStateRebuildsIt() {
+        for link in all {
+            XCTAssertEqual(DeepLink(tab: link.tab, path: link.routes, sheet: link.sheet), link)
+        }
+    }
+
+    func testBadLinksAreRefused() {
+        func failure(_ text: String) -> NavError? {
+            do {
+                _ = try DeepLink(parsing: text)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertEqual(failure("http://tasks/1"), .foreignScheme("http"))
+        XCTAssertEqual(failure("mailto:ana@example.com"), .foreignScheme("mailto"))
+        for bad in ["tasks/1/edit/extra", "tasks/", "tasks//edit", "task/1", "tasks/abc", "tasks/-1", "tasks/1/delete",
+                    "navstack:tasks", "account/profile", "", "navstack://", "tasks?x=1", "tasks/1#top"] {
+            XCTAssertEqual(failure(bad), .malformedLink(bad), bad)
+        }
+        XCTAssertEqual(failure("tasks/0"), .noSuchTask("0"))
+        XCTAssertEqual(failure("tasks/99999999999999999999"), .noSuchTask("99999999999999999999"))
+    }
+}

@@ -1,0 +1,72 @@
+@testable import NavStackCore
+import XCTest
+
+final class JSONRendererTests: XCTestCase {
+    private func json(_ response: Response) -> String {
+        var out = ""
+        JSONRenderer().render(response, to: &out)
+        return out
+    }
+
+    func testTheLoginScreen() throws {
+        let router = try makeRouter(signedIn: false)
+        XCTAssertEqual(json(.screen(router.shown)), """
+            {"screen":"login","title":"Sign in","tab":null,"path":[],"sheet":null,"url":null,\
+            "actions":["login","go","help","quit","exit"],"pending":null}
+
+            """)
+    }
+
+    func testTheListScreen() throws {
+        let router = try makeRouter(pageSize: 2)
+        XCTAssertEqual(json(.screen(router.shown)), """
+            {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
+            "actions":["open","add","new","toggle","delete","filter","find","next","prev","page","root","tab","go","where","help","quit","exit"],\
+            "items":[{"row":1,"id":1,"title":"Buy fruit","notes":"Apples, bananas, grapes","done":false},\
+            {"row":2,"id":2,"title":"Study SwiftUI","notes":"NavigationStack and routes","done":false}],\
+            "total":3,"filter":"all","search":null,"page":1,"pages":2}
+
+            """)
+    }
+
+    func testTheEditScreen() throws {
+        var router = try makeRouter()
+        try router.run("open 2", "edit", "title New \"quoted\" \\ title")
+        XCTAssertEqual(json(.screen(router.shown)), """
+            {"screen":"edit","title":"Edit Task","tab":"tasks","path":["detail/2","edit/2"],"sheet":null,\
+            "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","go","where","help","quit","exit"],\
+            "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true}
+
+            """)
+    }
+
+    func testDetailNotFoundAccountAndSheet() throws {
+        var router = try makeRouter()
+        try router.run("open 1")
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"title":"Buy fruit","notes":"Apples, bananas, grapes","done":false}"#))
+        _ = try router.store.delete("ana", id: 1)
+        XCTAssertTrue(json(.screen(router.shown)).hasPrefix(#"{"screen":"not-found","title":"Task not found""#))
+        XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""id":1}"# + "\n"))
+        try router.run("tab account")
+        XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""user":"ana","open":1,"done":1}"# + "\n"))
+        try router.run("tab tasks", "tab tasks", "new")
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""sheet":"new-task","url":"navstack://tasks/new""#))
+        XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""canSave":false,"dirty":false}"# + "\n"))
+    }
+
+    func testHelpWhereAndErrors() throws {
+        var router = try makeRouter()
+        try router.run("open 2")
+        XCTAssertEqual(json(try router.run("where")), #"{"url":"navstack://tasks/2","breadcrumb":["My Tasks","Study SwiftUI"]}"# + "\n")
+        XCTAssertEqual(json(try router.run("help edit")), #"{"help":[{"command":"edit","summary":"Edit this task"}]}"# + "\n")
+        var out = ""
+        JSONRenderer().renderError(.noSuchTask("42"), line: 7, to: &out)
+        XCTAssertEqual(out, #"{"error":{"message":"there is no task 42","line":7}}"# + "\n")
+    }
+
+    func testStringsAreEscaped() {
+        var writer = JSONWriter()
+        writer.string("a\"b\\c\nd\u{1}e\u{7F}é日\u{2028}")
+        XCTAssertEqual(writer.text, #""a\"b\\c\nd\u0001e\u007fé日\u2028""#)
+    }
+}

@@ -1,0 +1,101 @@
+@testable import NavStackCore
+import XCTest
+
+final class TextRendererTests: XCTestCase {
+    private func text(_ router: Router, width: Int = 80) -> String {
+        var out = ""
+        TextRenderer(width: width).render(.screen(router.shown), to: &out)
+        return out
+    }
+
+    func testTheListScreen() throws {
+        let router = try makeRouter()
+        XCTAssertEqual(text(router, width: 60), """
+            My Tasks
+            My Tasks · navstack://tasks
+            ────────────────────────────────────────────────────────────
+            3 tasks · page 1 of 1
+
+             1  [ ] Buy fruit
+             2  [ ] Study SwiftUI
+             3  [x] Go for a walk
+            ────────────────────────────────────────────────────────────
+            Actions: open N · add [TITLE] · new · toggle N · delete N
+                     filter all|open|done · find [TEXT] · next · prev
+                     page N · root · tab tasks|account · go URL · where
+                     help [COMMAND] · quit
+
+
+            """)
+    }
+
+    func testADisabledSaveIsShownAsDisabled() throws {
+        var router = try makeRouter()
+        try router.run("new")
+        XCTAssertTrue(text(router).contains("save (disabled)"))
+        XCTAssertTrue(text(router).contains("Save is disabled until the title is set."))
+        try router.run("title Something")
+        XCTAssertFalse(text(router).contains("disabled"))
+    }
+
+    func testControlCharactersInUserTextAreEscaped() throws {
+        var router = try makeRouter()
+        _ = try router.store.insertAtTop("ana", DraftFields(title: "Evil\u{1B}[2J title\u{202E}", notes: "line\nbreak"))
+        try router.run("open 1")
+        let screen = text(router)
+        XCTAssertFalse(screen.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+        XCTAssertTrue(screen.contains("Evil\\u{1B}[2J title\\u{202E}"))
+        XCTAssertTrue(screen.contains("line\\nbreak"))
+    }
+
+    func testNoLineIsWiderThanTheWidth() throws {
+        var router = try makeRouter()
+        try router.run("add " + String(repeating: "Wide 日本語の題名 ", count: 10), "back",
+                       "add " + String(repeating: "e\u{301}mojis 👩‍👩‍👧 ", count: 12))
+        try router.run("edit", "notes " + String(repeating: "a-very-long-unbroken-word", count: 8))
+        for width in [20, 21, 33, 47, 80, 120] {
+            var screens = [text(router, width: width)]
+            var copy = router
+            try copy.run("back!")
+            screens.append(text(copy, width: width))
+            try copy.run("back")
+            screens.append(text(copy, width: width))
+            var help = ""
+            TextRenderer(width: width).render(try copy.run("help"), to: &help)
+            screens.append(help)
+            for line in screens.joined().split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.displayWidth, width, "\(width): \(line)")
+            }
+        }
+    }
+
+    func testDisplayWidthCountsColumns() {
+        XCTAssertEqual("abc".displayWidth, 3)
+        XCTAssertEqual("日本".displayWidth, 4)
+        XCTAssertEqual("e\u{301}".displayWidth, 1)
+        XCTAssertEqual("☕".displayWidth, 2)
+        XCTAssertEqual("👩‍👩‍👧".displayWidth, 2)
+        XCTAssertEqual("Café".displayWidth, 4)
+    }
+
+    func testTruncationNeverSplitsACharacter() {
+        XCTAssertEqual("日本語の題名".truncated(toWidth: 6), "日本…")
+        XCTAssertEqual("abcdef".truncated(toWidth: 6), "abcdef")
+        XCTAssertEqual("abcdefg".truncated(toWidth: 6), "abcde…")
+        XCTAssertEqual("e\u{301}e\u{301}e\u{301}".truncated(toWidth: 2), "e\u{301}…")
+    }
+
+    func testWrapping() {
+        XCTAssertEqual("one two three four".wrapped(toWidth: 9), ["one two", "three", "four"])
+        XCTAssertEqual("abcdefghij".wrapped(toWidth: 4), ["abcd", "efgh", "ij"])
+        XCTAssertEqual("".wrapped(toWidth: 4), [""])
+    }
+
+    func testTheSameScreenGivesTheSameBytes() throws {
+        var one = try makeRouter()
+        var two = try makeRouter()
+        try one.run("open 2", "edit", "title Same")
+        try two.run("open 2", "edit", "title Same")
+        XCTAssertEqual(text(one), text(two))
+    }
+}
