@@ -75,7 +75,7 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             "a title cannot be blank"
         case .notAvailable(let word, let screen, let available):
             "'\(word.rawValue)' is not available on \(screen.phrase); here: "
-                + available.map(\.rawValue).joined(separator: ", ")
+                + available.filter { $0 != .exit }.map(\.rawValue).joined(separator: ", ")
         case .needsRow(let word):
             "'\(word.rawValue)' on the list needs a row number: \(word.rawValue) N"
         case .takesNoRow(let word):

@@ -24,7 +24,7 @@ final class InterpreterTests: XCTestCase {
         let sink = RecordingSink()
         script.handle("", to: sink)
         script.handle("where", to: sink)
-        XCTAssertEqual(sink.errors, "navstack: line 2: 'where' is not available on the login screen; here: login, go, help, quit, exit\n")
+        XCTAssertEqual(sink.errors, "navstack: line 2: 'where' is not available on the login screen; here: login, go, help, quit\n")
         var person = interpreter(.init(numberErrors: false))
         let personSink = RecordingSink()
         person.handle("where", to: personSink)

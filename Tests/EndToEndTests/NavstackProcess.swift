@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Runs the built navstack binary.
+enum NavstackProcess {
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    /// The binary under test: `$NAVSTACK_BIN`, else `navstack` beside the test bundle.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["NAVSTACK_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+        return bundle.deletingLastPathComponent().appendingPathComponent("navstack")
+    }
+
+    /// The package's folder, for golden files.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs navstack with `input` on stdin; `merged` sends stderr into stdout's pipe,
+    /// as `2>&1` does.
+    static func run(_ arguments: [String], input: Data = Data(), merged: Bool = false,
+                    environment: [String: String] = [:]) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NAVSTACK_STORE"] = nil
+        env["LC_ALL"] = nil
+        env["NO_COLOR"] = nil
+        env["LANG"] = "C.UTF-8"
+        env["XDG_DATA_HOME"] = scratch.appendingPathComponent("data").path
+        env["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+        env.merge(environment) { $1 }
+        process.environment = env
+
+        let inputFile = scratch.appendingPathComponent("stdin")
+        try input.write(to: inputFile)
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        let outFile = scratch.appendingPathComponent("stdout")
+        let errFile = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outFile)
+        process.standardOutput = out
+        process.standardError = merged ? out : try FileHandle(forWritingTo: errFile)
+        try process.run()
+        process.waitUntilExit()
+        return Result(stdout: try String(contentsOf: outFile, encoding: .utf8),
+                      stderr: try String(contentsOf: errFile, encoding: .utf8),
+                      status: process.terminationStatus)
+    }
+
+    static func run(_ arguments: [String], lines: [String], merged: Bool = false) throws -> Result {
+        try run(arguments, input: Data(lines.map { $0 + "\n" }.joined().utf8), merged: merged)
+    }
+}
