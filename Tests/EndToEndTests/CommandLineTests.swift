@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+/// The binary as scripts and people use it: options, exit codes, piped input of every
+/// kind, and the order of stdout and stderr.
+final class CommandLineTests: XCTestCase {
+    private let memory = ["--memory"]
+
+    func testExitStatusIsZeroWhenEveryCommandSucceeds() throws {
+        let result = try NavstackProcess.run(memory, lines: ["login ana", "open 1", "back"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testExitStatusIsOneWhenACommandFailsAndTheScriptGoesOn() throws {
+        let result = try NavstackProcess.run(memory + ["--format", "json"], lines: ["login ana", "open 9", "open 1"])
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 4, "launch, login, the error, open 1")
+        XCTAssertTrue(lines[3].hasPrefix(#"{"screen":"detail""#))
+    }
+
+    func testBailStopsAtTheFirstFailure() throws {
+        let result = try NavstackProcess.run(memory + ["--bail", "--format", "json"], lines: ["login ana", "open 9", "open 1"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 3)
+        XCTAssertTrue(result.stdout.hasSuffix(#"{"error":{"message":"there is no row 9: the list has 3 rows","line":2}}"# + "\n"))
+    }
+
+    func testCommandsFromOptionsInsteadOfStdin() throws {
+        let result = try NavstackProcess.run(memory + ["--format", "json", "-c", "login ana", "-c", "go tasks/2/edit"],
+                                             lines: ["open 1"])
+        XCTAssertEqual(result.status, 0)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, "stdin is not read")
+        XCTAssertTrue(lines[2].contains(#""path":["detail/2","edit/2"]"#))
+        let failing = try NavstackProcess.run(memory + ["-c", "login ana", "-c", "opne"])
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertEqual(failing.stderr, "navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)\n")
+    }
+
+    func testQuitStopsReadingWithStatusZero() throws {
+        let result = try NavstackProcess.run(memory + ["--format", "json"], lines: ["login ana", "quit", "open 9"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 2)
+    }
+
+    func testBadUsageExitsWith64() throws {
+        for arguments in [["--width", "5"], ["--width", "wide"], ["--page-size", "0"], ["--format", "xml"],
+                          ["--open", "http://x"], ["--lang", "fr"], ["--no-such-option"], ["extra"]] {
+            let result = try NavstackProcess.run(memory + arguments)
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+            XCTAssertEqual(result.stdout, "", arguments.joined(separator: " "))
+            XCTAssertFalse(result.stderr.isEmpty, arguments.joined(separator: " "))
+        }
+    }
+
+    func testHelpAndVersion() throws {
+        let help = try NavstackProcess.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for option in ["--memory", "--format", "--echo", "--bail", "--open", "--width", "--page-size", "-c", "--lang"] {
+            XCTAssertTrue(help.stdout.contains(option), option)
+        }
+        let version = try NavstackProcess.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.stdout, "0.1.0\n")
+    }
+
+    func testErrorsFollowTheScreensBeforeThemWhenMerged() throws {
+        let result = try NavstackProcess.run(memory + ["--echo"], lines: ["login ana", "opne", "where"], merged: true)
+        let echo = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("> ") || $0.hasPrefix("navstack: line") }
+        XCTAssertEqual(echo, ["> login ana", "> opne", "navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)", "> where"])
+    }
+
+    func testPipedOutputHasNoEscapeSequences() throws {
+        let result = try NavstackProcess.run(memory, lines: ["login ana", "new", "save", "opne"], merged: true)
+        XCTAssertFalse(result.stdout.contains("\u{1B}"))
+    }
+
+    func testBadBytesOnStdinGetOneErrorEach() throws {
+        var input = Data("login ana\n".utf8)
+        input += Data([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xC3, 0x28, 0x0A])                 // invalid UTF-8
+        input += Data("open 1\u{0}\n".utf8)                                               // NUL
+        input += Data("add \u{1B}]0;pwned\u{7}\n".utf8)                                   // escape sequence
+        input += Data(repeating: UInt8(ascii: "x"), count: 1 << 20) + Data("\n".utf8)   // a megabyte
+        input += Data("open 1\r\n".utf8)                                                  // CRLF is fine
+        input += Data("where".utf8)                                                       // no final newline
+        let result = try NavstackProcess.run(memory + ["--format", "json"], input: input)
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 8)
+        XCTAssertEqual(lines[2], #"{"error":{"message":"line is not valid UTF-8","line":2}}"#)
+        XCTAssertEqual(lines[3], #"{"error":{"message":"line contains a NUL byte","line":3}}"#)
+        XCTAssertEqual(lines[4], #"{"error":{"message":"line contains the control character \\u{1B}; type plain text","line":4}}"#)
+        XCTAssertEqual(lines[5], #"{"error":{"message":"line too long (1048576 bytes; the limit is 4096)","line":5}}"#)
+        XCTAssertTrue(lines[6].hasPrefix(#"{"screen":"detail""#))
+        XCTAssertEqual(lines[7], #"{"url":"navstack://tasks/1","breadcrumb":["My Tasks","Buy fruit"]}"#)
+    }
+
+    func testEchoShowsBadBytesEscaped() throws {
+        let result = try NavstackProcess.run(memory + ["--echo"], input: Data("find \u{1B}[2J\n".utf8), merged: true)
+        XCTAssertTrue(result.stdout.contains("> find \\u{1B}[2J\n"))
+        XCTAssertFalse(result.stdout.contains("\u{1B}"))
+    }
+
+    func testNoLineIsWiderThanTheWidth() throws {
+        let script = ["login ana", "add " + String(repeating: "長い題名 ", count: 30), "edit",
+                      "notes " + String(repeating: "word ", count: 100), "save", "back", "help", "tab account", "about"]
+        for width in [20, 40, 80] {
+            let result = try NavstackProcess.run(memory + ["--width", String(width)], lines: script)
+            for line in result.stdout.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(Self.columns(line), width, "\(width): \(line)")
+            }
+        }
+    }
+
+    func testTheOpenOptionIsOpenedByLogin() throws {
+        let result = try NavstackProcess.run(memory + ["--format", "json", "--open", "navstack://tasks/new"], lines: ["login ana"])
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertTrue(lines[0].contains(#""pending":"navstack://tasks/new""#))
+        XCTAssertTrue(lines[1].hasPrefix(#"{"screen":"new-task""#))
+    }
+
+    func testPageSize() throws {
+        let result = try NavstackProcess.run(memory + ["--format", "json", "--page-size", "1"], lines: ["login ana", "page 3"])
+        XCTAssertTrue(result.stdout.contains(#""items":[{"row":3,"id":3"#))
+        XCTAssertTrue(result.stdout.contains(#""page":3,"pages":3"#))
+    }
+
+    func testAStoreIsRefusedUntilThisVersionCanKeepOne() throws {
+        let result = try NavstackProcess.run(["--store", "/tmp/never-written.sqlite"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--store"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/never-written.sqlite"))
+    }
+
+    /// Display columns of a line (wide characters count 2).
+    static func columns(_ line: Substring) -> Int {
+        line.unicodeScalars.reduce(0) { total, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x1F300...0x1FAFF:
+                total + 2
+            case 0x0300...0x036F, 0x200D, 0xFE0F:
+                total
+            default:
+                total + 1
+            }
+        }
+    }
+}
