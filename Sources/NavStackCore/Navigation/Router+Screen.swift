@@ -81,7 +81,7 @@ extension Router {
         let pageSize = configuration.pageSize
         let query = session.list.query
         let total = try storeCall { try store.count(session.user, query) }
-        let pages = max(1, (total + pageSize - 1) / pageSize)
+        let pages = ListPage.pageCount(total: total, pageSize: pageSize)
         let page = min(session.list.page, pages)
         let offset = (page - 1) * pageSize
         let tasks = try storeCall { try store.page(session.user, query, offset: offset, limit: pageSize) }

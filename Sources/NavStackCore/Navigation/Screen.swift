@@ -18,6 +18,11 @@ public struct ListPage: Equatable, Hashable, Sendable {
     public var search: String?
     public var page: Int
     public var pages: Int
+
+    /// How many pages `total` rows fill: at least one, even when the list is empty.
+    public static func pageCount(total: Int, pageSize: Int) -> Int {
+        max(1, (total + pageSize - 1) / pageSize)
+    }
 }
 
 /// Facts the settings screen shows, given by whoever runs the router.

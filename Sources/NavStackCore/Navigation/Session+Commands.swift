@@ -151,10 +151,9 @@ extension Session {
         change(&drafts[owner]!.fields)
     }
 
-    /// How many pages the list has: at least one, even when it is empty.
+    /// How many pages the list has.
     func listPages(store: any TaskStore, pageSize: Int) throws(NavError) -> Int {
         let query = list.query
-        let total = try storeCall { try store.count(user, query) }
-        return max(1, (total + pageSize - 1) / pageSize)
+        return ListPage.pageCount(total: try storeCall { try store.count(user, query) }, pageSize: pageSize)
     }
 }
