@@ -37,8 +37,9 @@ struct EditLineReader: LineReader {
         while true {
             var count: Int32 = 0
             ns_take_interrupt()
+            errno = 0  // a Ctrl-C earlier left EINTR here; end of input must not look like another
             guard let text = el_gets(editLine, &count) else {
-                if errno == EINTR || ns_take_interrupt() != 0 {
+                if ns_take_interrupt() != 0 || errno == EINTR {
                     // Ctrl-C: drop what was typed and ask again.
                     writeToTerminal("^C\n")
                     el_reset(editLine)

@@ -106,12 +106,12 @@ struct Navstack: ParsableCommand {
             reader = editor
         }
         while true {
-            if interactive {
-                streams.flush()
-                if width == nil, let columns = Terminal.size()?.columns { shell.interpreter.options.width = columns }
-            }
+            if interactive { streams.flush() }
             let prompt = (shell.interpreter.router.session?.link.path ?? "login") + "> "
             guard let line = reader.next(prompt: prompt) else { break }
+            if interactive, width == nil, let columns = Terminal.size()?.columns {
+                shell.interpreter.options.width = columns  // the window may have been resized while typing
+            }
             let outcome = shell.interpreter.handle(line.bytes, length: line.length, to: streams)
             if outcome == .quit || (outcome == .failed && bail) { break }
         }

@@ -34,8 +34,10 @@ DATA=$WORK/data
 mkdir -p "$STATE" "$DATA"
 HISTORY_FILE=$STATE/navstack/history
 
+SOCKET_PATH=""  # known once the server runs; tmux leaves the file behind otherwise
 cleanup() {
     tmux -L "$SOCKET" kill-server >/dev/null 2>&1 || true
+    if [[ -n $SOCKET_PATH && -S $SOCKET_PATH ]]; then rm -f "$SOCKET_PATH"; fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -59,50 +61,76 @@ start_session() {
     local session=$1 command
     printf -v command 'env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q %q --memory; echo "EXIT=$?"; sleep 30' \
         "$STATE" "$DATA" "$BINARY"
-    tm new-session -d -s "$session" -x "$WIDTH" -y "$HEIGHT" "$command"
+    # remain-on-exit: should the pane's shell die (say a Ctrl-C reaches it once navstack
+    # is gone), the pane and the server stay, and the checks fail instead of erroring.
+    tm new-session -d -s "$session" -x "$WIDTH" -y "$HEIGHT" "$command" \; \
+        set-option -t "$session" remain-on-exit on
+    SOCKET_PATH=$(tm display-message -p -t "$session" '#{socket_path}')
     PANE="$session:0.0"
     MARK=0
 }
 
-# send KEY...: tmux key names (Enter, Tab, Up, C-c, C-d, …).
-send() { tm send-keys -t "$PANE" "$@"; }
+# send KEY...: tmux key names (Enter, Tab, Up, C-c, C-d, …). A key that cannot be sent
+# (the pane is gone) is reported; the checks that follow then fail.
+send() { tm send-keys -t "$PANE" "$@" || echo "# could not send keys: $*"; }
 
 # type TEXT: literal text, no key-name lookup.
-type_text() { tm send-keys -t "$PANE" -l -- "$1"; }
+type_text() { tm send-keys -t "$PANE" -l -- "$1" || echo "# could not type: $1"; }
 
-pane_format() { tm display-message -p -t "$PANE" "$1"; }
+pane_format() { tm display-message -p -t "$PANE" "$1" 2>/dev/null; }
 
 # Remembers where the cursor is; `output` and `wait_for` then look only at what the
 # pane shows from this line on, so text left over from earlier steps cannot match.
 mark() {
     local values
-    values=$(pane_format '#{history_size} #{cursor_y}')
+    values=$(pane_format '#{history_size} #{cursor_y}') || values="0 0"
     MARK=$(( ${values% *} + ${values#* } ))
 }
 
 # The pane from the mark on, wrapped lines joined.
 output() {
     local history start
-    history=$(pane_format '#{history_size}')
+    history=$(pane_format '#{history_size}') || return 1
     start=$(( MARK - history ))
-    tm capture-pane -p -J -t "$PANE" -S "$start"
+    tm capture-pane -p -J -t "$PANE" -S "$start" 2>/dev/null
 }
 
 # The whole visible pane, for failure reports.
 dump_pane() {
+    local text
+    if ! text=$(tm capture-pane -p -t "$PANE" 2>/dev/null); then
+        echo "# (pane $PANE is gone)"
+        return 0
+    fi
     echo "# --- pane $PANE (cursor at column $(pane_format '#{cursor_x}'), row $(pane_format '#{cursor_y}')) ---"
-    tm capture-pane -p -t "$PANE" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' | sed 's/^/# | /'
+    sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' <<<"$text" | sed 's/^/# | /'
     echo "# ---"
 }
 
+# The program in the pane has ended: its `EXIT=` line is showing (or the pane is dead
+# or gone).
+has_exited() {
+    local text
+    [[ $(pane_format '#{pane_dead}') == 0 ]] || return 0
+    text=$(tm capture-pane -p -t "$PANE" -S - 2>/dev/null) || return 0
+    grep -q '^EXIT=' <<<"$text"
+}
+
 # wait_for REGEX [TIMEOUT]: polls the pane (from the mark on) every 0.1 s until an
-# extended regex matches one of its lines; on timeout dumps the pane and fails.
+# extended regex matches one of its lines; on timeout dumps the pane and fails. Gives up
+# at once when navstack has ended and the regex is not waiting for that.
 wait_for() {
-    local regex=$1 timeout=${2:-10} tries
+    local regex=$1 timeout=${2:-10} tries text
     tries=$(( timeout * 10 ))
     while (( tries-- > 0 )); do
-        if output | grep -qE -- "$regex"; then
+        text=$(output)
+        if grep -qE -- "$regex" <<<"$text"; then
             return 0
+        fi
+        if [[ $regex != '^EXIT'* ]] && has_exited; then
+            echo "# navstack ended while waiting for /$regex/"
+            dump_pane
+            return 1
         fi
         sleep 0.1
     done
@@ -114,8 +142,8 @@ wait_for() {
 # The text of the line the cursor is on (trailing blanks dropped).
 cursor_line() {
     local row
-    row=$(pane_format '#{cursor_y}')
-    tm capture-pane -p -t "$PANE" -S "$row" -E "$row" | sed 's/[[:space:]]*$//'
+    row=$(pane_format '#{cursor_y}') || return 0
+    tm capture-pane -p -t "$PANE" -S "$row" -E "$row" 2>/dev/null | sed 's/[[:space:]]*$//'
 }
 
 # line_is TEXT [TIMEOUT]: waits until the cursor's line reads TEXT (trailing blanks
@@ -125,13 +153,18 @@ line_is() {
     local want=$1 timeout=${2:-10} tries got column
     local trimmed=${want%"${want##*[![:space:]]}"}
     local ascii=1
-    LC_ALL=C; [[ $want == *[![:print:]]* ]] && ascii=0; unset LC_ALL
+    [[ -n $(printf '%s' "$want" | LC_ALL=C tr -d ' -~') ]] && ascii=0
     tries=$(( timeout * 10 ))
     while (( tries-- > 0 )); do
         got=$(cursor_line)
         column=$(pane_format '#{cursor_x}')
         if [[ $got == "$trimmed" ]] && { (( ! ascii )) || (( column == ${#want} )); }; then
             return 0
+        fi
+        if has_exited; then
+            echo "# navstack ended while waiting for the cursor line to be '$want'"
+            dump_pane
+            return 1
         fi
         sleep 0.1
     done
@@ -145,17 +178,29 @@ line_is() {
 # the binary, and no `EXIT=` status has been printed.
 still_running() {
     local shell_pid
-    shell_pid=$(pane_format '#{pane_pid}')
-    if ! pgrep -P "$shell_pid" -x "${NAME:0:15}" >/dev/null; then
+    shell_pid=$(pane_format '#{pane_pid}') || true
+    if [[ -z $shell_pid ]] || ! pgrep -P "$shell_pid" -x "${NAME:0:15}" >/dev/null; then
         echo "# no '$NAME' process under the pane's shell ($shell_pid)"
         dump_pane
         return 1
     fi
-    if tm capture-pane -p -t "$PANE" -S - | grep -q '^EXIT='; then
+    if has_exited; then
         echo "# the pane shows an exit status"
         dump_pane
         return 1
     fi
+}
+
+# no_line_wider_than N: no line of the output since the mark (wrapped lines joined) is
+# wider than N columns.
+no_line_wider_than() {
+    local limit=$1 line
+    while IFS= read -r line; do
+        if (( $(printf '%s' "$line" | wc -m) > limit )); then
+            echo "# line wider than $limit: '$line'"
+            return 1
+        fi
+    done < <(output)
 }
 
 # check DESCRIPTION COMMAND [ARG...]: runs an assertion and reports it.
@@ -174,10 +219,31 @@ check() {
 # The history file's mode in octal (GNU or BSD stat).
 file_mode() { stat -c '%a' "$1" 2>/dev/null || stat -f '%Lp' "$1"; }
 
-# The history file's entries, one a line, with libedit's vis escapes (\040…) decoded.
+# decode_vis TEXT: undoes libedit's strvis escapes in a history line: `\NNN` (octal
+# byte, e.g. `\040` for a space) and `\\`; other escapes are kept as they are.
+decode_vis() {
+    local rest=$1 decoded="" byte
+    while [[ $rest == *\\* ]]; do
+        decoded+=${rest%%\\*}
+        rest=${rest#*\\}
+        if [[ $rest =~ ^[0-7]{3} ]]; then
+            printf -v byte "\\${rest:0:3}"
+            decoded+=$byte
+            rest=${rest:3}
+        elif [[ $rest == \\* ]]; then
+            decoded+='\'
+            rest=${rest:1}
+        else
+            decoded+='\'
+        fi
+    done
+    printf '%s\n' "$decoded$rest"
+}
+
+# The history file's entries, one a line, decoded.
 history_entries() {
     local line
-    tail -n +2 "$HISTORY_FILE" | while IFS= read -r line; do printf '%b\n' "$line"; done
+    tail -n +2 "$HISTORY_FILE" | while IFS= read -r line; do decode_vis "$line"; done
 }
 
 history_is_v2() { [[ -f $HISTORY_FILE ]] && [[ $(head -n 1 "$HISTORY_FILE") == _HiStOrY_V2_ ]]; }
@@ -231,7 +297,7 @@ check "after listing links the line still reads 'go tasks/'" line_is 'account> g
 
 mark
 send C-c
-check "Ctrl-C prints ^C" wait_for '\^C$'
+check "Ctrl-C prints ^C after the dropped line" wait_for '^account> go tasks/\^C$'
 check "Ctrl-C leaves an empty prompt" line_is 'account> '
 check "Ctrl-C keeps navstack running" still_running
 
@@ -249,9 +315,13 @@ check "Ctrl-C clears the recalled line" line_is 'account> '
 mark
 type_text 'tab tasks'; send Enter
 check "'tab tasks' returns to the task tab where it was (tasks/2)" line_is 'tasks/2> '
+# A resize: libedit redraws, and the next screen is laid out for the new width.
+tm resize-window -t run1 -x 60 -y "$HEIGHT"
 mark
 type_text 'back'; send Enter
 check "'back' goes to the list, prompt 'tasks> '" line_is 'tasks> '
+check "after a resize to 60 columns the next screen's rule is 60 wide" wait_for '^─{60}$'
+check "after a resize no line of the screen is wider than 60" no_line_wider_than 60
 
 mark
 type_text "add $UTF8_TITLE"; send Enter
@@ -261,11 +331,16 @@ check "the new task's prompt is 'tasks/4> '" line_is 'tasks/4> '
 
 mark
 send C-d
-if check "Ctrl-D on an empty prompt ends navstack with EXIT=0" wait_for '^EXIT=0$' 5; [[ $(tail -c 0 /dev/null; echo "$FAILED") -gt 0 ]] && ! output | grep -q '^EXIT='; then
-    # Leave the first run anyway, so the history checks and the second run can go on.
-    echo "# Ctrl-D did not end the first run; sending 'quit' to go on"
-    send C-u; type_text 'quit'; send Enter
-    wait_for '^EXIT=' 5 >/dev/null || true
+check "Ctrl-D on an empty prompt ends navstack with EXIT=0" wait_for '^EXIT=0$'
+if ! has_exited; then
+    # End the first run anyway, so the history checks and the second run can go on.
+    # Not by typing `quit` (it would become the history's last line) and not by SIGTERM
+    # (libedit re-sends a caught SIGTERM to the whole process group, the pane's shell
+    # included): SIGKILL to the pid of the navstack this script started.
+    echo "# Ctrl-D did not end the first run; sending it SIGKILL to go on"
+    pid=$(pgrep -P "$(pane_format '#{pane_pid}' || echo 0)" -x "${NAME:0:15}" || true)
+    if [[ -n $pid ]]; then kill -KILL "$pid"; fi
+    wait_for '^EXIT=' >/dev/null || true
 fi
 
 # ------------------------------------------------------------------ history file
