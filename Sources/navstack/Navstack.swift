@@ -25,7 +25,7 @@ struct Navstack: ParsableCommand {
     @Flag(help: "Use a fresh in-memory store with the sample tasks.")
     var memory = false
 
-    @Option(help: ArgumentHelp("Keep tasks in the SQLite store at PATH.", valueName: "path"))
+    @Option(help: ArgumentHelp("A SQLite store (not in this version: tasks live in memory).", valueName: "path"))
     var store: String?
 
     @Flag(help: "Give new profiles the sample tasks.")
@@ -73,12 +73,14 @@ struct Navstack: ParsableCommand {
                 ? "--lang \(lang): only en is available in this version"
                 : "--lang must be en, pt or es (got '\(lang)')")
         }
-        if store != nil || Terminal.environment("NAVSTACK_STORE") != nil {
-            throw ValidationError("\(store != nil ? "--store" : "NAVSTACK_STORE"): this version keeps tasks in memory only; run with --memory")
-        }
     }
 
     func run() throws {
+        if store != nil || Terminal.environment("NAVSTACK_STORE") != nil {
+            let source = store != nil ? "--store" : "NAVSTACK_STORE"
+            StandardStreams().write("navstack: \(source): this version keeps tasks in memory only, so nothing would be saved; run with --memory\n", to: .error)
+            throw ExitCode.failure
+        }
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
         let router = Router(
