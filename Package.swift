@@ -9,10 +9,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The app as values: routes, the router, commands, screens, renderers. No I/O.
         .target(name: "NavStackCore"),
+        // The store: one SQLite file (or an in-memory database) through GRDB.
+        .target(
+            name: "NavStackSQLite",
+            dependencies: ["NavStackCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
             name: "CEditLine",
@@ -24,13 +30,14 @@ let package = Package(
             name: "navstack",
             dependencies: [
                 "NavStackCore",
+                "NavStackSQLite",
                 "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "NavStackCoreTests",
-            dependencies: ["NavStackCore"]
+            dependencies: ["NavStackCore", "NavStackSQLite"]
         ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(

@@ -3,10 +3,10 @@ import NavStackCore
 
 extension Interpreter.Format: ExpressibleByArgument {}
 
-/// The navstack command: options, the line reader, the loop.
+/// The navstack command: options, the store, the line reader, the loop.
 @main
 struct Navstack: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let configuration = CommandConfiguration(
         commandName: "navstack",
@@ -17,19 +17,17 @@ struct Navstack: ParsableCommand {
             for its commands. Deep links: navstack://tasks, tasks/ID, tasks/ID/edit, \
             tasks/new, account, account/settings, account/about.
 
+            Tasks and where you were are kept in one SQLite file: --store PATH, else \
+            $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite \
+            (~/.local/share/navstack/navstack.sqlite).
+
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
-        version: version
+        version: version,
+        subcommands: [Import.self, Export.self]
     )
 
-    @Flag(help: "Use a fresh in-memory store with the sample tasks.")
-    var memory = false
-
-    @Option(help: ArgumentHelp("A SQLite store (not in this version: tasks live in memory).", valueName: "path"))
-    var store: String?
-
-    @Flag(help: "Give new profiles the sample tasks.")
-    var sample = false
+    @OptionGroup var storage: StoreOptions
 
     @Option(help: "Output format: text or json (one JSON object a line).")
     var format: Interpreter.Format = .text
@@ -76,25 +74,40 @@ struct Navstack: ParsableCommand {
     }
 
     func run() throws {
-        if store != nil || Terminal.environment("NAVSTACK_STORE") != nil {
-            let source = store != nil ? "--store" : "NAVSTACK_STORE"
-            StandardStreams().write("navstack: \(source): this version keeps tasks in memory only, so nothing would be saved; run with --memory\n", to: .error)
-            throw ExitCode.failure
-        }
+        let streams = StandardStreams()
+        let store = try storage.open(streams)
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
-        let router = Router(
-            store: MemoryStore(),
+        var launchFailed = false
+        var phase: Phase
+        do {
+            phase = try store.loadPhase()
+        } catch {
+            streams.write("navstack: \(error)\n", to: .error)
+            throw ExitCode.failure
+        }
+        if let link = link.flatMap({ try? DeepLink(parsing: $0) }), case .signedOut = phase {
+            phase = .signedOut(pending: link)
+        }
+        var router = Router(
+            store: store,
             configuration: .init(
                 pageSize: pageSize ?? window.map { max(3, $0.rows - 12) } ?? 20,
-                sampleForNewProfiles: true,
-                storeDescription: "in memory",
+                sampleForNewProfiles: storage.memory || storage.sample,
+                storeDescription: storage.memory ? "in memory" : store.path,
                 version: Self.version),
-            phase: .signedOut(pending: link.flatMap { try? DeepLink(parsing: $0) }))
+            phase: phase)
+        if let link = link.flatMap({ try? DeepLink(parsing: $0) }), router.session != nil {
+            do {
+                _ = try router.apply(.go(link))
+            } catch {
+                streams.write("navstack: --open: \(error.message)\n", to: .error)
+                launchFailed = true
+            }
+        }
         let shell = Shell(Interpreter(router: router, options: .init(
             format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80)))
 
-        let streams = StandardStreams()
         do {
             try shell.interpreter.launch(to: streams)
         } catch {
@@ -118,7 +131,7 @@ struct Navstack: ParsableCommand {
             if outcome == .quit || (outcome == .failed && bail) { break }
         }
         streams.flush()
-        if shell.interpreter.failures > 0 { throw ExitCode.failure }
+        if shell.interpreter.failures > 0 || launchFailed { throw ExitCode.failure }
     }
 }
 

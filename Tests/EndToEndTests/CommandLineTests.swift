@@ -63,7 +63,7 @@ final class CommandLineTests: XCTestCase {
         }
         let version = try NavstackProcess.run(["--version"])
         XCTAssertEqual(version.status, 0)
-        XCTAssertEqual(version.stdout, "0.1.0\n")
+        XCTAssertEqual(version.stdout, "0.2.0\n")
     }
 
     func testErrorsFollowTheScreensBeforeThemWhenMerged() throws {
@@ -125,14 +125,6 @@ final class CommandLineTests: XCTestCase {
         let result = try NavstackProcess.run(memory + ["--format", "json", "--page-size", "1"], lines: ["login ana", "page 3"])
         XCTAssertTrue(result.stdout.contains(#""items":[{"row":3,"id":3"#))
         XCTAssertTrue(result.stdout.contains(#""page":3,"pages":3"#))
-    }
-
-    func testAStoreIsRefusedUntilThisVersionCanKeepOne() throws {
-        let result = try NavstackProcess.run(["--store", "/tmp/never-written.sqlite"])
-        XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "navstack: --store: this version keeps tasks in memory only, so nothing would be saved; run with --memory\n")
-        XCTAssertEqual(result.stdout, "")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/never-written.sqlite"))
     }
 
     /// Display columns of a line (wide characters count 2).

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackSQLite
 import XCTest
 
 /// Collects what an interpreter prints: both channels merged in order, as `2>&1` would.
@@ -18,7 +19,8 @@ final class RecordingSink: OutputSink {
 
 /// A router over a fresh in-memory store, signed in as `ana` unless told otherwise.
 func makeRouter(signedIn: Bool = true, pageSize: Int = 20) throws -> Router {
-    var router = Router(store: MemoryStore(), configuration: .init(pageSize: pageSize))
+    var router = Router(store: try SQLiteStore(path: nil),
+                        configuration: .init(pageSize: pageSize, sampleForNewProfiles: true))
     if signedIn { _ = try router.apply(.login("ana")) }
     return router
 }

@@ -31,7 +31,8 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     case cannotGoBack(Int, depth: Int)
     case cannotSaveBlankTitle
     case unsavedDraft(CommandWord)
-    case notYetAvailable(CommandWord)
+    case nothingToUndo
+    case nothingToRedo
 
     // Links and tasks
     case foreignScheme(String)
@@ -97,8 +98,10 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             "cannot save: the title is blank (set it with: title TEXT)"
         case .unsavedDraft(let word):
             "'\(word.rawValue)' would discard unsaved changes: save them, cancel them, or use back! to discard"
-        case .notYetAvailable(let word):
-            "'\(word.rawValue)' is not available yet"
+        case .nothingToUndo:
+            "nothing to undo"
+        case .nothingToRedo:
+            "nothing to redo"
         case .foreignScheme(let scheme):
             "'\(scheme)://' links are not navstack links: use navstack://… (help go lists them)"
         case .malformedLink(let text):

@@ -38,4 +38,23 @@ public struct Draft: Equatable, Hashable, Sendable {
 public enum DraftOwner: Equatable, Hashable, Sendable {
     case edit(Int)
     case sheet
+
+    /// `edit/2` or `sheet`.
+    public var description: String {
+        switch self {
+        case .edit(let id): Route.edit(id).description
+        case .sheet: "sheet"
+        }
+    }
+
+    /// Reads an owner back from its description.
+    public init?(description: String) {
+        if description == "sheet" {
+            self = .sheet
+        } else if case .edit(let id)? = Route(description: description) {
+            self = .edit(id)
+        } else {
+            return nil
+        }
+    }
 }

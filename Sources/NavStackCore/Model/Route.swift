@@ -21,6 +21,22 @@ public enum Route: Equatable, Hashable, Sendable {
         }
     }
 
+    /// Reads a route back from its description.
+    public init?(description: String) {
+        switch description {
+        case "settings": self = .settings
+        case "about": self = .about
+        default:
+            let parts = description.split(separator: "/")
+            guard parts.count == 2, let id = Int(parts[1]), id > 0 else { return nil }
+            switch parts[0] {
+            case "detail": self = .detail(id)
+            case "edit": self = .edit(id)
+            default: return nil
+            }
+        }
+    }
+
     /// The task this route shows, if any.
     public var taskID: Int? {
         switch self {

@@ -15,7 +15,7 @@ public struct Router {
         /// The version the about screen shows.
         public var version: String
 
-        public init(pageSize: Int = 20, sampleForNewProfiles: Bool = true,
+        public init(pageSize: Int = 20, sampleForNewProfiles: Bool = false,
                     storeDescription: String = "in memory", version: String = "0.0.0") {
             self.pageSize = max(1, pageSize)
             self.sampleForNewProfiles = sampleForNewProfiles
@@ -42,21 +42,41 @@ public struct Router {
     }
 
     /// Applies one command and answers with what to show.
+    ///
+    /// The command, the navigation state it leaves and the screen it shows are one
+    /// store transaction: committed before the answer is returned, or not at all.
     public mutating func apply(_ command: Command) throws(NavError) -> Response {
-        try ensureAvailable(command.word)
-        let kind = try screenKind()
-        let available = availableWords(on: kind)
         switch command {
         case .quit:
+            try ensureAvailable(.quit)
             return .quit
         case .help(let topic):
-            return help(topic, on: kind, available: available)
+            try ensureAvailable(.help)
+            let kind = try screenKind()
+            return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
+            try ensureAvailable(.where)
             let screen = try screen()
             return .location(url: screen.link?.url, breadcrumb: screen.breadcrumb)
         default:
-            break
+            var next = self
+            var response = Response.quit
+            try storeCall {
+                try store.transaction {
+                    try next.change(by: command)
+                    if next.phase != phase { try store.savePhase(next.phase) }
+                    response = .screen(try next.screen())
+                }
+            }
+            self = next
+            return response
         }
+    }
+
+    /// Applies a command that changes the state or the store.
+    private mutating func change(by command: Command) throws(NavError) {
+        try ensureAvailable(command.word)
+        let kind = try screenKind()
         switch phase {
         case .signedOut(let pending):
             try applySignedOut(command, pending: pending)
@@ -69,7 +89,6 @@ public struct Router {
                 try commit(next, by: command.word, discarding: discarding)
             }
         }
-        return .screen(try screen())
     }
 
     /// Handles the login screen: `login` and `go`.
@@ -115,9 +134,6 @@ public struct Router {
 
     /// Fails unless the command can be used on the screen shown now.
     public func ensureAvailable(_ word: CommandWord) throws(NavError) {
-        if word == .undo || word == .redo, session != nil {
-            throw .notYetAvailable(word)
-        }
         let kind = try screenKind()
         let available = availableWords(on: kind)
         guard available.contains(word) else {
@@ -133,7 +149,7 @@ public struct Router {
         if session.depth > 0 { words.append(.back) }
         if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
         if session.sheet == nil { words += [.root, .tab] }
-        words += [.go, .where, .help, .quit, .exit]
+        words += [.undo, .redo, .go, .where, .help, .quit, .exit]
         return words
     }
 }

@@ -35,14 +35,14 @@ extension Session {
         case .open(let row):
             path.append(.detail(try task(atRow: row, store: store).id))
         case .add(let title):
-            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task")) }
+            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task"), as: .add) }
             path.append(.detail(task.id))
         case .new:
             sheet = .newTask
         case .toggle(let row):
             var task = try target(row, on: kind, word: .toggle, store: store)
             task.done.toggle()
-            try write(task, store: store)
+            try write(task, as: .toggle, store: store)
         case .delete(let row):
             let task = try target(row, on: kind, word: .delete, store: store)
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
@@ -86,12 +86,12 @@ extension Session {
             guard draft.canSave else { throw .cannotSaveBlankTitle }
             switch owner {
             case .sheet:
-                try storeCall { try store.insertAtTop(user, draft.fields) }
+                try storeCall { try store.insertAtTop(user, draft.fields, as: .save) }
                 sheet = nil
             case .edit(let id):
                 if draft.isDirty {
                     let task = TaskItem(id: id, title: draft.fields.title, notes: draft.fields.notes, done: draft.fields.done)
-                    try write(task, store: store)
+                    try write(task, as: .save, store: store)
                 }
                 path.removeLast()
             }
@@ -106,7 +106,12 @@ extension Session {
         case .about:
             path.append(.about)
 
-        case .help, .where, .quit, .undo, .redo, .login:
+        case .undo:
+            guard try storeCall({ try store.undo(user) }) != nil else { throw .nothingToUndo }
+        case .redo:
+            guard try storeCall({ try store.redo(user) }) != nil else { throw .nothingToRedo }
+
+        case .help, .where, .quit, .login:
             preconditionFailure("\(command) is answered by the router")
         }
         return false
@@ -141,8 +146,8 @@ extension Session {
     }
 
     /// Writes a task, failing when it vanished meanwhile.
-    private func write(_ task: TaskItem, store: any TaskStore) throws(NavError) {
-        guard try storeCall({ try store.update(user, task) }) else { throw .taskVanished(task.id) }
+    private func write(_ task: TaskItem, as kind: ChangeKind, store: any TaskStore) throws(NavError) {
+        guard try storeCall({ try store.update(user, task, as: kind) }) else { throw .taskVanished(task.id) }
     }
 
     /// Changes the draft of the screen on top.

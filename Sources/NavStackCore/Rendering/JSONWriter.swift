@@ -82,3 +82,12 @@ struct JSONWriter {
         text += "\""
     }
 }
+
+extension String {
+    /// The text as a JSON string literal, quotes included.
+    public var jsonQuoted: String {
+        var writer = JSONWriter()
+        writer.string(self)
+        return writer.text
+    }
+}

@@ -101,20 +101,26 @@ public struct TextRenderer: Sendable {
         }
     }
 
+    /// The screen's own actions, then the ones available anywhere.
     private func actionLines(_ screen: Screen, into lines: inout Lines) {
         let canSave: Bool
         if case .draft(let draft) = screen.content { canSave = draft.canSave } else { canSave = true }
-        let items = screen.actions.compactMap { word -> String? in
+        let own = Set(screen.kind.ownWords + [.backDiscarding])
+        func shown(_ word: CommandWord) -> String? {
             switch word {
             case .exit: nil
             case .toggle, .delete: screen.kind == .list ? "\(word.rawValue) N" : word.rawValue
             case .back: "back [N]"
             case .backDiscarding: "back!"
+            case .help: "help"
             case .save where !canSave: "save (disabled)"
             default: word.usage
             }
         }
-        lines.flow(items, prefix: "Actions: ", separator: " · ")
+        let screenActions = screen.actions.filter(own.contains).compactMap(shown)
+        let anywhere = screen.actions.filter { !own.contains($0) }.compactMap(shown)
+        if !screenActions.isEmpty { lines.flow(screenActions, prefix: "Actions: ", separator: " · ") }
+        lines.flow(anywhere, prefix: screenActions.isEmpty ? "Actions: " : "Also:    ", separator: " · ")
     }
 
     private func helpLines(_ entries: [HelpEntry], details: [String], into lines: inout Lines) {

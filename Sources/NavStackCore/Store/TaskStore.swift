@@ -8,13 +8,10 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         self.search = search
     }
 
-    /// Whether a task is on the list: it passes the filter and, with a search, its
-    /// title or notes contain the text (ignoring case).
-    public func admits(_ task: TaskItem) -> Bool {
-        guard filter.admits(task) else { return false }
-        guard let search else { return true }
+    /// Whether a task's title or notes contain the search text, ignoring case.
+    public static func matches(title: String, notes: String, search: String) -> Bool {
         let needle = search.lowercased()
-        return task.title.lowercased().contains(needle) || task.notes.lowercased().contains(needle)
+        return title.lowercased().contains(needle) || notes.lowercased().contains(needle)
     }
 }
 
@@ -29,11 +26,23 @@ public struct TaskCounts: Equatable, Hashable, Sendable {
     }
 }
 
-/// Where tasks live. Every method names the profile it works on.
+/// A change to a profile's tasks, as `undo` and `redo` name it.
+public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
+    case add, delete, toggle, save
+    case `import`
+}
+
+/// Where tasks live, with the navigation state that shows them. Every task method names
+/// the profile it works on.
 ///
 /// The list is read a page at a time: a store never has to load every task to show one
 /// screen. Rows are in list order: newest additions at the top, imports at the bottom.
+/// Every change is recorded for `undo` and `redo`.
 public protocol TaskStore: AnyObject {
+    /// Runs `body` as one transaction: all its reads and writes, or none of them, are
+    /// kept. A call inside another joins it.
+    func transaction(_ body: () throws -> Void) throws
+
     /// Creates the profile if it does not exist; `sample` gives a new profile the
     /// sample tasks.
     func openProfile(_ user: String, sample: Bool) throws
@@ -43,12 +52,24 @@ public protocol TaskStore: AnyObject {
     func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem]
     /// One task, or `nil` when it does not exist (or belongs to someone else).
     func task(_ user: String, id: Int) throws -> TaskItem?
-    /// Adds a task at the top of the list and returns it with its new id.
-    func insertAtTop(_ user: String, _ fields: DraftFields) throws -> TaskItem
-    /// Writes a task's title, notes and done; `false` when it no longer exists.
-    func update(_ user: String, _ task: TaskItem) throws -> Bool
-    /// Deletes a task; `false` when it no longer exists.
-    func delete(_ user: String, id: Int) throws -> Bool
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
+
+    /// Adds a task at the top of the list and returns it with its new id.
+    func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem
+    /// Writes a task's title, notes and done; `false` when it no longer exists.
+    func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool
+    /// Deletes a task; `false` when it no longer exists.
+    func delete(_ user: String, id: Int) throws -> Bool
+    /// Reverts the profile's newest change not undone yet; `nil` when there is none.
+    func undo(_ user: String) throws -> ChangeKind?
+    /// Applies again the oldest undone change; `nil` when there is none.
+    func redo(_ user: String) throws -> ChangeKind?
+
+    /// The root phase the last run left: signed out (with the pending link), or signed in
+    /// with the profile's navigation state.
+    func loadPhase() throws -> Phase
+    /// Keeps the root phase for the next run. Signing out forgets the profile's
+    /// navigation state.
+    func savePhase(_ phase: Phase) throws
 }

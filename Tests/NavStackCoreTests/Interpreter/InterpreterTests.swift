@@ -1,9 +1,11 @@
 import NavStackCore
+import NavStackSQLite
 import XCTest
 
 final class InterpreterTests: XCTestCase {
     private func interpreter(_ options: Interpreter.Options = .init()) -> Interpreter {
-        Interpreter(router: Router(store: MemoryStore()), options: options)
+        Interpreter(router: Router(store: try! SQLiteStore(path: nil), configuration: .init(sampleForNewProfiles: true)),
+                    options: options)
     }
 
     func testEchoPrintsEachLineBeforeItsOutput() throws {

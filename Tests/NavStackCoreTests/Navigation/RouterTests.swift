@@ -270,10 +270,28 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(page().total, 2)
     }
 
-    func testUndoAndRedoAnswerNotAvailableYet() throws {
+    func testUndoAndRedoWalkTheDataChanges() throws {
         var router = try makeRouter()
-        XCTAssertEqual(router.failure("undo"), .notYetAvailable(.undo))
-        XCTAssertEqual(router.failure("redo"), .notYetAvailable(.redo))
+        XCTAssertEqual(router.failure("undo"), .nothingToUndo)
+        XCTAssertEqual(router.failure("redo"), .nothingToRedo)
+        try router.run("toggle 1", "delete 2", "add Third", "edit", "title Renamed", "save", "back")
+        func titles() throws -> [String] { try router.store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.title) }
+        XCTAssertEqual(try titles(), ["Renamed", "Buy fruit", "Go for a walk"])
+        try router.run("undo")
+        XCTAssertEqual(try titles(), ["Third", "Buy fruit", "Go for a walk"], "undo the save")
+        try router.run("undo")
+        XCTAssertEqual(try titles(), ["Buy fruit", "Go for a walk"], "undo the add")
+        try router.run("undo")
+        XCTAssertEqual(try router.store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3],
+                       "an undone delete brings the task back with its id and its place")
+        try router.run("undo")
+        XCTAssertEqual(try router.store.task("ana", id: 1)?.done, false)
+        XCTAssertEqual(router.failure("undo"), .nothingToUndo)
+        try router.run("redo", "redo")
+        XCTAssertEqual(try titles(), ["Buy fruit", "Go for a walk"])
+        try router.run("toggle 2")
+        XCTAssertEqual(router.failure("redo"), .nothingToRedo, "a new change clears what could be redone")
+        XCTAssertEqual(router.shown.kind, .list, "undo changes data, not where you are")
     }
 
     func testProfilesHaveTheirOwnTasks() throws {

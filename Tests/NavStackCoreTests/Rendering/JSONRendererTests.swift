@@ -21,7 +21,7 @@ final class JSONRendererTests: XCTestCase {
         let router = try makeRouter(pageSize: 2)
         XCTAssertEqual(json(.screen(router.shown)), """
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
-            "actions":["open","add","new","toggle","delete","filter","find","next","prev","page","root","tab","go","where","help","quit","exit"],\
+            "actions":["open","add","new","toggle","delete","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
             "items":[{"row":1,"id":1,"title":"Buy fruit","notes":"Apples, bananas, grapes","done":false},\
             {"row":2,"id":2,"title":"Study SwiftUI","notes":"NavigationStack and routes","done":false}],\
             "total":3,"filter":"all","search":null,"page":1,"pages":2}
@@ -34,7 +34,7 @@ final class JSONRendererTests: XCTestCase {
         try router.run("open 2", "edit", "title New \"quoted\" \\ title")
         XCTAssertEqual(json(.screen(router.shown)), """
             {"screen":"edit","title":"Edit Task","tab":"tasks","path":["detail/2","edit/2"],"sheet":null,\
-            "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","go","where","help","quit","exit"],\
+            "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","undo","redo","go","where","help","quit","exit"],\
             "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true}
 
             """)

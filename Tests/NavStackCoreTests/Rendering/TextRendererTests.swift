@@ -22,8 +22,9 @@ final class TextRendererTests: XCTestCase {
             ────────────────────────────────────────────────────────────
             Actions: open N · add [TITLE] · new · toggle N · delete N
                      filter all|open|done · find [TEXT] · next · prev
-                     page N · root · tab tasks|account · go URL · where
-                     help [COMMAND] · quit
+                     page N
+            Also:    root · tab tasks|account · undo · redo · go URL
+                     where · help · quit
 
 
             """)
@@ -40,7 +41,7 @@ final class TextRendererTests: XCTestCase {
 
     func testControlCharactersInUserTextAreEscaped() throws {
         var router = try makeRouter()
-        _ = try router.store.insertAtTop("ana", DraftFields(title: "Evil\u{1B}[2J title\u{202E}", notes: "line\nbreak"))
+        _ = try router.store.insertAtTop("ana", DraftFields(title: "Evil\u{1B}[2J title\u{202E}", notes: "line\nbreak"), as: .add)
         try router.run("open 1")
         let screen = text(router)
         XCTAssertFalse(screen.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })

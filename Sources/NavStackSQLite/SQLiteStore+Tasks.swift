@@ -1,0 +1,206 @@
+import GRDB
+import NavStackCore
+
+extension SQLiteStore {
+    private static let columns = "id, title, notes, done"
+
+    static func task(_ row: Row) -> TaskItem {
+        TaskItem(id: row[0], title: row[1], notes: row[2], done: row[3])
+    }
+
+    public func openProfile(_ user: String, sample: Bool) throws {
+        try writing { db in
+            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM profile WHERE name = ?"), arguments: [user]) == nil
+            else { return }
+            try db.execute(sql: "INSERT INTO profile (name) VALUES (?)", arguments: [user])
+            if sample {
+                for task in TaskItem.samples {
+                    _ = try Self.append(db, user, DraftFields(title: task.title, notes: task.notes, done: task.done))
+                }
+            }
+        }
+    }
+
+    public func count(_ user: String, _ query: ListQuery) throws -> Int {
+        try reading { db in
+            guard let search = query.search else {
+                let counters = try Self.counters(db, user)
+                switch query.filter {
+                case .all: return counters.total
+                case .open: return counters.total - counters.done
+                case .done: return counters.done
+                }
+            }
+            let (filter, arguments) = Self.filterClause(query.filter, user)
+            return try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM task WHERE profile = ?\(filter) AND navstack_matches(title, notes, ?)"),
+                arguments: arguments + [search]) ?? 0
+        }
+    }
+
+    public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
+        try reading { db in
+            var (sql, arguments) = Self.filterClause(query.filter, user)
+            if let search = query.search {
+                sql += " AND navstack_matches(title, notes, ?)"
+                arguments += [search]
+            }
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(Self.columns) FROM task WHERE profile = ?\(sql) ORDER BY position LIMIT ? OFFSET ?
+                """)
+            return try Row.fetchAll(statement, arguments: arguments + [limit, offset]).map(Self.task)
+        }
+    }
+
+    public func task(_ user: String, id: Int) throws -> TaskItem? {
+        try reading { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM task WHERE id = ? AND profile = ?"),
+                             arguments: [id, user]).map(Self.task)
+        }
+    }
+
+    public func counts(_ user: String) throws -> TaskCounts {
+        try reading { db in
+            let counters = try Self.counters(db, user)
+            return TaskCounts(open: counters.total - counters.done, done: counters.done)
+        }
+    }
+
+    public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+        try writing { db in
+            let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT top - 1 FROM profile WHERE name = ?"),
+                                            arguments: [user]) ?? 0
+            let row = try Self.insert(db, user, StoredTask(id: nil, position: position, fields))
+            try record(db, user, kind, [ChangePair(before: nil, after: row)])
+            return row.item
+        }
+    }
+
+    public func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool {
+        try writing { db in
+            guard let before = try Self.stored(db, user, id: task.id) else { return false }
+            var after = before
+            after.fields = DraftFields(task)
+            try Self.put(db, user, after, replacing: before)
+            try record(db, user, kind, [ChangePair(before: before, after: after)])
+            return true
+        }
+    }
+
+    public func delete(_ user: String, id: Int) throws -> Bool {
+        try writing { db in
+            guard let before = try Self.stored(db, user, id: id) else { return false }
+            try Self.put(db, user, nil, replacing: before)
+            try record(db, user, .delete, [ChangePair(before: before, after: nil)])
+            return true
+        }
+    }
+
+    // MARK: - Rows and counters
+
+    /// ` AND done = ?` for a filter, and the arguments that start with the profile.
+    static func filterClause(_ filter: ListFilter, _ user: String) -> (String, StatementArguments) {
+        switch filter {
+        case .all: ("", [user])
+        case .open: (" AND done = ?", [user, false])
+        case .done: (" AND done = ?", [user, true])
+        }
+    }
+
+    static func counters(_ db: Database, _ user: String) throws -> (total: Int, done: Int) {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT total, done FROM profile WHERE name = ?"),
+                                         arguments: [user]) else { return (0, 0) }
+        return (row[0], row[1])
+    }
+
+    /// A task with its place in the list.
+    static func stored(_ db: Database, _ user: String, id: Int) throws -> StoredTask? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, position, title, notes, done FROM task WHERE id = ? AND profile = ?"),
+            arguments: [id, user]
+        ).map { StoredTask(id: $0[0], position: $0[1], DraftFields(title: $0[2], notes: $0[3], done: $0[4])) }
+    }
+
+    /// Adds a task at the bottom of the list, unrecorded (sample tasks, imports).
+    static func append(_ db: Database, _ user: String, _ fields: DraftFields) throws -> StoredTask {
+        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT bottom + 1 FROM profile WHERE name = ?"),
+                                        arguments: [user]) ?? 0
+        return try insert(db, user, StoredTask(id: nil, position: position, fields))
+    }
+
+    /// Inserts a task (with its id when it had one), keeping the counters and the
+    /// positions given so far.
+    static func insert(_ db: Database, _ user: String, _ task: StoredTask) throws -> StoredTask {
+        try db.cachedStatement(sql: """
+            INSERT INTO task (id, profile, position, title, notes, done) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done])
+        try db.cachedStatement(sql: """
+            UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
+            """).execute(arguments: [task.fields.done ? 1 : 0, task.position, task.position, user])
+        var inserted = task
+        inserted.id = task.id ?? Int(db.lastInsertedRowID)
+        return inserted
+    }
+
+    /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
+    /// or a delete (`task` nil).
+    static func put(_ db: Database, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws {
+        switch (old, task) {
+        case (nil, nil):
+            return
+        case (nil, let task?):
+            _ = try insert(db, user, task)
+        case (let old?, nil):
+            try db.cachedStatement(sql: "DELETE FROM task WHERE id = ? AND profile = ?").execute(arguments: [old.id, user])
+            try db.cachedStatement(sql: "UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?")
+                .execute(arguments: [old.fields.done ? 1 : 0, user])
+        case (let old?, let task?):
+            try db.cachedStatement(sql: """
+                UPDATE task SET position = ?, title = ?, notes = ?, done = ? WHERE id = ? AND profile = ?
+                """).execute(arguments: [task.position, task.fields.title, task.fields.notes, task.fields.done, old.id, user])
+            let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
+            if delta != 0 {
+                try db.cachedStatement(sql: "UPDATE profile SET done = done + ? WHERE name = ?").execute(arguments: [delta, user])
+            }
+        }
+    }
+}
+
+/// A task as the store keeps it: with its position in the list.
+struct StoredTask: Codable, Equatable {
+    var id: Int?
+    var position: Int
+    var fields: DraftFields
+
+    init(id: Int?, position: Int, _ fields: DraftFields) {
+        self.id = id
+        self.position = position
+        self.fields = fields
+    }
+
+    var item: TaskItem {
+        TaskItem(id: id ?? 0, title: fields.title, notes: fields.notes, done: fields.done)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, position, title, notes, done
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        position = try container.decode(Int.self, forKey: .position)
+        fields = DraftFields(title: try container.decode(String.self, forKey: .title),
+                             notes: try container.decode(String.self, forKey: .notes),
+                             done: try container.decode(Bool.self, forKey: .done))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(position, forKey: .position)
+        try container.encode(fields.title, forKey: .title)
+        try container.encode(fields.notes, forKey: .notes)
+        try container.encode(fields.done, forKey: .done)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import NavStackCore
+
+/// One task before and after a change; `nil` where it did not exist.
+struct ChangePair: Codable, Equatable {
+    var before: StoredTask?
+    var after: StoredTask?
+}
+
+/// What a change table row holds: the pairs, or for an import not undone yet only the
+/// range of ids it added (copied into pairs when it is undone, so a large import stays
+/// cheap to record).
+enum ChangeRecord: Codable, Equatable {
+    case pairs([ChangePair])
+    case imported(first: Int, last: Int)
+
+    private enum CodingKeys: String, CodingKey { case pairs, first, last }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let pairs = try container.decodeIfPresent([ChangePair].self, forKey: .pairs) {
+            self = .pairs(pairs)
+        } else {
+            self = .imported(first: try container.decode(Int.self, forKey: .first),
+                             last: try container.decode(Int.self, forKey: .last))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .pairs(let pairs): try container.encode(pairs, forKey: .pairs)
+        case .imported(let first, let last):
+            try container.encode(first, forKey: .first)
+            try container.encode(last, forKey: .last)
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// How many changes a profile keeps for `undo`.
+    public static let undoLimit = 1000
+
+    /// Records a change: what could be redone is forgotten, and the oldest changes past
+    /// the limit.
+    func record(_ db: Database, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
+        try db.cachedStatement(sql: "DELETE FROM change WHERE profile = ? AND undone = 1").execute(arguments: [user])
+        try db.cachedStatement(sql: "INSERT INTO change (profile, kind, rows) VALUES (?, ?, ?)")
+            .execute(arguments: [user, kind.rawValue, try Self.encode(change)])
+        let seq = db.lastInsertedRowID
+        if seq % 100 == 0 {
+            try db.cachedStatement(sql: """
+                DELETE FROM change WHERE profile = ? AND seq <= (
+                    SELECT seq FROM change WHERE profile = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
+                """).execute(arguments: [user, user, Self.undoLimit])
+        }
+    }
+
+    func record(_ db: Database, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
+        try record(db, user, kind, .pairs(pairs))
+    }
+
+    public func undo(_ user: String) throws -> ChangeKind? {
+        try step(user, undone: false)
+    }
+
+    public func redo(_ user: String) throws -> ChangeKind? {
+        try step(user, undone: true)
+    }
+
+    /// Undoes the newest change not undone, or redoes the oldest undone one.
+    private func step(_ user: String, undone: Bool) throws -> ChangeKind? {
+        try writing { db in
+            let order = undone ? "ASC" : "DESC"
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT seq, kind, rows FROM change WHERE profile = ? AND undone = ? ORDER BY seq \(order) LIMIT 1"),
+                arguments: [user, undone]) else { return nil }
+            let seq: Int64 = row[0]
+            guard let kind = ChangeKind(rawValue: row[1]) else { return nil }
+            var pairs: [ChangePair]
+            switch try Self.decode(row[2]) {
+            case .pairs(let recorded):
+                pairs = recorded
+            case .imported(let first, let last):
+                pairs = try Row.fetchAll(db, sql: """
+                    SELECT id, position, title, notes, done FROM task WHERE profile = ? AND id BETWEEN ? AND ? ORDER BY id
+                    """, arguments: [user, first, last]).map {
+                    ChangePair(before: nil, after: StoredTask(id: $0[0], position: $0[1],
+                                                              DraftFields(title: $0[2], notes: $0[3], done: $0[4])))
+                }
+                try db.execute(sql: "UPDATE change SET rows = ? WHERE seq = ?", arguments: [try Self.encode(.pairs(pairs)), seq])
+            }
+            for pair in undone ? pairs : pairs.reversed() {
+                let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
+                let id = (from ?? to)?.id ?? 0
+                try Self.put(db, user, to, replacing: try Self.stored(db, user, id: id))
+            }
+            try db.cachedStatement(sql: "UPDATE change SET undone = ? WHERE seq = ?").execute(arguments: [!undone, seq])
+            return kind
+        }
+    }
+
+    static func encode(_ change: ChangeRecord) throws -> String {
+        String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws -> ChangeRecord {
+        try JSONDecoder().decode(ChangeRecord.self, from: Data(text.utf8))
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import NavStackSQLite
+
+/// Which store to open: in memory, `--store PATH`, `$NAVSTACK_STORE`, or the default
+/// under `$XDG_DATA_HOME`.
+struct StoreOptions: ParsableArguments {
+    @Flag(help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written.")
+    var memory = false
+
+    @Option(help: ArgumentHelp("The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite).", valueName: "path"))
+    var store: String?
+
+    @Flag(help: "Give new profiles the sample tasks.")
+    var sample = false
+
+    /// The store file, or `nil` for `--memory`.
+    func location() throws -> String? {
+        if memory { return nil }
+        if let store { return store }
+        if let path = Terminal.environment("NAVSTACK_STORE") { return path }
+        if let data = Terminal.environment("XDG_DATA_HOME") { return data + "/navstack/navstack.sqlite" }
+        if let home = Terminal.environment("HOME") { return home + "/.local/share/navstack/navstack.sqlite" }
+        throw ValidationError("no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME")
+    }
+
+    /// Opens the store; on failure prints one line naming the file and exits 1. Files
+    /// navstack creates are private to the user (mode 0600, folders 0700).
+    func open(_ streams: StandardStreams) throws -> SQLiteStore {
+        let path = try location()
+        umask(0o077)
+        do {
+            return try SQLiteStore(path: path)
+        } catch {
+            streams.write("navstack: \(error)\n", to: .error)
+            throw ExitCode.failure
+        }
+    }
+}
