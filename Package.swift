@@ -39,6 +39,10 @@ let package = Package(
             name: "NavStackCoreTests",
             dependencies: ["NavStackCore", "NavStackSQLite"]
         ),
+        .testTarget(
+            name: "NavStackSQLiteTests",
+            dependencies: ["NavStackSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(
             name: "EndToEndTests",

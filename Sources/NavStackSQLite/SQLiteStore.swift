@@ -42,19 +42,21 @@ public final class SQLiteStore: TaskStore {
         do {
             if let path {
                 try Self.prepareFile(at: path)
-                config.journalMode = .wal
                 queue = try DatabaseQueue(path: path, configuration: config)
             } else {
                 queue = try DatabaseQueue(configuration: config)
             }
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
+            // Check before anything is written: a store from a newer navstack is refused
+            // as it is.
             let migrator = Self.migrator
             let unknown = try queue.read { db in
                 try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
             }
             guard unknown.isEmpty else { throw StoreError.newerSchema(path: self.path, unknown: unknown.sorted()) }
+            try queue.writeWithoutTransaction { db in
+                if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
             try migrator.migrate(queue)
         } catch {
             throw Self.storeError(error, path: path ?? ":memory:")
@@ -74,6 +76,14 @@ public final class SQLiteStore: TaskStore {
             if access(path, W_OK) != 0 || info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
                 throw .readOnly(path: path)
             }
+        } else {
+            // A new store is private to its user; SQLite gives its -wal and -shm files the
+            // same mode.
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+            if fd < 0 && errno != EEXIST {
+                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+            if fd >= 0 { close(fd) }
         }
         var folderInfo = stat()
         if stat(folder.isEmpty ? "/" : folder, &folderInfo) == 0,

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+@testable import NavStackSQLite
+import XCTest
+
+/// A store that cannot be used is refused with a clear error and left byte for byte as
+/// it was.
+final class BadStoreTests: XCTestCase {
+    private var folder: URL!
+    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Opens the store expecting `expected`, and checks the file did not change.
+    private func assertRefused(_ expected: StoreError, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try SQLiteStore(path: path), file: file, line: line) { error in
+            XCTAssertEqual(error as? StoreError, expected, file: file, line: line)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the file changed", file: file, line: line)
+    }
+
+    func testAFileThatIsNotADatabase() throws {
+        try Data("these are my notes, not a database\n".utf8 + Data(repeating: 0x41, count: 5000))
+            .write(to: URL(fileURLWithPath: path))
+        try assertRefused(.notADatabase(path: path))
+    }
+
+    func testADamagedDatabase() throws {
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.openProfile("ana", sample: true)
+            try store.queue.close()
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertGreaterThan(bytes.count, 8192)
+        for index in 100..<4096 { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let before = bytes
+        XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
+            guard let error = error as? StoreError else { return XCTFail("\(error)") }
+            switch error {
+            case .corrupt, .notADatabase: break
+            default: XCTFail("\(error)")
+            }
+            XCTAssertTrue(error.description.hasPrefix(self.path))
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testAStoreFromANewerNavstack() throws {
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: from the future')")
+            }
+            try store.queue.close()
+        }
+        try assertRefused(.newerSchema(path: path, unknown: ["v9: from the future"]))
+    }
+
+    func testAReadOnlyFile() throws {
+        try SQLiteStore(path: path).queue.close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+        try assertRefused(.readOnly(path: path))
+    }
+
+    func testAReadOnlyFolder() throws {
+        try SQLiteStore(path: path).queue.close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: folder.path)
+        try assertRefused(.readOnly(path: path))
+    }
+
+    func testAFolderInTheWay() throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
+            XCTAssertEqual(error as? StoreError, .notADatabase(path: self.path))
+        }
+    }
+
+    func testMessagesNameThePathAndWhatToDo() {
+        XCTAssertEqual(StoreError.readOnly(path: "/s").description,
+                       "/s is read-only; make it and its folder writable (chmod u+w) or choose another store with --store")
+        XCTAssertEqual(StoreError.newerSchema(path: "/s", unknown: ["v2"]).description,
+                       "/s was written by a newer navstack (unknown migrations: v2); it was left untouched: use that newer navstack")
+        XCTAssertEqual(StoreError.notADatabase(path: "/s").description,
+                       "/s is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store")
+        XCTAssertEqual(StoreError.locked(path: "/s").description, "/s is locked by another process for too long; try again")
+    }
+}

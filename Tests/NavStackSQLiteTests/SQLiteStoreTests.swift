@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import NavStackCore
+@testable import NavStackSQLite
+import XCTest
+
+final class SQLiteStoreTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-store-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private var path: String { folder.appendingPathComponent("deep/er/navstack.sqlite").path }
+
+    private func router(_ store: SQLiteStore, sample: Bool = true) throws -> Router {
+        Router(store: store, configuration: .init(sampleForNewProfiles: sample), phase: try store.loadPhase())
+    }
+
+    private func titles(_ store: SQLiteStore, _ user: String = "ana") throws -> [String] {
+        try store.page(user, ListQuery(), offset: 0, limit: 100).map(\.title)
+    }
+
+    func testAStoreIsCreatedWithItsFoldersAndIsPrivate() throws {
+        _ = try SQLiteStore(path: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let parent = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("deep/er").path)
+        XCTAssertEqual((parent[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+    }
+
+    func testARelaunchResumesExactlyWhereTheLastRunStopped() throws {
+        do {
+            var router = try router(try SQLiteStore(path: path))
+            try router.run("login ana", "filter open", "find u", "open 1", "tab account", "settings",
+                           "tab tasks", "edit", "title Half typed", "notes and notes")
+        }
+        let store = try SQLiteStore(path: path)
+        let restored = try router(store)
+        let session = try XCTUnwrap(restored.session)
+        XCTAssertEqual(session.tab, .tasks)
+        XCTAssertEqual(session.tasksPath, [.detail(1), .edit(1)])
+        XCTAssertEqual(session.accountPath, [.settings])
+        XCTAssertEqual(session.list, ListState(filter: .open, search: "u", page: 1))
+        let draft = try XCTUnwrap(session.drafts[.edit(1)])
+        XCTAssertEqual(draft.fields, DraftFields(title: "Half typed", notes: "and notes", done: false))
+        XCTAssertEqual(draft.original.title, "Buy fruit")
+        XCTAssertTrue(draft.isDirty)
+    }
+
+    func testTheSheetAndItsDraftAreRestored() throws {
+        do {
+            var router = try router(try SQLiteStore(path: path))
+            try router.run("login ana", "new", "title Not yet saved")
+        }
+        let session = try XCTUnwrap(try router(try SQLiteStore(path: path)).session)
+        XCTAssertEqual(session.sheet, .newTask)
+        XCTAssertEqual(session.drafts[.sheet]?.fields.title, "Not yet saved")
+    }
+
+    func testAPendingLinkIsRestoredAndLogoutForgetsTheStacks() throws {
+        do {
+            var router = try router(try SQLiteStore(path: path))
+            try router.run("go tasks/2")
+        }
+        do {
+            var router = try router(try SQLiteStore(path: path))
+            XCTAssertEqual(router.phase, .signedOut(pending: .task(2)))
+            try router.run("login ana", "tab account", "logout")
+        }
+        var router = try router(try SQLiteStore(path: path))
+        XCTAssertEqual(router.phase, .signedOut(pending: nil))
+        try router.run("login ana")
+        XCTAssertEqual(router.session, Session(user: "ana"))
+    }
+
+    func testProfilesHaveTheirOwnTasksAndIdsAreUniqueInTheStore() throws {
+        let store = try SQLiteStore(path: path)
+        try store.openProfile("ana", sample: true)
+        try store.openProfile("bob", sample: true)
+        try store.openProfile("cy", sample: false)
+        XCTAssertEqual(try store.page("bob", ListQuery(), offset: 0, limit: 10).map(\.id), [4, 5, 6])
+        XCTAssertEqual(try titles(store, "cy"), [])
+        XCTAssertNil(try store.task("bob", id: 1), "ana's task is not bob's")
+        XCTAssertFalse(try store.delete("bob", id: 1))
+        XCTAssertEqual(try store.count("ana", ListQuery()), 3)
+    }
+
+    func testIdsAreNeverReused() throws {
+        let store = try SQLiteStore(path: path)
+        try store.openProfile("ana", sample: true)
+        XCTAssertTrue(try store.delete("ana", id: 3))
+        XCTAssertEqual(try store.insertAtTop("ana", DraftFields(title: "New"), as: .add).id, 4)
+    }
+
+    func testCountsFiltersSearchAndPages() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Café CRÈME", notes: "", done: true), as: .add)
+        XCTAssertEqual(try store.count("ana", ListQuery(filter: .done)), 2)
+        XCTAssertEqual(try store.count("ana", ListQuery(filter: .open)), 2)
+        XCTAssertEqual(try store.count("ana", ListQuery(search: "crème")), 1, "search ignores case beyond ASCII")
+        XCTAssertEqual(try store.count("ana", ListQuery(filter: .open, search: "A")), 2)
+        XCTAssertEqual(try store.page("ana", ListQuery(), offset: 1, limit: 2).map(\.id), [1, 2])
+        XCTAssertEqual(try store.page("ana", ListQuery(filter: .done), offset: 0, limit: 5).map(\.id), [4, 3])
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 2, done: 2))
+    }
+
+    func testUndoAndRedoSurviveARelaunch() throws {
+        do {
+            let store = try SQLiteStore(path: path)
+            var router = try router(store)
+            try router.run("login ana", "delete 2", "add Later", "back", "toggle 1")
+        }
+        do {
+            let store = try SQLiteStore(path: path)
+            XCTAssertEqual(try store.undo("ana"), .toggle)
+            XCTAssertEqual(try store.undo("ana"), .add)
+        }
+        let store = try SQLiteStore(path: path)
+        XCTAssertEqual(try store.undo("ana"), .delete)
+        XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3])
+        XCTAssertNil(try store.undo("ana"))
+        XCTAssertEqual(try store.redo("ana"), .delete)
+        XCTAssertEqual(try store.redo("ana"), .add)
+        XCTAssertEqual(try titles(store), ["Later", "Buy fruit", "Go for a walk"])
+        XCTAssertEqual(try store.redo("ana"), .toggle)
+        XCTAssertNil(try store.redo("ana"))
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2), "counters follow undo and redo")
+    }
+
+    func testUndoKeepsAtLeastAHundredSteps() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: false)
+        for number in 1...250 { _ = try store.insertAtTop("ana", DraftFields(title: "T\(number)"), as: .add) }
+        for _ in 1...250 { XCTAssertEqual(try store.undo("ana"), .add) }
+        XCTAssertEqual(try store.count("ana", ListQuery()), 0)
+    }
+
+    func testImportAddsAfterTheTasksInOrderAsOneUndoableChange() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let records = try SQLiteStore.parseImport(Data(#"[{"title":"A"},{"title":" B ","notes":"n","done":true,"id":99}]"#.utf8))
+        XCTAssertEqual(try store.importTasks(records, user: "ana"), 2)
+        XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", "B"])
+        XCTAssertEqual(try store.task("ana", id: 5), TaskItem(id: 5, title: "B", notes: "n", done: true))
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 3)
+        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try titles(store).suffix(2), ["A", "B"])
+        XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Data("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
+                                             user: "new"), 2, "JSON Lines; a missing profile is created")
+    }
+
+    func testABadRecordFailsTheWholeImportNamingItsIndex() throws {
+        let cases: [(String, ImportError)] = [
+            (#"[{"title":"A"},{"notes":"x"}]"#, .badRecord(index: 1, reason: "no title")),
+            (#"[{"title":"A"},{"title":"B"},{"title":"  "}]"#, .badRecord(index: 2, reason: "the title is blank")),
+            (#"[{"title":"A","done":"yes"}]"#, .badRecord(index: 0, reason: "done has the wrong type")),
+            (#"[{"title":"A"}, 7]"#, .badRecord(index: 1, reason: "not an object")),
+            ("{\"title\":\"A\"}\nnot json\n", .badRecord(index: 1, reason: "The given data was not valid JSON.")),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try SQLiteStore.parseImport(Data(text.utf8)), text) { error in
+                guard case .badRecord(let index, let reason) = error as? ImportError,
+                      case .badRecord(let expectedIndex, let expectedReason) = expected else {
+                    return XCTFail("\(text): \(error)")
+                }
+                XCTAssertEqual(index, expectedIndex, text)
+                if expectedIndex != 1 || !text.contains("not json") { XCTAssertEqual(reason, expectedReason, text) }
+            }
+        }
+        XCTAssertThrowsError(try SQLiteStore.parseImport(Data("[{".utf8))) { error in
+            guard case .notJSON = error as? ImportError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testExportWritesTheListInOrder() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Top \"quoted\""), as: .add)
+        var text = ""
+        try store.exportTasks(user: "ana") { text += $0 }
+        let tasks = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+        XCTAssertEqual(tasks?.map { $0["id"] as? Int }, [4, 1, 2, 3])
+        XCTAssertEqual(tasks?.first?["title"] as? String, "Top \"quoted\"")
+    }
+
+    func testAnotherConnectionsChangesShowOnTheNextScreen() throws {
+        var router = try router(try SQLiteStore(path: path))
+        try router.run("login ana", "open 2")
+        let other = try SQLiteStore(path: path)
+        XCTAssertTrue(try other.delete("ana", id: 2))
+        XCTAssertEqual(router.shown.kind, .notFound)
+        try router.run("back")
+        guard case .list(let page) = router.shown.content else { return XCTFail("not the list") }
+        XCTAssertEqual(page.rows.map(\.task.id), [1, 3])
+    }
+
+    func testTheMigrationsRunInOrderOnMemoryAndFileDatabases() throws {
+        for store in [try SQLiteStore(path: nil), try SQLiteStore(path: path)] {
+            let applied = try store.queue.read { db in try SQLiteStore.migrator.appliedMigrations(db) }
+            XCTAssertEqual(applied, SQLiteStore.migrator.migrations)
+            XCTAssertTrue(try store.queue.read { db in try db.tableExists("task") })
+        }
+    }
+}
+
+extension Router {
+    mutating func run(_ lines: String...) throws {
+        for line in lines { _ = try apply(XCTUnwrap(Command.parse(line))) }
+    }
+
+    var shown: Screen { try! screen() }
+}
