@@ -32,12 +32,21 @@ struct ArgumentLineReader: LineReader {
 
 /// Lines from a pipe or file on stdin, read in large blocks. A line is kept up to one
 /// byte past the limit, so a huge line is refused without being held in memory.
+///
+/// Before each read that may wait for input, `willWait` runs: the output is flushed
+/// then, so a program talking to navstack through pipes sees each answer, while a
+/// script read in bulk is written in large blocks.
 struct PipedLineReader: LineReader {
+    let willWait: () -> Void
     private var block = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
     private var atEnd = false
     private let keep = Limits.lineBytes + 1
+
+    init(willWait: @escaping () -> Void) {
+        self.willWait = willWait
+    }
 
     mutating func next(prompt: String) -> InputLine? {
         var line = InputLine(bytes: [], length: 0)
@@ -64,6 +73,7 @@ struct PipedLineReader: LineReader {
 
     /// Reads the next block; `false` at the end of input.
     private mutating func refill() -> Bool {
+        willWait()
         let count = block.withUnsafeMutableBytes { raw -> Int in
             while true {
                 let n = read(0, raw.baseAddress!, raw.count)

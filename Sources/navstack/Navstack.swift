@@ -114,7 +114,7 @@ struct Navstack: ParsableCommand {
             streams.write("navstack: \(error.message)\n", to: .error)
             throw ExitCode.failure
         }
-        var reader: any LineReader = commands.isEmpty ? PipedLineReader() : ArgumentLineReader(commands)
+        var reader: any LineReader = commands.isEmpty ? PipedLineReader(willWait: streams.flush) : ArgumentLineReader(commands)
         if interactive, let editor = EditLineReader(
             historyPath: EditLineReader.defaultHistoryPath(),
             complete: { text in shell.interpreter.router.completions(for: text) }) {

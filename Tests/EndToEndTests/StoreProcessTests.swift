@@ -1,0 +1,285 @@
+import Foundation
+import XCTest
+
+/// The store as separate navstack processes use it: relaunches, kills, several writers,
+/// bad files, import and export.
+final class StoreProcessTests: XCTestCase {
+    private var folder: URL!
+    private var store: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override class func setUp() {
+        super.setUp()
+        signal(SIGPIPE, SIG_IGN)  // a killed navstack's stdin pipe fails writes instead of killing the tests
+    }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-proc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func run(_ arguments: [String], lines: [String] = []) throws -> NavstackProcess.Result {
+        try NavstackProcess.run(["--store", store] + arguments, lines: lines)
+    }
+
+    private func sqlite(_ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", store, sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testTheDefaultStoreLivesUnderXDGDataHomeAndStartsEmpty() throws {
+        let data = folder.appendingPathComponent("data")
+        let result = try NavstackProcess.run(["--format", "json", "-c", "login ana"],
+                                             environment: ["XDG_DATA_HOME": data.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains(#""total":0"#), "a new profile starts empty without --sample")
+        let file = data.appendingPathComponent("navstack/navstack.sqlite").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(mode?.intValue, 0o600)
+        let viaEnvironment = try NavstackProcess.run(["--format", "json", "-c", "add X"],
+                                                     environment: ["NAVSTACK_STORE": file])
+        XCTAssertTrue(viaEnvironment.stdout.contains(#""screen":"detail""#), "NAVSTACK_STORE names the same store")
+    }
+
+    func testARelaunchResumesWithTheDraftInText() throws {
+        _ = try run(["--sample"], lines: ["login ana", "open 2", "edit", "notes half written"])
+        let result = try run(["--width", "60"], lines: ["where"])
+        XCTAssertTrue(result.stdout.hasPrefix("Edit Task\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Notes:  half written"))
+        XCTAssertTrue(result.stdout.contains("navstack://tasks/2/edit\n\n"))
+    }
+
+    func testUndoAndRedoAcrossRelaunches() throws {
+        _ = try run(["--sample"], lines: ["login ana", "delete 1"])
+        _ = try run([], lines: ["undo"])
+        var result = try run(["--format", "json"], lines: ["go tasks/1"])
+        XCTAssertTrue(result.stdout.contains(#""task":{"id":1,"title":"Buy fruit""#), result.stdout)
+        result = try run(["--format", "json"], lines: ["redo", "root"])
+        XCTAssertTrue(result.stdout.contains(#""screen":"not-found""#))
+        XCTAssertTrue(result.stdout.contains(#""total":2"#))
+    }
+
+    func testAnotherProcessesDeleteShowsNotFoundOnTheNextScreen() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let process = Process()
+        process.executableURL = NavstackProcess.binary
+        process.arguments = ["--store", store, "--format", "json"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let reader = LineReader(output.fileHandleForReading)
+        _ = reader.line()                                     // launch
+        input.fileHandleForWriting.write(Data("open 2\n".utf8))
+        XCTAssertTrue(reader.line().contains(#""screen":"detail""#))
+        let other = try run([], lines: ["root", "delete 2"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        input.fileHandleForWriting.write(Data("tab account\ntab tasks\n".utf8))
+        _ = reader.line()
+        let shown = reader.line()
+        XCTAssertTrue(shown.contains(#""screen":"not-found""#), shown)
+        XCTAssertTrue(shown.contains(#""id":2"#), shown)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    /// A script adding tasks is killed at random moments: every task whose screen was
+    /// printed is in the store, and the store is intact.
+    func testAKilledProcessLosesNoPrintedChange() throws {
+        var generator = SystemRandomNumberGenerator()
+        var printed = Set<String>()
+        for kill in 1...6 {
+            let process = Process()
+            process.executableURL = NavstackProcess.binary
+            process.arguments = ["--store", store, "--format", "json", "--sample"]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let reader = LineReader(output.fileHandleForReading)
+            input.fileHandleForWriting.write(Data("login ana\nroot\n".utf8))
+            let writer = Thread {
+                for number in 0..<100_000 {
+                    let line = "add kill\(kill)-\(number)\nback\n"
+                    do { try input.fileHandleForWriting.write(contentsOf: Data(line.utf8)) } catch { return }
+                }
+            }
+            writer.start()
+            usleep(UInt32.random(in: 50_000...400_000, using: &generator))
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+            while let line = reader.nextLine() {
+                if let range = line.range(of: #""title":"kill\d+-\d+""#, options: .regularExpression), line.contains(#""screen":"detail""#) {
+                    printed.insert(String(line[range].dropFirst(9).dropLast()))
+                }
+            }
+        }
+        XCTAssertGreaterThan(printed.count, 5, "the runs printed screens before they were killed")
+        XCTAssertEqual(try sqlite("PRAGMA integrity_check"), "ok")
+        let stored = Set(try sqlite("SELECT title FROM task WHERE title LIKE 'kill%'").split(separator: "\n").map(String.init))
+        XCTAssertTrue(printed.isSubset(of: stored), "lost: \(printed.subtracting(stored).sorted().prefix(5))")
+    }
+
+    /// Three processes add 150 tasks each to one store at the same time.
+    func testConcurrentWritersLoseNoUpdate() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let script = (0..<150).flatMap { ["add concurrent \($0)", "back"] }
+        let group = DispatchGroup()
+        let results = Results()
+        let arguments = ["--store", store, "--bail"]
+        for _ in 0..<3 {
+            group.enter()
+            DispatchQueue.global().async {
+                let result = try? NavstackProcess.run(arguments, lines: script)
+                results.append(result?.status ?? -1, result?.stderr ?? "did not run")
+                group.leave()
+            }
+        }
+        group.wait()
+        XCTAssertEqual(results.statuses, [0, 0, 0], results.errors.joined())
+        XCTAssertEqual(try sqlite("SELECT COUNT(*) FROM task"), "453")
+        XCTAssertEqual(try sqlite("SELECT COUNT(DISTINCT id) FROM task"), "453")
+        XCTAssertEqual(try sqlite("SELECT total FROM profile WHERE name = 'ana'"), "453")
+    }
+
+    func testBadStoresFailWithOneLineAndAreLeftUntouched() throws {
+        let garbage = Data("not a database at all\n".utf8) + Data(repeating: 7, count: 3000)
+        try garbage.write(to: URL(fileURLWithPath: store))
+        var result = try run([], lines: ["login ana"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "navstack: \(store) is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), garbage)
+
+        try FileManager.default.removeItem(atPath: store)
+        _ = try run(["--sample"], lines: ["login ana"])
+        _ = try sqlite("INSERT INTO grdb_migrations (identifier) VALUES ('v99: later')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        result = try run([], lines: ["login ana"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("was written by a newer navstack"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+
+        let readOnly = folder.appendingPathComponent("readonly.sqlite").path
+        _ = try NavstackProcess.run(["--store", readOnly, "-c", "login ana"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+        let frozen = try Data(contentsOf: URL(fileURLWithPath: readOnly))
+        result = try NavstackProcess.run(["--store", readOnly, "-c", "login ana"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: \(readOnly) is read-only; make it and its folder writable (chmod u+w) or choose another store with --store\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: readOnly)), frozen)
+    }
+
+    func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", """
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            print("locked", flush=True)
+            time.sleep(8)
+            """, store]
+        let ready = Pipe()
+        holder.standardOutput = ready
+        try holder.run()
+        _ = LineReader(ready.fileHandleForReading).line()
+        let result = try run(["--format", "json"], lines: ["toggle 1", "where"])
+        holder.waitUntilExit()
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, result.stdout + result.stderr)
+        XCTAssertTrue(lines[1].contains("is locked by another process for too long; try again"), String(lines[1]))
+        XCTAssertTrue(lines[2].hasPrefix(#"{"url":"navstack://tasks""#))
+    }
+
+    func testImportAndExport() throws {
+        let file = folder.appendingPathComponent("tasks.json")
+        try Data(#"[{"title":"Imported one"},{"title":"Imported two","notes":"n","done":true}]"#.utf8).write(to: file)
+        var result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 2 tasks\n")
+        result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(result.stdout, """
+            [
+            {"id":1,"title":"Imported one","notes":"","done":false},
+            {"id":2,"title":"Imported two","notes":"n","done":true}
+            ]
+
+            """)
+        try Data("{\"title\":\"ok\"}\n{\"title\":\"\"}\n".utf8).write(to: file)
+        result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", file.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: record 1: the title is blank; nothing was imported\n")
+        XCTAssertEqual(try sqlite("SELECT COUNT(*) FROM task"), "2")
+        result = try NavstackProcess.run(["import", "--store", store, "-"], input: Data("{\"title\":\"x\"}".utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: no one is signed in: name the profile with --user NAME\n")
+        _ = try run([], lines: ["login ana"])
+        result = try NavstackProcess.run(["import", "--store", store, "-"], input: Data("{\"title\":\"From stdin\"}\n".utf8))
+        XCTAssertEqual(result.stdout, "imported 1 task\n")
+        result = try run(["--format", "json"], lines: ["undo", "where"])
+        XCTAssertTrue(result.stdout.contains(#""total":2"#), "an import is one change for undo")
+    }
+}
+
+/// Reads lines from a pipe as they come.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// The next line, waiting for it; "" at the end.
+    func line() -> String { nextLine() ?? "" }
+
+    func nextLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return String(decoding: line, as: UTF8.self)
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            buffer += chunk
+        }
+    }
+}
+
+/// Results gathered from concurrent runs.
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var statuses: [Int32] = []
+    private(set) var errors: [String] = []
+
+    func append(_ status: Int32, _ error: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        statuses.append(status)
+        errors.append(error)
+    }
+}
