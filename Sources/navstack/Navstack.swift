@@ -24,7 +24,7 @@ struct Navstack: ParsableCommand {
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
         version: version,
-        subcommands: [Import.self, Export.self]
+        subcommands: [Import.self, Export.self, TestCommand.self]
     )
 
     @OptionGroup var storage: StoreOptions
