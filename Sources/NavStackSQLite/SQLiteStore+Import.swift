@@ -2,13 +2,6 @@ import Foundation
 import GRDB
 import NavStackCore
 
-/// One record of an import file.
-struct ImportRecord: Decodable {
-    var title: String
-    var notes: String?
-    var done: Bool?
-}
-
 /// Why an import was refused; nothing was added.
 public enum ImportError: Error, Equatable, CustomStringConvertible, Sendable {
     case notJSON(String)
@@ -37,66 +30,7 @@ extension SQLiteStore {
     /// (other keys, such as an exported `id`, are ignored). Records are numbered from 0;
     /// the first bad one fails the whole input.
     public static func parseImport(_ data: Data) throws(ImportError) -> [DraftFields] {
-        let blanks: Set<UInt8> = [0x20, 0x0A, 0x0D, 0x09]
-        let decoder = JSONDecoder()
-        var records: [ImportRecord] = []
-        if data.first(where: { !blanks.contains($0) }) == UInt8(ascii: "[") {
-            do {
-                records = try decoder.decode([ImportRecord].self, from: data)
-            } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-                throw .notJSON(Self.reason(context))
-            } catch let error as DecodingError {
-                throw Self.badRecord(error, index: nil)
-            } catch {
-                throw .notJSON("\(error)")
-            }
-        } else {
-            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            where !line.allSatisfy({ blanks.contains($0) }) {
-                do {
-                    records.append(try decoder.decode(ImportRecord.self, from: Data(line)))
-                } catch let error as DecodingError {
-                    throw Self.badRecord(error, index: records.count)
-                } catch {
-                    throw .badRecord(index: records.count, reason: "\(error)")
-                }
-            }
-        }
-        var fields: [DraftFields] = []
-        fields.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() {
-            let title = record.title.trimmed
-            guard !title.isEmpty else { throw .badRecord(index: index, reason: "the title is blank") }
-            guard title.count <= Limits.titleCharacters else {
-                throw .badRecord(index: index, reason: "the title is longer than \(Limits.titleCharacters) characters")
-            }
-            let notes = record.notes ?? ""
-            guard notes.count <= Limits.notesCharacters else {
-                throw .badRecord(index: index, reason: "the notes are longer than \(Limits.notesCharacters) characters")
-            }
-            fields.append(DraftFields(title: title, notes: notes, done: record.done ?? false))
-        }
-        return fields
-    }
-
-    /// A decoding failure as the record it is in and what is wrong.
-    private static func badRecord(_ error: DecodingError, index: Int?) -> ImportError {
-        let (path, what): ([any CodingKey], String) = switch error {
-        case .keyNotFound(let key, let context): (context.codingPath, "no \(key.stringValue)")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            (context.codingPath, "\(context.codingPath.last?.stringValue ?? "the record") has the wrong type")
-        case .dataCorrupted(let context): (context.codingPath, reason(context))
-        @unknown default: ([], "\(error)")
-        }
-        let position = index ?? path.first?.intValue ?? 0
-        let field = path.last.flatMap { $0.intValue == nil ? $0 : nil }
-        if case .typeMismatch = error, field == nil { return .badRecord(index: position, reason: "not an object") }
-        return .badRecord(index: position, reason: what)
-    }
-
-    private static func reason(_ context: DecodingError.Context) -> String {
-        (context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\($0)" })
-            ?? context.debugDescription
+        try ImportParser.parse(data)
     }
 
     /// Adds tasks after the profile's existing ones, in order, as one transaction and one
@@ -105,14 +39,20 @@ extension SQLiteStore {
         try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
-            var first: Int?
-            var last = 0
-            for fields in records {
-                let row = try Self.append(db, user, fields)
-                first = first ?? row.id
-                last = row.id ?? last
+            let bottom = try Int.fetchOne(db.cachedStatement(sql: "SELECT bottom FROM profile WHERE name = ?"),
+                                          arguments: [user]) ?? 0
+            let insert = try db.makeStatement(sql: "INSERT INTO task (profile, position, title, notes, done) VALUES (?, ?, ?, ?, ?)")
+            var first: Int64 = 0
+            var done = 0
+            for (offset, fields) in records.enumerated() {
+                try insert.execute(arguments: [user, bottom + 1 + offset, fields.title, fields.notes, fields.done])
+                if offset == 0 { first = db.lastInsertedRowID }
+                if fields.done { done += 1 }
             }
-            try record(db, user, .import, .imported(first: first!, last: last))
+            try db.execute(sql: """
+                UPDATE profile SET total = total + ?, done = done + ?, bottom = ? WHERE name = ?
+                """, arguments: [records.count, done, bottom + records.count, user])
+            try record(db, user, .import, .imported(first: Int(first), last: Int(db.lastInsertedRowID)))
             return records.count
         }
     }

@@ -83,7 +83,7 @@ public final class SQLiteStore: TaskStore {
             if fd < 0 && errno != EEXIST {
                 throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
             }
-            if fd >= 0 { close(fd) }
+            if fd >= 0 { _ = Glibc.close(fd) }
         }
         var folderInfo = stat()
         if stat(folder.isEmpty ? "/" : folder, &folderInfo) == 0,
@@ -125,6 +125,13 @@ public final class SQLiteStore: TaskStore {
         case .SQLITE_CANTOPEN: return .cannotCreate(path: path, reason: error.message ?? "unable to open the file")
         default: return .failed(path: path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// Closes the connection: the WAL is checkpointed into the file and removed, so the
+    /// next process starts without replaying it. Processes end with `exit`, which runs
+    /// no deinitializer, so callers close the store themselves.
+    public func close() {
+        try? queue.close()
     }
 
     public func transaction(_ body: () throws -> Void) throws {

@@ -38,6 +38,7 @@ struct Import: ParsableCommand {
             data = contents
         }
         let store = try storage.open(streams)
+        defer { store.close() }
         do {
             let records = try SQLiteStore.parseImport(data)
             let count = try store.importTasks(records, user: try store.profile(named: user))
@@ -63,6 +64,7 @@ struct Export: ParsableCommand {
     func run() throws {
         let streams = StandardStreams()
         let store = try storage.open(streams)
+        defer { store.close() }
         do {
             try store.exportTasks(user: try store.profile(named: user)) { streams.write($0, to: .output) }
             streams.flush()

@@ -76,6 +76,7 @@ struct Navstack: ParsableCommand {
     func run() throws {
         let streams = StandardStreams()
         let store = try storage.open(streams)
+        defer { store.close() }
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
         var launchFailed = false

@@ -157,6 +157,19 @@ final class SQLiteStoreTests: XCTestCase {
                                              user: "new"), 2, "JSON Lines; a missing profile is created")
     }
 
+    func testImportReadsEveryJSONForm() throws {
+        let text = #"""
+            [ {"title": "a\"b\\c\u00e9\ud83d\ude00\n", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
+              {"done": true, "title": "  padded  ", "notes": "n/\/"} ]
+            """#
+        XCTAssertEqual(try SQLiteStore.parseImport(Data(text.utf8)), [
+            DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
+            DraftFields(title: "padded", notes: "n//", done: true),
+        ])
+        XCTAssertEqual(try SQLiteStore.parseImport(Data("[]".utf8)), [])
+        XCTAssertEqual(try SQLiteStore.parseImport(Data("\n\n".utf8)), [])
+    }
+
     func testABadRecordFailsTheWholeImportNamingItsIndex() throws {
         let cases: [(String, ImportError)] = [
             (#"[{"title":"A"},{"notes":"x"}]"#, .badRecord(index: 1, reason: "no title")),

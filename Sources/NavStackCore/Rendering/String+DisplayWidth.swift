@@ -35,11 +35,41 @@ extension Unicode.Scalar {
     }
 }
 
+extension Unicode.Scalar {
+    /// The columns of a scalar that never joins a grapheme with its neighbours' help
+    /// (ASCII, Latin, general punctuation, box drawing); `nil` for the rest, whose width
+    /// needs the whole character.
+    @inline(__always)
+    var simpleWidth: Int? {
+        switch value {
+        case 0x20..<0x7F, 0xA0..<0x300: 1
+        case 0x00..<0x20, 0x7F..<0xA0: 0
+        case 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x257F: 1
+        default: nil
+        }
+    }
+}
+
 extension StringProtocol {
     /// Columns the text takes in a terminal.
     public var displayWidth: Int {
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
-        return reduce(0) { $0 + $1.displayWidth }
+        var width = 0
+        for byte in utf8 {
+            guard byte < 0x80 else { return scalarWidth() }
+            width += byte >= 0x20 && byte != 0x7F ? 1 : 0
+        }
+        return width
+    }
+
+    /// The width scalar by scalar, falling back to whole characters for the scalars
+    /// that need them.
+    private func scalarWidth() -> Int {
+        var width = 0
+        for scalar in unicodeScalars {
+            guard let columns = scalar.simpleWidth else { return reduce(0) { $0 + $1.displayWidth } }
+            width += columns
+        }
+        return width
     }
 
     /// The text cut to at most `width` columns, ending in `…` when cut; a character is

@@ -160,7 +160,8 @@ struct Lines {
     }
 
     mutating func rule() {
-        add(String(repeating: "─", count: width))
+        text += String(repeating: "─", count: width)
+        text += "\n"
     }
 
     /// Text wrapped to the width, each line indented.

@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""A straightforward Python reference for scripts/bench: the navigation commands of the
+benchmark walk, in the style of the standard library's `cmd` module, printing the same
+screens as `navstack --memory` (text or `--format json`) for the same lines.
+
+Commands: login NAME, open N, back, edit, title TEXT, save, toggle [N], filter F, next,
+tab TAB, root, settings, where. Tasks live in a list of dicts; the path is a list of
+route strings. It exists to be measured against, and is checked to print the same bytes.
+
+Usage: bench-reference.py [--format text|json] < script
+"""
+import cmd
+import json
+import sys
+
+WIDTH = 80
+PAGE = 20
+RULE = "─" * WIDTH
+
+
+class Reference(cmd.Cmd):
+    prompt = ""
+    use_rawinput = False
+
+    def __init__(self, fmt):
+        super().__init__(stdin=sys.stdin, stdout=sys.stdout)
+        self.fmt = fmt
+        self.line_number = 0
+        self.failed = False
+        self.user = None
+        self.tab = "tasks"
+        self.paths = {"tasks": [], "account": []}
+        self.drafts = {}
+        self.filter = "all"
+        self.page = 1
+        self.tasks = [
+            {"id": 1, "title": "Buy fruit", "notes": "Apples, bananas, grapes", "done": False},
+            {"id": 2, "title": "Study SwiftUI", "notes": "NavigationStack and routes", "done": False},
+            {"id": 3, "title": "Go for a walk", "notes": "30 minutes", "done": True},
+        ]
+
+    # ------------------------------------------------------------------ state
+
+    def path(self):
+        return self.paths[self.tab]
+
+    def task(self, task_id):
+        return next((t for t in self.tasks if t["id"] == task_id), None)
+
+    def shown(self):
+        return [t for t in self.tasks if self.filter == "all" or t["done"] == (self.filter == "done")]
+
+    def kind(self):
+        if self.user is None:
+            return "login"
+        path = self.path()
+        if not path:
+            return "list" if self.tab == "tasks" else "account"
+        top = path[-1]
+        if top in ("settings", "about"):
+            return top
+        return top.split("/")[0]
+
+    def actions(self):
+        if self.user is None:
+            return ["login", "go", "help", "quit", "exit"]
+        own = {
+            "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
+            "detail": ["edit", "toggle", "delete"],
+            "edit": ["title", "notes", "done", "save", "cancel"],
+            "account": ["settings", "about", "logout"],
+        }.get(self.kind(), [])
+        words = list(own)
+        if self.path():
+            words.append("back")
+        if self.kind() == "edit":
+            words.append("back!")
+        return words + ["root", "tab", "undo", "redo", "go", "where", "help", "quit", "exit"]
+
+    def url(self):
+        path = self.path()
+        if self.tab == "account":
+            return "navstack://account" + ("/" + path[-1] if path else "")
+        if not path:
+            return "navstack://tasks"
+        kind, task_id = path[-1].split("/")
+        return f"navstack://tasks/{task_id}" + ("/edit" if kind == "edit" else "")
+
+    def breadcrumb(self):
+        crumbs = ["My Tasks" if self.tab == "tasks" else "Account"]
+        for route in self.path():
+            if route in ("settings", "about"):
+                crumbs.append(route.capitalize())
+            elif route.startswith("detail/"):
+                crumbs.append(self.task(int(route.split("/")[1]))["title"])
+            else:
+                crumbs.append("Edit")
+        return crumbs
+
+    # ------------------------------------------------------------------ output
+
+    def fail(self, message):
+        self.failed = True
+        sys.stdout.flush()
+        if self.fmt == "json":
+            print(json.dumps({"error": {"message": message, "line": self.line_number}},
+                             ensure_ascii=False, separators=(",", ":")))
+        else:
+            print(f"navstack: line {self.line_number}: {message}", file=sys.stderr)
+
+    def show(self):
+        if self.fmt == "json":
+            self.show_json()
+        else:
+            self.show_text()
+
+    def show_json(self):
+        kind = self.kind()
+        screen = {"screen": kind, "title": self.title(), "tab": self.tab if self.user else None,
+                  "path": list(self.path()) if self.user else [], "sheet": None,
+                  "url": self.url() if self.user else None, "actions": self.actions()}
+        if kind == "login":
+            screen["pending"] = None
+        elif kind == "list":
+            rows, total, page, pages = self.list_page()
+            screen["items"] = [{"row": row, **t} for row, t in rows]
+            screen.update({"total": total, "filter": self.filter, "search": None, "page": page, "pages": pages})
+        elif kind == "detail":
+            screen["task"] = dict(self.task(int(self.path()[-1].split("/")[1])))
+        elif kind == "edit":
+            draft = self.drafts[self.path()[-1]]
+            screen["draft"] = dict(draft["fields"])
+            screen["canSave"] = bool(draft["fields"]["title"].strip())
+            screen["dirty"] = draft["fields"] != draft["original"]
+        elif kind == "account":
+            done = sum(1 for t in self.tasks if t["done"])
+            screen.update({"user": self.user, "open": len(self.tasks) - done, "done": done})
+        elif kind == "settings":
+            screen.update({"pageSize": PAGE, "store": "in memory", "language": "English"})
+        print(json.dumps(screen, ensure_ascii=False, separators=(",", ":")))
+
+    def title(self):
+        kind = self.kind()
+        if kind == "detail":
+            return self.task(int(self.path()[-1].split("/")[1]))["title"]
+        return {"login": "Sign in", "list": "My Tasks", "edit": "Edit Task", "account": "Account",
+                "settings": "Settings", "about": "About navstack"}[kind]
+
+    def list_page(self):
+        shown = self.shown()
+        pages = max(1, (len(shown) + PAGE - 1) // PAGE)
+        page = min(self.page, pages)
+        offset = (page - 1) * PAGE
+        return [(offset + i + 1, t) for i, t in enumerate(shown[offset:offset + PAGE])], len(shown), page, pages
+
+    def show_text(self):
+        out = [self.title()]
+        if self.user is None:
+            out += ["signed out", RULE, "Sign in with your name to see your tasks. A new name starts a new profile."]
+        else:
+            out += [" › ".join(self.breadcrumb()) + " · " + self.url(), RULE]
+            kind = self.kind()
+            if kind == "list":
+                rows, total, page, pages = self.list_page()
+                status = ("1 task" if total == 1 else f"{total} tasks")
+                if self.filter != "all":
+                    status += " · " + self.filter
+                out += [status + f" · page {page} of {pages}", ""]
+                if not rows:
+                    out.append("No tasks yet: add one with add TITLE or new." if self.filter == "all" else "No tasks match.")
+                width = max(2, len(str(rows[-1][0]))) if rows else 2
+                for row, t in rows:
+                    out.append(str(row).rjust(width) + "  " + ("[x]" if t["done"] else "[ ]") + " " + t["title"])
+            elif kind == "detail":
+                t = self.task(int(self.path()[-1].split("/")[1]))
+                out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no")]
+            elif kind == "edit":
+                draft = self.drafts[self.path()[-1]]
+                f = draft["fields"]
+                out += ["Title:  " + f["title"], "Notes:  " + (f["notes"] or "—"), "Done:   " + ("on" if f["done"] else "off"), ""]
+                out.append("Unsaved changes." if f != draft["original"] else "No changes yet.")
+            elif kind == "account":
+                done = sum(1 for t in self.tasks if t["done"])
+                out += ["User:   " + self.user, f"Tasks:  {len(self.tasks) - done} open, {done} done"]
+            elif kind == "settings":
+                out += [f"Page size:  {PAGE} rows", "Store:      in memory", "Language:   English"]
+        out.append(RULE)
+        out += self.action_lines()
+        print("\n".join(out) + "\n")
+
+    def action_lines(self):
+        kind = self.kind()
+        own_words = {"login": ["login"], "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
+                     "detail": ["edit", "toggle", "delete"], "edit": ["title", "notes", "done", "save", "cancel"],
+                     "account": ["settings", "about", "logout"]}.get(kind, []) + ["back!"]
+        usage = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]", "filter": "filter all|open|done",
+                 "find": "find [TEXT]", "page": "page N", "tab": "tab tasks|account", "back": "back [N]", "title": "title TEXT",
+                 "notes": "notes [TEXT]", "done": "done on|off"}
+
+        def shown(word):
+            if word in ("toggle", "delete"):
+                return word + " N" if kind == "list" else word
+            return usage.get(word, word)
+
+        words = [w for w in self.actions() if w != "exit"]
+        mine = [shown(w) for w in words if w in own_words]
+        rest = [shown(w) for w in words if w not in own_words]
+        lines = []
+        if mine:
+            lines += flow(mine, "Actions: ")
+        return lines + flow(rest, "Also:    " if mine else "Actions: ")
+
+    # ------------------------------------------------------------------ commands
+
+    def onecmd(self, line):
+        self.line_number += 1
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return False
+        word, _, arg = line.partition(" ")
+        word, arg = word.lower(), arg.strip()
+        if word in ("quit", "exit"):
+            return True
+        if word not in self.actions():
+            if word == "back" and self.user is not None:
+                self.fail("nothing to go back to: this is the root of the tab")
+            else:
+                here = ", ".join(w for w in self.actions() if w != "exit")
+                self.fail(f"'{word}' is not available on the {self.phrase()}; here: {here}")
+            return False
+        handler = getattr(self, "do_" + word, None)
+        if handler is None:
+            self.fail(f"unknown command '{word}' (help lists the commands)")
+            return False
+        if handler(arg) is not False:
+            if word == "where":
+                print(" › ".join(self.breadcrumb()) + "\n" + self.url() + "\n" if self.fmt == "text" else
+                      json.dumps({"url": self.url(), "breadcrumb": self.breadcrumb()}, ensure_ascii=False, separators=(",", ":")))
+            else:
+                self.show()
+        return False
+
+    def phrase(self):
+        return {"login": "login screen", "list": "task list", "detail": "task detail", "edit": "edit screen",
+                "account": "account screen", "settings": "settings screen", "about": "about screen"}[self.kind()]
+
+    def row(self, arg):
+        shown = self.shown()
+        n = int(arg)
+        if n > len(shown):
+            self.fail(f"there is no row {n}: the list has {len(shown)} rows")
+            return None
+        return shown[n - 1]
+
+    def do_login(self, arg):
+        self.user = arg
+
+    def do_open(self, arg):
+        t = self.row(arg)
+        if t is None:
+            return False
+        self.path().append(f"detail/{t['id']}")
+
+    def do_back(self, arg):
+        route = self.path()[-1]
+        draft = self.drafts.get(route)
+        if draft and draft["fields"] != draft["original"]:
+            self.fail("'back' would discard unsaved changes: save them, cancel them, or use back! to discard")
+            return False
+        self.path().pop()
+        self.drafts.pop(route, None)
+
+    def do_root(self, arg):
+        for route in self.path():
+            draft = self.drafts.get(route)
+            if draft and draft["fields"] != draft["original"]:
+                self.fail("'root' would discard unsaved changes: save them, cancel them, or use back! to discard")
+                return False
+        for route in self.path():
+            self.drafts.pop(route, None)
+        self.paths[self.tab] = []
+
+    def do_edit(self, arg):
+        task_id = int(self.path()[-1].split("/")[1])
+        t = self.task(task_id)
+        fields = {"title": t["title"], "notes": t["notes"], "done": t["done"]}
+        self.path().append(f"edit/{task_id}")
+        self.drafts[f"edit/{task_id}"] = {"fields": dict(fields), "original": fields}
+
+    def do_title(self, arg):
+        self.drafts[self.path()[-1]]["fields"]["title"] = arg
+
+    def do_save(self, arg):
+        route = self.path().pop()
+        draft = self.drafts.pop(route)
+        self.task(int(route.split("/")[1])).update(draft["fields"])
+
+    def do_toggle(self, arg):
+        if self.kind() == "list":
+            t = self.row(arg)
+            if t is None:
+                return False
+        else:
+            t = self.task(int(self.path()[-1].split("/")[1]))
+        t["done"] = not t["done"]
+
+    def do_filter(self, arg):
+        self.filter = arg
+        self.page = 1
+
+    def do_next(self, arg):
+        _, _, page, pages = self.list_page()
+        if page >= pages:
+            self.fail(f"already on the last page (page {pages} of {pages})")
+            return False
+        self.page = page + 1
+
+    def do_tab(self, arg):
+        if arg == self.tab:
+            return self.do_root("")
+        self.tab = arg
+
+    def do_settings(self, arg):
+        self.path().append("settings")
+
+    def do_where(self, arg):
+        pass
+
+
+def flow(items, prefix):
+    pad = " " * len(prefix)
+    lines, line, empty = [], prefix, True
+    for item in items:
+        piece = item if empty else " · " + item
+        if not empty and len(line + piece) > WIDTH:
+            lines.append(line)
+            line = pad + item
+        else:
+            line += piece
+        empty = False
+    return lines + [line]
+
+
+def main():
+    fmt = "json" if "--format" in sys.argv and sys.argv[sys.argv.index("--format") + 1] == "json" else "text"
+    reference = Reference(fmt)
+    reference.show()
+    for line in sys.stdin:
+        if reference.onecmd(line.rstrip("\n")):
+            break
+    sys.stdout.flush()
+    sys.exit(1 if reference.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
