@@ -21,6 +21,9 @@ public final class SQLiteStore: TaskStore {
     /// The connection of the transaction under way, if any.
     var current: Database?
 
+    /// The language of failure messages during a session.
+    public var catalog = Catalog.english
+
     /// How long a command waits for another process's transaction.
     public static let busyTimeout = 5.0
 
@@ -147,8 +150,10 @@ public final class SQLiteStore: TaskStore {
             }
         } catch let error as NavError {
             throw error
+        } catch let error as StoreFailure {
+            throw error
         } catch {
-            throw Self.storeError(error, path: path)
+            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
         }
     }
 
@@ -158,7 +163,7 @@ public final class SQLiteStore: TaskStore {
         do {
             return try queue.read(body)
         } catch {
-            throw Self.storeError(error, path: path)
+            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
         }
     }
 

@@ -1,3 +1,5 @@
+import NavStackCore
+
 /// Why a store cannot be opened or used. Each message names the file and what to do.
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case notADatabase(path: String)
@@ -9,24 +11,25 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case full(path: String)
     case failed(path: String, reason: String)
 
-    public var description: String {
+    /// The message in English.
+    public var description: String { message(in: .english) }
+
+    /// The message in a catalog's language.
+    public func message(in t: Catalog) -> String {
         switch self {
-        case .notADatabase(let path):
-            "\(path) is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store"
-        case .corrupt(let path):
-            "\(path) is damaged (the database disk image is malformed); it was left untouched: restore a backup or choose another store with --store"
-        case .newerSchema(let path, let unknown):
-            "\(path) was written by a newer navstack (unknown migrations: \(unknown.joined(separator: ", "))); it was left untouched: use that newer navstack"
-        case .readOnly(let path):
-            "\(path) is read-only; make it and its folder writable (chmod u+w) or choose another store with --store"
-        case .cannotCreate(let path, let reason):
-            "cannot create the store \(path): \(reason)"
-        case .locked(let path):
-            "\(path) is locked by another process for too long; try again"
-        case .full(let path):
-            "\(path): the disk is full; free some space and try again (nothing was changed)"
-        case .failed(let path, let reason):
-            "\(path): \(reason)"
+        case .notADatabase(let path): t(.storeNotADatabase, ("path", path))
+        case .corrupt(let path): t(.storeCorrupt, ("path", path))
+        case .newerSchema(let path, let unknown): t(.storeNewerSchema, ("path", path), ("migrations", unknown.joined(separator: ", ")))
+        case .readOnly(let path): t(.storeReadOnly, ("path", path))
+        case .cannotCreate(let path, let reason): t(.storeCannotCreate, ("path", path), ("reason", reason))
+        case .locked(let path): t(.storeLocked, ("path", path))
+        case .full(let path): t(.storeFull, ("path", path))
+        case .failed(let path, let reason): t(.storeOther, ("path", path), ("reason", reason))
         }
     }
+}
+
+/// A store failure during a session, its message already in the session's language.
+public struct StoreFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }

@@ -66,16 +66,20 @@ struct Navstack: ParsableCommand {
         if let link {
             do { _ = try DeepLink(parsing: link) } catch { throw ValidationError("--open: \(error.message)") }
         }
-        if let lang, lang != "en" {
-            throw ValidationError(["pt", "es"].contains(lang)
-                ? "--lang \(lang): only en is available in this version"
-                : "--lang must be en, pt or es (got '\(lang)')")
+        if let lang, Language(rawValue: lang) == nil {
+            throw ValidationError("--lang must be en, pt or es (got '\(lang)')")
         }
+    }
+
+    /// The language: `--lang`, else the locale's.
+    var catalog: Catalog {
+        Catalog(lang.flatMap(Language.init(rawValue:)) ?? Language.from(environment: Terminal.localeEnvironment()))
     }
 
     func run() throws {
         let streams = StandardStreams()
-        let store = try storage.open(streams)
+        let catalog = catalog
+        let store = try storage.open(streams, catalog: catalog)
         defer { store.close() }
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
@@ -87,32 +91,36 @@ struct Navstack: ParsableCommand {
             streams.write("navstack: \(error)\n", to: .error)
             throw ExitCode.failure
         }
+        let colors = !noColor && Terminal.allowsColor
         if let link = link.flatMap({ try? DeepLink(parsing: $0) }), case .signedOut = phase {
             phase = .signedOut(pending: link)
         }
         var router = Router(
             store: store,
             configuration: .init(
-                pageSize: pageSize ?? window.map { max(3, $0.rows - 12) } ?? 20,
+                pageSize: pageSize ?? 20,
                 sampleForNewProfiles: storage.memory || storage.sample,
-                storeDescription: storage.memory ? "in memory" : store.path,
-                version: Self.version),
+                storeDescription: storage.memory ? nil : store.path,
+                version: Self.version,
+                catalog: catalog),
             phase: phase)
         if let link = link.flatMap({ try? DeepLink(parsing: $0) }), router.session != nil {
             do {
                 _ = try router.apply(.go(link))
             } catch {
-                streams.write("navstack: --open: \(error.message)\n", to: .error)
+                streams.write("navstack: --open: \(error.message(in: catalog))\n", to: .error)
                 launchFailed = true
             }
         }
         let shell = Shell(Interpreter(router: router, options: .init(
-            format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80)))
+            format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80,
+            style: colors && Terminal.isTTY(1) ? .ansi : .plain, colorErrors: colors && Terminal.isTTY(2))))
+        fitToWindow(shell, window)
 
         do {
             try shell.interpreter.launch(to: streams)
         } catch {
-            streams.write("navstack: \(error.message)\n", to: .error)
+            streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitCode.failure
         }
         var reader: any LineReader = commands.isEmpty ? PipedLineReader(willWait: streams.flush) : ArgumentLineReader(commands)
@@ -125,14 +133,26 @@ struct Navstack: ParsableCommand {
             if interactive { streams.flush() }
             let prompt = (shell.interpreter.router.session?.link.path ?? "login") + "> "
             guard let line = reader.next(prompt: prompt) else { break }
-            if interactive, width == nil, let columns = Terminal.size()?.columns {
-                shell.interpreter.options.width = columns  // the window may have been resized while typing
-            }
+            if interactive { fitToWindow(shell, Terminal.size()) }  // the window may have been resized while typing
             let outcome = shell.interpreter.handle(line.bytes, length: line.length, to: streams)
             if outcome == .quit || (outcome == .failed && bail) { break }
         }
         streams.flush()
         if shell.interpreter.failures > 0 || launchFailed { throw ExitCode.failure }
+    }
+}
+
+extension Navstack {
+    /// On a terminal, screens take its width and the list as many rows as leave the
+    /// whole screen and the prompt visible, unless --width or --page-size say otherwise.
+    func fitToWindow(_ shell: Shell, _ window: (columns: Int, rows: Int)?) {
+        guard let window else { return }
+        if width == nil { shell.interpreter.options.width = window.columns }
+        if pageSize == nil {
+            let list = shell.interpreter.router.availableWords(on: .list)
+            let chrome = shell.interpreter.renderer.listChromeLines(actions: list)
+            shell.interpreter.router.setPageSize(max(1, window.rows - chrome - 1))
+        }
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import NavStackCore
 import NavStackSQLite
 
 /// Which store to open: in memory, `--store PATH`, `$NAVSTACK_STORE`, or the default
@@ -30,13 +31,15 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store; on failure prints one line naming the file and exits 1. Files
     /// navstack creates are private to the user (mode 0600, folders 0700).
-    func open(_ streams: StandardStreams) throws -> SQLiteStore {
+    func open(_ streams: StandardStreams, catalog: Catalog = .english) throws -> SQLiteStore {
         let path = try location()
         umask(0o077)
         do {
-            return try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path)
+            store.catalog = catalog
+            return store
         } catch {
-            streams.write("navstack: \(error)\n", to: .error)
+            streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitCode.failure
         }
     }

@@ -15,6 +15,18 @@ enum Terminal {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// Whether colour is allowed at all: `NO_COLOR` unset and a terminal that is not dumb.
+    static var allowsColor: Bool {
+        environment("NO_COLOR") == nil && environment("TERM") != "dumb"
+    }
+
+    /// The locale variables, for the default language.
+    static func localeEnvironment() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { values[name] = environment(name) }
+        return values
+    }
+
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)

@@ -66,6 +66,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(version.stdout, "0.2.0\n")
     }
 
+    func testTheLocaleChoosesTheLanguageAsLangDoes() throws {
+        let script = Data("login ana\nopen 2\nedit\nopne\ntab account\nhelp\n".utf8)
+        for (locale, lang) in [("pt_BR.UTF-8", "pt"), ("es_ES.UTF-8", "es")] {
+            let byLocale = try NavstackProcess.run(memory, input: script, merged: true, environment: ["LANG": locale])
+            let byOption = try NavstackProcess.run(memory + ["--lang", lang], input: script, merged: true)
+            XCTAssertEqual(byLocale.stdout, byOption.stdout, locale)
+            XCTAssertTrue(byLocale.stdout.contains(lang == "pt" ? "Minhas Tarefas" : "Mis tareas"), locale)
+        }
+        let english = try NavstackProcess.run(memory + ["--lang", "en"], input: script, environment: ["LANG": "pt_BR.UTF-8"])
+        XCTAssertTrue(english.stdout.contains("My Tasks"), "--lang wins over the locale")
+        XCTAssertEqual(try NavstackProcess.run(memory + ["--lang", "fr"]).status, 64)
+    }
+
     func testErrorsFollowTheScreensBeforeThemWhenMerged() throws {
         let result = try NavstackProcess.run(memory + ["--echo"], lines: ["login ana", "opne", "where"], merged: true)
         let echo = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("> ") || $0.hasPrefix("navstack: line") }

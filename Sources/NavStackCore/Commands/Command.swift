@@ -198,4 +198,12 @@ extension Command {
 /// A field of user text, for errors about it.
 public enum TextField: String, Equatable, Hashable, Sendable {
     case title, notes, name
+
+    var phrase: Phrase {
+        switch self {
+        case .title: .fieldTitle
+        case .notes: .fieldNotes
+        case .name: .fieldName
+        }
+    }
 }

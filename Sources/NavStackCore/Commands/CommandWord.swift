@@ -1,4 +1,5 @@
-/// Every command word navstack knows, with its usage and one-line summary.
+/// Every command word navstack knows, with its usage (its one-line summary is in the
+/// catalogs).
 ///
 /// This table is the one source for parsing, `help`, the actions a screen shows,
 /// suggestions for typos and tab completion.
@@ -45,43 +46,6 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .cancel: "cancel"
         case .settings: "settings"
         case .about: "about"
-        }
-    }
-
-    /// What the command does, in one line.
-    public var summary: String {
-        switch self {
-        case .help: "List the commands of this screen, or explain one"
-        case .where: "Show where you are: the breadcrumb and the URL"
-        case .go: "Open a deep link, e.g. go tasks/2/edit"
-        case .back: "Go back N screens (default 1); on a sheet, dismiss it"
-        case .backDiscarding: "Discard the draft and go back"
-        case .root: "Go back to the root of this tab"
-        case .tab: "Switch tab; the shown tab again goes to its root"
-        case .undo: "Undo the last change to your tasks"
-        case .redo: "Redo what undo undid"
-        case .quit: "Leave navstack"
-        case .exit: "Leave navstack"
-        case .login: "Sign in; a new name starts a new profile"
-        case .logout: "Sign out; open screens and drafts are discarded"
-        case .open: "Open the task on row N"
-        case .add: "Add a task at the top and open it"
-        case .new: "Present the new-task sheet"
-        case .toggle: "Mark the task done or not done"
-        case .delete: "Delete the task"
-        case .filter: "Show all, open or done tasks"
-        case .find: "Show tasks whose title or notes contain TEXT; find alone clears"
-        case .next: "Show the next page"
-        case .prev: "Show the previous page"
-        case .page: "Show page N"
-        case .edit: "Edit this task"
-        case .title: "Set the draft's title"
-        case .notes: "Set the draft's notes; notes alone clears them"
-        case .done: "Set whether the draft is done"
-        case .save: "Save the draft"
-        case .cancel: "Discard the draft"
-        case .settings: "Open the settings"
-        case .about: "Open the about screen"
         }
     }
 

@@ -43,101 +43,103 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     // The store
     case store(String)
 
-    /// The message shown after `error:` or `navstack: line N:`.
-    public var message: String {
+    /// The message shown after `error:` or `navstack: line N:`, in English.
+    public var message: String { message(in: .english) }
+
+    /// The message in a catalog's language.
+    public func message(in t: Catalog) -> String {
         switch self {
         case .lineTooLong(let bytes):
-            "line too long (\(bytes) bytes; the limit is \(Limits.lineBytes))"
+            t(.lineTooLong, ("bytes", bytes), ("limit", Limits.lineBytes))
         case .invalidUTF8:
-            "line is not valid UTF-8"
+            t(.invalidUTF8)
         case .nulByte:
-            "line contains a NUL byte"
+            t(.nulByte)
         case .controlCharacter(let scalar):
-            "line contains the control character \(String(scalar).escapedForDisplay); type plain text"
+            t(.controlCharacter, ("character", String(scalar).escapedForDisplay))
         case .unknownCommand(let word, let suggestion?):
-            "unknown command '\(word)'; did you mean '\(suggestion.rawValue)'? (help lists the commands)"
+            t(.unknownCommandSuggestion, ("word", word), ("suggestion", suggestion.rawValue))
         case .unknownCommand(let word, nil):
-            "unknown command '\(word)' (help lists the commands)"
+            t(.unknownCommand, ("word", word))
         case .missingArgument(let word):
-            "'\(word.rawValue)' needs \(word.argumentNoun): \(word.usage)"
+            t(.missingArgument, ("word", word.rawValue), ("noun", t(word.argumentNoun)), ("usage", word.usage))
         case .unexpectedArgument(let word, let text):
-            "unexpected '\(text)' after '\(word.rawValue)': \(word.usage)"
+            t(.unexpectedArgument, ("text", text), ("word", word.rawValue), ("usage", word.usage))
         case .notANumber(let word, let text):
-            "'\(text)' is not a number: \(word.usage)"
+            t(.notANumber, ("text", text), ("usage", word.usage))
         case .numberBelowOne(let word, let text):
-            "'\(text)' is not allowed: \(word.numberNoun) count from 1"
+            t(.numberBelowOne, ("text", text), ("noun", t(word.numberNoun)))
         case .numberTooLarge(_, let text):
-            "'\(text)' is too large"
+            t(.numberTooLarge, ("text", text))
         case .badChoice(let word, let text):
-            "'\(text)' is not one of \(word.choices): \(word.usage)"
+            t(.badChoice, ("text", text), ("choices", word.choices), ("usage", word.usage))
         case .textTooLong(let field, let count, let limit):
-            "\(field.rawValue) too long (\(count) characters; the limit is \(limit))"
+            t(.textTooLong, ("field", t(field.phrase)), ("count", count), ("limit", limit))
         case .blankTitle:
-            "a title cannot be blank"
+            t(.blankTitle)
         case .notAvailable(let word, let screen, let available):
-            "'\(word.rawValue)' is not available on \(screen.phrase); here: "
-                + available.filter { $0 != .exit }.map(\.rawValue).joined(separator: ", ")
+            t(.notAvailable, ("word", word.rawValue), ("screen", t(screen.phrase)),
+              ("available", available.filter { $0 != .exit }.map(\.rawValue).joined(separator: ", ")))
         case .needsRow(let word):
-            "'\(word.rawValue)' on the list needs a row number: \(word.rawValue) N"
+            t(.needsRow, ("word", word.rawValue))
         case .takesNoRow(let word):
-            "'\(word.rawValue)' here takes no row number; it acts on this task"
+            t(.takesNoRow, ("word", word.rawValue))
         case .noSuchRow(let row, let rows):
-            rows == 0 ? "there is no row \(row): the list is empty"
-                : "there is no row \(row): the list has \(rows == 1 ? "1 row" : "\(rows) rows")"
+            t(rows == 0 ? .noSuchRowEmpty : rows == 1 ? .noSuchRowOne : .noSuchRowMany, ("row", row), ("rows", rows))
         case .noSuchPage(let page, let pages):
-            "there is no page \(page): the list has \(pages == 1 ? "1 page" : "\(pages) pages")"
+            t(pages == 1 ? .noSuchPageOne : .noSuchPageMany, ("page", page), ("pages", pages))
         case .alreadyFirstPage:
-            "already on the first page"
+            t(.alreadyFirstPage)
         case .alreadyLastPage(let pages):
-            "already on the last page (page \(pages) of \(pages))"
+            t(.alreadyLastPage, ("pages", pages))
         case .nothingToGoBack:
-            "nothing to go back to: this is the root of the tab"
+            t(.nothingToGoBack)
         case .cannotGoBack(let count, let depth):
-            "cannot go back \(count) screens: only \(depth) \(depth == 1 ? "is" : "are") open above the root"
+            t(depth == 1 ? .cannotGoBackOne : .cannotGoBackMany, ("count", count), ("depth", depth))
         case .cannotSaveBlankTitle:
-            "cannot save: the title is blank (set it with: title TEXT)"
+            t(.cannotSaveBlankTitle)
         case .unsavedDraft(let word):
-            "'\(word.rawValue)' would discard unsaved changes: save them, cancel them, or use back! to discard"
+            t(.unsavedDraft, ("word", word.rawValue))
         case .nothingToUndo:
-            "nothing to undo"
+            t(.nothingToUndo)
         case .nothingToRedo:
-            "nothing to redo"
+            t(.nothingToRedo)
         case .foreignScheme(let scheme):
-            "'\(scheme)://' links are not navstack links: use navstack://… (help go lists them)"
+            t(.foreignScheme, ("scheme", scheme))
         case .malformedLink(let text):
-            "'\(text)' is not a navstack link (help go lists them)"
+            t(.malformedLink, ("text", text))
         case .noSuchTask(let id):
-            "there is no task \(id)"
+            t(.noSuchTask, ("id", id))
         case .taskVanished(let id):
-            "task \(id) no longer exists"
+            t(.taskVanished, ("id", id))
         case .store(let reason):
-            "store failed: \(reason)"
+            t(.storeFailed, ("reason", reason))
         }
     }
 }
 
 extension CommandWord {
     /// What the argument is called in "needs …" messages.
-    var argumentNoun: String {
+    var argumentNoun: Phrase {
         switch self {
-        case .go: "a link"
-        case .tab: "a tab"
-        case .login: "a name"
-        case .open, .toggle, .delete: "a row number"
-        case .page: "a page number"
-        case .filter: "a filter"
-        case .title: "a title"
-        case .done: "on or off"
-        default: "an argument"
+        case .go: .nounLink
+        case .tab: .nounTab
+        case .login: .nounName
+        case .open, .toggle, .delete: .nounRow
+        case .page: .nounPage
+        case .filter: .nounFilter
+        case .title: .nounTitle
+        case .done: .nounOnOff
+        default: .nounArgument
         }
     }
 
     /// What the number counts, in "… count from 1".
-    var numberNoun: String {
+    var numberNoun: Phrase {
         switch self {
-        case .back, .backDiscarding: "screens"
-        case .page: "pages"
-        default: "rows"
+        case .back, .backDiscarding: .countScreens
+        case .page: .countPages
+        default: .countRows
         }
     }
 

@@ -29,12 +29,19 @@ public struct Interpreter {
         public var numberErrors: Bool
         /// Columns of a text screen.
         public var width: Int
+        /// Emphasis on screens (a colour terminal) or none.
+        public var style: TextStyle
+        /// Errors in red (stderr is a colour terminal).
+        public var colorErrors: Bool
 
-        public init(format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80) {
+        public init(format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80,
+                    style: TextStyle = .plain, colorErrors: Bool = false) {
             self.format = format
             self.echo = echo
             self.numberErrors = numberErrors
             self.width = width
+            self.style = style
+            self.colorErrors = colorErrors
         }
     }
 
@@ -122,21 +129,28 @@ public struct Interpreter {
     private func print(_ response: Response, to sink: some OutputSink) {
         var text = ""
         switch options.format {
-        case .text: TextRenderer(width: options.width).render(response, to: &text)
+        case .text: renderer.render(response, to: &text)
         case .json: JSONRenderer().render(response, to: &text)
         }
         if !text.isEmpty { sink.write(text, to: .output) }
     }
 
+    /// The text renderer for the current options and language.
+    public var renderer: TextRenderer {
+        TextRenderer(width: options.width, catalog: router.configuration.catalog, style: options.style)
+    }
+
     private func report(_ error: NavError, to sink: some OutputSink) {
+        let message = error.message(in: router.configuration.catalog)
         switch options.format {
         case .json:
             var text = ""
-            JSONRenderer().renderError(error, line: lineNumber, to: &text)
+            JSONRenderer().renderError(message, line: lineNumber, to: &text)
             sink.write(text, to: .output)
         case .text:
             let prefix = options.numberErrors ? "navstack: line \(lineNumber): " : "error: "
-            sink.write(prefix + error.message + "\n", to: .error)
+            let style: TextStyle = options.colorErrors ? .ansi : .plain
+            sink.write(style.apply(.error, to: prefix + message) + "\n", to: .error)
         }
     }
 }

@@ -20,31 +20,32 @@ extension Router {
 
     /// The screen the state shows, read from the store now.
     public func screen() throws(NavError) -> Screen {
+        let t = configuration.catalog
         let kind = try screenKind()
         let actions = availableWords(on: kind)
         guard let session else {
             guard case .signedOut(let pending) = phase else { preconditionFailure() }
-            return Screen(kind: .login, title: "Sign in", tab: nil, path: [], sheet: nil, link: nil,
-                          breadcrumb: ["Sign in"], actions: actions, content: .login(pending: pending))
+            return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
+                          breadcrumb: [t(.titleSignIn)], actions: actions, content: .login(pending: pending))
         }
         let user = session.user
-        var breadcrumb = [session.tab == .tasks ? "My Tasks" : "Account"]
+        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
         for route in session.path {
             switch route {
             case .detail(let id):
-                breadcrumb.append(try storeCall { try store.task(user, id: id) }?.title ?? "Task \(id)")
-            case .edit: breadcrumb.append("Edit")
-            case .settings: breadcrumb.append("Settings")
-            case .about: breadcrumb.append("About")
+                breadcrumb.append(try storeCall { try store.task(user, id: id) }?.title ?? t(.crumbTask, ("id", id)))
+            case .edit: breadcrumb.append(t(.crumbEdit))
+            case .settings: breadcrumb.append(t(.crumbSettings))
+            case .about: breadcrumb.append(t(.crumbAbout))
             }
         }
-        if session.sheet != nil { breadcrumb.append("New Task") }
+        if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
 
         let title: String
         let content: Screen.Content
         switch kind {
         case .list:
-            title = "My Tasks"
+            title = t(.titleMyTasks)
             content = .list(try listPage(of: session))
         case .detail:
             let id = session.path.last!.taskID!
@@ -52,22 +53,23 @@ extension Router {
             title = task.title
             content = .detail(task)
         case .edit:
-            title = "Edit Task"
+            title = t(.titleEditTask)
             content = .draft(session.drafts[session.topDraftOwner!]!)
         case .newTask:
-            title = "New Task"
+            title = t(.titleNewTask)
             content = .draft(session.drafts[.sheet] ?? Draft(editing: DraftFields()))
         case .notFound:
-            title = "Task not found"
+            title = t(.titleNotFound)
             content = .notFound(session.path.last?.taskID ?? 0)
         case .account:
-            title = "Account"
+            title = t(.titleAccount)
             content = .account(user: user, counts: try storeCall { try store.counts(user) })
         case .settings:
-            title = "Settings"
-            content = .settings(SettingsInfo(pageSize: configuration.pageSize, store: configuration.storeDescription))
+            title = t(.titleSettings)
+            content = .settings(SettingsInfo(pageSize: configuration.pageSize, store: configuration.storeDescription,
+                                             language: t(.languageName)))
         case .about:
-            title = "About navstack"
+            title = t(.titleAbout)
             content = .about(version: configuration.version)
         case .login:
             preconditionFailure("signed in")
@@ -92,21 +94,22 @@ extension Router {
 
     /// `help`: the commands of this screen, or one command in detail.
     func help(_ topic: CommandWord?, on kind: ScreenKind, available: [CommandWord]) -> Response {
+        let t = configuration.catalog
         guard let topic else {
             let words = available.filter { $0 != .exit }
-            return .help(words.map { HelpEntry(command: $0.usage, summary: $0.summary) }, details: [])
+            return .help(words.map { HelpEntry(command: $0.usage, summary: t.summary($0)) }, details: [])
         }
         var details: [String] = []
         if topic == .go {
-            details.append("Links: " + DeepLink.forms.map { "navstack://" + $0 }.joined(separator: ", "))
-            details.append("The navstack:// part may be left out: go tasks/2/edit.")
+            details.append(t(.helpLinks, ("links", DeepLink.forms.map { "navstack://" + $0 }.joined(separator: ", "))))
+            details.append(t(.helpSchemeOptional))
         }
         if available.contains(topic) {
-            details.append("Available here.")
+            details.append(t(.helpAvailableHere))
         } else {
-            let screens = ScreenKind.allCases.filter { $0.ownWords.contains(topic) }.map(\.phrase)
-            details.append(screens.isEmpty ? "Not available here." : "Available on " + screens.joined(separator: ", ") + ".")
+            let screens = ScreenKind.allCases.filter { $0.ownWords.contains(topic) }.map { t($0.phrase) }
+            details.append(screens.isEmpty ? t(.helpNotHere) : t(.helpAvailableOn, ("screens", screens.joined(separator: ", "))))
         }
-        return .help([HelpEntry(command: topic.usage, summary: topic.summary)], details: details)
+        return .help([HelpEntry(command: topic.usage, summary: t.summary(topic))], details: details)
     }
 }

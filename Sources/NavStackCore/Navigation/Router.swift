@@ -14,19 +14,28 @@ public struct Router {
         public var storeDescription: String
         /// The version the about screen shows.
         public var version: String
+        /// The words of screens, messages and help.
+        public var catalog: Catalog
 
+        /// `storeDescription` nil: the store is in memory.
         public init(pageSize: Int = 20, sampleForNewProfiles: Bool = false,
-                    storeDescription: String = "in memory", version: String = "0.0.0") {
+                    storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english) {
             self.pageSize = max(1, pageSize)
             self.sampleForNewProfiles = sampleForNewProfiles
-            self.storeDescription = storeDescription
+            self.storeDescription = storeDescription ?? catalog(.inMemory)
             self.version = version
+            self.catalog = catalog
         }
     }
 
     public private(set) var phase: Phase
     public let store: any TaskStore
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
+
+    /// Rows per list page from now on (the window was resized); at least one.
+    public mutating func setPageSize(_ rows: Int) {
+        configuration.pageSize = max(1, rows)
+    }
 
     public init(store: any TaskStore, configuration: Configuration = Configuration(),
                 phase: Phase = .signedOut(pending: nil)) {

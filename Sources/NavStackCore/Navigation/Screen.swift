@@ -31,7 +31,7 @@ public struct SettingsInfo: Equatable, Hashable, Sendable {
     public var store: String
     public var language: String
 
-    public init(pageSize: Int, store: String, language: String = "English") {
+    public init(pageSize: Int, store: String, language: String) {
         self.pageSize = pageSize
         self.store = store
         self.language = language

@@ -10,18 +10,18 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case about
     case newTask = "new-task"
 
-    /// The screen as named in messages: "not available on the task list".
-    public var phrase: String {
+    /// The screen as messages name it: "not available on the task list".
+    public var phrase: Phrase {
         switch self {
-        case .login: "the login screen"
-        case .list: "the task list"
-        case .detail: "the task detail"
-        case .edit: "the edit screen"
-        case .notFound: "the not-found screen"
-        case .account: "the account screen"
-        case .settings: "the settings screen"
-        case .about: "the about screen"
-        case .newTask: "the new-task sheet"
+        case .login: .phraseLogin
+        case .list: .phraseList
+        case .detail: .phraseDetail
+        case .edit: .phraseEdit
+        case .notFound: .phraseNotFound
+        case .account: .phraseAccount
+        case .settings: .phraseSettings
+        case .about: .phraseAbout
+        case .newTask: .phraseNewTask
         }
     }
 

@@ -31,12 +31,12 @@ public struct JSONRenderer: Sendable {
     }
 
     /// `{"error": {"message": …, "line": N}}`
-    public func renderError(_ error: NavError, line: Int, to out: inout some TextOutputStream) {
+    public func renderError(_ message: String, line: Int, to out: inout some TextOutputStream) {
         var json = JSONWriter()
         json.object { json in
             json.key("error")
             json.object { json in
-                json.key("message"); json.string(error.message)
+                json.key("message"); json.string(message)
                 json.key("line"); json.number(line)
             }
         }

@@ -1,3 +1,28 @@
+/// How text is emphasised: not at all, or with ANSI escape sequences for a terminal.
+public enum TextStyle: Sendable {
+    case plain
+    case ansi
+
+    /// The emphases a screen uses.
+    public enum Emphasis: Sendable {
+        case title, dim, error
+
+        var code: String {
+            switch self {
+            case .title: "\u{1B}[1m"
+            case .dim: "\u{1B}[2m"
+            case .error: "\u{1B}[31m"
+            }
+        }
+    }
+
+    /// The text with the emphasis, when this style shows any.
+    public func apply(_ emphasis: Emphasis?, to text: String) -> String {
+        guard self == .ansi, let emphasis, !text.isEmpty else { return text }
+        return emphasis.code + text + "\u{1B}[0m"
+    }
+}
+
 /// Renders responses as text screens no wider than `width` columns.
 ///
 /// A screen is: its title; where you are (breadcrumb and URL); a rule; the content; a
@@ -5,16 +30,20 @@
 /// characters never reach the terminal. The same response gives the same bytes.
 public struct TextRenderer: Sendable {
     public var width: Int
+    public var catalog: Catalog
+    public var style: TextStyle
 
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
 
-    public init(width: Int) {
+    public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain) {
         self.width = max(Self.minimumWidth, width)
+        self.catalog = catalog
+        self.style = style
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
-        var lines = Lines(width: width)
+        var lines = Lines(width: width, style: style)
         switch response {
         case .screen(let screen):
             screenLines(screen, into: &lines)
@@ -22,7 +51,7 @@ public struct TextRenderer: Sendable {
             helpLines(entries, details: details, into: &lines)
         case .location(let url, let breadcrumb):
             lines.add(breadcrumb.map(\.escapedForDisplay).joined(separator: " › "))
-            lines.add(url ?? "signed out")
+            lines.add(url ?? catalog(.signedOut))
         case .quit:
             return
         }
@@ -30,66 +59,82 @@ public struct TextRenderer: Sendable {
         out.write(lines.text)
     }
 
+    /// How many lines the list screen takes besides its rows, at this width: what a
+    /// terminal of `rows` lines leaves for rows is `rows` minus this, minus the prompt.
+    public func listChromeLines(actions: [CommandWord]) -> Int {
+        let page = ListPage(rows: [], total: 0, filter: .all, search: nil, page: 1, pages: 1)
+        let screen = Screen(kind: .list, title: "", tab: .tasks, path: [], sheet: nil, link: .tasks, breadcrumb: [],
+                            actions: actions, content: .list(page))
+        var text = ""
+        render(.screen(screen), to: &text)
+        // The empty list shows one line where rows would be.
+        return text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) } - 1
+    }
+
     private func screenLines(_ screen: Screen, into lines: inout Lines) {
-        lines.add(screen.title.escapedForDisplay)
+        let t = catalog
+        lines.add(screen.title.escapedForDisplay, .title)
         let place = screen.breadcrumb.map(\.escapedForDisplay).joined(separator: " › ")
         if let link = screen.link {
             let url = link.url
             let room = width - url.displayWidth - 3
             lines.add(room >= 8 ? place.truncated(toWidth: room) + " · " + url : url)
         } else {
-            lines.add("signed out")
+            lines.add(t(.signedOut))
         }
         lines.rule()
         switch screen.content {
         case .login(let pending):
-            lines.wrap("Sign in with your name to see your tasks. A new name starts a new profile.")
-            if let pending { lines.field("Opens", pending.url, labelWidth: 6) }
+            lines.wrap(t(.loginHelp))
+            if let pending { lines.fields([(t(.labelOpens), pending.url)]) }
         case .list(let page):
             listLines(page, into: &lines)
         case .detail(let task):
-            lines.field("Title", task.title.escapedForDisplay)
-            lines.field("Notes", task.notes.isEmpty ? "—" : task.notes.escapedForDisplay)
-            lines.field("Done", task.done ? "yes" : "no")
+            lines.fields([(t(.labelTitle), task.title.escapedForDisplay),
+                          (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
+                          (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo))])
         case .draft(let draft):
-            lines.field("Title", draft.fields.title.isBlank ? "(blank)" : draft.fields.title.escapedForDisplay)
-            lines.field("Notes", draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay)
-            lines.field("Done", draft.fields.done ? "on" : "off")
+            lines.fields([(t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
+                          (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
+                          (t(.labelDone), draft.fields.done ? t(.valueOn) : t(.valueOff))])
             lines.blank()
             if !draft.canSave {
-                lines.wrap("Save is disabled until the title is set.")
+                lines.wrap(t(.saveDisabled))
             } else {
-                lines.wrap(draft.isDirty ? "Unsaved changes." : "No changes yet.")
+                lines.wrap(draft.isDirty ? t(.unsavedChanges) : t(.noChanges))
             }
         case .notFound(let id):
-            lines.wrap("Task \(id) does not exist: it may have been deleted.")
+            lines.wrap(t(.notFoundText, ("id", id)))
         case .account(let user, let counts):
-            lines.field("User", user.escapedForDisplay)
-            lines.field("Tasks", "\(counts.open) open, \(counts.done) done")
+            lines.fields([(t(.labelUser), user.escapedForDisplay),
+                          (t(.labelTasks), t(.openAndDone, ("open", counts.open), ("done", counts.done)))])
         case .settings(let info):
-            lines.field("Page size", "\(info.pageSize) rows", labelWidth: 10)
-            lines.field("Store", info.store, labelWidth: 10)
-            lines.field("Language", info.language, labelWidth: 10)
+            lines.fields([(t(.labelPageSize), t(.pageSizeRows, ("count", info.pageSize))),
+                          (t(.labelStore), info.store.escapedForDisplay),
+                          (t(.labelLanguage), info.language)])
         case .about(let version):
             lines.add("navstack \(version)")
             lines.blank()
-            lines.wrap("A task app whose every screen lives on a navigation path: open pushes, "
-                + "back pops, tabs keep their own stacks, a sheet floats above the path, and "
-                + "every screen has a navstack:// link that rebuilds it.")
+            lines.wrap(t(.aboutText))
         }
         lines.rule()
         actionLines(screen, into: &lines)
     }
 
     private func listLines(_ page: ListPage, into lines: inout Lines) {
-        var status = page.total == 1 ? "1 task" : "\(page.total) tasks"
-        if page.filter != .all { status += " · \(page.filter.rawValue)" }
-        if let search = page.search { status += " · find \"\(search.escapedForDisplay)\"" }
-        status += " · page \(page.page) of \(page.pages)"
+        let t = catalog
+        var status = page.total == 1 ? t(.listOneTask) : t(.listTasks, ("count", page.total))
+        switch page.filter {
+        case .all: break
+        case .open: status += " · " + t(.listFilterOpen)
+        case .done: status += " · " + t(.listFilterDone)
+        }
+        if let search = page.search { status += " · " + t(.listFind, ("text", search.escapedForDisplay)) }
+        status += " · " + t(.listPage, ("page", page.page), ("pages", page.pages))
         lines.add(status)
         lines.blank()
         if page.rows.isEmpty {
-            lines.add(page.filter == .all && page.search == nil ? "No tasks yet: add one with add TITLE or new." : "No tasks match.")
+            lines.add(page.filter == .all && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
             return
         }
         let numberWidth = max(2, String(page.rows.last!.row).count)
@@ -97,7 +142,7 @@ public struct TextRenderer: Sendable {
             let number = String(row.row)
             let mark = row.task.done ? "[x]" : "[ ]"
             lines.add(String(repeating: " ", count: numberWidth - number.count) + number + "  " + mark + " "
-                + row.task.title.escapedForDisplay)
+                + row.task.title.escapedForDisplay, row.task.done ? .dim : nil)
         }
     }
 
@@ -106,34 +151,37 @@ public struct TextRenderer: Sendable {
         let canSave: Bool
         if case .draft(let draft) = screen.content { canSave = draft.canSave } else { canSave = true }
         let own = Set(screen.kind.ownWords + [.backDiscarding])
-        func shown(_ word: CommandWord) -> String? {
+        func shown(_ word: CommandWord) -> (String, TextStyle.Emphasis?)? {
             switch word {
             case .exit: nil
-            case .toggle, .delete: screen.kind == .list ? "\(word.rawValue) N" : word.rawValue
-            case .back: "back [N]"
-            case .backDiscarding: "back!"
-            case .help: "help"
-            case .save where !canSave: "save (disabled)"
-            default: word.usage
+            case .toggle, .delete: (screen.kind == .list ? "\(word.rawValue) N" : word.rawValue, nil)
+            case .back: ("back [N]", nil)
+            case .backDiscarding: ("back!", nil)
+            case .help: ("help", nil)
+            case .save where !canSave: (catalog(.actionsSaveDisabled), .dim)
+            default: (word.usage, nil)
             }
         }
         let screenActions = screen.actions.filter(own.contains).compactMap(shown)
         let anywhere = screen.actions.filter { !own.contains($0) }.compactMap(shown)
-        if !screenActions.isEmpty { lines.flow(screenActions, prefix: "Actions: ", separator: " · ") }
-        lines.flow(anywhere, prefix: screenActions.isEmpty ? "Actions: " : "Also:    ", separator: " · ")
+        let label = catalog(.actionsLabel)
+        let also = catalog(.actionsAlso)
+        let labelWidth = max(label.displayWidth, screenActions.isEmpty ? 0 : also.displayWidth) + 1
+        if !screenActions.isEmpty { lines.flow(screenActions, prefix: label.padded(toWidth: labelWidth)) }
+        lines.flow(anywhere, prefix: (screenActions.isEmpty ? label : also).padded(toWidth: labelWidth))
     }
 
     private func helpLines(_ entries: [HelpEntry], details: [String], into lines: inout Lines) {
         if details.isEmpty {
             let column = min(entries.map(\.command.displayWidth).max() ?? 0, width / 2) + 2
-            lines.add("Commands here:")
+            lines.add(catalog(.helpHeader))
             for entry in entries {
                 lines.add("  " + entry.command.padded(toWidth: column) + entry.summary)
             }
-            lines.add("help COMMAND tells more about one.")
+            lines.add(catalog(.helpFooter))
         } else {
             for entry in entries {
-                lines.add(entry.command)
+                lines.add(entry.command, .title)
                 lines.wrap(entry.summary, indent: 2)
             }
             for detail in details { lines.wrap(detail, indent: 2) }
@@ -141,17 +189,19 @@ public struct TextRenderer: Sendable {
     }
 }
 
-/// Lines of a text screen, each cut to the width.
+/// Lines of a text screen, each cut to the width before it is emphasised.
 struct Lines {
     let width: Int
+    let style: TextStyle
     private(set) var text = ""
 
-    init(width: Int) {
+    init(width: Int, style: TextStyle = .plain) {
         self.width = width
+        self.style = style
     }
 
-    mutating func add(_ line: String) {
-        text += line.truncated(toWidth: width)
+    mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
+        text += style.apply(emphasis, to: line.truncated(toWidth: width))
         text += "\n"
     }
 
@@ -170,37 +220,54 @@ struct Lines {
         for line in paragraph.wrapped(toWidth: width - indent) { add(pad + line) }
     }
 
-    /// `Label:  value`, the value wrapped under itself.
-    mutating func field(_ label: String, _ value: String, labelWidth: Int = 6) {
-        let head = (label + ":").padded(toWidth: labelWidth + 2)
-        let indent = head.displayWidth
-        let room = width - indent
-        guard room >= 8 else {
-            add(label + ":")
-            wrap(value, indent: 2)
-            return
-        }
-        let pad = String(repeating: " ", count: indent)
-        for (index, line) in value.wrapped(toWidth: room).enumerated() {
-            add((index == 0 ? head : pad) + line)
+    /// `Label:  value` lines, the labels padded alike and each value wrapped under
+    /// itself.
+    mutating func fields(_ pairs: [(label: String, value: String)]) {
+        let labelWidth = (pairs.map { $0.label.displayWidth }.max() ?? 0) + 3
+        for (label, value) in pairs {
+            let head = (label + ":").padded(toWidth: labelWidth)
+            let room = width - labelWidth
+            guard room >= 8 else {
+                add(label + ":")
+                wrap(value, indent: 2)
+                continue
+            }
+            let pad = String(repeating: " ", count: labelWidth)
+            for (index, line) in value.wrapped(toWidth: room).enumerated() {
+                add((index == 0 ? head : pad) + line)
+            }
         }
     }
 
-    /// Items joined by a separator, flowing onto more lines under the first.
-    mutating func flow(_ items: [String], prefix: String, separator: String) {
+    /// Items joined by " · ", flowing onto more lines under the first; each item keeps
+    /// its emphasis.
+    mutating func flow(_ items: [(String, TextStyle.Emphasis?)], prefix: String) {
+        let separator = " · "
         let pad = String(repeating: " ", count: prefix.displayWidth)
-        var line = prefix
+        var plain = prefix
+        var styled = prefix
         var empty = true
-        for item in items {
-            let piece = empty ? item : separator + item
-            if !empty, (line + piece).displayWidth > width {
-                add(line)
-                line = pad + item
+        for (item, emphasis) in items {
+            let itemWidth = item.displayWidth
+            if !empty, plain.displayWidth + separator.count + itemWidth > width {
+                emit(plain, styled)
+                plain = pad + item
+                styled = pad + style.apply(emphasis, to: item)
             } else {
-                line += piece
+                plain += (empty ? "" : separator) + item
+                styled += (empty ? "" : separator) + style.apply(emphasis, to: item)
             }
             empty = false
         }
-        add(line)
+        emit(plain, styled)
+    }
+
+    /// A line whose emphasised form is kept only when its plain form fits.
+    private mutating func emit(_ plain: String, _ styled: String) {
+        if plain.displayWidth > width {
+            add(plain)
+        } else {
+            text += styled + "\n"
+        }
     }
 }

@@ -60,7 +60,7 @@ final class JSONRendererTests: XCTestCase {
         XCTAssertEqual(json(try router.run("where")), #"{"url":"navstack://tasks/2","breadcrumb":["My Tasks","Study SwiftUI"]}"# + "\n")
         XCTAssertEqual(json(try router.run("help edit")), #"{"help":[{"command":"edit","summary":"Edit this task"}]}"# + "\n")
         var out = ""
-        JSONRenderer().renderError(.noSuchTask("42"), line: 7, to: &out)
+        JSONRenderer().renderError(NavError.noSuchTask("42").message, line: 7, to: &out)
         XCTAssertEqual(out, #"{"error":{"message":"there is no task 42","line":7}}"# + "\n")
     }
 

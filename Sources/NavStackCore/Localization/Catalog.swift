@@ -1,0 +1,58 @@
+/// The languages navstack speaks. Command words, URLs and JSON keys stay English.
+public enum Language: String, CaseIterable, Equatable, Hashable, Sendable {
+    case en, pt, es
+
+    /// The language the environment asks for: `LC_ALL`, else `LC_MESSAGES`, else `LANG`
+    /// (`pt_BR.UTF-8` → pt, `es_ES` → es); English otherwise.
+    public static func from(environment: [String: String]) -> Language {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let code = value.prefix { $0.isLetter }.lowercased()
+            return Language(rawValue: code) ?? .en
+        }
+        return .en
+    }
+}
+
+/// The words of one language: every screen, message and help text, by key.
+///
+/// A template names its values in braces (`there is no row {row}`); ``callAsFunction``
+/// fills them in.
+public struct Catalog: Sendable {
+    public let language: Language
+    let phrases: [Phrase: String]
+
+    public init(_ language: Language) {
+        self.language = language
+        switch language {
+        case .en: phrases = Self.englishPhrases
+        case .pt: phrases = Self.portuguesePhrases
+        case .es: phrases = Self.spanishPhrases
+        }
+    }
+
+    public static let english = Catalog(.en)
+
+    /// The phrases this catalog has, for the test that every language has them all.
+    public var keys: Set<Phrase> { Set(phrases.keys) }
+
+    /// The raw template of a phrase.
+    public func template(_ phrase: Phrase) -> String {
+        phrases[phrase] ?? Self.englishPhrases[phrase] ?? phrase.rawValue
+    }
+
+    /// A phrase with its values filled in.
+    public func callAsFunction(_ phrase: Phrase, _ values: (String, Any)...) -> String {
+        var text = template(phrase)
+        guard !values.isEmpty else { return text }
+        for (name, value) in values {
+            text = text.replacing("{" + name + "}", with: "\(value)")
+        }
+        return text
+    }
+
+    /// The command's one-line summary.
+    public func summary(_ word: CommandWord) -> String {
+        template(Phrase(rawValue: "summary." + word.rawValue)!)
+    }
+}
