@@ -149,8 +149,7 @@ extension Navstack {
         guard let window else { return }
         if width == nil { shell.interpreter.options.width = window.columns }
         if pageSize == nil {
-            let list = shell.interpreter.router.availableWords(on: .list)
-            let chrome = shell.interpreter.renderer.listChromeLines(actions: list)
+            let chrome = shell.interpreter.renderer.listChromeLines(actions: Router.listActions)
             shell.interpreter.router.setPageSize(max(1, window.rows - chrome - 1))
         }
     }

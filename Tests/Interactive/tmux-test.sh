@@ -57,13 +57,17 @@ tm() { tmux -L "$SOCKET" -f /dev/null -u "$@"; }
 
 # Starts navstack in a new detached session NAME: fixed size, its own XDG directories,
 # and the exit status left readable in the pane.
+# start_session NAME [COLUMNS ROWS [ENV…]]: extra ENV entries (NAME=VALUE) are set for navstack.
 start_session() {
-    local session=$1 command
-    printf -v command 'env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q %q --memory; echo "EXIT=$?"; sleep 30' \
-        "$STATE" "$DATA" "$BINARY"
+    local session=$1 columns=${2:-$WIDTH} rows=${3:-$HEIGHT} command extra=""
+    shift $(( $# < 3 ? $# : 3 ))
+    local entry
+    for entry in "$@"; do printf -v extra '%s %q' "$extra" "$entry"; done
+    printf -v command 'env -u LC_ALL -u LC_CTYPE -u NO_COLOR TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q%s %q --memory; echo "EXIT=$?"; sleep 30' \
+        "$STATE" "$DATA" "$extra" "$BINARY"
     # remain-on-exit: should the pane's shell die (say a Ctrl-C reaches it once navstack
     # is gone), the pane and the server stay, and the checks fail instead of erroring.
-    tm new-session -d -s "$session" -x "$WIDTH" -y "$HEIGHT" "$command" \; \
+    tm new-session -d -s "$session" -x "$columns" -y "$rows" "$command" \; \
         set-option -t "$session" remain-on-exit on
     SOCKET_PATH=$(tm display-message -p -t "$session" '#{socket_path}')
     PANE="$session:0.0"
@@ -367,6 +371,67 @@ mark
 send C-d
 # SPEC: exit status 1 when some command failed — the unknown command above did.
 check "Ctrl-D after a failed command ends navstack with EXIT=1" wait_for '^EXIT=1$'
+
+# ------------------------------------------------------------------ colour and window size
+
+# The visible pane with its escape sequences.
+escaped_pane() { tm capture-pane -p -e -t "$PANE" 2>/dev/null; }
+title_is_bold() { escaped_pane | grep -q $'\e\\[1mMy Tasks'; }
+no_escapes() {
+    if escaped_pane | grep -q $'\e\\[[0-9;]*[12]m'; then
+        echo "# escape sequences on a NO_COLOR screen:"
+        escaped_pane | cat -v | sed 's/^/# | /' | head -5
+        return 1
+    fi
+}
+# The whole list screen, from its title to the prompt, is in the visible window.
+list_fits() {
+    local text
+    text=$(tm capture-pane -p -t "$PANE")
+    grep -qx 'My Tasks' <<<"$text" && grep -q '^tasks> *$' <<<"$text" && grep -q '^Also:' <<<"$text"
+}
+visible_no_wider_than() {
+    local limit=$1 line
+    while IFS= read -r line; do
+        if (( $(printf '%s' "$line" | wc -m) > limit )); then echo "# wider than $limit: '$line'"; return 1; fi
+    done < <(tm capture-pane -p -J -t "$PANE")
+}
+
+start_session colour
+check "a colour terminal starts at the login screen" line_is 'login> '
+type_text 'login ana'; send Enter
+check "on a colour terminal the title is bold" wait_for '^My Tasks$'
+check "the escape sequences are there" title_is_bold
+done_row_is_dim() { escaped_pane | grep -q $'\e\\[2m 3  \\[x\\] Go for a walk'; }
+error_is_red() { escaped_pane | grep -q $'\e\\[31merror: unknown command'; }
+check "a done row is dimmed" done_row_is_dim
+type_text 'frobnicate'; send Enter
+check "an error shows" wait_for '^error: unknown command'
+check "the error is red" error_is_red
+send C-d
+
+start_session plain "$WIDTH" "$HEIGHT" NO_COLOR=1
+check "with NO_COLOR the login screen shows" line_is 'login> '
+type_text 'login ana'; send Enter
+check "with NO_COLOR the list shows" wait_for '^My Tasks$'
+check "with NO_COLOR there is no escape sequence" no_escapes
+send C-d
+
+start_session small 70 16
+check "a 70x16 window starts at the login screen" line_is 'login> '
+mark
+type_text 'login ana'; send Enter
+check "in a 70x16 window the list shows" line_is 'tasks> '
+check "in a 70x16 window the whole list screen fits, title to prompt" list_fits
+check "in a 70x16 window no line is wider than 70" visible_no_wider_than 70
+mark
+for title in 'Another task' 'And one more, to push the list past one page'; do
+    type_text "add $title"; send Enter
+    type_text 'back'; send Enter
+done
+check "after adding, the list pages instead of scrolling off" wait_for 'page 1 of 2'
+check "the paged list still fits the window" list_fits
+send C-d
 
 echo "$PASSED passed, $FAILED failed"
 (( FAILED == 0 ))

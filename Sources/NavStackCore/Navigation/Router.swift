@@ -153,6 +153,17 @@ public struct Router {
 
     /// The commands available on a screen, in the order screens show them.
     public func availableWords(on kind: ScreenKind) -> [CommandWord] {
+        Self.availableWords(on: kind, in: session)
+    }
+
+    /// The actions of the task list at the root of the tasks tab, signed in: what the
+    /// list screen shows, for fitting it to a window.
+    public static var listActions: [CommandWord] {
+        availableWords(on: .list, in: Session(user: ""))
+    }
+
+    /// The commands available on a screen of a session (`nil`: signed out).
+    static func availableWords(on kind: ScreenKind, in session: Session?) -> [CommandWord] {
         guard let session else { return [.login, .go, .help, .quit, .exit] }
         var words = kind.ownWords
         if session.depth > 0 { words.append(.back) }
