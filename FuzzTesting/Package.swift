@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+// libFuzzer targets for navstack's parsers. Build and run with scripts/fuzz:
+//   swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+import PackageDescription
+
+let package = Package(
+    name: "FuzzTesting",
+    dependencies: [
+        .package(name: "navstack", path: ".."),
+    ],
+    targets: [
+        // Any bytes as an input line: decoding, the command parser, every error message.
+        .executableTarget(
+            name: "FuzzCommandParser",
+            dependencies: [.product(name: "NavStackCore", package: "navstack")]
+        ),
+        // Any bytes as a deep link: the parser, and printing what it parsed back.
+        .executableTarget(
+            name: "FuzzDeepLink",
+            dependencies: [.product(name: "NavStackCore", package: "navstack")]
+        ),
+    ]
+)
