@@ -57,14 +57,12 @@ public struct Router {
     public mutating func apply(_ command: Command) throws(NavError) -> Response {
         switch command {
         case .quit:
-            try ensureAvailable(.quit)
             return .quit
         case .help(let topic):
-            try ensureAvailable(.help)
             let kind = try screenKind()
             return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
-            try ensureAvailable(.where)
+            try ensureAvailable(.where, on: try screenKind())
             let screen = try screen()
             return .location(url: screen.link?.url, breadcrumb: screen.breadcrumb)
         default:
@@ -84,8 +82,8 @@ public struct Router {
 
     /// Applies a command that changes the state or the store.
     private mutating func change(by command: Command) throws(NavError) {
-        try ensureAvailable(command.word)
         let kind = try screenKind()
+        try ensureAvailable(command.word, on: kind)
         switch phase {
         case .signedOut(let pending):
             try applySignedOut(command, pending: pending)
@@ -143,7 +141,11 @@ public struct Router {
 
     /// Fails unless the command can be used on the screen shown now.
     public func ensureAvailable(_ word: CommandWord) throws(NavError) {
-        let kind = try screenKind()
+        try ensureAvailable(word, on: try screenKind())
+    }
+
+    /// Fails unless the command can be used on a screen of this kind.
+    private func ensureAvailable(_ word: CommandWord, on kind: ScreenKind) throws(NavError) {
         let available = availableWords(on: kind)
         guard available.contains(word) else {
             if word == .back, let session, session.depth == 0 { throw .nothingToGoBack }
