@@ -17,7 +17,11 @@ let package = Package(
         // The store: one SQLite file (or an in-memory database) through GRDB.
         .target(
             name: "NavStackSQLite",
-            dependencies: ["NavStackCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "NavStackCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import NavStackCore
 
 /// Why an import was refused; nothing was added.
@@ -39,16 +40,30 @@ extension SQLiteStore {
         try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
-            let bottom = try Int.fetchOne(db.cachedStatement(sql: "SELECT bottom FROM profile WHERE name = ?"),
-                                          arguments: [user]) ?? 0
-            let insert = try db.makeStatement(sql: "INSERT INTO task (profile, position, title, notes, done) VALUES (?, ?, ?, ?, ?)")
+            guard let profile = try Row.fetchOne(db, sql: "SELECT id, bottom FROM profile WHERE name = ?", arguments: [user])
+            else { return 0 }
+            let (profileID, bottom): (Int64, Int) = (profile[0], profile[1])
+            let insert = try db.makeStatement(sql: "INSERT INTO task (profile_id, position, title, notes, done) VALUES (?, ?, ?, ?, ?)")
+            // Bound through SQLite's own API: the loop runs once a task, and a million
+            // times for a large import.
+            let handle = insert.sqliteStatement
             var first: Int64 = 0
             var done = 0
             for (offset, fields) in records.enumerated() {
-                try insert.execute(arguments: [user, bottom + 1 + offset, fields.title, fields.notes, fields.done])
+                sqlite3_reset(handle)
+                sqlite3_bind_int64(handle, 1, profileID)
+                sqlite3_bind_int64(handle, 2, Int64(bottom + 1 + offset))
+                Self.bind(fields.title, to: handle, at: 3)
+                Self.bind(fields.notes, to: handle, at: 4)
+                sqlite3_bind_int(handle, 5, fields.done ? 1 : 0)
+                let code = sqlite3_step(handle)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
                 if offset == 0 { first = db.lastInsertedRowID }
                 if fields.done { done += 1 }
             }
+            sqlite3_reset(handle)
             try db.execute(sql: """
                 UPDATE profile SET total = total + ?, done = done + ?, bottom = ? WHERE name = ?
                 """, arguments: [records.count, done, bottom + records.count, user])
@@ -57,11 +72,25 @@ extension SQLiteStore {
         }
     }
 
+    /// Binds text, copied by SQLite.
+    private static func bind(_ text: String, to handle: OpaquePointer, at index: Int32) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                _ = sqlite3_bind_text(handle, index, "", 0, transient)
+                return
+            }
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                                  Int32(bytes.count), transient)
+        }
+    }
+
     /// The profile's tasks in list order, as a JSON array of `id`, `title`, `notes`,
     /// `done`, written in pieces.
     public func exportTasks(user: String, write: (String) -> Void) throws {
         try reading { db in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT id, title, notes, done FROM task WHERE profile = ? ORDER BY position",
+            let cursor = try Row.fetchCursor(db, sql: "SELECT id, title, notes, done FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?) ORDER BY position",
                                              arguments: [user])
             write("[")
             var first = true

@@ -10,7 +10,8 @@ extension SQLiteStore {
             // highest positions ever given, so a position is never given twice.
             try db.execute(sql: """
                 CREATE TABLE profile (
-                    name TEXT PRIMARY KEY NOT NULL,
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
                     total INTEGER NOT NULL DEFAULT 0,
                     done INTEGER NOT NULL DEFAULT 0,
                     top INTEGER NOT NULL DEFAULT 0,
@@ -19,14 +20,14 @@ extension SQLiteStore {
                 );
                 CREATE TABLE task (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    profile TEXT NOT NULL REFERENCES profile(name) ON DELETE CASCADE,
+                    profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
                     position INTEGER NOT NULL,
                     title TEXT NOT NULL,
                     notes TEXT NOT NULL DEFAULT '',
                     done INTEGER NOT NULL DEFAULT 0
                 );
-                CREATE UNIQUE INDEX task_in_order ON task(profile, position);
-                CREATE INDEX task_by_done_in_order ON task(profile, done, position);
+                CREATE UNIQUE INDEX task_in_order ON task(profile_id, position);
+                CREATE INDEX task_by_done_in_order ON task(profile_id, done, position);
                 CREATE TABLE session (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     user TEXT REFERENCES profile(name) ON DELETE SET NULL,
@@ -35,12 +36,12 @@ extension SQLiteStore {
                 INSERT INTO session (id) VALUES (1);
                 CREATE TABLE change (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    profile TEXT NOT NULL REFERENCES profile(name) ON DELETE CASCADE,
+                    profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
                     kind TEXT NOT NULL,
                     undone INTEGER NOT NULL DEFAULT 0,
                     rows TEXT NOT NULL
                 );
-                CREATE INDEX change_by_profile ON change(profile, undone, seq);
+                CREATE INDEX change_by_profile ON change(profile_id, undone, seq);
                 """)
         }
         return migrator
