@@ -43,31 +43,45 @@ extension SQLiteStore {
             guard let profile = try Row.fetchOne(db, sql: "SELECT id, bottom FROM profile WHERE name = ?", arguments: [user])
             else { return 0 }
             let (profileID, bottom): (Int64, Int) = (profile[0], profile[1])
-            let insert = try db.makeStatement(sql: "INSERT INTO task (profile_id, position, title, notes, done) VALUES (?, ?, ?, ?, ?)")
-            // Bound through SQLite's own API: the loop runs once a task, and a million
-            // times for a large import.
-            let handle = insert.sqliteStatement
-            var first: Int64 = 0
+            // Rows go in batches of 500 a statement (the rest one by one), bound through
+            // SQLite's own API: this loop runs a million times for a large import.
+            let batch = 500
+            let row = "(?, ?, ?, ?, ?)"
+            let insert = "INSERT INTO task (profile_id, position, title, notes, done) VALUES "
+            let many = try db.makeStatement(sql: insert + Array(repeating: row, count: batch).joined(separator: ", "))
+            let one = try db.makeStatement(sql: insert + row)
+            defer {
+                sqlite3_reset(many.sqliteStatement)
+                sqlite3_reset(one.sqliteStatement)
+            }
             var done = 0
-            for (offset, fields) in records.enumerated() {
+            var first: Int64?
+            var index = 0
+            while index < records.count {
+                let rows = records.count - index >= batch ? batch : 1
+                let handle = rows == batch ? many.sqliteStatement : one.sqliteStatement
                 sqlite3_reset(handle)
-                sqlite3_bind_int64(handle, 1, profileID)
-                sqlite3_bind_int64(handle, 2, Int64(bottom + 1 + offset))
-                Self.bind(fields.title, to: handle, at: 3)
-                Self.bind(fields.notes, to: handle, at: 4)
-                sqlite3_bind_int(handle, 5, fields.done ? 1 : 0)
+                for (offset, fields) in records[index..<(index + rows)].enumerated() {
+                    let column = Int32(offset * 5 + 1)
+                    sqlite3_bind_int64(handle, column, profileID)
+                    sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + index + offset))
+                    Self.bind(fields.title, to: handle, at: column + 2)
+                    Self.bind(fields.notes, to: handle, at: column + 3)
+                    sqlite3_bind_int(handle, column + 4, fields.done ? 1 : 0)
+                    if fields.done { done += 1 }
+                }
                 let code = sqlite3_step(handle)
                 guard code == SQLITE_DONE else {
                     throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
-                if offset == 0 { first = db.lastInsertedRowID }
-                if fields.done { done += 1 }
+                // A multi-row insert reports its last row; the ids before it are consecutive.
+                first = first ?? db.lastInsertedRowID - Int64(rows - 1)
+                index += rows
             }
-            sqlite3_reset(handle)
             try db.execute(sql: """
                 UPDATE profile SET total = total + ?, done = done + ?, bottom = ? WHERE name = ?
                 """, arguments: [records.count, done, bottom + records.count, user])
-            try record(db, user, .import, .imported(first: Int(first), last: Int(db.lastInsertedRowID)))
+            try record(db, user, .import, .imported(first: Int(first ?? 0), last: Int(db.lastInsertedRowID)))
             return records.count
         }
     }

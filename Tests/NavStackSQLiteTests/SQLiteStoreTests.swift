@@ -170,6 +170,22 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try SQLiteStore.parseImport(Data("\n\n".utf8)), [])
     }
 
+    func testALargeImportKeepsOrderIdsAndCountersAcrossBatches() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let records = (0..<1234).map { DraftFields(title: "T\($0)", notes: $0 % 2 == 0 ? "" : "n", done: $0 % 3 == 0) }
+        XCTAssertEqual(try store.importTasks(records, user: "ana"), 1234)
+        let all = try store.page("ana", ListQuery(), offset: 0, limit: 2000)
+        XCTAssertEqual(all.map(\.id), Array(1...1237))
+        XCTAssertEqual(all.dropFirst(3).map(\.title), records.map(\.title))
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 2 + records.filter { !$0.done }.count,
+                                                           done: 1 + records.filter(\.done).count))
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 3)
+        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 2000).map(\.id), Array(1...1237))
+    }
+
     func testABadRecordFailsTheWholeImportNamingItsIndex() throws {
         let cases: [(String, ImportError)] = [
             (#"[{"title":"A"},{"notes":"x"}]"#, .badRecord(index: 1, reason: "no title")),
