@@ -84,8 +84,7 @@ public struct Interpreter {
             sink.write("> " + shown + (length > Limits.lineBytes ? "…" : "") + "\n", to: .output)
         }
         do throws(NavError) {
-            guard length <= Limits.lineBytes else { throw NavError.lineTooLong(bytes: length) }
-            let line = try Self.decode(bytes)
+            let line = try Self.decode(bytes, length: length)
             guard let (word, argument) = try Command.split(line) else { return .nothing }
             let response = try router.apply(try command(word, argument))
             print(response, to: sink)
@@ -115,9 +114,11 @@ public struct Interpreter {
     }
 
     /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control or
-    /// bidi characters other than tab.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(NavError) -> String {
-        guard bytes.count <= Limits.lineBytes else { throw .lineTooLong(bytes: bytes.count) }
+    /// bidi characters other than tab. `length` is the line's full length when only its
+    /// first bytes were kept.
+    public static func decode(_ bytes: some Collection<UInt8>, length: Int? = nil) throws(NavError) -> String {
+        let length = length ?? bytes.count
+        guard length <= Limits.lineBytes else { throw .lineTooLong(bytes: length) }
         guard !bytes.contains(0) else { throw .nulByte }
         guard let line = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         if let bad = line.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
