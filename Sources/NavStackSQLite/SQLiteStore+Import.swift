@@ -104,7 +104,7 @@ extension SQLiteStore {
     /// `done`, written in pieces.
     public func exportTasks(user: String, write: (String) -> Void) throws {
         try reading { db in
-            let cursor = try Row.fetchCursor(db, sql: "SELECT id, title, notes, done FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?) ORDER BY position",
+            let cursor = try Row.fetchCursor(db, sql: "SELECT id, title, notes, done FROM task WHERE profile_id = \(Self.profileID) ORDER BY position",
                                              arguments: [user])
             write("[")
             var first = true

@@ -4,6 +4,13 @@ import NavStackCore
 extension SQLiteStore {
     private static let columns = "id, title, notes, done"
 
+    /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
+    /// up once a statement.
+    static let profileID = "(SELECT id FROM profile WHERE name = ?)"
+
+    /// The columns a ``StoredTask`` reads, in the order ``storedTask(_:)`` expects.
+    static let storedColumns = "id, position, title, notes, done"
+
     static func task(_ row: Row) -> TaskItem {
         TaskItem(id: row[0], title: row[1], notes: row[2], done: row[3])
     }
@@ -33,7 +40,7 @@ extension SQLiteStore {
             }
             let (filter, arguments) = Self.filterClause(query.filter, user)
             return try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?)\(filter) AND navstack_matches(title, notes, ?)"),
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)"),
                 arguments: arguments + [search]) ?? 0
         }
     }
@@ -46,7 +53,7 @@ extension SQLiteStore {
                 arguments += [search]
             }
             let statement = try db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?)\(sql) ORDER BY position LIMIT ? OFFSET ?
+                SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY position LIMIT ? OFFSET ?
                 """)
             return try Row.fetchAll(statement, arguments: arguments + [limit, offset]).map(Self.task)
         }
@@ -54,7 +61,7 @@ extension SQLiteStore {
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
         try reading { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = (SELECT id FROM profile WHERE name = ?)"),
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)"),
                              arguments: [id, user]).map(Self.task)
         }
     }
@@ -116,9 +123,14 @@ extension SQLiteStore {
     /// A task with its place in the list.
     static func stored(_ db: Database, _ user: String, id: Int) throws -> StoredTask? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, position, title, notes, done FROM task WHERE id = ? AND profile_id = (SELECT id FROM profile WHERE name = ?)"),
+            db.cachedStatement(sql: "SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)"),
             arguments: [id, user]
-        ).map { StoredTask(id: $0[0], position: $0[1], DraftFields(title: $0[2], notes: $0[3], done: $0[4])) }
+        ).map(storedTask)
+    }
+
+    /// A row of ``storedColumns`` as a task with its place.
+    static func storedTask(_ row: Row) -> StoredTask {
+        StoredTask(id: row[0], position: row[1], DraftFields(title: row[2], notes: row[3], done: row[4]))
     }
 
     /// Adds a task at the bottom of the list, unrecorded (sample tasks, imports).
@@ -132,7 +144,7 @@ extension SQLiteStore {
     /// positions given so far.
     static func insert(_ db: Database, _ user: String, _ task: StoredTask) throws -> StoredTask {
         try db.cachedStatement(sql: """
-            INSERT INTO task (id, profile_id, position, title, notes, done) VALUES (?, (SELECT id FROM profile WHERE name = ?), ?, ?, ?, ?)
+            INSERT INTO task (id, profile_id, position, title, notes, done) VALUES (?, \(Self.profileID), ?, ?, ?, ?)
             """).execute(arguments: [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done])
         try db.cachedStatement(sql: """
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
@@ -151,12 +163,12 @@ extension SQLiteStore {
         case (nil, let task?):
             _ = try insert(db, user, task)
         case (let old?, nil):
-            try db.cachedStatement(sql: "DELETE FROM task WHERE id = ? AND profile_id = (SELECT id FROM profile WHERE name = ?)").execute(arguments: [old.id, user])
+            try db.cachedStatement(sql: "DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)").execute(arguments: [old.id, user])
             try db.cachedStatement(sql: "UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?")
                 .execute(arguments: [old.fields.done ? 1 : 0, user])
         case (let old?, let task?):
             try db.cachedStatement(sql: """
-                UPDATE task SET position = ?, title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = (SELECT id FROM profile WHERE name = ?)
+                UPDATE task SET position = ?, title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = \(Self.profileID)
                 """).execute(arguments: [task.position, task.fields.title, task.fields.notes, task.fields.done, old.id, user])
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 {

@@ -45,14 +45,14 @@ extension SQLiteStore {
     /// Records a change: what could be redone is forgotten, and the oldest changes past
     /// the limit.
     func record(_ db: Database, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        try db.cachedStatement(sql: "DELETE FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?) AND undone = 1").execute(arguments: [user])
-        try db.cachedStatement(sql: "INSERT INTO change (profile_id, kind, rows) VALUES ((SELECT id FROM profile WHERE name = ?), ?, ?)")
+        try db.cachedStatement(sql: "DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1").execute(arguments: [user])
+        try db.cachedStatement(sql: "INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)")
             .execute(arguments: [user, kind.rawValue, try Self.encode(change)])
         let seq = db.lastInsertedRowID
         if seq % 100 == 0 {
             try db.cachedStatement(sql: """
-                DELETE FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?) AND seq <= (
-                    SELECT seq FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?) ORDER BY seq DESC LIMIT 1 OFFSET ?)
+                DELETE FROM change WHERE profile_id = \(Self.profileID) AND seq <= (
+                    SELECT seq FROM change WHERE profile_id = \(Self.profileID) ORDER BY seq DESC LIMIT 1 OFFSET ?)
                 """).execute(arguments: [user, user, Self.undoLimit])
         }
     }
@@ -74,7 +74,7 @@ extension SQLiteStore {
         try writing { db in
             let order = undone ? "ASC" : "DESC"
             guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT seq, kind, rows FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?) AND undone = ? ORDER BY seq \(order) LIMIT 1"),
+                db.cachedStatement(sql: "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ? ORDER BY seq \(order) LIMIT 1"),
                 arguments: [user, undone]) else { return nil }
             let seq: Int64 = row[0]
             guard let kind = ChangeKind(rawValue: row[1]) else { return nil }
@@ -84,11 +84,8 @@ extension SQLiteStore {
                 pairs = recorded
             case .imported(let first, let last):
                 pairs = try Row.fetchAll(db, sql: """
-                    SELECT id, position, title, notes, done FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?) AND id BETWEEN ? AND ? ORDER BY id
-                    """, arguments: [user, first, last]).map {
-                    ChangePair(before: nil, after: StoredTask(id: $0[0], position: $0[1],
-                                                              DraftFields(title: $0[2], notes: $0[3], done: $0[4])))
-                }
+                    SELECT \(Self.storedColumns) FROM task WHERE profile_id = \(Self.profileID) AND id BETWEEN ? AND ? ORDER BY id
+                    """, arguments: [user, first, last]).map { ChangePair(before: nil, after: Self.storedTask($0)) }
                 try db.execute(sql: "UPDATE change SET rows = ? WHERE seq = ?", arguments: [try Self.encode(.pairs(pairs)), seq])
             }
             for pair in undone ? pairs : pairs.reversed() {

@@ -69,8 +69,9 @@ public final class SQLiteStore: TaskStore {
     /// Checks the file and its folder before SQLite touches them: folders are created
     /// (mode 0700); a read-only file or folder is refused.
     private static func prepareFile(at path: String) throws(StoreError) {
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        try createFolders(folder.isEmpty ? "/" : folder, for: path)
+        let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let folder = parent.isEmpty ? "/" : parent
+        try createFolders(folder, for: path)
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
@@ -89,8 +90,8 @@ public final class SQLiteStore: TaskStore {
             if fd >= 0 { _ = Glibc.close(fd) }
         }
         var folderInfo = stat()
-        if stat(folder.isEmpty ? "/" : folder, &folderInfo) == 0,
-           access(folder.isEmpty ? "/" : folder, W_OK) != 0 || folderInfo.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
+        if stat(folder, &folderInfo) == 0,
+           access(folder, W_OK) != 0 || folderInfo.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
             throw .readOnly(path: path)
         }
     }
