@@ -92,8 +92,9 @@ struct Navstack: ParsableCommand {
             throw ExitCode.failure
         }
         let colors = !noColor && Terminal.allowsColor
-        if let link = link.flatMap({ try? DeepLink(parsing: $0) }), case .signedOut = phase {
-            phase = .signedOut(pending: link)
+        let openLink = link.flatMap { try? DeepLink(parsing: $0) }  // checked by validate()
+        if let openLink, case .signedOut = phase {
+            phase = .signedOut(pending: openLink)
         }
         var router = Router(
             store: store,
@@ -104,9 +105,9 @@ struct Navstack: ParsableCommand {
                 version: Self.version,
                 catalog: catalog),
             phase: phase)
-        if let link = link.flatMap({ try? DeepLink(parsing: $0) }), router.session != nil {
+        if let openLink, router.session != nil {
             do {
-                _ = try router.apply(.go(link))
+                _ = try router.apply(.go(openLink))
             } catch {
                 streams.write("navstack: --open: \(error.message(in: catalog))\n", to: .error)
                 launchFailed = true
