@@ -9,19 +9,19 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The app as values: routes, the router, commands, screens, renderers. No I/O.
         .target(name: "NavStackCore"),
-        // The store: one SQLite file (or an in-memory database) through GRDB.
+        // The system SQLite.
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The store: one SQLite file (or an in-memory database) through SQLite's own API.
         .target(
             name: "NavStackSQLite",
-            dependencies: [
-                "NavStackCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            dependencies: ["NavStackCore", "CSQLite"]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
@@ -45,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackSQLiteTests",
-            dependencies: ["NavStackSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["NavStackSQLite", "CSQLite"]
         ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavStackCore
 
 /// A profile's navigation state as the store keeps it (JSON in `profile.state`).
@@ -71,13 +70,12 @@ struct SavedSession: Codable, Equatable {
 extension SQLiteStore {
     public func loadPhase() throws -> Phase {
         try reading { db in
-            let row = try Row.fetchOne(db, sql: "SELECT user, pending FROM session WHERE id = 1")
-            let user: String? = row?[0]
-            let pending: String? = row?[1]
+            let row = try db.first("SELECT user, pending FROM session WHERE id = 1") { ($0.optionalText(0), $0.optionalText(1)) }
+            let (user, pending) = row ?? (nil, nil)
             guard let user else {
                 return .signedOut(pending: pending.flatMap { try? DeepLink(parsing: $0) })
             }
-            let state = try String.fetchOne(db, sql: "SELECT state FROM profile WHERE name = ?", arguments: [user])
+            let state = try db.first("SELECT state FROM profile WHERE name = ?", [user]) { $0.optionalText(0) } ?? nil
             let saved = state.flatMap { try? JSONDecoder().decode(SavedSession.self, from: Data($0.utf8)) }
             return .signedIn(saved?.session(user: user) ?? Session(user: user))
         }
@@ -87,16 +85,12 @@ extension SQLiteStore {
         try writing { db in
             switch phase {
             case .signedOut(let pending):
-                try db.execute(sql: """
-                    UPDATE profile SET state = NULL WHERE name = (SELECT user FROM session WHERE id = 1);
-                    UPDATE session SET user = NULL, pending = ? WHERE id = 1;
-                    """, arguments: [pending?.url])
+                try db.run("UPDATE profile SET state = NULL WHERE name = (SELECT user FROM session WHERE id = 1)")
+                try db.run("UPDATE session SET user = NULL, pending = ? WHERE id = 1", [pending?.url])
             case .signedIn(let session):
                 let state = String(decoding: try JSONEncoder().encode(SavedSession(session)), as: UTF8.self)
-                try db.cachedStatement(sql: "UPDATE session SET user = ?, pending = NULL WHERE id = 1")
-                    .execute(arguments: [session.user])
-                try db.cachedStatement(sql: "UPDATE profile SET state = ? WHERE name = ?")
-                    .execute(arguments: [state, session.user])
+                try db.run("UPDATE session SET user = ?, pending = NULL WHERE id = 1", [session.user])
+                try db.run("UPDATE profile SET state = ? WHERE name = ?", [state, session.user])
             }
         }
     }

@@ -1,8 +1,7 @@
-import GRDB
 import NavStackCore
 
 extension SQLiteStore {
-    private static let columns = "id, title, notes, done"
+    static let columns = "id, title, notes, done"
 
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
@@ -12,14 +11,13 @@ extension SQLiteStore {
     static let storedColumns = "id, position, title, notes, done"
 
     static func task(_ row: Row) -> TaskItem {
-        TaskItem(id: row[0], title: row[1], notes: row[2], done: row[3])
+        TaskItem(id: row.int(0), title: row.text(1), notes: row.text(2), done: row.bool(3))
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
         try writing { db in
-            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM profile WHERE name = ?"), arguments: [user]) == nil
-            else { return }
-            try db.execute(sql: "INSERT INTO profile (name) VALUES (?)", arguments: [user])
+            guard try db.first("SELECT 1 FROM profile WHERE name = ?", [user], { _ in true }) == nil else { return }
+            try db.run("INSERT INTO profile (name) VALUES (?)", [user])
             if sample {
                 for task in TaskItem.samples {
                     _ = try Self.append(db, user, DraftFields(title: task.title, notes: task.notes, done: task.done))
@@ -39,9 +37,8 @@ extension SQLiteStore {
                 }
             }
             let (filter, arguments) = Self.filterClause(query.filter, user)
-            return try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)"),
-                arguments: arguments + [search]) ?? 0
+            return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
+                                arguments + [search]) { $0.int(0) } ?? 0
         }
     }
 
@@ -52,17 +49,16 @@ extension SQLiteStore {
                 sql += " AND navstack_matches(title, notes, ?)"
                 arguments += [search]
             }
-            let statement = try db.cachedStatement(sql: """
+            let statement = try db.statement("""
                 SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY position LIMIT ? OFFSET ?
                 """)
-            return try Row.fetchAll(statement, arguments: arguments + [limit, offset]).map(Self.task)
+            return try statement.all(arguments + [limit, offset], Self.task)
         }
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
         try reading { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)"),
-                             arguments: [id, user]).map(Self.task)
+            try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
         }
     }
 
@@ -75,8 +71,7 @@ extension SQLiteStore {
 
     public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
-            let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT top - 1 FROM profile WHERE name = ?"),
-                                            arguments: [user]) ?? 0
+            let position = try db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
             let row = try Self.insert(db, user, StoredTask(id: nil, position: position, fields))
             try record(db, user, kind, [ChangePair(before: nil, after: row)])
             return row.item
@@ -106,7 +101,7 @@ extension SQLiteStore {
     // MARK: - Rows and counters
 
     /// ` AND done = ?` for a filter, and the arguments that start with the profile.
-    static func filterClause(_ filter: ListFilter, _ user: String) -> (String, StatementArguments) {
+    static func filterClause(_ filter: ListFilter, _ user: String) -> (String, [any SQLArgument]) {
         switch filter {
         case .all: ("", [user])
         case .open: (" AND done = ?", [user, false])
@@ -114,41 +109,35 @@ extension SQLiteStore {
         }
     }
 
-    static func counters(_ db: Database, _ user: String) throws -> (total: Int, done: Int) {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT total, done FROM profile WHERE name = ?"),
-                                         arguments: [user]) else { return (0, 0) }
-        return (row[0], row[1])
+    static func counters(_ db: Connection, _ user: String) throws -> (total: Int, done: Int) {
+        try db.first("SELECT total, done FROM profile WHERE name = ?", [user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
     }
 
     /// A task with its place in the list.
-    static func stored(_ db: Database, _ user: String, id: Int) throws -> StoredTask? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)"),
-            arguments: [id, user]
-        ).map(storedTask)
+    static func stored(_ db: Connection, _ user: String, id: Int) throws -> StoredTask? {
+        try db.first("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)", [id, user], storedTask)
     }
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
-        StoredTask(id: row[0], position: row[1], DraftFields(title: row[2], notes: row[3], done: row[4]))
+        StoredTask(id: row.int(0), position: row.int(1), DraftFields(title: row.text(2), notes: row.text(3), done: row.bool(4)))
     }
 
     /// Adds a task at the bottom of the list, unrecorded (sample tasks, imports).
-    static func append(_ db: Database, _ user: String, _ fields: DraftFields) throws -> StoredTask {
-        let position = try Int.fetchOne(db.cachedStatement(sql: "SELECT bottom + 1 FROM profile WHERE name = ?"),
-                                        arguments: [user]) ?? 0
+    static func append(_ db: Connection, _ user: String, _ fields: DraftFields) throws -> StoredTask {
+        let position = try db.first("SELECT bottom + 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
         return try insert(db, user, StoredTask(id: nil, position: position, fields))
     }
 
     /// Inserts a task (with its id when it had one), keeping the counters and the
     /// positions given so far.
-    static func insert(_ db: Database, _ user: String, _ task: StoredTask) throws -> StoredTask {
-        try db.cachedStatement(sql: """
+    static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
+        try db.run("""
             INSERT INTO task (id, profile_id, position, title, notes, done) VALUES (?, \(Self.profileID), ?, ?, ?, ?)
-            """).execute(arguments: [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done])
-        try db.cachedStatement(sql: """
+            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done])
+        try db.run("""
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
-            """).execute(arguments: [task.fields.done ? 1 : 0, task.position, task.position, user])
+            """, [task.fields.done ? 1 : 0, task.position, task.position, user])
         var inserted = task
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
         return inserted
@@ -156,23 +145,22 @@ extension SQLiteStore {
 
     /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
     /// or a delete (`task` nil).
-    static func put(_ db: Database, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws {
+    static func put(_ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws {
         switch (old, task) {
         case (nil, nil):
             return
         case (nil, let task?):
             _ = try insert(db, user, task)
         case (let old?, nil):
-            try db.cachedStatement(sql: "DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)").execute(arguments: [old.id, user])
-            try db.cachedStatement(sql: "UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?")
-                .execute(arguments: [old.fields.done ? 1 : 0, user])
+            try db.run("DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [old.id, user])
+            try db.run("UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?", [old.fields.done ? 1 : 0, user])
         case (let old?, let task?):
-            try db.cachedStatement(sql: """
+            try db.run("""
                 UPDATE task SET position = ?, title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                """).execute(arguments: [task.position, task.fields.title, task.fields.notes, task.fields.done, old.id, user])
+                """, [task.position, task.fields.title, task.fields.notes, task.fields.done, old.id, user])
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 {
-                try db.cachedStatement(sql: "UPDATE profile SET done = done + ? WHERE name = ?").execute(arguments: [delta, user])
+                try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
             }
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavStackCore
 
 /// One task before and after a change; `nil` where it did not exist.
@@ -44,20 +43,20 @@ extension SQLiteStore {
 
     /// Records a change: what could be redone is forgotten, and the oldest changes past
     /// the limit.
-    func record(_ db: Database, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        try db.cachedStatement(sql: "DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1").execute(arguments: [user])
-        try db.cachedStatement(sql: "INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)")
-            .execute(arguments: [user, kind.rawValue, try Self.encode(change)])
+    func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
+        try db.run("DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1", [user])
+        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)",
+                   [user, kind.rawValue, try Self.encode(change)])
         let seq = db.lastInsertedRowID
         if seq % 100 == 0 {
-            try db.cachedStatement(sql: """
+            try db.run("""
                 DELETE FROM change WHERE profile_id = \(Self.profileID) AND seq <= (
                     SELECT seq FROM change WHERE profile_id = \(Self.profileID) ORDER BY seq DESC LIMIT 1 OFFSET ?)
-                """).execute(arguments: [user, user, Self.undoLimit])
+                """, [user, user, Self.undoLimit])
         }
     }
 
-    func record(_ db: Database, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
+    func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
         try record(db, user, kind, .pairs(pairs))
     }
 
@@ -73,27 +72,26 @@ extension SQLiteStore {
     private func step(_ user: String, undone: Bool) throws -> ChangeKind? {
         try writing { db in
             let order = undone ? "ASC" : "DESC"
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ? ORDER BY seq \(order) LIMIT 1"),
-                arguments: [user, undone]) else { return nil }
-            let seq: Int64 = row[0]
-            guard let kind = ChangeKind(rawValue: row[1]) else { return nil }
+            guard let (seq, kindName, rows) = try db.first(
+                "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ? ORDER BY seq \(order) LIMIT 1",
+                [user, undone], { ($0.int64(0), $0.text(1), $0.text(2)) }) else { return nil }
+            guard let kind = ChangeKind(rawValue: kindName) else { return nil }
             var pairs: [ChangePair]
-            switch try Self.decode(row[2]) {
+            switch try Self.decode(rows) {
             case .pairs(let recorded):
                 pairs = recorded
             case .imported(let first, let last):
-                pairs = try Row.fetchAll(db, sql: """
+                pairs = try db.prepare("""
                     SELECT \(Self.storedColumns) FROM task WHERE profile_id = \(Self.profileID) AND id BETWEEN ? AND ? ORDER BY id
-                    """, arguments: [user, first, last]).map { ChangePair(before: nil, after: Self.storedTask($0)) }
-                try db.execute(sql: "UPDATE change SET rows = ? WHERE seq = ?", arguments: [try Self.encode(.pairs(pairs)), seq])
+                    """).all([user, first, last]) { ChangePair(before: nil, after: Self.storedTask($0)) }
+                try db.run("UPDATE change SET rows = ? WHERE seq = ?", [try Self.encode(.pairs(pairs)), seq])
             }
             for pair in undone ? pairs : pairs.reversed() {
                 let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
                 let id = (from ?? to)?.id ?? 0
                 try Self.put(db, user, to, replacing: try Self.stored(db, user, id: id))
             }
-            try db.cachedStatement(sql: "UPDATE change SET undone = ? WHERE seq = ?").execute(arguments: [!undone, seq])
+            try db.run("UPDATE change SET undone = ? WHERE seq = ?", [!undone, seq])
             return kind
         }
     }

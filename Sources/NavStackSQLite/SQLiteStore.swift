@@ -3,10 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GRDB
+import CSQLite
 import NavStackCore
 
-/// The task store as one SQLite file (or an in-memory database), through GRDB.
+/// The task store as one SQLite file (or an in-memory database), through SQLite's own
+/// API: one connection, statements prepared once.
 ///
 /// - WAL journal with `synchronous = FULL`: a commit survives a killed process and a
 ///   power loss; readers in other processes are never blocked.
@@ -17,53 +18,57 @@ import NavStackCore
 public final class SQLiteStore: TaskStore {
     /// Where the store lives, for messages: a path, or ":memory:".
     public let path: String
-    let queue: DatabaseQueue
-    /// The connection of the transaction under way, if any.
-    var current: Database?
+    let db: Connection
+    /// Whether a transaction is under way.
+    private var inTransaction = false
 
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
 
-    /// How long a command waits for another process's transaction.
-    public static let busyTimeout = 5.0
+    /// How long a command waits for another process's transaction, in milliseconds.
+    public static let busyTimeout: Int32 = 5000
 
     /// Opens (creating if needed) the store at `path`, or an in-memory store when `path`
     /// is `nil`. A file that is not a store, damaged, read-only or from a newer navstack
     /// is refused and left untouched.
     public init(path: String?) throws(StoreError) {
         self.path = path ?? ":memory:"
-        var config = Configuration()
-        config.busyMode = .timeout(Self.busyTimeout)
-        config.foreignKeysEnabled = true
-        config.prepareDatabase { db in
-            db.add(function: DatabaseFunction("navstack_matches", argumentCount: 3, pure: true) { values in
-                guard let title = String.fromDatabaseValue(values[0]), let notes = String.fromDatabaseValue(values[1]),
-                      let search = String.fromDatabaseValue(values[2]) else { return false }
-                return ListQuery.matches(title: title, notes: notes, search: search)
-            })
+        do {
+            if let path { try Self.prepareFile(at: path) }
+            db = try Connection(path: self.path)
+        } catch {
+            throw Self.storeError(error, path: self.path)
         }
         do {
-            if let path {
-                try Self.prepareFile(at: path)
-                queue = try DatabaseQueue(path: path, configuration: config)
-            } else {
-                queue = try DatabaseQueue(configuration: config)
-            }
+            sqlite3_busy_timeout(db.handle, Self.busyTimeout)
+            try db.execute("PRAGMA foreign_keys = ON")
+            try Self.addFunctions(to: db)
             // Check before anything is written: a store from a newer navstack is refused
             // as it is.
-            let migrator = Self.migrator
-            let unknown = try queue.read { db in
-                try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+            let version = try Self.schemaVersion(db)
+            guard version <= Self.migrations.count else {
+                throw StoreError.newerSchema(path: self.path, version: version)
             }
-            guard unknown.isEmpty else { throw StoreError.newerSchema(path: self.path, unknown: unknown.sorted()) }
-            try queue.writeWithoutTransaction { db in
-                if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-            try migrator.migrate(queue)
+            if path != nil { try db.execute("PRAGMA journal_mode = WAL") }
+            try db.execute("PRAGMA synchronous = FULL")
+            if try Self.userVersion(db) != Self.migrations.count { try migrate() }
         } catch {
-            throw Self.storeError(error, path: path ?? ":memory:")
+            db.close()
+            throw Self.storeError(error, path: self.path)
         }
+    }
+
+    /// `navstack_matches(title, notes, search)`: the list's search, in SQL.
+    private static func addFunctions(to db: Connection) throws(SQLiteError) {
+        let matches: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, values in
+            func text(_ index: Int) -> String {
+                guard let value = values?[index], let bytes = sqlite3_value_text(value) else { return "" }
+                return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+            }
+            sqlite3_result_int(context, ListQuery.matches(title: text(0), notes: text(1), search: text(2)) ? 1 : 0)
+        }
+        try db.check(sqlite3_create_function_v2(db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                                nil, matches, nil, nil, nil))
     }
 
     /// Checks the file and its folder before SQLite touches them: folders are created
@@ -114,20 +119,20 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// A GRDB or SQLite failure as a store error that says what to do.
+    /// A SQLite failure as a store error that says what to do.
     static func storeError(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
-        guard let error = error as? DatabaseError else {
+        guard let error = error as? SQLiteError else {
             return .failed(path: path, reason: String(describing: error))
         }
-        switch error.resultCode {
-        case .SQLITE_NOTADB: return .notADatabase(path: path)
-        case .SQLITE_CORRUPT: return .corrupt(path: path)
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path)
-        case .SQLITE_READONLY: return .readOnly(path: path)
-        case .SQLITE_FULL: return .full(path: path)
-        case .SQLITE_CANTOPEN: return .cannotCreate(path: path, reason: error.message ?? "unable to open the file")
-        default: return .failed(path: path, reason: error.message ?? "\(error.resultCode)")
+        switch error.code {
+        case SQLITE_NOTADB: return .notADatabase(path: path)
+        case SQLITE_CORRUPT: return .corrupt(path: path)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
+        case SQLITE_READONLY: return .readOnly(path: path)
+        case SQLITE_FULL: return .full(path: path)
+        case SQLITE_CANTOPEN: return .cannotCreate(path: path, reason: error.message)
+        default: return .failed(path: path, reason: error.message)
         }
     }
 
@@ -135,19 +140,21 @@ public final class SQLiteStore: TaskStore {
     /// next process starts without replaying it. Processes end with `exit`, which runs
     /// no deinitializer, so callers close the store themselves.
     public func close() {
-        try? queue.close()
+        db.close()
     }
 
     public func transaction(_ body: () throws -> Void) throws {
-        if current != nil { return try body() }
+        if inTransaction { return try body() }
         do {
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    current = db
-                    defer { current = nil }
-                    try body()
-                    return .commit
-                }
+            try db.run("BEGIN IMMEDIATE")
+            inTransaction = true
+            defer { inTransaction = false }
+            do {
+                try body()
+                try db.run("COMMIT")
+            } catch {
+                try? db.run("ROLLBACK")
+                throw error
             }
         } catch let error as NavError {
             throw error
@@ -158,21 +165,22 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Runs `body` in the transaction under way, else in a read of its own.
-    func reading<T>(_ body: (Database) throws -> T) throws -> T {
-        if let current { return try body(current) }
+    /// Runs `body` in the transaction under way, else on its own (each statement reads
+    /// a consistent store).
+    func reading<T>(_ body: (Connection) throws -> T) throws -> T {
+        if inTransaction { return try body(db) }
         do {
-            return try queue.read(body)
+            return try body(db)
         } catch {
             throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
         }
     }
 
     /// Runs `body` in the transaction under way, else in a transaction of its own.
-    func writing<T>(_ body: (Database) throws -> T) throws -> T {
-        if let current { return try body(current) }
+    func writing<T>(_ body: (Connection) throws -> T) throws -> T {
+        if inTransaction { return try body(db) }
         var result: T?
-        try transaction { result = try body(current!) }
+        try transaction { result = try body(db) }
         return result!
     }
 }

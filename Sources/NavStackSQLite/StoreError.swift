@@ -4,7 +4,7 @@ import NavStackCore
 public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case notADatabase(path: String)
     case corrupt(path: String)
-    case newerSchema(path: String, unknown: [String])
+    case newerSchema(path: String, version: Int)
     case readOnly(path: String)
     case cannotCreate(path: String, reason: String)
     case locked(path: String)
@@ -19,7 +19,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .notADatabase(let path): t(.storeNotADatabase, ("path", path))
         case .corrupt(let path): t(.storeCorrupt, ("path", path))
-        case .newerSchema(let path, let unknown): t(.storeNewerSchema, ("path", path), ("migrations", unknown.joined(separator: ", ")))
+        case .newerSchema(let path, let version): t(.storeNewerSchema, ("path", path), ("version", String(version)))
         case .readOnly(let path): t(.storeReadOnly, ("path", path))
         case .cannotCreate(let path, let reason): t(.storeCannotCreate, ("path", path), ("reason", reason))
         case .locked(let path): t(.storeLocked, ("path", path))

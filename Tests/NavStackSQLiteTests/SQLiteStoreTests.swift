@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NavStackCore
 @testable import NavStackSQLite
 import XCTest
@@ -233,9 +232,37 @@ final class SQLiteStoreTests: XCTestCase {
 
     func testTheMigrationsRunInOrderOnMemoryAndFileDatabases() throws {
         for store in [try SQLiteStore(path: nil), try SQLiteStore(path: path)] {
-            let applied = try store.queue.read { db in try SQLiteStore.migrator.appliedMigrations(db) }
-            XCTAssertEqual(applied, SQLiteStore.migrator.migrations)
-            XCTAssertTrue(try store.queue.read { db in try db.tableExists("task") })
+            XCTAssertEqual(try SQLiteStore.schemaVersion(store.db), SQLiteStore.migrations.count)
+            XCTAssertEqual(try store.db.first("PRAGMA user_version") { $0.int(0) }, SQLiteStore.migrations.count)
+            XCTAssertEqual(try store.db.first("SELECT count(*) FROM sqlite_master WHERE name = 'task'") { $0.int(0) }, 1)
+            store.close()
+        }
+    }
+
+    /// A store made when the schema's migrations were listed in a `grdb_migrations`
+    /// table opens as it is, and one listing a migration this navstack does not know is
+    /// from a newer navstack.
+    func testAStoreThatListsItsMigrationsInATable() throws {
+        func makeLegacyStore(listing names: [String]) throws {
+            try? FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            let db = try Connection(path: path)
+            try db.execute(SQLiteStore.migrations[0].sql)
+            try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for name in names { try db.run("INSERT INTO grdb_migrations (identifier) VALUES (?)", [name]) }
+            try db.run("INSERT INTO profile (name) VALUES ('ana')")
+            db.close()
+        }
+        try makeLegacyStore(listing: [SQLiteStore.migrations[0].name])
+        let store = try SQLiteStore(path: path)
+        XCTAssertEqual(try store.db.first("PRAGMA user_version") { $0.int(0) }, 1)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM profile") { $0.int(0) }, 1)
+        store.close()
+
+        try makeLegacyStore(listing: [SQLiteStore.migrations[0].name, "v2: from the future"])
+        XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
+            XCTAssertEqual(error as? StoreError, .newerSchema(path: self.path, version: 2))
         }
     }
 }

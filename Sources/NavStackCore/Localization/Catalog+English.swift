@@ -122,7 +122,7 @@ extension Catalog {
 
         .storeNotADatabase: "{path} is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store",
         .storeCorrupt: "{path} is damaged (the database disk image is malformed); it was left untouched: restore a backup or choose another store with --store",
-        .storeNewerSchema: "{path} was written by a newer navstack (unknown migrations: {migrations}); it was left untouched: use that newer navstack",
+        .storeNewerSchema: "{path} was written by a newer navstack (schema version {version}); it was left untouched: use that newer navstack",
         .storeReadOnly: "{path} is read-only; make it and its folder writable (chmod u+w) or choose another store with --store",
         .storeCannotCreate: "cannot create the store {path}: {reason}",
         .storeLocked: "{path} is locked by another process for too long; try again",

@@ -123,7 +123,7 @@ extension Catalog {
 
         .storeNotADatabase: "{path} não é um armazenamento do navstack (não é um banco SQLite); nada foi alterado: mova-o ou escolha outro com --store",
         .storeCorrupt: "{path} está danificado (a imagem do banco está malformada); nada foi alterado: restaure um backup ou escolha outro com --store",
-        .storeNewerSchema: "{path} foi gravado por um navstack mais novo (migrações desconhecidas: {migrations}); nada foi alterado: use esse navstack mais novo",
+        .storeNewerSchema: "{path} foi gravado por um navstack mais novo (versão do esquema {version}); nada foi alterado: use esse navstack mais novo",
         .storeReadOnly: "{path} é somente leitura; torne-o e sua pasta graváveis (chmod u+w) ou escolha outro com --store",
         .storeCannotCreate: "não é possível criar o armazenamento {path}: {reason}",
         .storeLocked: "{path} está bloqueado por outro processo há tempo demais; tente de novo",

@@ -123,7 +123,7 @@ extension Catalog {
 
         .storeNotADatabase: "{path} no es un almacén de navstack (no es una base SQLite); no se tocó: muévelo o elige otro con --store",
         .storeCorrupt: "{path} está dañado (la imagen de la base está malformada); no se tocó: restaura una copia o elige otro con --store",
-        .storeNewerSchema: "{path} lo escribió un navstack más nuevo (migraciones desconocidas: {migrations}); no se tocó: usa ese navstack más nuevo",
+        .storeNewerSchema: "{path} lo escribió un navstack más nuevo (versión del esquema {version}); no se tocó: usa ese navstack más nuevo",
         .storeReadOnly: "{path} es de solo lectura; haz que él y su carpeta se puedan escribir (chmod u+w) o elige otro con --store",
         .storeCannotCreate: "no se puede crear el almacén {path}: {reason}",
         .storeLocked: "{path} está bloqueado por otro proceso desde hace demasiado; inténtalo de nuevo",

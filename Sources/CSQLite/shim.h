@@ -1,0 +1,13 @@
+// The system SQLite, and what of its header Swift cannot import.
+#ifndef NAVSTACK_CSQLITE_SHIM_H
+#define NAVSTACK_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT (SQLite copies bound text before the call returns): the macro is a
+/// cast Swift cannot import.
+static inline sqlite3_destructor_type ns_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+
+#endif

@@ -1,0 +1,227 @@
+import CSQLite
+
+/// A failure SQLite reported: its primary result code and its message.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
+    let code: Int32
+    let message: String
+
+    var description: String { message }
+}
+
+/// A value for a statement's `?`.
+protocol SQLArgument {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+}
+
+extension Int: SQLArgument {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, Int64(self))
+    }
+}
+
+extension Int64: SQLArgument {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, self)
+    }
+}
+
+extension Bool: SQLArgument {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, self ? 1 : 0)
+    }
+}
+
+extension String: SQLArgument {
+    /// Binds the text, copied by SQLite.
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        var text = self
+        return text.withUTF8 { bytes in
+            // A non-nil pointer even for "": nil would bind NULL.
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+            return sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                     ns_sqlite_transient())
+        }
+    }
+}
+
+extension Optional: SQLArgument where Wrapped: SQLArgument {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .some(let value): value.bind(to: statement, at: index)
+        case .none: sqlite3_bind_null(statement, index)
+        }
+    }
+}
+
+/// The current row of a statement being stepped; valid only inside the closure it is
+/// given to.
+struct Row {
+    let statement: OpaquePointer
+
+    func int(_ column: Int32) -> Int {
+        Int(sqlite3_column_int64(statement, column))
+    }
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    func bool(_ column: Int32) -> Bool {
+        sqlite3_column_int64(statement, column) != 0
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
+    /// The column as text ("" for NULL).
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? {
+        isNull(column) ? nil : text(column)
+    }
+}
+
+/// A prepared statement. It is reset after each use, so it never holds a read open.
+final class Statement {
+    let handle: OpaquePointer
+    private unowned let connection: Connection
+
+    fileprivate init(_ handle: OpaquePointer, of connection: Connection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds the arguments to the `?`s in order.
+    func bind(_ arguments: [any SQLArgument]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        for (offset, argument) in arguments.enumerated() {
+            try connection.check(argument.bind(to: handle, at: Int32(offset + 1)))
+        }
+    }
+
+    /// Runs the statement to its end.
+    func run(_ arguments: [any SQLArgument] = []) throws(SQLiteError) {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        try connection.check(code, done: true)
+    }
+
+    /// Calls `body` with each row.
+    func each(_ arguments: [any SQLArgument] = [], _ body: (Row) throws -> Void) throws {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else { return try connection.check(code, done: true) }
+            try body(Row(statement: handle))
+        }
+    }
+
+    /// The first row, read by `read`; `nil` when there is none.
+    func first<T>(_ arguments: [any SQLArgument] = [], _ read: (Row) throws -> T) throws -> T? {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_ROW else {
+            try connection.check(code, done: true)
+            return nil
+        }
+        return try read(Row(statement: handle))
+    }
+
+    /// Every row, read by `read`.
+    func all<T>(_ arguments: [any SQLArgument] = [], _ read: (Row) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try each(arguments) { rows.append(try read($0)) }
+        return rows
+    }
+}
+
+/// One SQLite connection, used from one thread, with its statements prepared once.
+final class Connection {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    private var isOpen = true
+
+    /// Opens (creating if needed) the database at `path` (":memory:" for one in memory).
+    init(path: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
+        self.handle = handle
+        guard code == SQLITE_OK else {
+            let error = SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+            sqlite3_close_v2(handle)
+            isOpen = false
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Finalizes the statements and closes the connection; the last connection to a
+    /// WAL database checkpoints it and removes the WAL.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        statements = [:]
+        sqlite3_close_v2(handle)
+    }
+
+    /// The statement for `sql`, prepared on first use and kept.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A statement of its own, finalized when released.
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        var handle: OpaquePointer?
+        try check(sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil))
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in \(sql)") }
+        return Statement(handle, of: self)
+    }
+
+    /// Runs statements separated by semicolons, without arguments.
+    func execute(_ sql: String) throws(SQLiteError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil))
+    }
+
+    /// Runs one statement, prepared once.
+    func run(_ sql: String, _ arguments: [any SQLArgument] = []) throws(SQLiteError) {
+        try statement(sql).run(arguments)
+    }
+
+    /// The first row of a query, prepared once.
+    func first<T>(_ sql: String, _ arguments: [any SQLArgument] = [], _ read: (Row) throws -> T) throws -> T? {
+        try statement(sql).first(arguments, read)
+    }
+
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// Turns a result code other than OK (or DONE, when `done`) into an error with
+    /// SQLite's message.
+    func check(_ code: Int32, done: Bool = false) throws(SQLiteError) {
+        if code == SQLITE_OK || (done && code == SQLITE_DONE) { return }
+        throw SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
