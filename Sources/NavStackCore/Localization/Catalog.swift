@@ -42,12 +42,23 @@ public struct Catalog: Sendable {
     }
 
     /// A phrase with its values filled in.
-    public func callAsFunction(_ phrase: Phrase, _ values: (String, Any)...) -> String {
-        var text = template(phrase)
-        guard !values.isEmpty else { return text }
-        for (name, value) in values {
-            text = text.replacing("{" + name + "}", with: "\(value)")
+    public func callAsFunction(_ phrase: Phrase, _ values: (String, any CustomStringConvertible)...) -> String {
+        let template = template(phrase)
+        guard !values.isEmpty else { return template }
+        var text = ""
+        text.reserveCapacity(template.utf8.count + 32)
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            text += rest[..<open]
+            let name = rest[rest.index(after: open)..<close]
+            if let value = values.first(where: { $0.0 == name }) {
+                text += value.1.description
+            } else {
+                text += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
         }
+        text += rest
         return text
     }
 
