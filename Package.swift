@@ -7,9 +7,6 @@ let package = Package(
         .executable(name: "navstack", targets: ["navstack"]),
         .library(name: "NavStackCore", targets: ["NavStackCore"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
     targets: [
         // The app as values: routes, the router, commands, screens, renderers. No I/O.
         .target(name: "NavStackCore"),
@@ -36,7 +33,6 @@ let package = Package(
                 "NavStackCore",
                 "NavStackSQLite",
                 "CEditLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

@@ -3,27 +3,32 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 import Foundation
+import NavStackCore
 import NavStackSQLite
 
 /// `navstack import`: adds tasks from a JSON array or JSON Lines, all or nothing.
-struct Import: ParsableCommand {
-    static let configuration = CommandConfiguration(
+struct Import: Subcommand {
+    static let spec = CommandSpec(
+        name: "navstack import",
         abstract: "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.",
         discussion: """
             Each record is {"title": …, "notes"?: …, "done"?: …}. The import is one \
             transaction: a bad record fails it whole, naming its index (from 0), and \
             nothing is added. The profile is created if missing.
-            """)
+            """,
+        options: StoreOptions.options + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
+        arguments: [.init("file", help: "The file to read, or - for stdin.")])
 
-    @OptionGroup var storage: StoreOptions
+    let storage: StoreOptions
+    let user: String?
+    let file: String
 
-    @Option(help: ArgumentHelp("The profile (default: the signed-in one).", valueName: "name"))
-    var user: String?
-
-    @Argument(help: ArgumentHelp("The file to read, or - for stdin.", valueName: "file"))
-    var file: String
+    init(_ parsed: ParsedArguments) {
+        storage = StoreOptions(parsed)
+        user = parsed.value("user")
+        file = parsed.arguments[0]
+    }
 
     func run() throws {
         let streams = StandardStreams()
@@ -33,7 +38,7 @@ struct Import: ParsableCommand {
         } else {
             guard let contents = FileManager.default.contents(atPath: file) else {
                 streams.write("navstack: import: cannot read \(file)\n", to: .error)
-                throw ExitCode.failure
+                throw ExitStatus.failure
             }
             data = contents
         }
@@ -46,20 +51,25 @@ struct Import: ParsableCommand {
             streams.flush()
         } catch {
             streams.write("navstack: import: \(error)\n", to: .error)
-            throw ExitCode.failure
+            throw ExitStatus.failure
         }
     }
 }
 
 /// `navstack export`: prints the profile's tasks as a JSON array, in list order.
-struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.")
+struct Export: Subcommand {
+    static let spec = CommandSpec(
+        name: "navstack export",
+        abstract: "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.",
+        options: StoreOptions.options + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
 
-    @OptionGroup var storage: StoreOptions
+    let storage: StoreOptions
+    let user: String?
 
-    @Option(help: ArgumentHelp("The profile (default: the signed-in one).", valueName: "name"))
-    var user: String?
+    init(_ parsed: ParsedArguments) {
+        storage = StoreOptions(parsed)
+        user = parsed.value("user")
+    }
 
     func run() throws {
         let streams = StandardStreams()
@@ -70,7 +80,7 @@ struct Export: ParsableCommand {
             streams.flush()
         } catch {
             streams.write("navstack: export: \(error)\n", to: .error)
-            throw ExitCode.failure
+            throw ExitStatus.failure
         }
     }
 }

@@ -1,15 +1,46 @@
-import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavStackCore
 
-extension Interpreter.Format: ExpressibleByArgument {}
+/// A command of the command line: built from what was parsed, then run.
+protocol Subcommand: Sendable {
+    static var spec: CommandSpec { get }
+    init(_ parsed: ParsedArguments) throws
+    func run() throws
+}
+
+/// A command as the dispatcher sees it: its name, its spec, and how to run it.
+struct CommandEntry: Sendable {
+    let name: String
+    let spec: CommandSpec
+    let launch: @Sendable (ParsedArguments) throws -> Void
+}
+
+extension Subcommand {
+    static var entry: CommandEntry {
+        CommandEntry(name: spec.name.split(separator: " ").last.map(String.init) ?? spec.name, spec: spec,
+                     launch: { try Self($0).run() })
+    }
+}
+
+/// Ends the program with a status once what it printed is out.
+struct ExitStatus: Error {
+    var code: Int32
+    static let failure = ExitStatus(code: 1)
+}
 
 /// The navstack command: options, the store, the line reader, the loop.
 @main
-struct Navstack: ParsableCommand {
+struct Navstack: Subcommand {
     static let version = "0.2.0"
 
-    static let configuration = CommandConfiguration(
-        commandName: "navstack",
+    static let subcommands = [Import.entry, Export.entry, TestCommand.entry]
+
+    static let spec = CommandSpec(
+        name: "navstack",
         abstract: "A task app whose every screen lives on a NavigationStack-style path.",
         discussion: """
             Reads one command a line: from the terminal (with line editing, history and \
@@ -23,57 +54,118 @@ struct Navstack: ParsableCommand {
 
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
-        version: version,
-        subcommands: [Import.self, Export.self, TestCommand.self]
-    )
+        options: StoreOptions.options + [
+            .init("format", value: "format", help: "Output format: text or json (one JSON object a line; default: text)."),
+            .init("echo", help: "Print each input line, prefixed '> ', before its output."),
+            .init("bail", help: "Stop at the first command that fails."),
+            .init("open", value: "url", help: "Open a deep link at launch (after login when signed out)."),
+            .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
+            .init("page-size", value: "page-size", help: "Rows per list page (default: fits the terminal, else 20)."),
+            .init("", short: "c", value: "command", repeatable: true, help: "Run this command instead of reading stdin (repeatable)."),
+            .init("no-color", help: "Never use colour."),
+            .init("lang", value: "lang", help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
+        ],
+        subcommands: subcommands.map { ($0.name, $0.spec.abstract) })
 
-    @OptionGroup var storage: StoreOptions
+    /// Parses the command line and runs what it names; returns the exit status.
+    static func main() {
+        let streams = StandardStreams()
+        exit(run(Array(CommandLine.arguments.dropFirst()), streams))
+    }
 
-    @Option(help: "Output format: text or json (one JSON object a line).")
-    var format: Interpreter.Format = .text
-
-    @Flag(help: "Print each input line, prefixed '> ', before its output.")
-    var echo = false
-
-    @Flag(help: "Stop at the first command that fails.")
-    var bail = false
-
-    @Option(name: .customLong("open"), help: ArgumentHelp("Open a deep link at launch (after login when signed out).", valueName: "url"))
-    var link: String?
-
-    @Option(help: "Text width in columns (default: the terminal's, else 80).")
-    var width: Int?
-
-    @Option(help: "Rows per list page (default: fits the terminal, else 20).")
-    var pageSize: Int?
-
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run this command instead of reading stdin (repeatable).", valueName: "command"))
-    var commands: [String] = []
-
-    @Flag(help: "Never use colour.")
-    var noColor = false
-
-    @Option(help: "Language of screens and messages: en, pt or es.")
-    var lang: String?
-
-    func validate() throws {
-        if let width, !(TextRenderer.minimumWidth...1000).contains(width) {
-            throw ValidationError("--width must be between \(TextRenderer.minimumWidth) and 1000 (got \(width))")
+    static func run(_ words: [String], _ streams: StandardStreams) -> Int32 {
+        var words = words[...]
+        var command = Navstack.entry
+        if let first = words.first {
+            if first == "help" {
+                words.removeFirst()
+                guard let name = words.first else { return show(spec.help, streams) }
+                guard words.count == 1, let named = subcommands.first(where: { $0.name == name }) else {
+                    let names = subcommands.map(\.name).joined(separator: ", ")
+                    streams.write(spec.errorText(.invalid("help takes one of: \(names) (got '\(words.joined(separator: " "))')")), to: .error)
+                    return 64
+                }
+                return show(named.spec.help, streams)
+            }
+            if let named = subcommands.first(where: { $0.name == first }) {
+                command = named
+                words.removeFirst()
+            }
         }
-        if let pageSize, !(1...1000).contains(pageSize) {
-            throw ValidationError("--page-size must be between 1 and 1000 (got \(pageSize))")
+        let spec = command.spec
+        let parsed: ParsedArguments
+        do {
+            switch try spec.parse(words) {
+            case .help: return show(spec.help, streams)
+            case .version: return show(version + "\n", streams)
+            case .run(let arguments): parsed = arguments
+            }
+        } catch {
+            return usageError(error, of: spec, streams)
         }
-        if let link {
-            do { _ = try DeepLink(parsing: link) } catch { throw ValidationError("--open: \(error.message)") }
+        do {
+            try command.launch(parsed)
+            return 0
+        } catch let error as UsageError {
+            return usageError(error, of: spec, streams)
+        } catch let status as ExitStatus {
+            streams.flush()
+            return status.code
+        } catch {
+            streams.flush()
+            streams.write("navstack: \(error)\n", to: .error)
+            return 1
         }
-        if let lang, Language(rawValue: lang) == nil {
-            throw ValidationError("--lang must be en, pt or es (got '\(lang)')")
+    }
+
+    private static func usageError(_ error: UsageError, of spec: CommandSpec, _ streams: StandardStreams) -> Int32 {
+        streams.flush()
+        streams.write(spec.errorText(error), to: .error)
+        return 64
+    }
+
+    private static func show(_ text: String, _ streams: StandardStreams) -> Int32 {
+        streams.write(text, to: .output)
+        streams.flush()
+        return 0
+    }
+
+    let storage: StoreOptions
+    let format: Interpreter.Format
+    let echo: Bool
+    let bail: Bool
+    /// `--open`, parsed.
+    let link: DeepLink?
+    let width: Int?
+    let pageSize: Int?
+    let commands: [String]
+    let noColor: Bool
+    let lang: Language?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = StoreOptions(parsed)
+        format = try parsed.choice("format", as: Interpreter.Format.self) ?? .text
+        echo = parsed.flag("echo")
+        bail = parsed.flag("bail")
+        width = try parsed.integer("width", in: TextRenderer.minimumWidth...1000)
+        pageSize = try parsed.integer("page-size", in: 1...1000)
+        commands = parsed.values["c"] ?? []
+        noColor = parsed.flag("no-color")
+        lang = try parsed.choice("lang", as: Language.self)
+        if let text = parsed.value("open") {
+            do {
+                link = try DeepLink(parsing: text)
+            } catch {
+                throw .invalidValue(option: "--open", value: text, reason: error.message)
+            }
+        } else {
+            link = nil
         }
     }
 
     /// The language: `--lang`, else the locale's.
     var catalog: Catalog {
-        Catalog(lang.flatMap(Language.init(rawValue:)) ?? Language.from(environment: Terminal.localeEnvironment()))
+        Catalog(lang ?? Language.from(environment: Terminal.localeEnvironment()))
     }
 
     func run() throws {
@@ -89,12 +181,11 @@ struct Navstack: ParsableCommand {
             phase = try store.loadPhase()
         } catch {
             streams.write("navstack: \(error)\n", to: .error)
-            throw ExitCode.failure
+            throw ExitStatus.failure
         }
         let colors = !noColor && Terminal.allowsColor
-        let openLink = link.flatMap { try? DeepLink(parsing: $0) }  // checked by validate()
-        if let openLink, case .signedOut = phase {
-            phase = .signedOut(pending: openLink)
+        if let link, case .signedOut = phase {
+            phase = .signedOut(pending: link)
         }
         var router = Router(
             store: store,
@@ -103,11 +194,12 @@ struct Navstack: ParsableCommand {
                 sampleForNewProfiles: storage.memory || storage.sample,
                 storeDescription: storage.memory ? nil : store.path,
                 version: Self.version,
-                catalog: catalog),
+                catalog: catalog,
+                savesNavigation: !storage.memory),
             phase: phase)
-        if let openLink, router.session != nil {
+        if let link, router.session != nil {
             do {
-                _ = try router.apply(.go(openLink))
+                _ = try router.apply(.go(link))
             } catch {
                 streams.write("navstack: --open: \(error.message(in: catalog))\n", to: .error)
                 launchFailed = true
@@ -122,7 +214,7 @@ struct Navstack: ParsableCommand {
             try shell.interpreter.launch(to: streams)
         } catch {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
-            throw ExitCode.failure
+            throw ExitStatus.failure
         }
         var reader: any LineReader = commands.isEmpty ? PipedLineReader(willWait: streams.flush) : ArgumentLineReader(commands)
         if interactive, let editor = EditLineReader(
@@ -139,7 +231,7 @@ struct Navstack: ParsableCommand {
             if outcome == .quit || (outcome == .failed && bail) { break }
         }
         streams.flush()
-        if shell.interpreter.failures > 0 || launchFailed { throw ExitCode.failure }
+        if shell.interpreter.failures > 0 || launchFailed { throw ExitStatus.failure }
     }
 }
 

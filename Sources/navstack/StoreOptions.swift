@@ -3,21 +3,27 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 import NavStackCore
 import NavStackSQLite
 
 /// Which store to open: in memory, `--store PATH`, `$NAVSTACK_STORE`, or the default
 /// under `$XDG_DATA_HOME`.
-struct StoreOptions: ParsableArguments {
-    @Flag(help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written.")
-    var memory = false
+struct StoreOptions {
+    static let options: [CommandSpec.Option] = [
+        .init("memory", help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written."),
+        .init("store", value: "path", help: "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite)."),
+        .init("sample", help: "Give new profiles the sample tasks."),
+    ]
 
-    @Option(help: ArgumentHelp("The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite).", valueName: "path"))
-    var store: String?
+    let memory: Bool
+    let store: String?
+    let sample: Bool
 
-    @Flag(help: "Give new profiles the sample tasks.")
-    var sample = false
+    init(_ parsed: ParsedArguments) {
+        memory = parsed.flag("memory")
+        store = parsed.value("store")
+        sample = parsed.flag("sample")
+    }
 
     /// The store file, or `nil` for `--memory`.
     func location() throws -> String? {
@@ -26,7 +32,7 @@ struct StoreOptions: ParsableArguments {
         if let path = Terminal.environment("NAVSTACK_STORE") { return path }
         if let data = Terminal.environment("XDG_DATA_HOME") { return data + "/navstack/navstack.sqlite" }
         if let home = Terminal.environment("HOME") { return home + "/.local/share/navstack/navstack.sqlite" }
-        throw ValidationError("no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME")
+        throw UsageError.invalid("no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME")
     }
 
     /// Opens the store; on failure prints one line naming the file and exits 1. Files
@@ -40,7 +46,7 @@ struct StoreOptions: ParsableArguments {
             return store
         } catch {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
-            throw ExitCode.failure
+            throw ExitStatus.failure
         }
     }
 }

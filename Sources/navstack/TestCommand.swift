@@ -3,14 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 import Foundation
 import NavStackCore
 
 /// `navstack test`: replays golden transcripts, each in a fresh process, and compares.
-struct TestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "test",
+struct TestCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "navstack test",
         abstract: "Replay golden transcripts and compare their output byte for byte.",
         discussion: """
             A transcript is what 'navstack --echo' prints for a script, stderr merged in: \
@@ -22,20 +21,21 @@ struct TestCommand: ParsableCommand {
 
             Exit status: 0 when every transcript passed (or, with --update, was rewritten), \
             1 when one failed, 64 on bad usage.
-            """)
+            """,
+        options: [
+            .init("update", help: "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match."),
+            .init("jobs", value: "jobs", help: "How many transcripts run at once (default: the number of cores)."),
+        ],
+        arguments: [.init("path", repeating: true, help: "Transcript files, or folders searched for *.transcript.")])
 
-    @Flag(help: "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match.")
-    var update = false
+    let update: Bool
+    let jobs: Int?
+    let paths: [String]
 
-    @Option(help: "How many transcripts run at once (default: the number of cores).")
-    var jobs: Int?
-
-    @Argument(help: ArgumentHelp("Transcript files, or folders searched for *.transcript.", valueName: "path"))
-    var paths: [String]
-
-    func validate() throws {
-        if paths.isEmpty { throw ValidationError("name at least one transcript or folder") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        update = parsed.flag("update")
+        jobs = try parsed.integer("jobs", in: 1...1024)
+        paths = parsed.arguments
     }
 
     func run() throws {
@@ -89,7 +89,7 @@ struct TestCommand: ParsableCommand {
         }
         streams.write("\(passed) passed, \(failed + missing.count) failed\n", to: .output)
         streams.flush()
-        if unfixed > 0 || (files.isEmpty && missing.isEmpty) { throw ExitCode.failure }
+        if unfixed > 0 || (files.isEmpty && missing.isEmpty) { throw ExitStatus.failure }
     }
 
     /// Every `*.transcript` below a folder, sorted.
@@ -158,7 +158,7 @@ struct TranscriptRunner: Sendable {
         let input = scratch.appendingPathComponent("input")
         let output = scratch.appendingPathComponent("output")
         try Data(transcript.commands.map { $0 + "\n" }.joined().utf8).write(to: input)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

@@ -46,7 +46,7 @@ extension Router {
             _ = try apply(command)
             return nil
         } catch {
-            return error as? NavError
+            return error
         }
     }
 }

@@ -16,10 +16,15 @@ public struct Router {
         public var version: String
         /// The words of screens, messages and help.
         public var catalog: Catalog
+        /// Whether the store keeps where each profile is, for the next launch. A store in
+        /// memory has no next launch.
+        public var savesNavigation: Bool
 
         /// `storeDescription` nil: the store is in memory.
         public init(pageSize: Int = 20, sampleForNewProfiles: Bool = false,
-                    storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english) {
+                    storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english,
+                    savesNavigation: Bool = true) {
+            self.savesNavigation = savesNavigation
             self.pageSize = max(1, pageSize)
             self.sampleForNewProfiles = sampleForNewProfiles
             self.storeDescription = storeDescription ?? catalog(.inMemory)
@@ -71,7 +76,7 @@ public struct Router {
             try storeCall {
                 try store.transaction {
                     try next.change(by: command)
-                    if next.phase != phase { try store.savePhase(next.phase) }
+                    if configuration.savesNavigation, next.phase != phase { try store.savePhase(next.phase) }
                     response = .screen(try next.screen())
                 }
             }

@@ -78,4 +78,3 @@ final class RandomInputTests: XCTestCase {
     }
 }
 
-extension Interpreter.Outcome: @retroactive Hashable {}

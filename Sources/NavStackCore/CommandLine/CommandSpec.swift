@@ -1,0 +1,287 @@
+/// A command of the `navstack` command line: its options and arguments, the help that
+/// describes them, and the parser that reads them.
+///
+/// Parsing is plain string work over a table, so launching costs next to nothing.
+public struct CommandSpec: Sendable {
+    /// An option: `--long`, maybe `-s`; a flag, or one that takes a value.
+    public struct Option: Sendable {
+        public var long: String
+        public var short: Character?
+        /// The value's name in help (`--store <path>`); `nil` for a flag.
+        public var valueName: String?
+        public var help: String
+        /// Whether it may be given more than once (each value is kept).
+        public var repeatable: Bool
+
+        public init(_ long: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String) {
+            self.long = long
+            self.short = short
+            self.valueName = valueName
+            self.help = help
+            self.repeatable = repeatable
+        }
+
+        /// The name its values are kept under: the long name, else the short one.
+        var key: String {
+            long.isEmpty ? short.map(String.init) ?? "" : long
+        }
+
+        /// How usage and help name it: `--store <path>`, `-c <command>`, `--echo`.
+        var synopsis: String {
+            let name = short.map { "-\($0)" } ?? "--\(long)"
+            return valueName.map { "\(name) <\($0)>" } ?? name
+        }
+    }
+
+    /// A positional argument.
+    public struct Argument: Sendable {
+        public var name: String
+        public var help: String
+        /// Whether it takes every remaining argument (at least one).
+        public var repeating: Bool
+
+        public init(_ name: String, repeating: Bool = false, help: String) {
+            self.name = name
+            self.help = help
+            self.repeating = repeating
+        }
+    }
+
+    /// The command's full name, as usage shows it: `navstack`, `navstack import`.
+    public var name: String
+    public var abstract: String
+    public var discussion: String
+    public var options: [Option]
+    public var arguments: [Argument]
+    /// Names and abstracts of subcommands, for help.
+    public var subcommands: [(name: String, abstract: String)]
+
+    public init(name: String, abstract: String, discussion: String = "", options: [Option], arguments: [Argument] = [],
+                subcommands: [(name: String, abstract: String)] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.subcommands = subcommands
+    }
+
+    /// What a command line asked for.
+    public enum Request: Equatable, Sendable {
+        case run(ParsedArguments)
+        case help
+        case version
+    }
+
+    /// Reads arguments (without the command's own name): `--long value`, `--long=value`,
+    /// `-s value`, flags, positionals, and `--` before positionals that start with `-`.
+    /// `-h`/`--help` and `--version` win over everything else.
+    public func parse(_ words: some Collection<String>) throws(UsageError) -> Request {
+        for word in words {
+            if word == "--" { break }
+            if word == "-h" || word == "--help" { return .help }
+            if word == "--version" { return .version }
+        }
+        var parsed = ParsedArguments()
+        var words = Array(words)[...]
+        var positionals: [String] = []
+        while let word = words.popFirst() {
+            if word == "--" {
+                positionals += words
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                positionals.append(word)
+                continue
+            }
+            let (name, attached) = Self.split(word)
+            guard let option = find(name) else { throw .unknownOption(word) }
+            if option.valueName == nil {
+                if attached != nil { throw .flagWithValue(option.synopsis) }
+                parsed.flags.insert(option.key)
+                continue
+            }
+            guard let value = attached ?? words.popFirst() else { throw .missingValue(option.synopsis) }
+            if option.repeatable {
+                parsed.values[option.key, default: []].append(value)
+            } else {
+                parsed.values[option.key] = [value]
+            }
+        }
+        parsed.arguments = try matchArguments(positionals)
+        return .run(parsed)
+    }
+
+    /// `--long=value` as ("--long", "value"); anything else as it is.
+    private static func split(_ word: String) -> (String, String?) {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    private func find(_ name: String) -> Option? {
+        if name.hasPrefix("--") {
+            let long = name.dropFirst(2)
+            return options.first { !$0.long.isEmpty && $0.long == long }
+        }
+        guard name.count == 2, let letter = name.last else { return nil }
+        return options.first { $0.short == letter }
+    }
+
+    private func matchArguments(_ positionals: [String]) throws(UsageError) -> [String] {
+        var remaining = positionals[...]
+        for argument in arguments {
+            if remaining.isEmpty { throw .missingArgument("<\(argument.name)>") }
+            if argument.repeating { return positionals }
+            remaining.removeFirst()
+        }
+        if let extra = remaining.first { throw .unexpectedArgument(extra) }
+        return positionals
+    }
+
+    // MARK: - Help
+
+    /// `navstack import [--memory] [--store <path>] … <file>`.
+    public var usage: String {
+        var parts = [name]
+        for option in options {
+            let synopsis = option.synopsis + (option.repeatable ? " ..." : "")
+            parts.append("[\(synopsis)]")
+        }
+        for argument in arguments {
+            parts.append("<\(argument.name)>" + (argument.repeating ? " ..." : ""))
+        }
+        if !subcommands.isEmpty { parts.append("[<subcommand>]") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The whole help text, wrapped to 80 columns.
+    public var help: String {
+        var text = Self.wrap("OVERVIEW: " + abstract, width: 80) + "\n"
+        if !discussion.isEmpty {
+            text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { Self.wrap(String($0), width: 80) }.joined(separator: "\n") + "\n"
+        }
+        text += "\nUSAGE: \(usage)\n"
+        if !arguments.isEmpty {
+            text += "\nARGUMENTS:\n"
+            for argument in arguments { text += Self.entry("<\(argument.name)>", argument.help) }
+        }
+        text += "\nOPTIONS:\n"
+        for option in options {
+            let names = option.short.map { "-\($0)" + (option.long.isEmpty ? "" : ", --\(option.long)") } ?? "--\(option.long)"
+            text += Self.entry(names + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+        }
+        text += Self.entry("--version", "Show the version.")
+        text += Self.entry("-h, --help", "Show help information.")
+        if !subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for subcommand in subcommands { text += Self.entry(subcommand.name, subcommand.abstract) }
+            text += "\n  See '\(name) help <subcommand>' for detailed help.\n"
+        }
+        return text
+    }
+
+    /// The lines of a usage error: the reason, the usage, where help is.
+    public func errorText(_ error: UsageError) -> String {
+        "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+    }
+
+    /// One help entry: the names in a 24-column margin, the text wrapped beside them.
+    private static func entry(_ names: String, _ help: String) -> String {
+        let margin = String(repeating: " ", count: 26)
+        var lines = wrap(help, width: 80 - 26).split(separator: "\n").map(String.init)
+        if lines.isEmpty { lines = [""] }
+        var text = "  " + names
+        if names.count + 2 <= 25 {
+            text += String(repeating: " ", count: 26 - names.count - 2) + lines.removeFirst()
+        }
+        text += "\n"
+        for line in lines { text += margin + line + "\n" }
+        return text
+    }
+
+    /// Words wrapped to lines of at most `width` characters (a longer word keeps its line).
+    static func wrap(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The options and arguments a command line gave.
+public struct ParsedArguments: Equatable, Sendable {
+    /// The flags given, by long name.
+    public var flags: Set<String> = []
+    /// Each value option's values, in order (one for an option that is not repeatable:
+    /// the last given).
+    public var values: [String: [String]] = [:]
+    public var arguments: [String] = []
+
+    public init() {}
+
+    public func flag(_ long: String) -> Bool {
+        flags.contains(long)
+    }
+
+    public func value(_ long: String) -> String? {
+        values[long]?.last
+    }
+
+    /// A whole number in `range`; `nil` when the option was not given.
+    public func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(long) else { return nil }
+        guard let number = Int(text) else {
+            throw .invalidValue(option: "--\(long)", value: text, reason: "not a whole number")
+        }
+        guard range.contains(number) else {
+            throw .invalidValue(option: "--\(long)", value: text,
+                                reason: "use \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    /// One of a fixed set of words; `nil` when the option was not given.
+    public func choice<T: RawRepresentable & CaseIterable>(_ long: String, as type: T.Type) throws(UsageError) -> T?
+    where T.RawValue == String {
+        guard let text = value(long) else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw .invalidValue(option: "--\(long)", value: text,
+                                reason: "use " + T.allCases.map(\.rawValue).joined(separator: " or "))
+        }
+        return value
+    }
+}
+
+/// A command line that cannot be run; the program exits 64.
+public enum UsageError: Error, Equatable, Sendable {
+    case unknownOption(String)
+    case missingValue(String)
+    case flagWithValue(String)
+    case invalidValue(option: String, value: String, reason: String)
+    case missingArgument(String)
+    case unexpectedArgument(String)
+    case invalid(String)
+
+    public var message: String {
+        switch self {
+        case .unknownOption(let word): "unknown option '\(word)'"
+        case .missingValue(let option): "missing value for '\(option)'"
+        case .flagWithValue(let option): "'\(option)' takes no value"
+        case .invalidValue(let option, let value, let reason): "the value '\(value)' is invalid for '\(option)': \(reason)"
+        case .missingArgument(let name): "missing expected argument '\(name)'"
+        case .unexpectedArgument(let word): "unexpected argument '\(word)'"
+        case .invalid(let message): message
+        }
+    }
+}
