@@ -1,4 +1,3 @@
-import Foundation
 import NavStackCore
 
 /// Reads import files fast: a JSON array of records, or JSON Lines (one record a line).
@@ -22,9 +21,9 @@ struct ImportParser {
     }
 
     /// Parses a whole file into records.
-    static func parse(_ data: some ContiguousBytes) throws(ImportError) -> [DraftFields] {
-        let result: Result<[DraftFields], ImportError> = data.withUnsafeBytes { raw in
-            var parser = ImportParser(raw.bindMemory(to: UInt8.self))
+    static func parse(_ data: [UInt8]) throws(ImportError) -> [DraftFields] {
+        let result: Result<[DraftFields], ImportError> = data.withUnsafeBufferPointer { bytes in
+            var parser = ImportParser(bytes)
             do throws(ImportError) {
                 return .success(try parser.records())
             } catch {

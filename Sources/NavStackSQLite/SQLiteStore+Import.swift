@@ -1,5 +1,4 @@
 import CSQLite
-import Foundation
 import NavStackCore
 
 /// Why an import was refused; nothing was added.
@@ -29,7 +28,7 @@ extension SQLiteStore {
     /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?}`
     /// (other keys, such as an exported `id`, are ignored). Records are numbered from 0;
     /// the first bad one fails the whole input.
-    public static func parseImport(_ data: Data) throws(ImportError) -> [DraftFields] {
+    public static func parseImport(_ data: [UInt8]) throws(ImportError) -> [DraftFields] {
         try ImportParser.parse(data)
     }
 

@@ -1,9 +1,8 @@
-import Foundation
 import NavStackCore
 
 /// A profile's navigation state as the store keeps it (JSON in `profile.state`).
-struct SavedSession: Codable, Equatable {
-    struct SavedDraft: Codable, Equatable {
+struct SavedSession: Equatable {
+    struct SavedDraft: Equatable {
         var owner: String
         var title: String
         var notes: String
@@ -11,7 +10,7 @@ struct SavedSession: Codable, Equatable {
         var original: Fields
     }
 
-    struct Fields: Codable, Equatable {
+    struct Fields: Equatable {
         var title: String
         var notes: String
         var done: Bool
@@ -67,6 +66,64 @@ struct SavedSession: Codable, Equatable {
     }
 }
 
+extension SavedSession {
+    /// The JSON the store keeps: `tab`, `tasks`, `account`, `sheet` (absent when none),
+    /// `drafts`, `filter`, `search` (absent when none), `page`.
+    var json: String {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.key("tab"); json.string(tab)
+            json.key("tasks"); json.strings(tasks)
+            json.key("account"); json.strings(account)
+            if let sheet { json.key("sheet"); json.string(sheet) }
+            json.key("drafts")
+            json.array(drafts) { json, draft in
+                json.object { json in
+                    json.key("owner"); json.string(draft.owner)
+                    json.key("title"); json.string(draft.title)
+                    json.key("notes"); json.string(draft.notes)
+                    json.key("done"); json.bool(draft.done)
+                    json.key("original")
+                    json.object { json in
+                        json.key("title"); json.string(draft.original.title)
+                        json.key("notes"); json.string(draft.original.notes)
+                        json.key("done"); json.bool(draft.original.done)
+                    }
+                }
+            }
+            json.key("filter"); json.string(filter)
+            if let search { json.key("search"); json.string(search) }
+            json.key("page"); json.number(page)
+        }
+        return writer.text
+    }
+
+    /// Reads back ``json``; `nil` when something in it is missing or of the wrong kind.
+    init?(json text: String) {
+        guard let value = JSONValue(parsing: text), let tab = value["tab"]?.string,
+              let tasks = value["tasks"]?.array?.compactMap(\.string), let account = value["account"]?.array?.compactMap(\.string),
+              let drafts = value["drafts"]?.array, let filter = value["filter"]?.string, let page = value["page"]?.number
+        else { return nil }
+        self.tab = tab
+        self.tasks = tasks
+        self.account = account
+        sheet = value["sheet"]?.string
+        self.filter = filter
+        search = value["search"]?.string
+        self.page = page
+        self.drafts = []
+        for draft in drafts {
+            guard let owner = draft["owner"]?.string, let title = draft["title"]?.string, let notes = draft["notes"]?.string,
+                  let done = draft["done"]?.bool, let original = draft["original"],
+                  let originalTitle = original["title"]?.string, let originalNotes = original["notes"]?.string,
+                  let originalDone = original["done"]?.bool
+            else { return nil }
+            self.drafts.append(SavedDraft(owner: owner, title: title, notes: notes, done: done,
+                                          original: Fields(title: originalTitle, notes: originalNotes, done: originalDone)))
+        }
+    }
+}
+
 extension SQLiteStore {
     public func loadPhase() throws -> Phase {
         try reading { db in
@@ -76,7 +133,7 @@ extension SQLiteStore {
                 return .signedOut(pending: pending.flatMap { try? DeepLink(parsing: $0) })
             }
             let state = try db.first("SELECT state FROM profile WHERE name = ?", [user]) { $0.optionalText(0) } ?? nil
-            let saved = state.flatMap { try? JSONDecoder().decode(SavedSession.self, from: Data($0.utf8)) }
+            let saved = state.flatMap(SavedSession.init(json:))
             return .signedIn(saved?.session(user: user) ?? Session(user: user))
         }
     }
@@ -88,7 +145,7 @@ extension SQLiteStore {
                 try db.run("UPDATE profile SET state = NULL WHERE name = (SELECT user FROM session WHERE id = 1)")
                 try db.run("UPDATE session SET user = NULL, pending = ? WHERE id = 1", [pending?.url])
             case .signedIn(let session):
-                let state = String(decoding: try JSONEncoder().encode(SavedSession(session)), as: UTF8.self)
+                let state = SavedSession(session).json
                 try db.run("UPDATE session SET user = ?, pending = NULL WHERE id = 1", [session.user])
                 try db.run("UPDATE profile SET state = ? WHERE name = ?", [state, session.user])
             }

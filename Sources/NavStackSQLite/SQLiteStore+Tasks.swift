@@ -167,7 +167,7 @@ extension SQLiteStore {
 }
 
 /// A task as the store keeps it: with its position in the list.
-struct StoredTask: Codable, Equatable {
+struct StoredTask: Equatable {
     var id: Int?
     var position: Int
     var fields: DraftFields
@@ -182,25 +182,21 @@ struct StoredTask: Codable, Equatable {
         TaskItem(id: id ?? 0, title: fields.title, notes: fields.notes, done: fields.done)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, position, title, notes, done
+    /// `{"id","position","title","notes","done"}`.
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("id")
+            if let id { json.number(id) } else { json.string(nil) }
+            json.key("position"); json.number(position)
+            json.key("title"); json.string(fields.title)
+            json.key("notes"); json.string(fields.notes)
+            json.key("done"); json.bool(fields.done)
+        }
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int.self, forKey: .id)
-        position = try container.decode(Int.self, forKey: .position)
-        fields = DraftFields(title: try container.decode(String.self, forKey: .title),
-                             notes: try container.decode(String.self, forKey: .notes),
-                             done: try container.decode(Bool.self, forKey: .done))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(position, forKey: .position)
-        try container.encode(fields.title, forKey: .title)
-        try container.encode(fields.notes, forKey: .notes)
-        try container.encode(fields.done, forKey: .done)
+    init?(json value: JSONValue) {
+        guard let id = value["id"]?.number, let position = value["position"]?.number, let title = value["title"]?.string,
+              let notes = value["notes"]?.string, let done = value["done"]?.bool else { return nil }
+        self.init(id: id, position: position, DraftFields(title: title, notes: notes, done: done))
     }
 }

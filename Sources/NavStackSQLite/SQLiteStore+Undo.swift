@@ -1,8 +1,8 @@
-import Foundation
+import CSQLite
 import NavStackCore
 
 /// One task before and after a change; `nil` where it did not exist.
-struct ChangePair: Codable, Equatable {
+struct ChangePair: Equatable {
     var before: StoredTask?
     var after: StoredTask?
 }
@@ -10,29 +10,49 @@ struct ChangePair: Codable, Equatable {
 /// What a change table row holds: the pairs, or for an import not undone yet only the
 /// range of ids it added (copied into pairs when it is undone, so a large import stays
 /// cheap to record).
-enum ChangeRecord: Codable, Equatable {
+///
+/// As JSON: `{"pairs":[{"before":TASK,"after":TASK}]}` (a missing side is absent) or
+/// `{"first":N,"last":N}`.
+enum ChangeRecord: Equatable {
     case pairs([ChangePair])
     case imported(first: Int, last: Int)
 
-    private enum CodingKeys: String, CodingKey { case pairs, first, last }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let pairs = try container.decodeIfPresent([ChangePair].self, forKey: .pairs) {
-            self = .pairs(pairs)
-        } else {
-            self = .imported(first: try container.decode(Int.self, forKey: .first),
-                             last: try container.decode(Int.self, forKey: .last))
+    var json: String {
+        var writer = JSONWriter()
+        writer.object { json in
+            switch self {
+            case .pairs(let pairs):
+                json.key("pairs")
+                json.array(pairs) { json, pair in
+                    json.object { json in
+                        if let before = pair.before { json.key("before"); before.write(to: &json) }
+                        if let after = pair.after { json.key("after"); after.write(to: &json) }
+                    }
+                }
+            case .imported(let first, let last):
+                json.key("first"); json.number(first)
+                json.key("last"); json.number(last)
+            }
         }
+        return writer.text
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case .pairs(let pairs): try container.encode(pairs, forKey: .pairs)
-        case .imported(let first, let last):
-            try container.encode(first, forKey: .first)
-            try container.encode(last, forKey: .last)
+    init?(json text: String) {
+        guard let value = JSONValue(parsing: text) else { return nil }
+        if let pairs = value["pairs"]?.array {
+            var read: [ChangePair] = []
+            for pair in pairs {
+                let before = pair["before"].map(StoredTask.init(json:))
+                let after = pair["after"].map(StoredTask.init(json:))
+                // A side that is there must read back.
+                if before == .some(nil) || after == .some(nil) { return nil }
+                read.append(ChangePair(before: before ?? nil, after: after ?? nil))
+            }
+            self = .pairs(read)
+        } else if let first = value["first"]?.number, let last = value["last"]?.number {
+            self = .imported(first: first, last: last)
+        } else {
+            return nil
         }
     }
 }
@@ -46,7 +66,7 @@ extension SQLiteStore {
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
         try db.run("DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1", [user])
         try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)",
-                   [user, kind.rawValue, try Self.encode(change)])
+                   [user, kind.rawValue, Self.encode(change)])
         let seq = db.lastInsertedRowID
         if seq % 100 == 0 {
             try db.run("""
@@ -84,7 +104,7 @@ extension SQLiteStore {
                 pairs = try db.prepare("""
                     SELECT \(Self.storedColumns) FROM task WHERE profile_id = \(Self.profileID) AND id BETWEEN ? AND ? ORDER BY id
                     """).all([user, first, last]) { ChangePair(before: nil, after: Self.storedTask($0)) }
-                try db.run("UPDATE change SET rows = ? WHERE seq = ?", [try Self.encode(.pairs(pairs)), seq])
+                try db.run("UPDATE change SET rows = ? WHERE seq = ?", [Self.encode(.pairs(pairs)), seq])
             }
             for pair in undone ? pairs : pairs.reversed() {
                 let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
@@ -96,11 +116,14 @@ extension SQLiteStore {
         }
     }
 
-    static func encode(_ change: ChangeRecord) throws -> String {
-        String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+    static func encode(_ change: ChangeRecord) -> String {
+        change.json
     }
 
     static func decode(_ text: String) throws -> ChangeRecord {
-        try JSONDecoder().decode(ChangeRecord.self, from: Data(text.utf8))
+        guard let change = ChangeRecord(json: text) else {
+            throw SQLiteError(code: SQLITE_CORRUPT, message: "a change record does not read back")
+        }
+        return change
     }
 }

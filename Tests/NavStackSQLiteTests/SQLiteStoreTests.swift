@@ -144,7 +144,7 @@ final class SQLiteStoreTests: XCTestCase {
     func testImportAddsAfterTheTasksInOrderAsOneUndoableChange() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: true)
-        let records = try SQLiteStore.parseImport(Data(#"[{"title":"A"},{"title":" B ","notes":"n","done":true,"id":99}]"#.utf8))
+        let records = try SQLiteStore.parseImport(Array(#"[{"title":"A"},{"title":" B ","notes":"n","done":true,"id":99}]"#.utf8))
         XCTAssertEqual(try store.importTasks(records, user: "ana"), 2)
         XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", "B"])
         XCTAssertEqual(try store.task("ana", id: 5), TaskItem(id: 5, title: "B", notes: "n", done: true))
@@ -152,7 +152,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
         XCTAssertEqual(try titles(store).suffix(2), ["A", "B"])
-        XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Data("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
+        XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Array("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
                                              user: "new"), 2, "JSON Lines; a missing profile is created")
     }
 
@@ -161,12 +161,12 @@ final class SQLiteStoreTests: XCTestCase {
             [ {"title": "a\"b\\c\u00e9\ud83d\ude00\n", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
               {"done": true, "title": "  padded  ", "notes": "n/\/"} ]
             """#
-        XCTAssertEqual(try SQLiteStore.parseImport(Data(text.utf8)), [
+        XCTAssertEqual(try SQLiteStore.parseImport(Array(text.utf8)), [
             DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
             DraftFields(title: "padded", notes: "n//", done: true),
         ])
-        XCTAssertEqual(try SQLiteStore.parseImport(Data("[]".utf8)), [])
-        XCTAssertEqual(try SQLiteStore.parseImport(Data("\n\n".utf8)), [])
+        XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)), [])
+        XCTAssertEqual(try SQLiteStore.parseImport(Array("\n\n".utf8)), [])
     }
 
     func testALargeImportKeepsOrderIdsAndCountersAcrossBatches() throws {
@@ -194,7 +194,7 @@ final class SQLiteStoreTests: XCTestCase {
             ("{\"title\":\"A\"}\nnot json\n", .badRecord(index: 1, reason: "The given data was not valid JSON.")),
         ]
         for (text, expected) in cases {
-            XCTAssertThrowsError(try SQLiteStore.parseImport(Data(text.utf8)), text) { error in
+            XCTAssertThrowsError(try SQLiteStore.parseImport(Array(text.utf8)), text) { error in
                 guard case .badRecord(let index, let reason) = error as? ImportError,
                       case .badRecord(let expectedIndex, let expectedReason) = expected else {
                     return XCTFail("\(text): \(error)")
@@ -203,7 +203,7 @@ final class SQLiteStoreTests: XCTestCase {
                 if expectedIndex != 1 || !text.contains("not json") { XCTAssertEqual(reason, expectedReason, text) }
             }
         }
-        XCTAssertThrowsError(try SQLiteStore.parseImport(Data("[{".utf8))) { error in
+        XCTAssertThrowsError(try SQLiteStore.parseImport(Array("[{".utf8))) { error in
             guard case .notJSON = error as? ImportError else { return XCTFail("\(error)") }
         }
     }

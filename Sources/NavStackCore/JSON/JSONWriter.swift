@@ -1,16 +1,18 @@
 /// Writes compact JSON with keys in the order they are given, so the same value gives
 /// the same bytes.
-struct JSONWriter {
-    private(set) var text = ""
+public struct JSONWriter {
+    public private(set) var text = ""
     private var needsComma = false
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    public init() {}
+
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
         open("{")
         body(&self)
         close("}")
     }
 
-    mutating func array<S: Sequence>(_ items: S, _ body: (inout JSONWriter, S.Element) -> Void) {
+    public mutating func array<S: Sequence>(_ items: S, _ body: (inout JSONWriter, S.Element) -> Void) {
         open("[")
         for item in items {
             body(&self, item)
@@ -19,32 +21,32 @@ struct JSONWriter {
     }
 
     /// Starts a member of the object being written; the value follows.
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         separate()
         appendString(name)
         text += ":"
         needsComma = false
     }
 
-    mutating func string(_ value: String?) {
+    public mutating func string(_ value: String?) {
         separate()
         if let value { appendString(value) } else { text += "null" }
         needsComma = true
     }
 
-    mutating func number(_ value: Int) {
+    public mutating func number(_ value: Int) {
         separate()
         text += String(value)
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         separate()
         text += value ? "true" : "false"
         needsComma = true
     }
 
-    mutating func strings(_ values: [String]) {
+    public mutating func strings(_ values: [String]) {
         array(values) { $0.string($1) }
     }
 

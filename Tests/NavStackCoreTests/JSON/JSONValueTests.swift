@@ -1,0 +1,47 @@
+import NavStackCore
+import XCTest
+
+final class JSONValueTests: XCTestCase {
+    func testItReadsWhatJSONHolds() {
+        let value = JSONValue(parsing: #" {"a": [1, -20, true, false, null], "b": {"c": "d"}, "e": []} "#)
+        XCTAssertEqual(value, .object([
+            ("a", .array([.number(1), .number(-20), .bool(true), .bool(false), .null])),
+            ("b", .object([("c", .string("d"))])),
+            ("e", .array([])),
+        ]))
+        XCTAssertEqual(value?["b"]?["c"]?.string, "d")
+        XCTAssertEqual(value?["a"]?.array?.first?.number, 1)
+        XCTAssertNil(value?["missing"])
+        XCTAssertNil(value?["a"]?.string)
+    }
+
+    func testEscapes() {
+        XCTAssertEqual(JSONValue(parsing: #""a\"b\\c\/d\n\t\r\b\f\u00e9\ud83d\ude00""#)?.string, "a\"b\\c/d\n\t\r\u{8}\u{C}é😀")
+        XCTAssertNil(JSONValue(parsing: #""\ud83d""#), "a lone high surrogate")
+        XCTAssertNil(JSONValue(parsing: #""\x""#))
+        XCTAssertNil(JSONValue(parsing: "\"a\u{1}b\""), "a raw control character")
+    }
+
+    func testWhatItRefuses() {
+        for text in ["", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "1.5", "1e3", "-", "tru", "nul", "[1] 2", "\"open",
+                     "99999999999999999999", String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
+            XCTAssertNil(JSONValue(parsing: text), text)
+        }
+    }
+
+    func testWhatTheWriterWritesReadsBack() {
+        let titles = ["plain", "quote \" and \\ slash /", "line\nbreak\ttab", "\u{1}\u{1B}[31m", "Café ☕ 日本 👩‍👩‍👧", "\u{2028}"]
+        var writer = JSONWriter()
+        writer.object { json in
+            json.key("titles"); json.strings(titles)
+            json.key("count"); json.number(-3)
+            json.key("done"); json.bool(true)
+            json.key("none"); json.string(nil)
+        }
+        let value = JSONValue(parsing: writer.text)
+        XCTAssertEqual(value?["titles"]?.array?.compactMap(\.string), titles)
+        XCTAssertEqual(value?["count"]?.number, -3)
+        XCTAssertEqual(value?["done"]?.bool, true)
+        XCTAssertEqual(value?["none"], .null)
+    }
+}

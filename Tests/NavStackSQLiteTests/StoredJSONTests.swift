@@ -1,0 +1,55 @@
+import NavStackCore
+@testable import NavStackSQLite
+import XCTest
+
+/// The JSON the store keeps for navigation state and undo history reads back, including
+/// what earlier versions wrote (with `/` escaped and absent optionals).
+final class StoredJSONTests: XCTestCase {
+    func testASessionReadsBackAsItWas() throws {
+        var session = Session(user: "ana")
+        session.tab = .account
+        session.tasksPath = [.detail(2), .edit(2)]
+        session.accountPath = [.settings]
+        session.sheet = .newTask
+        var draft = Draft(editing: DraftFields(title: "Old \"t\"", notes: "n\n2", done: false))
+        draft.fields = DraftFields(title: "New ☕", notes: "", done: true)
+        session.drafts[.edit(2)] = draft
+        session.drafts[.sheet] = Draft(editing: DraftFields())
+        session.list = ListState(filter: .done, search: "caf", page: 3)
+        let saved = SavedSession(session)
+        let read = try XCTUnwrap(SavedSession(json: saved.json))
+        XCTAssertEqual(read, saved)
+        XCTAssertEqual(read.session(user: "ana"), session)
+        XCTAssertEqual(SavedSession(json: SavedSession(Session(user: "bo")).json)?.session(user: "bo"), Session(user: "bo"))
+    }
+
+    func testStateWrittenByEarlierVersionsReadsBack() throws {
+        let earlier = #"{"tab":"tasks","tasks":["detail\/2","edit\/2"],"account":[],"drafts":[{"owner":"edit\/2","title":"X","notes":"","done":false,"original":{"title":"Study SwiftUI","notes":"","done":false}}],"filter":"all","page":1}"#
+        let session = try XCTUnwrap(SavedSession(json: earlier)?.session(user: "ana"))
+        XCTAssertEqual(session.tasksPath, [.detail(2), .edit(2)])
+        XCTAssertNil(session.sheet)
+        XCTAssertNil(session.list.search)
+        XCTAssertEqual(session.drafts[.edit(2)]?.fields.title, "X")
+        XCTAssertEqual(session.drafts[.edit(2)]?.original.title, "Study SwiftUI")
+    }
+
+    func testBrokenStateDoesNotReadBack() {
+        for text in ["", "{}", #"{"tab":"tasks"}"#, #"{"tab":"tasks","tasks":[],"account":[],"drafts":[{"owner":"sheet"}],"filter":"all","page":1}"#] {
+            XCTAssertNil(SavedSession(json: text), text)
+        }
+    }
+
+    func testChangeRecordsReadBack() {
+        let task = StoredTask(id: 7, position: -2, DraftFields(title: "T \"q\"", notes: "n", done: true))
+        for change in [ChangeRecord.pairs([ChangePair(before: nil, after: task), ChangePair(before: task, after: nil),
+                                           ChangePair(before: task, after: task)]),
+                       .pairs([]), .imported(first: 4, last: 1_000_003)] {
+            XCTAssertEqual(ChangeRecord(json: change.json), change)
+        }
+        let earlier = #"{"pairs":[{"after":{"id":4,"position":0,"title":"A","notes":"","done":false}}]}"#
+        XCTAssertEqual(ChangeRecord(json: earlier),
+                       .pairs([ChangePair(before: nil, after: StoredTask(id: 4, position: 0, DraftFields(title: "A", notes: "", done: false)))]))
+        XCTAssertNil(ChangeRecord(json: #"{"pairs":[{"after":{"id":4}}]}"#))
+        XCTAssertNil(ChangeRecord(json: "{}"))
+    }
+}
