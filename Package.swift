@@ -26,6 +26,8 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The parts of the C library Swift does not see.
+        .systemLibrary(name: "CPosix"),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
             name: "navstack",
@@ -33,6 +35,7 @@ let package = Package(
                 "NavStackCore",
                 "NavStackSQLite",
                 "CEditLine",
+                "CPosix",
             ]
         ),
         .testTarget(

@@ -10,4 +10,9 @@ static inline sqlite3_destructor_type ns_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// sqlite3_db_config is variadic, which Swift cannot call.
+static inline int ns_sqlite_db_config_flag(sqlite3 *db, int option, int value) {
+    return sqlite3_db_config(db, option, value, (int *)0);
+}
+
 #endif

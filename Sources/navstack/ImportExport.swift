@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 import NavStackCore
 import NavStackSQLite
 
@@ -32,15 +31,12 @@ struct Import: Subcommand {
 
     func run() throws {
         let streams = StandardStreams()
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                streams.write("navstack: import: cannot read \(file)\n", to: .error)
-                throw ExitStatus.failure
-            }
-            data = contents
+        let data: [UInt8]
+        do {
+            data = file == "-" ? try Files.readAll(0) : try Files.read(file)
+        } catch {
+            streams.write("navstack: import: cannot read \(error)\n", to: .error)
+            throw ExitStatus.failure
         }
         let store = try storage.open(streams)
         defer { store.close() }

@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import Dispatch
+import Synchronization
 import NavStackCore
 
 /// `navstack test`: replays golden transcripts, each in a fresh process, and compares.
@@ -43,16 +44,13 @@ struct TestCommand: Subcommand {
         var files: [String] = []
         var missing: [String] = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-                missing.append(path)
-            } else if isFolder.boolValue {
-                files += Self.transcripts(in: path)
-            } else {
-                files.append(path)
+            switch Files.kind(of: path) {
+            case .missing: missing.append(path)
+            case .folder: files += Self.transcripts(in: path)
+            case .file: files.append(path)
             }
         }
-        let results = TranscriptRunner(binary: Self.ownPath()).run(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let results = TranscriptRunner(binary: Files.ownPath()).run(files, jobs: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var passed = 0
         var failed = 0
         var unfixed = missing.count
@@ -76,11 +74,11 @@ struct TestCommand: Subcommand {
                     continue
                 }
                 do {
-                    try transcript.text(with: transcript.updated(with: actual)).write(toFile: path, atomically: true, encoding: .utf8)
+                    try Files.replace(path, with: transcript.text(with: transcript.updated(with: actual)))
                     streams.write("updated \(path)\n", to: .output)
                 } catch {
                     unfixed += 1
-                    streams.write("FAIL \(path): cannot write it: \(error.localizedDescription)\n", to: .output)
+                    streams.write("FAIL \(path): cannot write it: \(error)\n", to: .output)
                 }
             }
         }
@@ -95,13 +93,7 @@ struct TestCommand: Subcommand {
     /// Every `*.transcript` below a folder, sorted.
     static func transcripts(in folder: String) -> [String] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        let found = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
-        return found.filter { $0.hasSuffix(".transcript") }.sorted().map { base + "/" + $0 }
-    }
-
-    /// This navstack binary, to replay with.
-    static func ownPath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return Files.files(under: base).filter { $0.hasSuffix(".transcript") }.sorted().map { base + "/" + $0 }
     }
 }
 
@@ -117,22 +109,31 @@ struct TranscriptRunner: Sendable {
 
     /// The results, in the order of `files`.
     func run(_ files: [String], jobs: Int) -> [Result] {
-        let results = ResultBox(count: files.count)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = max(1, jobs)
-        for (index, file) in files.enumerated() {
-            queue.addOperation { results.set(index, replay(file)) }
+        let work = Mutex((next: 0, results: [Result](repeating: .broken("not run"), count: files.count)))
+        // Each worker takes the next transcript until none is left.
+        DispatchQueue.concurrentPerform(iterations: min(max(1, jobs), max(1, files.count))) { _ in
+            while true {
+                let index = work.withLock { work in
+                    defer { work.next += 1 }
+                    return work.next
+                }
+                guard index < files.count else { return }
+                let result = replay(files[index])
+                work.withLock { $0.results[index] = result }
+            }
         }
-        queue.waitUntilAllOperationsAreFinished()
-        return results.values
+        return work.withLock { $0.results }
     }
 
     /// Replays one transcript with its own temporary store and state folders.
     func replay(_ path: String) -> Result {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        do {
+            data = try Files.read(path)
+        } catch {
             return .broken(TranscriptError.unreadable(String(cString: strerror(errno))).description)
         }
-        guard let text = String(data: data, encoding: .utf8) else { return .broken(TranscriptError.notUTF8.description) }
+        guard let text = String(validating: data, as: UTF8.self) else { return .broken(TranscriptError.notUTF8.description) }
         let transcript: Transcript
         do {
             transcript = try Transcript(text: text)
@@ -145,59 +146,24 @@ struct TranscriptRunner: Sendable {
             let same = transcript.compare(Array(actual)).allSatisfy { if case .same = $0 { true } else { false } }
             return same ? .passed : .differs(transcript, actual: Array(actual))
         } catch {
-            return .broken("cannot run navstack: \(error.localizedDescription)")
+            return .broken("cannot run navstack: \(error)")
         }
     }
 
     /// Runs navstack with the transcript's options and `--echo`, its commands on stdin,
     /// stdout and stderr into one file; returns what it printed.
-    private func execute(_ transcript: Transcript) throws -> String {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let input = scratch.appendingPathComponent("input")
-        let output = scratch.appendingPathComponent("output")
-        try Data(transcript.commands.map { $0 + "\n" }.joined().utf8).write(to: input)
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = transcript.options + ["--echo"]
-        process.currentDirectoryURL = scratch
-        var environment = ProcessInfo.processInfo.environment
+    private func execute(_ transcript: Transcript) throws(Files.Failure) -> String {
+        let scratch = try Files.temporaryFolder(prefix: "navstack-test-")
+        defer { Files.remove(scratch) }
+        let input = scratch + "/input"
+        let output = scratch + "/output"
+        try Files.write(transcript.commands.map { $0 + "\n" }.joined().utf8, to: input)
+        var environment = Files.environment()
         environment["NAVSTACK_STORE"] = nil
-        environment["XDG_DATA_HOME"] = scratch.appendingPathComponent("data").path
-        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
-        process.environment = environment
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let merged = try FileHandle(forWritingTo: output)
-        process.standardOutput = merged
-        process.standardError = merged
-        try process.run()
-        process.waitUntilExit()
-        try merged.close()
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
-    }
-}
-
-/// Results written by parallel replays.
-final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [TranscriptRunner.Result]
-
-    init(count: Int) {
-        results = Array(repeating: .broken("not run"), count: count)
-    }
-
-    func set(_ index: Int, _ result: TranscriptRunner.Result) {
-        lock.lock()
-        defer { lock.unlock() }
-        results[index] = result
-    }
-
-    var values: [TranscriptRunner.Result] {
-        lock.lock()
-        defer { lock.unlock() }
-        return results
+        environment["XDG_DATA_HOME"] = scratch + "/data"
+        environment["XDG_STATE_HOME"] = scratch + "/state"
+        try Files.run(binary, transcript.options + ["--echo"], in: scratch, environment: environment,
+                      input: input, output: output)
+        return String(decoding: try Files.read(output), as: UTF8.self)
     }
 }

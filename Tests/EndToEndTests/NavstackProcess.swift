@@ -48,8 +48,8 @@ enum NavstackProcess {
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
         let outFile = scratch.appendingPathComponent("stdout")
         let errFile = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let out = try FileHandle(forWritingTo: outFile)
         process.standardOutput = out
         process.standardError = merged ? out : try FileHandle(forWritingTo: errFile)

@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CPosix
+
+/// The few file and process operations the subcommands need, on the C library.
+enum Files {
+    /// A failed call, with the C library's reason.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+
+        /// The reason `errno` gives now.
+        static func errno(_ what: String) -> Failure {
+            Failure(description: "\(what): \(String(cString: strerror(Glibc.errno)))")
+        }
+    }
+
+    enum Kind {
+        case missing, file, folder
+    }
+
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
+    }
+
+    /// Every byte of an open file descriptor, to its end.
+    static func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .errno("read")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    static func read(_ path: String) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .errno(path) }
+        defer { close(fd) }
+        return try readAll(fd)
+    }
+
+    /// Writes a whole file.
+    static func write(_ bytes: some Sequence<UInt8>, to path: String, mode: mode_t = 0o644) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .errno(path) }
+        defer { close(fd) }
+        let bytes = Array(bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .errno(path)
+            }
+            offset += written
+        }
+    }
+
+    /// Replaces a file's contents at once: written beside it, then renamed over it.
+    static func replace(_ path: String, with text: String) throws(Failure) {
+        var info = stat()
+        let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        let temporary = path + ".navstack-new"
+        try write(text.utf8, to: temporary, mode: mode)
+        guard rename(temporary, path) == 0 else {
+            let failure = Failure.errno(path)
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// The names in a folder, without "." and "..".
+    private static func entries(in folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether a path is a folder itself (a link to one is not followed).
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The files below a folder, as paths relative to it, in no particular order.
+    /// Links to folders are not followed.
+    static func files(under folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            for name in entries(in: relative.isEmpty ? folder : folder + "/" + relative) {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                if isFolder(folder + "/" + path) {
+                    pending.append(path)
+                } else if kind(of: folder + "/" + path) == .file {
+                    found.append(path)
+                }
+            }
+        }
+        return found
+    }
+
+    /// A new private folder under `$TMPDIR` (else /tmp).
+    static func temporaryFolder(prefix: String) throws(Failure) -> String {
+        let base = Terminal.environment("TMPDIR") ?? "/tmp"
+        var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw .errno("cannot create a folder in \(base)")
+        }
+        return String(cString: template)
+    }
+
+    /// Deletes a file, or a folder with everything in it.
+    static func remove(_ path: String) {
+        guard isFolder(path) else {
+            unlink(path)
+            return
+        }
+        for name in entries(in: path) { remove(path + "/" + name) }
+        rmdir(path)
+    }
+
+    /// The running binary.
+    static func ownPath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    }
+
+    /// Runs a program in `folder` with `environment`, stdin from the file `input`, stdout
+    /// and stderr both into the file `output`; returns its exit status.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String], in folder: String, environment: [String: String],
+                    input: String, output: String) throws(Failure) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        ns_spawn_file_actions_addchdir(&actions, folder)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        guard code == 0 else { throw Failure(description: "cannot run \(program): \(String(cString: strerror(code)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard Glibc.errno == EINTR else { throw .errno("waitpid") }
+        }
+        return status
+    }
+
+    /// The process's environment.
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}
