@@ -248,7 +248,9 @@ class Reference(cmd.Cmd):
         shown = self.shown()
         n = int(arg)
         if n > len(shown):
-            self.fail(f"there is no row {n}: the list has {len(shown)} rows")
+            count = len(shown)
+            self.fail(f"there is no row {n}: " + ("the list is empty" if count == 0 else
+                                                    f"the list has {count} row" + ("" if count == 1 else "s")))
             return None
         return shown[n - 1]
 
@@ -270,11 +272,11 @@ class Reference(cmd.Cmd):
         self.path().pop()
         self.drafts.pop(route, None)
 
-    def do_root(self, arg):
+    def do_root(self, arg, word="root"):
         for route in self.path():
             draft = self.drafts.get(route)
             if draft and draft["fields"] != draft["original"]:
-                self.fail("'root' would discard unsaved changes: save them, cancel them, or use back! to discard")
+                self.fail(f"'{word}' would discard unsaved changes: save them, cancel them, or use back! to discard")
                 return False
         for route in self.path():
             self.drafts.pop(route, None)
@@ -300,6 +302,9 @@ class Reference(cmd.Cmd):
             t = self.row(arg)
             if t is None:
                 return False
+        elif arg:
+            self.fail("'toggle' here takes no row number; it acts on this task")
+            return False
         else:
             t = self.task(int(self.path()[-1].split("/")[1]))
         t["done"] = not t["done"]
@@ -317,7 +322,7 @@ class Reference(cmd.Cmd):
 
     def do_tab(self, arg):
         if arg == self.tab:
-            return self.do_root("")
+            return self.do_root("", word="tab")
         self.tab = arg
 
     def do_settings(self, arg):

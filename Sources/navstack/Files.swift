@@ -121,10 +121,10 @@ enum Files {
     static func temporaryFolder(prefix: String) throws(Failure) -> String {
         let base = Terminal.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw .errno("cannot create a folder in \(base)")
         }
-        return String(cString: template)
+        return String(cString: made)
     }
 
     /// Deletes a file, or a folder with everything in it.

@@ -24,3 +24,15 @@ ensure_packages() {
   "${sudo[@]}" apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >&2
 }
+
+# The C libraries navstack links, with the static archives the release build uses.
+BUILD_PACKAGES=(libedit-dev libsqlite3-dev libncurses-dev libbsd-dev libmd-dev)
+
+# build_release — builds .build/release/navstack as one static executable: the Swift
+# runtime, SQLite, libedit and the C library linked in. Nothing is loaded at launch, so
+# navstack starts in about a millisecond. libedit's own libraries (terminfo, libbsd,
+# libmd) are named because a static link does not follow their dependencies.
+build_release() {
+  swift build -c release --product navstack -Xswiftc -static-executable \
+    -Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd "$@" >&2
+}
