@@ -27,7 +27,9 @@ extension SQLiteStore {
     }
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
-        try reading { db in
+        let key = ReadCache.Query(user: user, query: query, offset: 0, limit: 0)
+        if isCaching, let count = cache.counts[key] { return count }
+        let count = try reading { db in
             guard let search = query.search else {
                 let counters = try Self.counters(db, user)
                 switch query.filter {
@@ -40,10 +42,14 @@ extension SQLiteStore {
             return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
                                 arguments + [search]) { $0.int(0) } ?? 0
         }
+        if isCaching { cache.counts[key] = count }
+        return count
     }
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
-        try reading { db in
+        let key = ReadCache.Query(user: user, query: query, offset: offset, limit: limit)
+        if isCaching, let page = cache.pages[key] { return page }
+        let page = try reading { db in
             var (sql, arguments) = Self.filterClause(query.filter, user)
             if let search = query.search {
                 sql += " AND navstack_matches(title, notes, ?)"
@@ -54,19 +60,28 @@ extension SQLiteStore {
                 """)
             return try statement.all(arguments + [limit, offset], Self.task)
         }
+        if isCaching { cache.pages[key] = page }
+        return page
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
-        try reading { db in
+        let key = ReadCache.Task(user: user, id: id)
+        if isCaching, let task = cache.tasks[key] { return task }
+        let task = try reading { db in
             try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
         }
+        if isCaching { cache.tasks[key] = .some(task) }
+        return task
     }
 
     public func counts(_ user: String) throws -> TaskCounts {
-        try reading { db in
+        if isCaching, let counts = cache.counters[user] { return counts }
+        let counts = try reading { db in
             let counters = try Self.counters(db, user)
             return TaskCounts(open: counters.total - counters.done, done: counters.done)
         }
+        if isCaching { cache.counters[user] = counts }
+        return counts
     }
 
     public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
@@ -199,4 +214,25 @@ struct StoredTask: Equatable {
               let notes = value["notes"]?.string, let done = value["done"]?.bool else { return nil }
         self.init(id: id, position: position, DraftFields(title: title, notes: notes, done: done))
     }
+}
+
+/// What a store in memory read since it last wrote, by what was asked.
+struct ReadCache {
+    struct Query: Hashable {
+        var user: String
+        var query: ListQuery
+        var offset: Int
+        var limit: Int
+    }
+
+    struct Task: Hashable {
+        var user: String
+        var id: Int
+    }
+
+    var counts: [Query: Int] = [:]
+    var pages: [Query: [TaskItem]] = [:]
+    /// A task, or `nil` for one that does not exist.
+    var tasks: [Task: TaskItem?] = [:]
+    var counters: [String: TaskCounts] = [:]
 }

@@ -21,6 +21,15 @@ public final class SQLiteStore: TaskStore {
     let db: Connection
     /// Whether a transaction is under way.
     private var inTransaction = false
+    /// Whether SQLite has begun the transaction under way: at once for a file, at the
+    /// first write for a store in memory.
+    private var began = false
+    /// A store in memory has no other writer: what it read stays true until it writes.
+    let isMemory: Bool
+    /// Reads of a store in memory since its last write.
+    var cache = ReadCache()
+    /// Whether reads are cached: in memory, where no one else writes.
+    var isCaching: Bool { isMemory }
 
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
@@ -33,6 +42,7 @@ public final class SQLiteStore: TaskStore {
     /// is refused and left untouched.
     public init(path: String?) throws(StoreError) {
         self.path = path ?? ":memory:"
+        isMemory = path == nil
         do {
             if let path { try Self.prepareFile(at: path) }
             db = try Connection(path: self.path)
@@ -146,14 +156,22 @@ public final class SQLiteStore: TaskStore {
     public func transaction(_ body: () throws -> Void) throws {
         if inTransaction { return try body() }
         do {
-            try db.run("BEGIN IMMEDIATE")
+            // A file store locks at once, so what a command reads is still true when it
+            // writes; a store in memory has no one to lock out.
+            if !isMemory { try begin() }
             inTransaction = true
-            defer { inTransaction = false }
+            defer {
+                inTransaction = false
+                began = false
+            }
             do {
                 try body()
-                try db.run("COMMIT")
+                if began { try db.run("COMMIT") }
             } catch {
-                try? db.run("ROLLBACK")
+                if began {
+                    try? db.run("ROLLBACK")
+                    cache = ReadCache()
+                }
                 throw error
             }
         } catch let error as NavError {
@@ -178,9 +196,18 @@ public final class SQLiteStore: TaskStore {
 
     /// Runs `body` in the transaction under way, else in a transaction of its own.
     func writing<T>(_ body: (Connection) throws -> T) throws -> T {
-        if inTransaction { return try body(db) }
-        var result: T?
-        try transaction { result = try body(db) }
-        return result!
+        guard inTransaction else {
+            var result: T?
+            try transaction { result = try writing(body) }
+            return result!
+        }
+        if !began { try begin() }
+        cache = ReadCache()
+        return try body(db)
+    }
+
+    private func begin() throws {
+        try db.run("BEGIN IMMEDIATE")
+        began = true
     }
 }

@@ -82,13 +82,28 @@ extension Command {
     public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
         let text = line.trimmed
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
-        let end = text.firstIndex(where: \.isWhitespace) ?? text.endIndex
+        let end = Self.firstWhitespace(in: text)
         let typed = text[..<end]
         guard let word = CommandWord(word: typed) else {
             let shown = String(typed).escapedForDisplay
             throw .unknownCommand(shown, suggestion: CommandWord.suggestion(for: String(typed)))
         }
         return (word, text[end...].trimmed)
+    }
+
+    /// Where the first whitespace character is, else the end: on the bytes while they are
+    /// ASCII, by characters after that.
+    private static func firstWhitespace(in text: String) -> String.Index {
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case 0x09...0x0D, 0x20: return index
+            case 0x80...: return text[index...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+            default: index = bytes.index(after: index)
+            }
+        }
+        return text.endIndex
     }
 
     /// Parses a line into a command; `nil` for a blank line or a comment.

@@ -51,8 +51,11 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
 
     /// Looks a word up, ignoring case.
     public init?(word: some StringProtocol) {
-        self.init(rawValue: word.lowercased())
+        guard let word = Self.byName[word.lowercased()] else { return nil }
+        self = word
     }
+
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
     /// The word closest to a mistyped one, if it is close enough to suggest.
     public static func suggestion(for word: String) -> CommandWord? {

@@ -55,7 +55,11 @@ public struct Interpreter {
     }
 
     public var router: Router
-    public var options: Options
+    public var options: Options {
+        didSet { textRenderer = nil }
+    }
+    /// The text renderer for the options, kept while they stay the same.
+    private var textRenderer: TextRenderer?
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
     /// How many commands failed.
@@ -67,7 +71,7 @@ public struct Interpreter {
     }
 
     /// Prints the first screen.
-    public func launch(to sink: some OutputSink) throws(NavError) {
+    public mutating func launch(to sink: some OutputSink) throws(NavError) {
         print(.screen(try router.screen()), to: sink)
     }
 
@@ -119,6 +123,10 @@ public struct Interpreter {
     public static func decode(_ bytes: some Collection<UInt8>, length: Int? = nil) throws(NavError) -> String {
         let length = length ?? bytes.count
         guard length <= Limits.lineBytes else { throw .lineTooLong(bytes: length) }
+        // Printable ASCII and tabs need no more checks.
+        if bytes.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard !bytes.contains(0) else { throw .nulByte }
         guard let line = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
         if let bad = line.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
@@ -127,10 +135,14 @@ public struct Interpreter {
         return line
     }
 
-    private func print(_ response: Response, to sink: some OutputSink) {
+    private mutating func print(_ response: Response, to sink: some OutputSink) {
         var text = ""
         switch options.format {
-        case .text: renderer.render(response, to: &text)
+        case .text:
+            if textRenderer == nil || textRenderer?.catalog.language != router.configuration.catalog.language {
+                textRenderer = renderer
+            }
+            textRenderer!.render(response, to: &text)
         case .json: JSONRenderer().render(response, to: &text)
         }
         if !text.isEmpty { sink.write(text, to: .output) }

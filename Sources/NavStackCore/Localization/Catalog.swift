@@ -47,18 +47,21 @@ public struct Catalog: Sendable {
         guard !values.isEmpty else { return template }
         var text = ""
         text.reserveCapacity(template.utf8.count + 32)
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            text += rest[..<open]
-            let name = rest[rest.index(after: open)..<close]
+        // Braces are ASCII, so their UTF-8 positions are character boundaries.
+        let bytes = template.utf8
+        var copied = bytes.startIndex
+        var index = copied
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")),
+              let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) {
+            let name = template[bytes.index(after: open)..<close]
             if let value = values.first(where: { $0.0 == name }) {
+                text += template[copied..<open]
                 text += value.1.description
-            } else {
-                text += rest[open...close]
+                copied = bytes.index(after: close)
             }
-            rest = rest[rest.index(after: close)...]
+            index = bytes.index(after: close)
         }
-        text += rest
+        text += template[copied...]
         return text
     }
 

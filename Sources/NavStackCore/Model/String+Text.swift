@@ -1,6 +1,10 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace.
     public var trimmed: String {
+        // Most lines start and end with a printable ASCII character: nothing to trim.
+        if let head = utf8.first, let tail = utf8.reversed().first, (0x21...0x7E).contains(head), (0x21...0x7E).contains(tail) {
+            return String(self)
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = lastIndex(where: { !$0.isWhitespace })!
         return String(self[first...last])

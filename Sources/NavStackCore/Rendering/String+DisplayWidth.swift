@@ -75,7 +75,8 @@ extension StringProtocol {
     /// The text cut to at most `width` columns, ending in `…` when cut; a character is
     /// never split.
     public func truncated(toWidth width: Int) -> String {
-        guard displayWidth > width else { return String(self) }
+        // No character takes more columns than it has UTF-8 bytes.
+        guard utf8.count > width, displayWidth > width else { return String(self) }
         guard width > 0 else { return "" }
         var out = ""
         var used = 0
@@ -92,6 +93,9 @@ extension StringProtocol {
     /// inside a word only when the word alone is too wide.
     public func wrapped(toWidth width: Int) -> [String] {
         let width = Swift.max(1, width)
+        if utf8.count <= width, !utf8.isEmpty, utf8.first != 0x20, utf8.reversed().first != 0x20, !hasDoubleSpace {
+            return [String(self)]
+        }
         var lines: [String] = []
         var line = ""
         var used = 0
@@ -120,6 +124,16 @@ extension StringProtocol {
         }
         if used > 0 || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// Whether two spaces follow each other somewhere (wrapping makes them one).
+    private var hasDoubleSpace: Bool {
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            if byte == 0x20 && previous == 0x20 { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The text padded with spaces to `width` columns.

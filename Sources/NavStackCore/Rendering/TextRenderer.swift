@@ -28,10 +28,15 @@ public enum TextStyle: Sendable {
 /// A screen is: its title; where you are (breadcrumb and URL); a rule; the content; a
 /// rule; the actions available here; a blank line. User text is escaped, so control
 /// characters never reach the terminal. The same response gives the same bytes.
-public struct TextRenderer: Sendable {
-    public var width: Int
-    public var catalog: Catalog
-    public var style: TextStyle
+public struct TextRenderer {
+    public let width: Int
+    public let catalog: Catalog
+    public let style: TextStyle
+    /// A rule across the width.
+    private let rule: String
+    /// The action lines of the screens shown so far: a screen's actions change with few
+    /// things, and the same few screens come back again and again.
+    private let actionsShown = Memo<ActionsKey, String>()
 
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
@@ -40,10 +45,11 @@ public struct TextRenderer: Sendable {
         self.width = max(Self.minimumWidth, width)
         self.catalog = catalog
         self.style = style
+        rule = String(repeating: "─", count: self.width)
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
-        var lines = Lines(width: width, style: style)
+        var lines = Lines(width: width, style: style, rule: rule)
         switch response {
         case .screen(let screen):
             screenLines(screen, into: &lines)
@@ -146,10 +152,30 @@ public struct TextRenderer: Sendable {
         }
     }
 
+    /// What the action lines of a screen depend on.
+    struct ActionsKey: Hashable {
+        var kind: ScreenKind
+        var actions: [CommandWord]
+        var canSave: Bool
+    }
+
     /// The screen's own actions, then the ones available anywhere.
     private func actionLines(_ screen: Screen, into lines: inout Lines) {
         let canSave: Bool
         if case .draft(let draft) = screen.content { canSave = draft.canSave } else { canSave = true }
+        let key = ActionsKey(kind: screen.kind, actions: screen.actions, canSave: canSave)
+        if let shown = actionsShown[key] {
+            lines.append(shown)
+            return
+        }
+        var block = Lines(width: width, style: style, rule: rule)
+        actionLines(key, into: &block)
+        actionsShown[key] = block.text
+        lines.append(block.text)
+    }
+
+    private func actionLines(_ screen: ActionsKey, into lines: inout Lines) {
+        let canSave = screen.canSave
         let own = Set(screen.kind.ownWords + [.backDiscarding])
         func shown(_ word: CommandWord) -> (String, TextStyle.Emphasis?)? {
             switch word {
@@ -189,15 +215,33 @@ public struct TextRenderer: Sendable {
     }
 }
 
+/// A small cache of computed values, shared by the copies of the value that holds it.
+final class Memo<Key: Hashable, Value> {
+    private var values: [Key: Value] = [:]
+
+    subscript(key: Key) -> Value? {
+        get { values[key] }
+        set {
+            // A bound, should keys keep changing.
+            if values.count >= 256 { values.removeAll(keepingCapacity: true) }
+            values[key] = newValue
+        }
+    }
+}
+
 /// Lines of a text screen, each cut to the width before it is emphasised.
 struct Lines {
     let width: Int
     let style: TextStyle
+    /// A rule across the width, made once.
+    let ruleText: String
     private(set) var text = ""
 
-    init(width: Int, style: TextStyle = .plain) {
+    init(width: Int, style: TextStyle = .plain, rule: String? = nil) {
         self.width = width
         self.style = style
+        ruleText = rule ?? String(repeating: "─", count: width)
+        text.reserveCapacity(1024)
     }
 
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
@@ -205,12 +249,17 @@ struct Lines {
         text += "\n"
     }
 
+    /// Lines already laid out.
+    mutating func append(_ laidOut: String) {
+        text += laidOut
+    }
+
     mutating func blank() {
         text += "\n"
     }
 
     mutating func rule() {
-        text += String(repeating: "─", count: width)
+        text += ruleText
         text += "\n"
     }
 
