@@ -92,3 +92,11 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     }
     return table[a.count][b.count]
 }
+
+extension CommandWord {
+    /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
+    /// equal cases still hash alike.
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+    }
+}

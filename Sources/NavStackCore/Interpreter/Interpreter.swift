@@ -60,6 +60,9 @@ public struct Interpreter {
     }
     /// The text renderer for the options, kept while they stay the same.
     private var textRenderer: TextRenderer?
+    /// The messages of the errors reported so far, in their language: a script makes the
+    /// same few mistakes again and again.
+    private var messages = (language: Language.en, memo: Memo<NavError, String>())
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
     /// How many commands failed.
@@ -81,6 +84,12 @@ public struct Interpreter {
     @discardableResult
     public mutating func handle(_ bytes: some Collection<UInt8>, length: Int? = nil,
                                 to sink: some OutputSink) -> Outcome {
+        handle(Array(bytes), length: length, to: sink)
+    }
+
+    /// Handles one input line, given as the bytes read (without the line break).
+    @discardableResult
+    public mutating func handle(_ bytes: [UInt8], length: Int? = nil, to sink: some OutputSink) -> Outcome {
         lineNumber += 1
         let length = length ?? bytes.count
         if options.echo {
@@ -153,8 +162,16 @@ public struct Interpreter {
         TextRenderer(width: options.width, catalog: router.configuration.catalog, style: options.style)
     }
 
-    private func report(_ error: NavError, to sink: some OutputSink) {
-        let message = error.message(in: router.configuration.catalog)
+    private mutating func report(_ error: NavError, to sink: some OutputSink) {
+        let catalog = router.configuration.catalog
+        if messages.language != catalog.language { messages = (catalog.language, Memo()) }
+        let message: String
+        if let known = messages.memo[error] {
+            message = known
+        } else {
+            message = error.message(in: catalog)
+            messages.memo[error] = message
+        }
         switch options.format {
         case .json:
             var text = ""

@@ -65,23 +65,49 @@ public struct JSONWriter {
         if needsComma { text += "," }
     }
 
+    /// A string literal: runs that need no escape are copied as they are.
     private mutating func appendString(_ value: String) {
         text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                text.unicodeScalars.append(scalar)
+        let bytes = value.utf8
+        var copied = bytes.startIndex
+        var index = copied
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            let escape: String?
+            var next = bytes.index(after: index)
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case 0x00..<0x20, 0x7F: escape = Self.unicodeEscape(UInt32(byte))
+            case 0xE2:
+                // U+2028 and U+2029 (E2 80 A8, E2 80 A9) end lines in JavaScript.
+                let rest = bytes[next...].prefix(2)
+                if rest.elementsEqual([0x80, 0xA8]) || rest.elementsEqual([0x80, 0xA9]) {
+                    escape = Self.unicodeEscape(rest.last == 0xA8 ? 0x2028 : 0x2029)
+                    next = bytes.index(next, offsetBy: 2)
+                } else {
+                    escape = nil
+                }
+            default: escape = nil
             }
+            if let escape {
+                // Scalar bounds, not characters: `"` may start a character with a mark.
+                text += Substring(value.unicodeScalars[copied..<index])
+                text += escape
+                copied = next
+            }
+            index = next
         }
+        text += Substring(value.unicodeScalars[copied...])
         text += "\""
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 

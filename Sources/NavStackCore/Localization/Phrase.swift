@@ -168,3 +168,11 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case summarySettings = "summary.settings"
     case summaryAbout = "summary.about"
 }
+
+extension Phrase {
+    /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
+    /// equal cases still hash alike.
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+    }
+}

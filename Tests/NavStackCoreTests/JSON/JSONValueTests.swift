@@ -30,7 +30,7 @@ final class JSONValueTests: XCTestCase {
     }
 
     func testWhatTheWriterWritesReadsBack() {
-        let titles = ["plain", "quote \" and \\ slash /", "line\nbreak\ttab", "\u{1}\u{1B}[31m", "Café ☕ 日本 👩‍👩‍👧", "\u{2028}"]
+        let titles = ["plain", "\"\u{301} a quote with a mark", "a\r\nb", "quote \" and \\ slash /", "line\nbreak\ttab", "\u{1}\u{1B}[31m", "Café ☕ 日本 👩‍👩‍👧", "\u{2028}"]
         var writer = JSONWriter()
         writer.object { json in
             json.key("titles"); json.strings(titles)
