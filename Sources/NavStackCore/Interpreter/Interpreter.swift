@@ -60,6 +60,9 @@ public struct Interpreter {
     }
     /// The text renderer for the options, kept while they stay the same.
     private var textRenderer: TextRenderer?
+    /// What the responses printed so far looked like, with the renderer above: a session
+    /// shows the same few screens again and again (back and forth, `where`, the list).
+    private var printed = Memo<Response, String>()
     /// The messages of the errors reported so far, in their language: a script makes the
     /// same few mistakes again and again.
     private var messages = (language: Language.en, memo: Memo<NavError, String>())
@@ -145,15 +148,20 @@ public struct Interpreter {
     }
 
     private mutating func print(_ response: Response, to sink: some OutputSink) {
+        if textRenderer == nil || textRenderer?.catalog.language != router.configuration.catalog.language {
+            textRenderer = renderer
+            printed = Memo()
+        }
+        if let text = printed[response] {
+            if !text.isEmpty { sink.write(text, to: .output) }
+            return
+        }
         var text = ""
         switch options.format {
-        case .text:
-            if textRenderer == nil || textRenderer?.catalog.language != router.configuration.catalog.language {
-                textRenderer = renderer
-            }
-            textRenderer!.render(response, to: &text)
+        case .text: textRenderer!.render(response, to: &text)
         case .json: JSONRenderer().render(response, to: &text)
         }
+        printed[response] = text
         if !text.isEmpty { sink.write(text, to: .output) }
     }
 

@@ -1,13 +1,30 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace.
     public var trimmed: String {
-        // Most lines start and end with a printable ASCII character: nothing to trim.
-        if let head = utf8.first, let tail = utf8.reversed().first, (0x21...0x7E).contains(head), (0x21...0x7E).contains(tail) {
-            return String(self)
+        // When the text starts and ends (past ASCII whitespace) with ASCII, the bytes
+        // tell where; other ends need characters.
+        let bytes = utf8
+        var head: String.Index?
+        var tail = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if !Self.isASCIIWhitespace(bytes[index]) {
+                if head == nil { head = index }
+                tail = index
+            }
+            index = bytes.index(after: index)
+        }
+        guard let head else { return "" }
+        if bytes[head] < 0x80, bytes[tail] < 0x80 {
+            return String(self[head..<bytes.index(after: tail)])
         }
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = lastIndex(where: { !$0.isWhitespace })!
         return String(self[first...last])
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// Whether the text is empty or only whitespace.
