@@ -173,6 +173,7 @@ extension Phrase {
     /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
     /// equal cases still hash alike.
     public func hash(into hasher: inout Hasher) {
-        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+        // A case without a payload is stored as its one-byte number.
+        hasher.combine(unsafeBitCast(self, to: UInt8.self))
     }
 }
