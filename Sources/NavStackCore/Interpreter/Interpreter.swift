@@ -186,9 +186,19 @@ public struct Interpreter {
             JSONRenderer().renderError(message, line: lineNumber, to: &text)
             sink.write(text, to: .output)
         case .text:
-            let prefix = options.numberErrors ? "navstack: line \(lineNumber): " : "error: "
-            let style: TextStyle = options.colorErrors ? .ansi : .plain
-            sink.write(style.apply(.error, to: prefix + message) + "\n", to: .error)
+            var line = ""
+            line.reserveCapacity(message.utf8.count + 32)
+            if options.numberErrors {
+                line += "navstack: line "
+                line += String(lineNumber)
+                line += ": "
+            } else {
+                line += "error: "
+            }
+            line += message
+            if options.colorErrors { line = TextStyle.ansi.apply(.error, to: line) }
+            line += "\n"
+            sink.write(line, to: .error)
         }
     }
 }
