@@ -26,6 +26,14 @@ public final class SQLiteStore: TaskStore {
     private var began = false
     /// A store in memory has no other writer: what it read stays true until it writes.
     let isMemory: Bool
+    /// Whether commands that follow each other share one SQLite transaction, each in a
+    /// savepoint of its own, until ``commitPending()``: the session commits before it
+    /// prints, so every answer printed is kept, and a burst of commands costs one sync.
+    public var defersCommits = false
+    /// Whether a shared transaction is open.
+    private var pending = false
+    /// Why the shared transaction could not be committed; nothing after it is kept.
+    private var commitFailure: StoreFailure?
     /// Reads of a store in memory since its last write.
     var cache = ReadCache()
     /// Whether reads are cached: in memory, where no one else writes.
@@ -150,11 +158,33 @@ public final class SQLiteStore: TaskStore {
     /// next process starts without replaying it. Processes end with `exit`, which runs
     /// no deinitializer, so callers close the store themselves.
     public func close() {
+        do {
+            try commitPending()
+        } catch {
+            commitFailure = error as? StoreFailure ?? StoreFailure(description: String(describing: error))
+        }
         db.close()
+    }
+
+    /// Commits the commands since the last commit (with ``defersCommits``). It throws
+    /// when they could not be kept: then nothing they printed may be shown.
+    public func commitPending() throws {
+        if let commitFailure { throw commitFailure }
+        guard pending else { return }
+        pending = false
+        do {
+            try db.run("COMMIT")
+        } catch {
+            try? db.run("ROLLBACK")
+            let failure = StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+            commitFailure = failure
+            throw failure
+        }
     }
 
     public func transaction(_ body: () throws -> Void) throws {
         if inTransaction { return try body() }
+        if defersCommits && !isMemory { return try command(body) }
         do {
             // A file store locks at once, so what a command reads is still true when it
             // writes; a store in memory has no one to lock out.
@@ -172,6 +202,39 @@ public final class SQLiteStore: TaskStore {
                     try? db.run("ROLLBACK")
                     cache = ReadCache()
                 }
+                throw error
+            }
+        } catch let error as NavError {
+            throw error
+        } catch let error as StoreFailure {
+            throw error
+        } catch {
+            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+        }
+    }
+
+    /// One command in the shared transaction: a savepoint, released when it succeeds and
+    /// rolled back when it fails.
+    private func command(_ body: () throws -> Void) throws {
+        do {
+            if let commitFailure { throw commitFailure }
+            if !pending {
+                try db.run("BEGIN IMMEDIATE")
+                pending = true
+            }
+            try db.run("SAVEPOINT command")
+            inTransaction = true
+            began = true
+            defer {
+                inTransaction = false
+                began = false
+            }
+            do {
+                try body()
+                try db.run("RELEASE command")
+            } catch {
+                try? db.run("ROLLBACK TO command")
+                try? db.run("RELEASE command")
                 throw error
             }
         } catch let error as NavError {

@@ -173,6 +173,16 @@ struct Navstack: Subcommand {
         let catalog = catalog
         let store = try storage.open(streams, catalog: catalog)
         defer { store.close() }
+        // A burst of commands is committed together, before any of their answers is printed.
+        store.defersCommits = true
+        streams.beforeOutput = {
+            do {
+                try store.commitPending()
+                return nil
+            } catch {
+                return "navstack: \(error); what was not printed was not kept\n"
+            }
+        }
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
         var launchFailed = false

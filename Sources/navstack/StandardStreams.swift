@@ -10,6 +10,10 @@ import NavStackCore
 final class StandardStreams: OutputSink {
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 16
+    /// Runs before anything reaches stdout or stderr: the store commits there, so what is
+    /// printed is kept. It returns an error line when the changes could not be kept; then
+    /// what was waiting is dropped, the line is printed, and navstack exits 1.
+    var beforeOutput: (() -> String?)?
 
     init() {
         buffer.reserveCapacity(flushThreshold)
@@ -28,6 +32,11 @@ final class StandardStreams: OutputSink {
 
     /// Writes what is buffered for stdout.
     func flush() {
+        if let failure = beforeOutput?() {
+            buffer.removeAll()
+            Self.writeAll(Array(failure.utf8), to: 2)
+            exit(1)
+        }
         guard !buffer.isEmpty else { return }
         Self.writeAll(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)
