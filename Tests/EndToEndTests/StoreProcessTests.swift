@@ -95,6 +95,46 @@ final class StoreProcessTests: XCTestCase {
         process.waitUntilExit()
     }
 
+    /// A live session commits before it answers: what it printed is in the store while it
+    /// waits for the next line, and another process can write meanwhile.
+    func testAnAnswerPrintedIsAlreadyKept() throws {
+        let process = Process()
+        process.executableURL = NavstackProcess.binary
+        process.arguments = ["--store", store, "--format", "json", "--sample"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let reader = LineReader(output.fileHandleForReading)
+        _ = reader.line()                                     // launch
+        input.fileHandleForWriting.write(Data("login ana\nadd Live one\n".utf8))
+        _ = reader.line()
+        XCTAssertTrue(reader.line().contains(#""title":"Live one""#))
+        XCTAssertEqual(try sqlite("SELECT title FROM task WHERE title = 'Live one'"), "Live one")
+        let other = try run([], lines: ["root", "add From another process"])
+        XCTAssertEqual(other.status, 0, other.stderr)
+        input.fileHandleForWriting.write(Data("root\nadd Second\n".utf8))
+        _ = reader.line()
+        XCTAssertTrue(reader.line().contains(#""title":"Second""#))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM task WHERE title IN ('Live one', 'Second', 'From another process')"), "3")
+    }
+
+    /// Commands given together are committed together, but a failed one still changes
+    /// nothing while the others are kept.
+    func testAFailedCommandAmongOthersKeepsTheOthers() throws {
+        let result = try run(["--sample", "-c", "login ana", "-c", "add First", "-c", "back", "-c", "open 99",
+                              "-c", "add Third", "-c", "back", "-c", "delete 99"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, result.stderr)
+        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+                       "Third,First,Buy fruit,Study SwiftUI,Go for a walk")
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM change"), "2")
+    }
+
     /// A script adding tasks is killed at random moments: every task whose screen was
     /// printed is in the store, and the store is intact.
     func testAKilledProcessLosesNoPrintedChange() throws {
