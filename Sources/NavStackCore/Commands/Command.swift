@@ -81,14 +81,13 @@ extension Command {
     /// Returns `nil` for a blank line or a comment (first non-blank character `#`).
     public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
         let text = line.trimmed
-        guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
+        guard let first = text.utf8.first, first != UInt8(ascii: "#") else { return nil }
         let end = Self.firstWhitespace(in: text)
-        let typed = text[..<end]
+        let typed = String(text[..<end])
         guard let word = CommandWord(word: typed) else {
-            let shown = String(typed).escapedForDisplay
-            throw .unknownCommand(shown, suggestion: CommandWord.suggestion(for: String(typed)))
+            throw .unknownCommand(typed.escapedForDisplay, suggestion: CommandWord.suggestion(for: typed))
         }
-        return (word, text[end...].trimmed)
+        return (word, end == text.endIndex ? "" : text[end...].trimmed)
     }
 
     /// Where the first whitespace character is, else the end: on the bytes while they are

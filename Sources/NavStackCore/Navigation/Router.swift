@@ -71,6 +71,8 @@ public struct Router {
             let screen = try screen()
             return .location(url: screen.link?.url, breadcrumb: screen.breadcrumb)
         default:
+            // A command not available here fails before a transaction is begun for it.
+            try ensureAvailable(command.word, on: try screenKind())
             var next = self
             var response = Response.quit
             try storeCall {

@@ -65,6 +65,34 @@ public struct Screen: Equatable, Hashable, Sendable {
     /// The command words available here, in the order the screen shows them.
     public var actions: [CommandWord]
     public var content: Content
+
+    /// Hashes what tells screens apart cheaply (equal screens still hash alike; the rest
+    /// is compared when hashes meet): screens are looked up once a command.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(title)
+        hasher.combine(path)
+        hasher.combine(actions.count)
+        switch content {
+        case .login(let pending): hasher.combine(pending)
+        case .list(let page):
+            hasher.combine(page.total)
+            hasher.combine(page.page)
+            hasher.combine(page.filter)
+            hasher.combine(page.search)
+            for row in page.rows {
+                hasher.combine(row.task.id)
+                hasher.combine(row.task.done)
+            }
+        case .detail(let task):
+            hasher.combine(task.id)
+            hasher.combine(task.done)
+        case .draft(let draft): hasher.combine(draft.fields)
+        case .notFound(let id): hasher.combine(id)
+        case .account(_, let counts): hasher.combine(counts)
+        case .settings, .about: break
+        }
+    }
 }
 
 /// One entry of `help`.
