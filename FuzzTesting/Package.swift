@@ -14,6 +14,11 @@ let package = Package(
             name: "FuzzCommandParser",
             dependencies: [.product(name: "NavStackCore", package: "navstack")]
         ),
+        // Any bytes as stored JSON: the reader, and strings written back and read again.
+        .executableTarget(
+            name: "FuzzJSONValue",
+            dependencies: [.product(name: "NavStackCore", package: "navstack")]
+        ),
         // Any bytes as a deep link: the parser, and printing what it parsed back.
         .executableTarget(
             name: "FuzzDeepLink",
