@@ -15,6 +15,10 @@ final class StandardStreams: OutputSink {
     /// what was waiting is dropped, the line is printed, and navstack exits 1.
     var beforeOutput: (() -> String?)?
 
+    /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
+    /// join the buffer, which keeps their order without a write each.
+    private let sameTarget = StandardStreams.shareTarget(1, 2)
+
     init() {
         buffer.reserveCapacity(flushThreshold)
     }
@@ -24,9 +28,25 @@ final class StandardStreams: OutputSink {
         case .output:
             buffer.append(contentsOf: text.utf8)
             if buffer.count >= flushThreshold { flush() }
+        case .error where sameTarget:
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= flushThreshold { flush() }
         case .error:
             flush()
             Self.writeAll(Array(text.utf8), to: 2)
+        }
+    }
+
+    /// Whether two descriptors lead to the same terminal, pipe, socket or device. (Two
+    /// descriptors of one regular file may keep offsets of their own, so those are not.)
+    private static func shareTarget(_ a: Int32, _ b: Int32) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard fstat(a, &first) == 0, fstat(b, &second) == 0,
+              first.st_dev == second.st_dev, first.st_ino == second.st_ino else { return false }
+        switch first.st_mode & S_IFMT {
+        case S_IFCHR, S_IFIFO, S_IFSOCK: return true
+        default: return false
         }
     }
 
