@@ -65,7 +65,7 @@ public struct Interpreter {
     private var printed = Memo<Response, String>()
     /// The messages of the errors reported so far, in their language: a script makes the
     /// same few mistakes again and again.
-    private var messages = (language: Language.en, memo: Memo<NavError, String>())
+    private var messages = (language: Language.en, format: Format.text, memo: Memo<NavError, String>())
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
     /// How many commands failed.
@@ -172,18 +172,22 @@ public struct Interpreter {
 
     private mutating func report(_ error: NavError, to sink: some OutputSink) {
         let catalog = router.configuration.catalog
-        if messages.language != catalog.language { messages = (catalog.language, Memo()) }
+        if messages.language != catalog.language || messages.format != options.format {
+            messages = (catalog.language, options.format, Memo())
+        }
+        // The message as this format writes it: as it is, or as a JSON string.
         let message: String
         if let known = messages.memo[error] {
             message = known
         } else {
-            message = error.message(in: catalog)
+            let text = error.message(in: catalog)
+            message = options.format == .json ? text.jsonQuoted : text
             messages.memo[error] = message
         }
         switch options.format {
         case .json:
             var text = ""
-            JSONRenderer().renderError(message, line: lineNumber, to: &text)
+            JSONRenderer().renderError(quoted: message, line: lineNumber, to: &text)
             sink.write(text, to: .output)
         case .text:
             var line = ""

@@ -32,16 +32,16 @@ public struct JSONRenderer: Sendable {
 
     /// `{"error": {"message": …, "line": N}}`
     public func renderError(_ message: String, line: Int, to out: inout some TextOutputStream) {
-        var json = JSONWriter()
-        json.object { json in
-            json.key("error")
-            json.object { json in
-                json.key("message"); json.string(message)
-                json.key("line"); json.number(line)
-            }
-        }
-        out.write(json.text)
-        out.write("\n")
+        renderError(quoted: message.jsonQuoted, line: line, to: &out)
+    }
+
+    /// The error line for a message already written as a JSON string (``String/jsonQuoted``).
+    public func renderError(quoted message: String, line: Int, to out: inout some TextOutputStream) {
+        out.write("{\"error\":{\"message\":")
+        out.write(message)
+        out.write(",\"line\":")
+        out.write(String(line))
+        out.write("}}\n")
     }
 
     private func screenMembers(_ screen: Screen, into json: inout JSONWriter) {
