@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "navstack", targets: ["navstack"]),
         .library(name: "NavStackCore", targets: ["NavStackCore"]),
+        .library(name: "NavStackSQLite", targets: ["NavStackSQLite"]),
     ],
     targets: [
         // The app as values: routes, the router, commands, screens, renderers. No I/O.

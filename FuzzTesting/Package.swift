@@ -19,6 +19,11 @@ let package = Package(
             name: "FuzzJSONValue",
             dependencies: [.product(name: "NavStackCore", package: "navstack")]
         ),
+        // Any bytes as an import file: records or one clear error, never a crash.
+        .executableTarget(
+            name: "FuzzImport",
+            dependencies: [.product(name: "NavStackSQLite", package: "navstack")]
+        ),
         // Any bytes as a deep link: the parser, and printing what it parsed back.
         .executableTarget(
             name: "FuzzDeepLink",

@@ -201,24 +201,12 @@ struct ImportParser {
             case UInt8(ascii: "\""):
                 return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard index < end else { break }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), try literal("\\u") {
-                        let low = try hex4()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    utf8.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
-                default:
+                do throws(JSONEscape.Failure) {
+                    // Within the line (JSON Lines) or the whole input.
+                    try JSONEscape.decode(UnsafeBufferPointer(rebasing: bytes[0..<end]), at: &index, into: &utf8)
+                } catch .badHex {
+                    throw Failure(message: "a bad \\u escape", inRecord: false)
+                } catch {
                     throw Failure(message: "a bad escape in a string at byte \(index - 1)", inRecord: false)
                 }
             default:
@@ -227,24 +215,6 @@ struct ImportParser {
             }
         }
         throw Failure(message: "a string is not closed", inRecord: false)
-    }
-
-    private mutating func hex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= end else { throw Failure(message: "a bad \\u escape", inRecord: false) }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            index += 1
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw Failure(message: "a bad \\u escape", inRecord: false)
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
     }
 
     /// Reads past any JSON value.

@@ -167,6 +167,11 @@ final class SQLiteStoreTests: XCTestCase {
         ])
         XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)), [])
         XCTAssertEqual(try SQLiteStore.parseImport(Array("\n\n".utf8)), [])
+        // Half a surrogate pair is U+FFFD, whatever follows it.
+        XCTAssertEqual(try SQLiteStore.parseImport(Array(#"[{"title":"\ud83d\u0041\udc00"}]"#.utf8)).map(\.title),
+                       ["\u{FFFD}A\u{FFFD}"])
+        XCTAssertThrowsError(try SQLiteStore.parseImport(Array(#"[{"title":"\u00g1"}]"#.utf8)))
+        XCTAssertThrowsError(try SQLiteStore.parseImport(Array("{\"title\":\"a\\\n\"}\n".utf8)))
     }
 
     func testALargeImportKeepsOrderIdsAndCountersAcrossBatches() throws {

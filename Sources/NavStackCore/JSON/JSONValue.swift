@@ -176,26 +176,9 @@ public enum JSONValue: Equatable, Sendable {
                 case UInt8(ascii: "\""):
                     return String(validating: utf8, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { return nil }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                    case UInt8(ascii: "b"): utf8.append(0x08)
-                    case UInt8(ascii: "f"): utf8.append(0x0C)
-                    case UInt8(ascii: "n"): utf8.append(0x0A)
-                    case UInt8(ascii: "r"): utf8.append(0x0D)
-                    case UInt8(ascii: "t"): utf8.append(0x09)
-                    case UInt8(ascii: "u"):
-                        guard var scalar = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(scalar) {
-                            // A high surrogate must be followed by its low half.
-                            guard literal("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                        utf8.append(contentsOf: String(Character(unicode)).utf8)
-                    default:
+                    do throws(JSONEscape.Failure) {
+                        try JSONEscape.decode(bytes, at: &index, into: &utf8)
+                    } catch {
                         return nil
                     }
                 case 0..<0x20:
@@ -205,24 +188,6 @@ public enum JSONValue: Equatable, Sendable {
                 }
             }
             return nil
-        }
-
-        private mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                index += 1
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
         }
     }
 }

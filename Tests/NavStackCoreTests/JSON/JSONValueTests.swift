@@ -17,7 +17,9 @@ final class JSONValueTests: XCTestCase {
 
     func testEscapes() {
         XCTAssertEqual(JSONValue(parsing: #""a\"b\\c\/d\n\t\r\b\f\u00e9\ud83d\ude00""#)?.string, "a\"b\\c/d\n\t\r\u{8}\u{C}é😀")
-        XCTAssertNil(JSONValue(parsing: #""\ud83d""#), "a lone high surrogate")
+        XCTAssertEqual(JSONValue(parsing: #""\ud83d""#)?.string, "\u{FFFD}", "a lone high surrogate")
+        XCTAssertEqual(JSONValue(parsing: #""\ud83d\u0041\ude00""#)?.string, "\u{FFFD}A\u{FFFD}", "halves apart")
+        XCTAssertNil(JSONValue(parsing: #""\u12g4""#))
         XCTAssertNil(JSONValue(parsing: #""\x""#))
         XCTAssertNil(JSONValue(parsing: "\"a\u{1}b\""), "a raw control character")
     }
