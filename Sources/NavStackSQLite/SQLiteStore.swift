@@ -184,8 +184,8 @@ public final class SQLiteStore: TaskStore {
 
     public func transaction(_ body: () throws -> Void) throws {
         if inTransaction { return try body() }
-        if defersCommits && !isMemory { return try command(body) }
-        do {
+        try failingAsStore {
+            if defersCommits && !isMemory { return try command(body) }
             // A file store locks at once, so what a command reads is still true when it
             // writes; a store in memory has no one to lock out.
             if !isMemory { try begin() }
@@ -204,39 +204,39 @@ public final class SQLiteStore: TaskStore {
                 }
                 throw error
             }
-        } catch let error as NavError {
-            throw error
-        } catch let error as StoreFailure {
-            throw error
-        } catch {
-            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
         }
     }
 
     /// One command in the shared transaction: a savepoint, released when it succeeds and
     /// rolled back when it fails.
     private func command(_ body: () throws -> Void) throws {
+        if let commitFailure { throw commitFailure }
+        if !pending {
+            try db.run("BEGIN IMMEDIATE")
+            pending = true
+        }
+        try db.run("SAVEPOINT command")
+        inTransaction = true
+        began = true
+        defer {
+            inTransaction = false
+            began = false
+        }
         do {
-            if let commitFailure { throw commitFailure }
-            if !pending {
-                try db.run("BEGIN IMMEDIATE")
-                pending = true
-            }
-            try db.run("SAVEPOINT command")
-            inTransaction = true
-            began = true
-            defer {
-                inTransaction = false
-                began = false
-            }
-            do {
-                try body()
-                try db.run("RELEASE command")
-            } catch {
-                try? db.run("ROLLBACK TO command")
-                try? db.run("RELEASE command")
-                throw error
-            }
+            try body()
+            try db.run("RELEASE command")
+        } catch {
+            try? db.run("ROLLBACK TO command")
+            try? db.run("RELEASE command")
+            throw error
+        }
+    }
+
+    /// Runs `body`; a failure of SQLite's becomes a ``StoreFailure`` in the session's
+    /// language, while a command's own errors pass through.
+    private func failingAsStore<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as NavError {
             throw error
         } catch let error as StoreFailure {
@@ -250,11 +250,7 @@ public final class SQLiteStore: TaskStore {
     /// a consistent store).
     func reading<T>(_ body: (Connection) throws -> T) throws -> T {
         if inTransaction { return try body(db) }
-        do {
-            return try body(db)
-        } catch {
-            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
-        }
+        return try failingAsStore { try body(db) }
     }
 
     /// Runs `body` in the transaction under way, else in a transaction of its own.

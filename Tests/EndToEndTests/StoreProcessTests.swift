@@ -70,11 +70,11 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains(#""total":2"#))
     }
 
-    func testAnotherProcessesDeleteShowsNotFoundOnTheNextScreen() throws {
-        _ = try run(["--sample"], lines: ["login ana"])
+    /// A session on the store that answers in JSON through pipes, its first screen read.
+    private func startSession(_ arguments: [String] = []) throws -> (process: Process, input: Pipe, reader: LineReader) {
         let process = Process()
         process.executableURL = NavstackProcess.binary
-        process.arguments = ["--store", store, "--format", "json"]
+        process.arguments = ["--store", store, "--format", "json"] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -82,6 +82,12 @@ final class StoreProcessTests: XCTestCase {
         try process.run()
         let reader = LineReader(output.fileHandleForReading)
         _ = reader.line()                                     // launch
+        return (process, input, reader)
+    }
+
+    func testAnotherProcessesDeleteShowsNotFoundOnTheNextScreen() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let (process, input, reader) = try startSession()
         input.fileHandleForWriting.write(Data("open 2\n".utf8))
         XCTAssertTrue(reader.line().contains(#""screen":"detail""#))
         let other = try run([], lines: ["root", "delete 2"])
@@ -98,16 +104,7 @@ final class StoreProcessTests: XCTestCase {
     /// A live session commits before it answers: what it printed is in the store while it
     /// waits for the next line, and another process can write meanwhile.
     func testAnAnswerPrintedIsAlreadyKept() throws {
-        let process = Process()
-        process.executableURL = NavstackProcess.binary
-        process.arguments = ["--store", store, "--format", "json", "--sample"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let reader = LineReader(output.fileHandleForReading)
-        _ = reader.line()                                     // launch
+        let (process, input, reader) = try startSession(["--sample"])
         input.fileHandleForWriting.write(Data("login ana\nadd Live one\n".utf8))
         _ = reader.line()
         XCTAssertTrue(reader.line().contains(#""title":"Live one""#))
