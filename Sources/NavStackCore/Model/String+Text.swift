@@ -1,5 +1,7 @@
 extension StringProtocol {
-    /// The text without leading and trailing whitespace.
+    /// The text without leading and trailing whitespace. (Inlinable: specialised where it
+    /// is used, as the store trims every imported title.)
+    @inlinable
     public var trimmed: String {
         // When the text starts and ends (past ASCII whitespace) with ASCII, the bytes
         // tell where; other ends need characters.
@@ -23,7 +25,8 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
-    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    @usableFromInline
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
