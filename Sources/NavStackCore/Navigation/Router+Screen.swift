@@ -24,7 +24,7 @@ extension Router {
         let kind = try screenKind()
         let actions = availableWords(on: kind)
         guard let session else {
-            guard case .signedOut(let pending) = phase else { preconditionFailure() }
+            let pending = pendingLink
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
                           breadcrumb: [t(.titleSignIn)], actions: actions, content: .login(pending: pending))
         }

@@ -33,7 +33,26 @@ public struct Router {
         }
     }
 
-    public private(set) var phase: Phase
+    /// The signed-in session, if any. (Kept apart from the pending link, rather than as
+    /// a ``Phase``, so reading it copies nothing: it is read several times a command.)
+    public private(set) var session: Session?
+    /// While signed out: the link to open after login.
+    private(set) var pendingLink: DeepLink?
+
+    /// The root phase: signed out (with the pending link) or signed in.
+    public private(set) var phase: Phase {
+        get { session.map(Phase.signedIn) ?? .signedOut(pending: pendingLink) }
+        set {
+            switch newValue {
+            case .signedIn(let session):
+                self.session = session
+                pendingLink = nil
+            case .signedOut(let pending):
+                session = nil
+                pendingLink = pending
+            }
+        }
+    }
     public let store: any TaskStore
     public private(set) var configuration: Configuration
 
@@ -46,13 +65,14 @@ public struct Router {
                 phase: Phase = .signedOut(pending: nil)) {
         self.store = store
         self.configuration = configuration
-        self.phase = phase
-    }
-
-    /// The signed-in session, if any.
-    public var session: Session? {
-        if case .signedIn(let session) = phase { return session }
-        return nil
+        switch phase {
+        case .signedIn(let session):
+            self.session = session
+            pendingLink = nil
+        case .signedOut(let pending):
+            session = nil
+            pendingLink = pending
+        }
     }
 
     /// Applies one command and answers with what to show.
@@ -73,16 +93,23 @@ public struct Router {
         default:
             // A command not available here fails before a transaction is begun for it.
             try ensureAvailable(command.word, on: try screenKind())
-            var next = self
+            let (before, pendingBefore) = (session, pendingLink)
             var response = Response.quit
-            try storeCall {
-                try store.transaction {
-                    try next.change(by: command)
-                    if configuration.savesNavigation, next.phase != phase { try store.savePhase(next.phase) }
-                    response = .screen(try next.screen())
+            do {
+                try storeCall {
+                    try store.transaction {
+                        try change(by: command)
+                        if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
+                            try store.savePhase(phase)
+                        }
+                        response = .screen(try screen())
+                    }
                 }
+            } catch {
+                // A failed command changes nothing.
+                (session, pendingLink) = (before, pendingBefore)
+                throw error
             }
-            self = next
             return response
         }
     }
@@ -91,10 +118,10 @@ public struct Router {
     private mutating func change(by command: Command) throws(NavError) {
         let kind = try screenKind()
         try ensureAvailable(command.word, on: kind)
-        switch phase {
-        case .signedOut(let pending):
-            try applySignedOut(command, pending: pending)
-        case .signedIn(let session):
+        switch session {
+        case nil:
+            try applySignedOut(command, pending: pendingLink)
+        case let session?:
             var next = session
             let discarding = try next.apply(command, on: kind, store: store, pageSize: configuration.pageSize)
             if command == .logout {
@@ -129,7 +156,7 @@ public struct Router {
     /// asked to (`back!`, `save`, `cancel`). Drafts whose screen closed are dropped;
     /// edit screens and the sheet that opened get a fresh draft.
     private mutating func commit(_ next: Session, by word: CommandWord, discarding: Bool) throws(NavError) {
-        guard case .signedIn(let current) = phase else { return }
+        guard let current = session else { return }
         var next = next
         for (owner, draft) in current.drafts where !next.keeps(owner) {
             if draft.isDirty && !discarding { throw .unsavedDraft(word) }
@@ -143,7 +170,7 @@ public struct Router {
                 next.drafts[.edit(id)] = Draft(editing: DraftFields(task))
             }
         }
-        phase = .signedIn(next)
+        session = next
     }
 
     /// Fails unless the command can be used on the screen shown now.
