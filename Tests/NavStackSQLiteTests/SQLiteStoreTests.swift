@@ -224,6 +224,35 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(tasks?.first?["title"] as? String, "Top \"quoted\"")
     }
 
+    /// A store in memory answers reads from its cache until it writes; a transaction that
+    /// fails takes its writes back, and the cache with them.
+    func testAStoreInMemoryReadsWhatItLastWrote() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let query = ListQuery(filter: .open)
+        XCTAssertEqual(try store.count("ana", query), 2)
+        XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
+        XCTAssertNil(try store.task("ana", id: 9))
+        var done = try XCTUnwrap(try store.task("ana", id: 1))
+        done.done = true
+        XCTAssertTrue(try store.update("ana", done, as: .toggle))
+        XCTAssertEqual(try store.count("ana", query), 1)
+        XCTAssertEqual(try store.task("ana", id: 1)?.done, true)
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
+
+        struct Refused: Error {}
+        XCTAssertThrowsError(try store.transaction {
+            _ = try store.delete("ana", id: 2)
+            XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 3])
+            throw Refused()
+        })
+        XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3])
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
+        XCTAssertEqual(try store.undo("ana"), .toggle)
+        XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
+        XCTAssertEqual(try store.count("ana", query), 2)
+    }
+
     func testAnotherConnectionsChangesShowOnTheNextScreen() throws {
         var router = try router(try SQLiteStore(path: path))
         try router.run("login ana", "open 2")
