@@ -29,17 +29,7 @@ extension Router {
                           breadcrumb: [t(.titleSignIn)], actions: actions, content: .login(pending: pending))
         }
         let user = session.user
-        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
-        for route in session.path {
-            switch route {
-            case .detail(let id):
-                breadcrumb.append(try storeCall { try store.task(user, id: id) }?.title ?? t(.crumbTask, ("id", id)))
-            case .edit: breadcrumb.append(t(.crumbEdit))
-            case .settings: breadcrumb.append(t(.crumbSettings))
-            case .about: breadcrumb.append(t(.crumbAbout))
-            }
-        }
-        if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
+        let breadcrumb = try self.breadcrumb(of: session)
 
         let title: String
         let content: Screen.Content
@@ -76,6 +66,24 @@ extension Router {
         }
         return Screen(kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet,
                       link: session.link, breadcrumb: breadcrumb, actions: actions, content: content)
+    }
+
+    /// Where the session is, as the screen's second line names it: the tab, then each
+    /// route of its path (a task by its title), then the sheet.
+    func breadcrumb(of session: Session) throws(NavError) -> [String] {
+        let t = configuration.catalog
+        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
+        for route in session.path {
+            switch route {
+            case .detail(let id):
+                breadcrumb.append(try storeCall { try store.task(session.user, id: id) }?.title ?? t(.crumbTask, ("id", id)))
+            case .edit: breadcrumb.append(t(.crumbEdit))
+            case .settings: breadcrumb.append(t(.crumbSettings))
+            case .about: breadcrumb.append(t(.crumbAbout))
+            }
+        }
+        if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
+        return breadcrumb
     }
 
     /// The visible page of the list, its page clamped to the pages that exist.

@@ -88,8 +88,8 @@ public struct Router {
             return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
             try ensureAvailable(.where, on: try screenKind())
-            let screen = try screen()
-            return .location(url: screen.link?.url, breadcrumb: screen.breadcrumb)
+            guard let session else { return .location(url: nil, breadcrumb: [configuration.catalog(.titleSignIn)]) }
+            return .location(url: session.link.url, breadcrumb: try breadcrumb(of: session))
         default:
             // A command not available here fails before a transaction is begun for it.
             try ensureAvailable(command.word, on: try screenKind())
