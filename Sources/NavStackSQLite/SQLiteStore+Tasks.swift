@@ -66,11 +66,21 @@ extension SQLiteStore {
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
         let key = ReadCache.Task(user: user, id: id)
-        if isCaching, let task = cache.tasks[key] { return task }
+        if isCaching {
+            // A screen asks for the same task several times.
+            if let last = cache.lastTask, last.key == key { return last.task }
+            if let task = cache.tasks[key] {
+                cache.lastTask = (key, task)
+                return task
+            }
+        }
         let task = try reading { db in
             try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
         }
-        if isCaching { cache.tasks[key] = .some(task) }
+        if isCaching {
+            cache.tasks[key] = .some(task)
+            cache.lastTask = (key, task)
+        }
         return task
     }
 
@@ -234,5 +244,7 @@ struct ReadCache {
     var pages: [Query: [TaskItem]] = [:]
     /// A task, or `nil` for one that does not exist.
     var tasks: [Task: TaskItem?] = [:]
+    /// The task asked for last.
+    var lastTask: (key: Task, task: TaskItem?)?
     var counters: [String: TaskCounts] = [:]
 }

@@ -52,8 +52,12 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     /// Looks a word up, ignoring case.
     public init?(word: some StringProtocol) {
         // Words are typed in lower case; others are looked up lowered.
-        let lower = word.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "!") }
-        guard let word = Self.byName[lower ? String(word) : word.lowercased()] else { return nil }
+        var lower = true
+        for byte in word.utf8 where !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) && byte != UInt8(ascii: "!") {
+            lower = false
+            break
+        }
+        guard let word = lower ? Self(rawValue: String(word)) : Self.byName[word.lowercased()] else { return nil }
         self = word
     }
 
