@@ -158,11 +158,8 @@ public final class SQLiteStore: TaskStore {
     /// next process starts without replaying it. Processes end with `exit`, which runs
     /// no deinitializer, so callers close the store themselves.
     public func close() {
-        do {
-            try commitPending()
-        } catch {
-            commitFailure = error as? StoreFailure ?? StoreFailure(description: String(describing: error))
-        }
+        // A failed commit is kept in `commitFailure`, for the output that waits on it.
+        try? commitPending()
         db.close()
     }
 
@@ -176,7 +173,7 @@ public final class SQLiteStore: TaskStore {
             try db.run("COMMIT")
         } catch {
             try? db.run("ROLLBACK")
-            let failure = StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+            let failure = storeFailure(error)
             commitFailure = failure
             throw failure
         }
@@ -242,8 +239,13 @@ public final class SQLiteStore: TaskStore {
         } catch let error as StoreFailure {
             throw error
         } catch {
-            throw StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+            throw storeFailure(error)
         }
+    }
+
+    /// A SQLite failure as the session shows it: what to do, in its language.
+    private func storeFailure(_ error: any Error) -> StoreFailure {
+        StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
     }
 
     /// Runs `body` in the transaction under way, else on its own (each statement reads
