@@ -24,9 +24,8 @@ extension Router {
         let kind = try screenKind()
         let actions = availableWords(on: kind)
         guard let session else {
-            let pending = pendingLink
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
-                          breadcrumb: [t(.titleSignIn)], actions: actions, content: .login(pending: pending))
+                          breadcrumb: try breadcrumb(of: nil), actions: actions, content: .login(pending: pendingLink))
         }
         let user = session.user
         let breadcrumb = try self.breadcrumb(of: session)
@@ -69,9 +68,10 @@ extension Router {
     }
 
     /// Where the session is, as the screen's second line names it: the tab, then each
-    /// route of its path (a task by its title), then the sheet.
-    func breadcrumb(of session: Session) throws(NavError) -> [String] {
+    /// route of its path (a task by its title), then the sheet; signed out, the sign-in.
+    func breadcrumb(of session: Session?) throws(NavError) -> [String] {
         let t = configuration.catalog
+        guard let session else { return [t(.titleSignIn)] }
         var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
         for route in session.path {
             switch route {

@@ -65,14 +65,7 @@ public struct Router {
                 phase: Phase = .signedOut(pending: nil)) {
         self.store = store
         self.configuration = configuration
-        switch phase {
-        case .signedIn(let session):
-            self.session = session
-            pendingLink = nil
-        case .signedOut(let pending):
-            session = nil
-            pendingLink = pending
-        }
+        self.phase = phase
     }
 
     /// Applies one command and answers with what to show.
@@ -88,8 +81,7 @@ public struct Router {
             return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
             try ensureAvailable(.where, on: try screenKind())
-            guard let session else { return .location(url: nil, breadcrumb: [configuration.catalog(.titleSignIn)]) }
-            return .location(url: session.link.url, breadcrumb: try breadcrumb(of: session))
+            return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session))
         default:
             // A command not available here fails before a transaction is begun for it.
             try ensureAvailable(command.word, on: try screenKind())
