@@ -56,16 +56,10 @@ public struct Interpreter {
 
     public var router: Router
     public var options: Options {
-        didSet { textRenderer = nil }
+        didSet { kept = nil }
     }
-    /// The text renderer for the options, kept while they stay the same.
-    private var textRenderer: TextRenderer?
-    /// What the responses printed so far looked like, with the renderer above: a session
-    /// shows the same few screens again and again (back and forth, `where`, the list).
-    private var printed = Memo<Response, String>()
-    /// The messages of the errors reported so far, in their language: a script makes the
-    /// same few mistakes again and again.
-    private var messages = (language: Language.en, format: Format.text, memo: Memo<NavError, String>())
+    /// What is kept while the options and the language stay the same.
+    private var kept: Kept?
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
     /// How many commands failed.
@@ -147,21 +141,44 @@ public struct Interpreter {
         return line
     }
 
-    private mutating func print(_ response: Response, to sink: some OutputSink) {
-        if textRenderer == nil || textRenderer?.catalog.language != router.configuration.catalog.language {
-            textRenderer = renderer
-            printed = Memo()
+    /// The text renderer, and the text of what was printed so far: a session shows the
+    /// same few screens again and again (back and forth, `where`, the list), and a script
+    /// makes the same few mistakes.
+    private final class Kept {
+        let language: Language
+        let renderer: TextRenderer
+        let printed = Memo<Response, String>()
+        /// Error messages as the format writes them: as they are, or as JSON strings.
+        let messages = Memo<NavError, String>()
+
+        init(language: Language, renderer: TextRenderer) {
+            self.language = language
+            self.renderer = renderer
         }
-        if let text = printed[response] {
+    }
+
+    /// What is kept for the options and the router's language, made anew when either
+    /// changed.
+    private mutating func keptNow() -> Kept {
+        let language = router.configuration.catalog.language
+        if let kept, kept.language == language { return kept }
+        let fresh = Kept(language: language, renderer: renderer)
+        kept = fresh
+        return fresh
+    }
+
+    private mutating func print(_ response: Response, to sink: some OutputSink) {
+        let kept = keptNow()
+        if let text = kept.printed[response] {
             if !text.isEmpty { sink.write(text, to: .output) }
             return
         }
         var text = ""
         switch options.format {
-        case .text: textRenderer!.render(response, to: &text)
+        case .text: kept.renderer.render(response, to: &text)
         case .json: JSONRenderer().render(response, to: &text)
         }
-        printed[response] = text
+        kept.printed[response] = text
         if !text.isEmpty { sink.write(text, to: .output) }
     }
 
@@ -171,18 +188,15 @@ public struct Interpreter {
     }
 
     private mutating func report(_ error: NavError, to sink: some OutputSink) {
-        let catalog = router.configuration.catalog
-        if messages.language != catalog.language || messages.format != options.format {
-            messages = (catalog.language, options.format, Memo())
-        }
+        let kept = keptNow()
         // The message as this format writes it: as it is, or as a JSON string.
         let message: String
-        if let known = messages.memo[error] {
+        if let known = kept.messages[error] {
             message = known
         } else {
-            let text = error.message(in: catalog)
+            let text = error.message(in: router.configuration.catalog)
             message = options.format == .json ? text.jsonQuoted : text
-            messages.memo[error] = message
+            kept.messages[error] = message
         }
         switch options.format {
         case .json:

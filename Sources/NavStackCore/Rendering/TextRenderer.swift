@@ -223,10 +223,10 @@ struct Lines {
     let ruleText: String
     private(set) var text = ""
 
-    init(width: Int, style: TextStyle = .plain, rule: String? = nil) {
+    init(width: Int, style: TextStyle, rule: String) {
         self.width = width
         self.style = style
-        ruleText = rule ?? String(repeating: "─", count: width)
+        ruleText = rule
         text.reserveCapacity(1024)
     }
 
