@@ -9,11 +9,15 @@ import CPosix
 enum Files {
     /// A failed call, with the C library's reason.
     struct Failure: Error, CustomStringConvertible {
-        let description: String
+        /// What failed: a path, or the call.
+        let what: String
+        let reason: String
+
+        var description: String { "\(what): \(reason)" }
 
         /// The reason `errno` gives now.
         static func errno(_ what: String) -> Failure {
-            Failure(description: "\(what): \(String(cString: strerror(Glibc.errno)))")
+            Failure(what: what, reason: String(cString: strerror(Glibc.errno)))
         }
     }
 
@@ -164,7 +168,7 @@ enum Files {
         }
         var pid = pid_t()
         let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard code == 0 else { throw Failure(description: "cannot run \(program): \(String(cString: strerror(code)))") }
+        guard code == 0 else { throw Failure(what: "cannot run \(program)", reason: String(cString: strerror(code))) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard Glibc.errno == EINTR else { throw .errno("waitpid") }

@@ -6,7 +6,8 @@ import Darwin
 import NavStackCore
 
 /// stdout and stderr for the interpreter: output is buffered and flushed before any
-/// error is written, so a merged transcript keeps its order.
+/// error is written, so a merged transcript keeps its order. When both go to one
+/// terminal, pipe or device, errors join the buffer instead.
 final class StandardStreams: OutputSink {
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 16
@@ -24,17 +25,13 @@ final class StandardStreams: OutputSink {
     }
 
     func write(_ text: String, to channel: Channel) {
-        switch channel {
-        case .output:
-            buffer.append(contentsOf: text.utf8)
-            if buffer.count >= flushThreshold { flush() }
-        case .error where sameTarget:
-            buffer.append(contentsOf: text.utf8)
-            if buffer.count >= flushThreshold { flush() }
-        case .error:
+        guard channel == .output || sameTarget else {
             flush()
             Self.writeAll(Array(text.utf8), to: 2)
+            return
         }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= flushThreshold { flush() }
     }
 
     /// Whether two descriptors lead to the same terminal, pipe, socket or device. (Two

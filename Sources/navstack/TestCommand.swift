@@ -131,7 +131,7 @@ struct TranscriptRunner: Sendable {
         do {
             data = try Files.read(path)
         } catch {
-            return .broken(TranscriptError.unreadable(String(cString: strerror(errno))).description)
+            return .broken(TranscriptError.unreadable(error.reason).description)
         }
         guard let text = String(validating: data, as: UTF8.self) else { return .broken(TranscriptError.notUTF8.description) }
         let transcript: Transcript
