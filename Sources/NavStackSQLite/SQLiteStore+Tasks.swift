@@ -27,9 +27,7 @@ extension SQLiteStore {
     }
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
-        let key = ReadCache.Query(user: user, query: query, offset: 0, limit: 0)
-        if isCaching, let count = cache.counts[key] { return count }
-        let count = try reading { db in
+        try cached(\.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
             guard let search = query.search else {
                 let counters = try Self.counters(db, user)
                 switch query.filter {
@@ -42,14 +40,10 @@ extension SQLiteStore {
             return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
                                 arguments + [search]) { $0.int(0) } ?? 0
         }
-        if isCaching { cache.counts[key] = count }
-        return count
     }
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
-        let key = ReadCache.Query(user: user, query: query, offset: offset, limit: limit)
-        if isCaching, let page = cache.pages[key] { return page }
-        let page = try reading { db in
+        try cached(\.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
             var (sql, arguments) = Self.filterClause(query.filter, user)
             if let search = query.search {
                 sql += " AND navstack_matches(title, notes, ?)"
@@ -60,38 +54,24 @@ extension SQLiteStore {
                 """)
             return try statement.all(arguments + [limit, offset], Self.task)
         }
-        if isCaching { cache.pages[key] = page }
-        return page
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
         let key = ReadCache.Task(user: user, id: id)
-        if isCaching {
-            // A screen asks for the same task several times.
-            if let last = cache.lastTask, last.key == key { return last.task }
-            if let task = cache.tasks[key] {
-                cache.lastTask = (key, task)
-                return task
-            }
-        }
-        let task = try reading { db in
+        // A screen asks for the same task several times.
+        if isCaching, let last = cache.lastTask, last.key == key { return last.task }
+        let task = try cached(\.tasks, key) { db in
             try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
         }
-        if isCaching {
-            cache.tasks[key] = .some(task)
-            cache.lastTask = (key, task)
-        }
+        if isCaching { cache.lastTask = (key, task) }
         return task
     }
 
     public func counts(_ user: String) throws -> TaskCounts {
-        if isCaching, let counts = cache.counters[user] { return counts }
-        let counts = try reading { db in
+        try cached(\.counters, user) { db in
             let counters = try Self.counters(db, user)
             return TaskCounts(open: counters.total - counters.done, done: counters.done)
         }
-        if isCaching { cache.counters[user] = counts }
-        return counts
     }
 
     public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
@@ -121,6 +101,15 @@ extension SQLiteStore {
             try record(db, user, .delete, [ChangePair(before: before, after: nil)])
             return true
         }
+    }
+
+    /// A read, answered from the cache when a store in memory made it before.
+    private func cached<Key: Hashable, Value>(_ table: WritableKeyPath<ReadCache, [Key: Value]>, _ key: Key,
+                                              _ read: (Connection) throws -> Value) throws -> Value {
+        if isCaching, let value = cache[keyPath: table][key] { return value }
+        let value = try reading(read)
+        if isCaching { cache[keyPath: table][key] = value }
+        return value
     }
 
     // MARK: - Rows and counters
