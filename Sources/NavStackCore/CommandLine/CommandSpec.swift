@@ -156,10 +156,10 @@ public struct CommandSpec: Sendable {
 
     /// The whole help text, wrapped to 80 columns.
     public var help: String {
-        var text = Self.wrap("OVERVIEW: " + abstract, width: 80) + "\n"
+        var text = ("OVERVIEW: " + abstract).wrapped(toWidth: 80).joined(separator: "\n") + "\n"
         if !discussion.isEmpty {
             text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { Self.wrap(String($0), width: 80) }.joined(separator: "\n") + "\n"
+                .map { $0.wrapped(toWidth: 80).joined(separator: "\n") }.joined(separator: "\n") + "\n"
         }
         text += "\nUSAGE: \(usage)\n"
         if !arguments.isEmpty {
@@ -189,8 +189,7 @@ public struct CommandSpec: Sendable {
     /// One help entry: the names in a 24-column margin, the text wrapped beside them.
     private static func entry(_ names: String, _ help: String) -> String {
         let margin = String(repeating: " ", count: 26)
-        var lines = wrap(help, width: 80 - 26).split(separator: "\n").map(String.init)
-        if lines.isEmpty { lines = [""] }
+        var lines = help.wrapped(toWidth: 80 - 26)
         var text = "  " + names
         if names.count + 2 <= 25 {
             text += String(repeating: " ", count: 26 - names.count - 2) + lines.removeFirst()
@@ -198,24 +197,6 @@ public struct CommandSpec: Sendable {
         text += "\n"
         for line in lines { text += margin + line + "\n" }
         return text
-    }
-
-    /// Words wrapped to lines of at most `width` characters (a longer word keeps its line).
-    static func wrap(_ text: String, width: Int) -> String {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines.joined(separator: "\n")
     }
 }
 
