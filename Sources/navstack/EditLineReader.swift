@@ -32,8 +32,8 @@ struct EditLineReader: LineReader {
         if let historyPath { ns_history_load(history, historyPath) }
     }
 
-    mutating func next(prompt: String) -> InputLine? {
-        EditLineContext.setPrompt(prompt)
+    mutating func next(prompt: () -> String) -> InputLine? {
+        EditLineContext.setPrompt(prompt())
         while true {
             var count: Int32 = 0
             ns_take_interrupt()
@@ -52,7 +52,7 @@ struct EditLineReader: LineReader {
                                                   count: Int(count)))
             if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
             remember(bytes)
-            return InputLine(bytes: bytes, length: bytes.count)
+            return InputLine(bytes: bytes[...], length: bytes.count)
         }
     }
 

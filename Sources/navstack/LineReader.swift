@@ -7,14 +7,15 @@ import NavStackCore
 
 /// One line of input: its first bytes (enough to judge it) and its full length.
 struct InputLine {
-    var bytes: [UInt8]
+    var bytes: ArraySlice<UInt8>
     var length: Int
 }
 
 /// Where lines come from: the terminal, a pipe, or `-c` arguments.
 protocol LineReader {
-    /// The next line, or `nil` at the end of input.
-    mutating func next(prompt: String) -> InputLine?
+    /// The next line, or `nil` at the end of input; `prompt` is asked for only by a
+    /// reader that shows one.
+    mutating func next(prompt: () -> String) -> InputLine?
 }
 
 /// Lines from `-c` options.
@@ -25,8 +26,8 @@ struct ArgumentLineReader: LineReader {
         self.commands = commands.makeIterator()
     }
 
-    mutating func next(prompt: String) -> InputLine? {
-        commands.next().map { InputLine(bytes: Array($0.utf8), length: $0.utf8.count) }
+    mutating func next(prompt: () -> String) -> InputLine? {
+        commands.next().map { InputLine(bytes: ArraySlice($0.utf8), length: $0.utf8.count) }
     }
 }
 
@@ -48,7 +49,7 @@ struct PipedLineReader: LineReader {
         self.willWait = willWait
     }
 
-    mutating func next(prompt: String) -> InputLine? {
+    mutating func next(prompt: () -> String) -> InputLine? {
         var line = InputLine(bytes: [], length: 0)
         while true {
             if start == end {
@@ -59,7 +60,10 @@ struct PipedLineReader: LineReader {
             let newline = block[start..<end].firstIndex(of: UInt8(ascii: "\n"))
             let stop = newline ?? end
             let piece = block[start..<stop]
-            if line.bytes.count < keep {
+            if line.length == 0, newline != nil {
+                // The whole line is in the block: it is handed on as a slice of it.
+                line.bytes = piece.prefix(keep)
+            } else if line.bytes.count < keep {
                 line.bytes.append(contentsOf: piece.prefix(keep - line.bytes.count))
             }
             line.length += piece.count

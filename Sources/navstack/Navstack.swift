@@ -234,8 +234,8 @@ struct Navstack: Subcommand {
         }
         while true {
             if interactive { streams.flush() }
-            let prompt = (shell.interpreter.router.session?.link.path ?? "login") + "> "
-            guard let line = reader.next(prompt: prompt) else { break }
+            guard let line = reader.next(prompt: { (shell.interpreter.router.session?.link.path ?? "login") + "> " })
+            else { break }
             if interactive { fitToWindow(shell, Terminal.size()) }  // the window may have been resized while typing
             let outcome = shell.interpreter.handle(line.bytes, length: line.length, to: streams)
             if outcome == .quit || (outcome == .failed && bail) { break }

@@ -80,6 +80,16 @@ extension Command {
     ///
     /// Returns `nil` for a blank line or a comment (first non-blank character `#`).
     public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
+        // Nearly every line is ASCII: then its bytes tell where the word and the argument
+        // are, and the word is looked up without making a string of it.
+        switch line.utf8.withContiguousStorageIfAvailable(ASCIIParts.init) {
+        case .blank?:
+            return nil
+        case .parts(let word, let argument)?:
+            if let known = word { return (known, argument) }
+        case .other?, nil:
+            break
+        }
         let text = line.trimmed
         guard let first = text.utf8.first, first != UInt8(ascii: "#") else { return nil }
         let end = Self.firstWhitespace(in: text)
@@ -88,6 +98,36 @@ extension Command {
             throw .unknownCommand(typed.escapedForDisplay, suggestion: CommandWord.suggestion(for: typed))
         }
         return (word, end == text.endIndex ? "" : text[end...].trimmed)
+    }
+
+    /// An ASCII line's parts: blank (or a comment), or its word (`nil` when unknown) and
+    /// its argument, both trimmed. `other` is a line with other characters, whose
+    /// whitespace only characters can tell.
+    private enum ASCIIParts {
+        case blank
+        case parts(word: CommandWord?, argument: String)
+        case other
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var start = 0
+            var end = bytes.count
+            while start < end, bytes[start].isASCIIWhitespace { start += 1 }
+            while end > start, bytes[end - 1].isASCIIWhitespace { end -= 1 }
+            guard start < end, bytes[start] != UInt8(ascii: "#") else {
+                self = .blank
+                return
+            }
+            guard !bytes[start..<end].contains(where: { $0 >= 0x80 }) else {
+                self = .other
+                return
+            }
+            var wordEnd = start
+            while wordEnd < end, !bytes[wordEnd].isASCIIWhitespace { wordEnd += 1 }
+            var argumentStart = wordEnd
+            while argumentStart < end, bytes[argumentStart].isASCIIWhitespace { argumentStart += 1 }
+            self = .parts(word: CommandWord(ascii: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd])),
+                          argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
+        }
     }
 
     /// Where the first whitespace character is, else the end: on the bytes while they are
@@ -175,6 +215,8 @@ extension Command {
 
     /// A count or row number: one whole number from 1.
     static func number(_ text: String, for word: CommandWord) throws(NavError) -> Int {
+        // The usual case, plain digits without a leading zero, read from the bytes.
+        if let value = text.utf8.withContiguousStorageIfAvailable(Self.plainNumber), let value { return value }
         guard !text.contains(where: \.isWhitespace) else {
             throw .unexpectedArgument(word, text.escapedForDisplay)
         }
@@ -188,6 +230,18 @@ extension Command {
         if negative || significant.isEmpty { throw .numberBelowOne(word, text) }
         guard significant.count <= 18, let value = Int(significant) else {
             throw .numberTooLarge(word, text)
+        }
+        return value
+    }
+
+    /// The value of 1 to 18 ASCII digits that do not start with 0; `nil` for anything
+    /// else.
+    private static func plainNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard (1...18).contains(bytes.count), bytes[0] != UInt8(ascii: "0") else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
     }

@@ -63,6 +63,30 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
+    /// Looks a word up from its ASCII bytes, ignoring case, without making a string.
+    init?(ascii bytes: UnsafeBufferPointer<UInt8>) {
+        guard let key = Self.packed(bytes), let word = Self.byPackedName[key] else { return nil }
+        self = word
+    }
+
+    /// Every word by its bytes, lowered, packed into an integer (every name has at most
+    /// eight).
+    private static let byPackedName = Dictionary(uniqueKeysWithValues: allCases.map { word in
+        (word.rawValue.utf8.withContiguousStorageIfAvailable(packed)!!, word)
+    })
+
+    /// Up to eight bytes other than NUL, A–Z lowered, in one integer; `nil` for others.
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for byte in bytes {
+            guard byte != 0 else { return nil }
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            key = key << 8 | UInt64(lowered)
+        }
+        return key
+    }
+
     /// The word closest to a mistyped one, if it is close enough to suggest.
     public static func suggestion(for word: String) -> CommandWord? {
         let typed = Array(word.lowercased())

@@ -81,12 +81,19 @@ public struct Interpreter {
     @discardableResult
     public mutating func handle(_ bytes: some Collection<UInt8>, length: Int? = nil,
                                 to sink: some OutputSink) -> Outcome {
-        handle(Array(bytes), length: length, to: sink)
+        handle(ArraySlice(bytes), length: length, to: sink)
     }
 
     /// Handles one input line, given as the bytes read (without the line break).
     @discardableResult
     public mutating func handle(_ bytes: [UInt8], length: Int? = nil, to sink: some OutputSink) -> Outcome {
+        handle(bytes[...], length: length, to: sink)
+    }
+
+    /// Handles one input line, given as the bytes read (without the line break): a
+    /// reader's slice of what it read, not copied.
+    @discardableResult
+    public mutating func handle(_ bytes: ArraySlice<UInt8>, length: Int? = nil, to sink: some OutputSink) -> Outcome {
         lineNumber += 1
         let length = length ?? bytes.count
         if options.echo {
@@ -109,7 +116,7 @@ public struct Interpreter {
     /// Handles one line of text.
     @discardableResult
     public mutating func handle(_ line: String, to sink: some OutputSink) -> Outcome {
-        handle(Array(line.utf8), to: sink)
+        handle(ArraySlice(line.utf8), to: sink)
     }
 
     /// Parses a command's argument; when the argument is wrong and the command is not

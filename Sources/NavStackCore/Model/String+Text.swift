@@ -10,7 +10,7 @@ extension StringProtocol {
         var tail = bytes.startIndex
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            if !Self.isASCIIWhitespace(bytes[index]) {
+            if !bytes[index].isASCIIWhitespace {
                 if head == nil { head = index }
                 tail = index
             }
@@ -25,13 +25,16 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
-    @usableFromInline
-    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
-    }
-
     /// Whether the text is empty or only whitespace.
     public var isBlank: Bool { allSatisfy(\.isWhitespace) }
+}
+
+extension UInt8 {
+    /// Space, tab and the ASCII line breaks (LF, VT, FF, CR).
+    @inlinable
+    var isASCIIWhitespace: Bool {
+        self == 0x20 || (0x09...0x0D).contains(self)
+    }
 }
 
 extension Unicode.Scalar {

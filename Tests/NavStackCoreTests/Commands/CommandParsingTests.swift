@@ -47,6 +47,20 @@ final class CommandParsingTests: XCTestCase {
         XCTAssertEqual(try parse("Title Keep THIS case"), .title("Keep THIS case"))
     }
 
+    func testLinesWithOtherCharactersSplitAsASCIIOnesDo() throws {
+        // ASCII lines are split on their bytes; others by characters. Both read alike.
+        XCTAssertEqual(try parse("\u{A0}open 2\u{A0}"), .open(row: 2))
+        XCTAssertEqual(try parse("open\u{2003}2"), .open(row: 2))
+        XCTAssertEqual(try parse("title Café\u{A0}"), .title("Café"))
+        XCTAssertEqual(try parse("\u{A0}# a comment"), nil)
+        XCTAssertEqual(try parse("\u{0B}\u{0C}ROOT\r"), .root)
+        XCTAssertEqual(error("öpen 2"), .unknownCommand("öpen", suggestion: .open))
+        // A word is never matched by its last bytes: a NUL before them keeps it unknown.
+        XCTAssertEqual(error("\u{0}go tasks"), .unknownCommand("\\u{0}go", suggestion: .go))
+        XCTAssertEqual(error("settingss"), .unknownCommand("settingss", suggestion: .settings))
+        XCTAssertEqual(error("BACK!!"), .unknownCommand("BACK!!", suggestion: .backDiscarding))
+    }
+
     func testUnknownWordsSuggestACloseOne() {
         XCTAssertEqual(error("opne 1"), .unknownCommand("opne", suggestion: .open))
         XCTAssertEqual(error("tgogle"), .unknownCommand("tgogle", suggestion: .toggle))
@@ -64,6 +78,10 @@ final class CommandParsingTests: XCTestCase {
         XCTAssertEqual(error("back 0"), .numberBelowOne(.back, "0"))
         XCTAssertEqual(error("page 99999999999999999999"), .numberTooLarge(.page, "99999999999999999999"))
         XCTAssertEqual(try parse("open 999999999999999999"), .open(row: 999_999_999_999_999_999))
+        XCTAssertEqual(try parse("open +3"), .open(row: 3))
+        XCTAssertEqual(try parse("open 0000000000000000000012"), .open(row: 12))
+        XCTAssertEqual(error("open 1e3"), .notANumber(.open, "1e3"))
+        XCTAssertEqual(error("open ٣"), .notANumber(.open, "٣"))
     }
 
     func testWordsThatTakeNoArgumentRefuseOne() {
