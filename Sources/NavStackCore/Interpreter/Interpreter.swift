@@ -155,12 +155,24 @@ public struct Interpreter {
         let language: Language
         let renderer: TextRenderer
         let printed = Memo<Response, String>()
-        /// Error messages as the format writes them: as they are, or as JSON strings.
-        let messages = Memo<NavError, String>()
+        /// Error lines as these options write them.
+        let errorLines = Memo<NavError, ErrorLine>()
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
             self.renderer = renderer
+        }
+    }
+
+    /// An error's line as the options write it, around its line number, and where it goes.
+    private struct ErrorLine {
+        /// The text before the line number; `nil` when the line shows none.
+        var head: String?
+        var tail: String
+        var channel: Channel
+
+        func text(line: Int) -> String {
+            head.map { String($0, line, tail) } ?? tail
         }
     }
 
@@ -196,34 +208,29 @@ public struct Interpreter {
 
     private mutating func report(_ error: NavError, to sink: some OutputSink) {
         let kept = keptNow()
-        // The message as this format writes it: as it is, or as a JSON string.
-        let message: String
-        if let known = kept.messages[error] {
-            message = known
+        let line: ErrorLine
+        if let known = kept.errorLines[error] {
+            line = known
         } else {
-            let text = error.message(in: router.configuration.catalog)
-            message = options.format == .json ? text.jsonQuoted : text
-            kept.messages[error] = message
+            line = errorLine(error.message(in: router.configuration.catalog))
+            kept.errorLines[error] = line
         }
+        sink.write(line.text(line: lineNumber), to: line.channel)
+    }
+
+    /// How the options write an error with this message: as JSON on the output, or on
+    /// the error stream with its line number (a script) or `error:` (a person).
+    private func errorLine(_ message: String) -> ErrorLine {
         switch options.format {
         case .json:
-            var text = ""
-            JSONRenderer().renderError(quoted: message, line: lineNumber, to: &text)
-            sink.write(text, to: .output)
+            let (head, tail) = JSONRenderer().errorLine(quoted: message.jsonQuoted)
+            return ErrorLine(head: head, tail: tail, channel: .output)
         case .text:
-            var line = ""
-            line.reserveCapacity(message.utf8.count + 32)
-            if options.numberErrors {
-                line += "navstack: line "
-                line += String(lineNumber)
-                line += ": "
-            } else {
-                line += "error: "
+            let (start, end) = options.colorErrors ? TextStyle.ansi.codes(for: .error) : ("", "")
+            guard options.numberErrors else {
+                return ErrorLine(head: nil, tail: start + "error: " + message + end + "\n", channel: .error)
             }
-            line += message
-            if options.colorErrors { line = TextStyle.ansi.apply(.error, to: line) }
-            line += "\n"
-            sink.write(line, to: .error)
+            return ErrorLine(head: start + "navstack: line ", tail: ": " + message + end + "\n", channel: .error)
         }
     }
 }

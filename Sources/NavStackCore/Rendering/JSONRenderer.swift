@@ -37,11 +37,16 @@ public struct JSONRenderer: Sendable {
 
     /// The error line for a message already written as a JSON string (``String/jsonQuoted``).
     public func renderError(quoted message: String, line: Int, to out: inout some TextOutputStream) {
-        out.write("{\"error\":{\"message\":")
-        out.write(message)
-        out.write(",\"line\":")
+        let (head, tail) = errorLine(quoted: message)
+        out.write(head)
         out.write(String(line))
-        out.write("}}\n")
+        out.write(tail)
+    }
+
+    /// An error line's text before and after its line number, for a message already
+    /// written as a JSON string.
+    public func errorLine(quoted message: String) -> (head: String, tail: String) {
+        ("{\"error\":{\"message\":" + message + ",\"line\":", "}}\n")
     }
 
     private func screenMembers(_ screen: Screen, into json: inout JSONWriter) {

@@ -18,8 +18,14 @@ public enum TextStyle: Sendable {
 
     /// The text with the emphasis, when this style shows any.
     public func apply(_ emphasis: Emphasis?, to text: String) -> String {
-        guard self == .ansi, let emphasis, !text.isEmpty else { return text }
-        return emphasis.code + text + "\u{1B}[0m"
+        guard let emphasis, !text.isEmpty else { return text }
+        let (start, end) = codes(for: emphasis)
+        return start + text + end
+    }
+
+    /// What starts and ends the emphasis in this style ("" in plain text).
+    public func codes(for emphasis: Emphasis) -> (start: String, end: String) {
+        self == .ansi ? (emphasis.code, "\u{1B}[0m") : ("", "")
     }
 }
 

@@ -34,6 +34,22 @@ final class InterpreterTests: XCTestCase {
         XCTAssertEqual(person.failures, 1)
     }
 
+    func testARepeatedErrorNamesEachLineAndColourWrapsTheWholeLine() {
+        var script = interpreter(.init(colorErrors: true))
+        let sink = RecordingSink()
+        for _ in 1...3 { script.handle("where", to: sink) }
+        let message = "'where' is not available on the login screen; here: login, go, help, quit"
+        XCTAssertEqual(sink.errors, (1...3).map { "\u{1B}[31mnavstack: line \($0): \(message)\u{1B}[0m\n" }.joined())
+        var person = interpreter(.init(numberErrors: false, colorErrors: true))
+        let personSink = RecordingSink()
+        for _ in 1...2 { person.handle("where", to: personSink) }
+        XCTAssertEqual(personSink.errors, String(repeating: "\u{1B}[31merror: \(message)\u{1B}[0m\n", count: 2))
+        var json = interpreter(.init(format: .json))
+        let jsonSink = RecordingSink()
+        for _ in 1...2 { json.handle("where", to: jsonSink) }
+        XCTAssertEqual(jsonSink.output, (1...2).map { #"{"error":{"message":"\#(message)","line":\#($0)}}"# + "\n" }.joined())
+    }
+
     func testJSONGivesOneLinePerCommandAndErrorsAsObjects() throws {
         var shell = interpreter(.init(format: .json))
         let sink = RecordingSink()
