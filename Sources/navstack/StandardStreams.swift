@@ -25,12 +25,17 @@ final class StandardStreams: OutputSink {
     }
 
     func write(_ text: String, to channel: Channel) {
+        var text = text
+        text.withUTF8 { write(utf8: $0, to: channel) }
+    }
+
+    func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel) {
         guard channel == .output || sameTarget else {
             flush()
-            Self.writeAll(Array(text.utf8), to: 2)
+            Self.writeAll(Array(bytes), to: 2)
             return
         }
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { flush() }
     }
 

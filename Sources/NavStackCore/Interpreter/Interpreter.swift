@@ -8,6 +8,15 @@ public enum Channel: Sendable {
 /// stream before it writes an error, so a transcript keeps its order.
 public protocol OutputSink: AnyObject {
     func write(_ text: String, to channel: Channel)
+    /// Writes text given as its UTF-8 bytes.
+    func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel)
+}
+
+extension OutputSink {
+    /// Writes the bytes as a `String`: a sink with a byte buffer does better.
+    public func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel) {
+        write(String(decoding: bytes, as: UTF8.self), to: channel)
+    }
 }
 
 /// Turns input lines into router commands and their printed answers: echo, screens in
@@ -157,6 +166,8 @@ public struct Interpreter {
         let printed = Memo<Response, String>()
         /// Error lines as these options write them.
         let errorLines = Memo<NavError, ErrorLine>()
+        /// Where an error line is put together.
+        var scratch: [UInt8] = []
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
@@ -166,13 +177,25 @@ public struct Interpreter {
 
     /// An error's line as the options write it, around its line number, and where it goes.
     private struct ErrorLine {
-        /// The text before the line number; `nil` when the line shows none.
-        var head: String?
-        var tail: String
+        /// The UTF-8 text before the line number; `nil` when the line shows none.
+        var head: [UInt8]?
+        var tail: [UInt8]
         var channel: Channel
 
-        func text(line: Int) -> String {
-            head.map { String($0, line, tail) } ?? tail
+        init(head: String?, tail: String, channel: Channel) {
+            self.head = head.map { Array($0.utf8) }
+            self.tail = Array(tail.utf8)
+            self.channel = channel
+        }
+
+        /// Writes the line with its number, put together in `scratch`.
+        func write(line: Int, to sink: some OutputSink, scratch: inout [UInt8]) {
+            guard let head else { return tail.withUnsafeBufferPointer { sink.write(utf8: $0, to: channel) } }
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: head)
+            scratch.appendDecimal(line)
+            scratch.append(contentsOf: tail)
+            scratch.withUnsafeBufferPointer { sink.write(utf8: $0, to: channel) }
         }
     }
 
@@ -215,7 +238,7 @@ public struct Interpreter {
             line = errorLine(error.message(in: router.configuration.catalog))
             kept.errorLines[error] = line
         }
-        sink.write(line.text(line: lineNumber), to: line.channel)
+        line.write(line: lineNumber, to: sink, scratch: &kept.scratch)
     }
 
     /// How the options write an error with this message: as JSON on the output, or on

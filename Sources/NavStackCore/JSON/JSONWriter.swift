@@ -1,48 +1,52 @@
 /// Writes compact JSON with keys in the order they are given, so the same value gives
 /// the same bytes.
 public struct JSONWriter {
-    public private(set) var text = ""
+    /// The JSON written so far, as UTF-8.
+    public private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
     public init() {}
 
+    /// The JSON written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
-        open("{")
+        open(UInt8(ascii: "{"))
         body(&self)
-        close("}")
+        close(UInt8(ascii: "}"))
     }
 
     public mutating func array<S: Sequence>(_ items: S, _ body: (inout JSONWriter, S.Element) -> Void) {
-        open("[")
+        open(UInt8(ascii: "["))
         for item in items {
             body(&self, item)
         }
-        close("]")
+        close(UInt8(ascii: "]"))
     }
 
     /// Starts a member of the object being written; the value follows.
     public mutating func key(_ name: String) {
         separate()
         appendString(name)
-        text += ":"
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func string(_ value: String?) {
         separate()
-        if let value { appendString(value) } else { text += "null" }
+        if let value { appendString(value) } else { append("null") }
         needsComma = true
     }
 
     public mutating func number(_ value: Int) {
         separate()
-        text += String(value)
+        bytes.appendDecimal(value)
         needsComma = true
     }
 
     public mutating func bool(_ value: Bool) {
         separate()
-        text += value ? "true" : "false"
+        append(value ? "true" : "false")
         needsComma = true
     }
 
@@ -50,64 +54,76 @@ public struct JSONWriter {
         array(values) { $0.string($1) }
     }
 
-    private mutating func open(_ bracket: String) {
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        text += bracket
+        bytes.append(bracket)
         needsComma = false
     }
 
-    private mutating func close(_ bracket: String) {
-        text += bracket
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 
     private mutating func separate() {
-        if needsComma { text += "," }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// A string literal: runs that need no escape are copied as they are.
     private mutating func appendString(_ value: String) {
-        text += "\""
-        let bytes = value.utf8
-        var copied = bytes.startIndex
-        var index = copied
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            let escape: String?
-            var next = bytes.index(after: index)
+        var value = value
+        value.withUTF8 { appendString(utf8: $0) }
+    }
+
+    private mutating func appendString(utf8 text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var copied = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            var next = index + 1
+            let escape: UInt32?
             switch byte {
-            case UInt8(ascii: "\""): escape = "\\\""
-            case UInt8(ascii: "\\"): escape = "\\\\"
-            case UInt8(ascii: "\n"): escape = "\\n"
-            case UInt8(ascii: "\r"): escape = "\\r"
-            case UInt8(ascii: "\t"): escape = "\\t"
-            case 0x00..<0x20, 0x7F: escape = Self.unicodeEscape(UInt32(byte))
-            case 0xE2:
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
+                 0x00..<0x20, 0x7F:
+                escape = UInt32(byte)
+            case 0xE2 where next + 1 < text.count && text[next] == 0x80 && (text[next + 1] == 0xA8 || text[next + 1] == 0xA9):
                 // U+2028 and U+2029 (E2 80 A8, E2 80 A9) end lines in JavaScript.
-                let rest = bytes[next...].prefix(2)
-                if rest.elementsEqual([0x80, 0xA8]) || rest.elementsEqual([0x80, 0xA9]) {
-                    escape = Self.unicodeEscape(rest.last == 0xA8 ? 0x2028 : 0x2029)
-                    next = bytes.index(next, offsetBy: 2)
-                } else {
-                    escape = nil
-                }
-            default: escape = nil
+                escape = text[next + 1] == 0xA8 ? 0x2028 : 0x2029
+                next += 2
+            default:
+                escape = nil
             }
             if let escape {
-                // Scalar bounds, not characters: `"` may start a character with a mark.
-                text += Substring(value.unicodeScalars[copied..<index])
-                text += escape
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<index]))
+                appendEscape(escape)
                 copied = next
             }
             index = next
         }
-        text += Substring(value.unicodeScalars[copied...])
-        text += "\""
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied...]))
+        bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func unicodeEscape(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    /// `\"`, `\\`, `\n`, `\r`, `\t`, or `\uXXXX` for the other characters that need one.
+    private mutating func appendEscape(_ value: UInt32) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch value {
+        case 0x22, 0x5C: bytes.append(UInt8(value))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(UInt8(ascii: "u"))
+            let hex = Array("0123456789abcdef".utf8)
+            for shift in stride(from: 12, through: 0, by: -4) {
+                bytes.append(hex[Int(value >> UInt32(shift)) & 0xF])
+            }
+        }
     }
 }
 

@@ -29,6 +29,23 @@ extension StringProtocol {
     public var isBlank: Bool { allSatisfy(\.isWhitespace) }
 }
 
+extension [UInt8] {
+    /// Appends the decimal digits of `number` (and its sign) as ASCII.
+    mutating func appendDecimal(_ number: Int) {
+        if number < 0 { append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = number.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+}
+
 extension UInt8 {
     /// Space, tab and the ASCII line breaks (LF, VT, FF, CR).
     @inlinable
@@ -50,40 +67,6 @@ extension Unicode.Scalar {
 }
 
 extension String {
-    /// `head`, the decimal digits of `number` and `tail`, made in one allocation: a line
-    /// that differs from the last only in its number (errors give their line number).
-    public init(_ head: String, _ number: Int, _ tail: String) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits and a sign
-        let written = withUnsafeMutableBytes(of: &digits) { raw in
-            var rest = number.magnitude
-            var start = raw.count
-            repeat {
-                start -= 1
-                raw[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if number < 0 {
-                start -= 1
-                raw[start] = UInt8(ascii: "-")
-            }
-            return start
-        }
-        let count = 24 - written
-        var head = head
-        var tail = tail
-        self = head.withUTF8 { head in
-            tail.withUTF8 { tail in
-                String(unsafeUninitializedCapacity: head.count + count + tail.count) { out in
-                    var end = out.initialize(fromContentsOf: head)
-                    withUnsafeBytes(of: digits) { raw in
-                        end = out[end...].initialize(fromContentsOf: raw[written...])
-                    }
-                    return out[end...].initialize(fromContentsOf: tail)
-                }
-            }
-        }
-    }
-
     /// The text with every control, escape or bidi character shown as an escape
     /// (`\n`, `\t`, `\u{1B}`), so user text can never drive the terminal.
     public var escapedForDisplay: String {
