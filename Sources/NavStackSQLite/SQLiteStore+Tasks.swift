@@ -84,12 +84,15 @@ extension SQLiteStore {
     }
 
     public func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool {
-        try writing { db in
+        // A task keeps its place, so what was read stays true but for this task: the
+        // cache is mended rather than forgotten (a toggle then reads nothing again).
+        try writing(keepingCache: true) { db in
             guard let before = try Self.stored(db, user, id: task.id) else { return false }
             var after = before
             after.fields = DraftFields(task)
             try Self.put(db, user, after, replacing: before)
             try record(db, user, kind, [ChangePair(before: before, after: after)])
+            if isCaching { cache.replace(before.item, with: after.item, of: user) }
             return true
         }
     }
@@ -236,4 +239,31 @@ struct ReadCache {
     /// The task asked for last.
     var lastTask: (key: Task, task: TaskItem?)?
     var counters: [String: TaskCounts] = [:]
+
+    /// Mends what was read for a task changed in place (same id, same position): counts
+    /// move by what the task left or joined; a page it stays on shows it changed; a page
+    /// it left or joined is forgotten, as rows after it move.
+    mutating func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
+        tasks[Task(user: user, id: new.id)] = .some(new)
+        if lastTask?.key == Task(user: user, id: new.id) { lastTask = nil }
+        if var counts = counters[user] {
+            let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
+            counts.done += moved
+            counts.open -= moved
+            counters[user] = counts
+        }
+        for (key, count) in self.counts where key.user == user {
+            let (was, now) = (key.query.includes(old), key.query.includes(new))
+            self.counts[key] = count + (now ? 1 : 0) - (was ? 1 : 0)
+        }
+        for (key, rows) in pages where key.user == user {
+            guard key.query.includes(old) == key.query.includes(new) else {
+                pages[key] = nil
+                continue
+            }
+            if let index = rows.firstIndex(where: { $0.id == new.id }) {
+                pages[key]![index] = new
+            }
+        }
+    }
 }

@@ -255,15 +255,16 @@ public final class SQLiteStore: TaskStore {
         return try failingAsStore { try body(db) }
     }
 
-    /// Runs `body` in the transaction under way, else in a transaction of its own.
-    func writing<T>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body` in the transaction under way, else in a transaction of its own. What
+    /// was read before is forgotten, unless `body` keeps the cache true itself.
+    func writing<T>(keepingCache: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         guard inTransaction else {
             var result: T?
-            try transaction { result = try writing(body) }
+            try transaction { result = try writing(keepingCache: keepingCache, body) }
             return result!
         }
         if !began { try begin() }
-        cache = ReadCache()
+        if !keepingCache { cache = ReadCache() }
         return try body(db)
     }
 

@@ -253,6 +253,30 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", query), 2)
     }
 
+    /// A task changed in place mends what a store in memory read: counts, the pages it
+    /// stays on, and the pages it leaves or joins.
+    func testAStoreInMemoryMendsItsReadsWhenATaskChanges() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let (all, open, fruit) = (ListQuery(), ListQuery(filter: .open), ListQuery(search: "fruit"))
+        func read() throws -> [String] {
+            try [all, open, fruit].map { query in
+                "\(try store.count("ana", query)): " + (try store.page("ana", query, offset: 0, limit: 2)).map {
+                    "\($0.id)\($0.done ? "x" : "")"
+                }.joined(separator: " ")
+            } + ["\(try store.counts("ana"))"]
+        }
+        XCTAssertEqual(try read(), ["3: 1 2", "2: 1 2", "1: 1", "TaskCounts(open: 2, done: 1)"])
+        var task = try XCTUnwrap(try store.task("ana", id: 1))
+        task.done = true
+        XCTAssertTrue(try store.update("ana", task, as: .toggle))
+        XCTAssertEqual(try read(), ["3: 1x 2", "1: 2", "1: 1x", "TaskCounts(open: 1, done: 2)"])
+        task.title = "Buy bread"
+        XCTAssertTrue(try store.update("ana", task, as: .save))
+        XCTAssertEqual(try read(), ["3: 1x 2", "1: 2", "0: ", "TaskCounts(open: 1, done: 2)"])
+        XCTAssertEqual(try store.task("ana", id: 1)?.title, "Buy bread")
+    }
+
     func testAnotherConnectionsChangesShowOnTheNextScreen() throws {
         var router = try router(try SQLiteStore(path: path))
         try router.run("login ana", "open 2")

@@ -8,6 +8,17 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         self.search = search
     }
 
+    /// Whether the list shows the task.
+    public func includes(_ task: TaskItem) -> Bool {
+        switch filter {
+        case .all: break
+        case .open: guard !task.done else { return false }
+        case .done: guard task.done else { return false }
+        }
+        guard let search else { return true }
+        return Self.matches(title: task.title, notes: task.notes, search: search)
+    }
+
     /// Whether a task's title or notes contain the search text, ignoring case.
     public static func matches(title: String, notes: String, search: String) -> Bool {
         let needle = search.lowercased()
