@@ -41,8 +41,10 @@ public struct SettingsInfo: Equatable, Hashable, Sendable {
 /// What is shown: the screen's kind, its place, its actions and its content.
 ///
 /// A screen is built fresh from the router's state and the store after every command;
-/// renderers turn it into text or JSON.
-public struct Screen: Equatable, Hashable, Sendable {
+/// renderers turn it into text or JSON. It never changes once built, so it is a class:
+/// a screen is copied and compared several times a command (the interpreter looks up
+/// what it printed for it), and a copy is then one reference rather than ten.
+public final class Screen: Hashable, Sendable {
     public enum Content: Equatable, Hashable, Sendable {
         case login(pending: DeepLink?)
         case list(ListPage)
@@ -54,17 +56,37 @@ public struct Screen: Equatable, Hashable, Sendable {
         case about(version: String)
     }
 
-    public var kind: ScreenKind
-    public var title: String
-    public var tab: Tab?
-    public var path: [Route]
-    public var sheet: Sheet?
+    public let kind: ScreenKind
+    public let title: String
+    public let tab: Tab?
+    public let path: [Route]
+    public let sheet: Sheet?
     /// `nil` when signed out.
-    public var link: DeepLink?
-    public var breadcrumb: [String]
+    public let link: DeepLink?
+    public let breadcrumb: [String]
     /// The command words available here, in the order the screen shows them.
-    public var actions: [CommandWord]
-    public var content: Content
+    public let actions: [CommandWord]
+    public let content: Content
+
+    public init(kind: ScreenKind, title: String, tab: Tab?, path: [Route], sheet: Sheet?, link: DeepLink?,
+                breadcrumb: [String], actions: [CommandWord], content: Content) {
+        self.kind = kind
+        self.title = title
+        self.tab = tab
+        self.path = path
+        self.sheet = sheet
+        self.link = link
+        self.breadcrumb = breadcrumb
+        self.actions = actions
+        self.content = content
+    }
+
+    /// Two screens are equal when they show the same.
+    public static func == (lhs: Screen, rhs: Screen) -> Bool {
+        lhs === rhs || (lhs.kind == rhs.kind && lhs.title == rhs.title && lhs.tab == rhs.tab && lhs.path == rhs.path
+            && lhs.sheet == rhs.sheet && lhs.link == rhs.link && lhs.breadcrumb == rhs.breadcrumb
+            && lhs.actions == rhs.actions && lhs.content == rhs.content)
+    }
 
     /// Hashes what tells screens apart cheaply (equal screens still hash alike; the rest
     /// is compared when hashes meet): screens are looked up once a command.
