@@ -27,7 +27,10 @@ extension SQLiteStore {
     }
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
-        try cached(\.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
+        let key = ReadCache.Query(user: user, query: query, offset: 0, limit: 0)
+        // Every list screen asks for its count and its page again.
+        if isCaching, let last = cache.lastCount, last.key == key { return last.count }
+        let count = try cached(\.counts, key) { db in
             guard let search = query.search else {
                 let counters = try Self.counters(db, user)
                 switch query.filter {
@@ -40,10 +43,14 @@ extension SQLiteStore {
             return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
                                 arguments + [search]) { $0.int(0) } ?? 0
         }
+        if isCaching { cache.lastCount = (key, count) }
+        return count
     }
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
-        try cached(\.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
+        let key = ReadCache.Query(user: user, query: query, offset: offset, limit: limit)
+        if isCaching, let last = cache.lastPage, last.key == key { return last.rows }
+        let rows = try cached(\.pages, key) { db in
             var (sql, arguments) = Self.filterClause(query.filter, user)
             if let search = query.search {
                 sql += " AND navstack_matches(title, notes, ?)"
@@ -54,6 +61,8 @@ extension SQLiteStore {
                 """)
             return try statement.all(arguments + [limit, offset], Self.task)
         }
+        if isCaching { cache.lastPage = (key, rows) }
+        return rows
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
@@ -236,8 +245,10 @@ struct ReadCache {
     var pages: [Query: [TaskItem]] = [:]
     /// A task, or `nil` for one that does not exist.
     var tasks: [Task: TaskItem?] = [:]
-    /// The task asked for last.
+    /// The task, page and count asked for last.
     var lastTask: (key: Task, task: TaskItem?)?
+    var lastPage: (key: Query, rows: [TaskItem])?
+    var lastCount: (key: Query, count: Int)?
     var counters: [String: TaskCounts] = [:]
 
     /// Mends what was read for a task changed in place (same id, same position): counts
@@ -246,6 +257,7 @@ struct ReadCache {
     mutating func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
         tasks[Task(user: user, id: new.id)] = .some(new)
         if lastTask?.key == Task(user: user, id: new.id) { lastTask = nil }
+        (lastPage, lastCount) = (nil, nil)
         if var counts = counters[user] {
             let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
             counts.done += moved

@@ -33,18 +33,18 @@ extension Session {
 
         // The list
         case .open(let row):
-            path.append(.detail(try task(atRow: row, store: store).id))
+            path.append(.detail(try task(atRow: row, store: store, pageSize: pageSize).id))
         case .add(let title):
             let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task"), as: .add) }
             path.append(.detail(task.id))
         case .new:
             sheet = .newTask
         case .toggle(let row):
-            var task = try target(row, on: kind, word: .toggle, store: store)
+            var task = try target(row, on: kind, word: .toggle, store: store, pageSize: pageSize)
             task.done.toggle()
             try write(task, as: .toggle, store: store)
         case .delete(let row):
-            let task = try target(row, on: kind, word: .delete, store: store)
+            let task = try target(row, on: kind, word: .delete, store: store, pageSize: pageSize)
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
             if kind == .detail { path = [] }
         case .filter(let filter):
@@ -117,22 +117,23 @@ extension Session {
         return false
     }
 
-    /// The task on a row of the filtered list.
-    func task(atRow row: Int, store: any TaskStore) throws(NavError) -> TaskItem {
+    /// The task on a row of the filtered list, read with the page of the list it is on
+    /// (the page the list shows, read already).
+    func task(atRow row: Int, store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
         let query = list.query
-        if let task = try storeCall({ try store.page(user, query, offset: row - 1, limit: 1) }).first {
-            return task
-        }
+        let (page, index) = (row - 1).quotientAndRemainder(dividingBy: pageSize)
+        let tasks = try storeCall { try store.page(user, query, offset: page * pageSize, limit: pageSize) }
+        if index < tasks.count { return tasks[index] }
         throw .noSuchRow(row, rows: try storeCall { try store.count(user, query) })
     }
 
     /// The task a row-or-this-task command acts on: row N on the list, the shown task
     /// on its detail screen.
     private func target(_ row: Int?, on kind: ScreenKind, word: CommandWord,
-                        store: any TaskStore) throws(NavError) -> TaskItem {
+                        store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
         switch (kind, row) {
         case (.list, let row?):
-            return try task(atRow: row, store: store)
+            return try task(atRow: row, store: store, pageSize: pageSize)
         case (.list, nil):
             throw .needsRow(word)
         case (_, nil):
