@@ -165,13 +165,27 @@ public struct Interpreter {
         let renderer: TextRenderer
         let printed = Memo<Response, String>()
         /// Error lines as these options write them.
-        let errorLines = Memo<NavError, ErrorLine>()
+        let errorLines = Memo<ErrorKey, ErrorLine>()
         /// Where an error line is put together.
         var scratch: [UInt8] = []
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
             self.renderer = renderer
+        }
+    }
+
+    /// An error as the key of its kept line, hashed without the list of words a
+    /// "not available here" names (equal errors still hash alike; the lists are compared
+    /// when hashes meet): it is the error a walk makes most.
+    private struct ErrorKey: Hashable {
+        let error: NavError
+
+        func hash(into hasher: inout Hasher) {
+            guard case .notAvailable(let word, let screen, let available) = error else { return hasher.combine(error) }
+            hasher.combine(word)
+            hasher.combine(screen)
+            hasher.combine(available.count)
         }
     }
 
@@ -232,11 +246,11 @@ public struct Interpreter {
     private mutating func report(_ error: NavError, to sink: some OutputSink) {
         let kept = keptNow()
         let line: ErrorLine
-        if let known = kept.errorLines[error] {
+        if let known = kept.errorLines[ErrorKey(error: error)] {
             line = known
         } else {
             line = errorLine(error.message(in: router.configuration.catalog))
-            kept.errorLines[error] = line
+            kept.errorLines[ErrorKey(error: error)] = line
         }
         line.write(line: lineNumber, to: sink, scratch: &kept.scratch)
     }
