@@ -181,9 +181,12 @@ extension SQLiteStore {
             try db.run("DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [old.id, user])
             try db.run("UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?", [old.fields.done ? 1 : 0, user])
         case (let old?, let task?):
+            // A task keeps its place (positions are given once): its index entry in list
+            // order is left alone.
+            assert(task.position == old.position, "a task moved")
             try db.run("""
-                UPDATE task SET position = ?, title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                """, [task.position, task.fields.title, task.fields.notes, task.fields.done, old.id, user])
+                UPDATE task SET title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = \(Self.profileID)
+                """, [task.fields.title, task.fields.notes, task.fields.done, old.id, user])
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 {
                 try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
