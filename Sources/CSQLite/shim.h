@@ -15,4 +15,10 @@ static inline int ns_sqlite_db_config_flag(sqlite3 *db, int option, int value) {
     return sqlite3_db_config(db, option, value, (int *)0);
 }
 
+/// sqlite3_config is variadic too: turns off SQLite's memory statistics, which take a
+/// global lock on every allocation. Only before SQLite is first used.
+static inline int ns_sqlite_config_no_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

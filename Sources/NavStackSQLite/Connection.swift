@@ -155,8 +155,15 @@ final class Connection {
     private var statements: [String: Statement] = [:]
     private var isOpen = true
 
+    /// SQLite set up once, before its first connection: without memory statistics,
+    /// which navstack never reads and which lock a mutex on every allocation.
+    private static let configured: Void = {
+        _ = ns_sqlite_config_no_memory_statistics()
+    }()
+
     /// Opens (creating if needed) the database at `path` (":memory:" for one in memory).
     init(path: String) throws(SQLiteError) {
+        Self.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
