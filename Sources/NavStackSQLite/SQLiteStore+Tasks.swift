@@ -27,10 +27,7 @@ extension SQLiteStore {
     }
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
-        let key = ReadCache.Query(user: user, query: query, offset: 0, limit: 0)
-        // Every list screen asks for its count and its page again.
-        if isCaching, let last = cache.lastCount, last.key == key { return last.count }
-        let count = try cached(\.counts, key) { db in
+        try cached(cache.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
             guard let search = query.search else {
                 let counters = try Self.counters(db, user)
                 switch query.filter {
@@ -43,14 +40,10 @@ extension SQLiteStore {
             return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
                                 arguments + [search]) { $0.int(0) } ?? 0
         }
-        if isCaching { cache.lastCount = (key, count) }
-        return count
     }
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
-        let key = ReadCache.Query(user: user, query: query, offset: offset, limit: limit)
-        if isCaching, let last = cache.lastPage, last.key == key { return last.rows }
-        let rows = try cached(\.pages, key) { db in
+        try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
             var (sql, arguments) = Self.filterClause(query.filter, user)
             if let search = query.search {
                 sql += " AND navstack_matches(title, notes, ?)"
@@ -61,23 +54,16 @@ extension SQLiteStore {
                 """)
             return try statement.all(arguments + [limit, offset], Self.task)
         }
-        if isCaching { cache.lastPage = (key, rows) }
-        return rows
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
-        let key = ReadCache.Task(user: user, id: id)
-        // A screen asks for the same task several times.
-        if isCaching, let last = cache.lastTask, last.key == key { return last.task }
-        let task = try cached(\.tasks, key) { db in
+        try cached(cache.tasks, ReadCache.Task(user: user, id: id)) { db in
             try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
         }
-        if isCaching { cache.lastTask = (key, task) }
-        return task
     }
 
     public func counts(_ user: String) throws -> TaskCounts {
-        try cached(\.counters, user) { db in
+        try cached(cache.counters, user) { db in
             let counters = try Self.counters(db, user)
             return TaskCounts(open: counters.total - counters.done, done: counters.done)
         }
@@ -116,11 +102,11 @@ extension SQLiteStore {
     }
 
     /// A read, answered from the cache when a store in memory made it before.
-    private func cached<Key: Hashable, Value>(_ table: WritableKeyPath<ReadCache, [Key: Value]>, _ key: Key,
+    private func cached<Key: Hashable, Value>(_ answers: ReadCache.Answers<Key, Value>, _ key: Key,
                                               _ read: (Connection) throws -> Value) throws -> Value {
-        if isCaching, let value = cache[keyPath: table][key] { return value }
+        if isCaching, let value = answers[key] { return value }
         let value = try reading(read)
-        if isCaching { cache[keyPath: table][key] = value }
+        if isCaching { answers[key] = value }
         return value
     }
 
@@ -244,41 +230,57 @@ struct ReadCache {
         var id: Int
     }
 
-    var counts: [Query: Int] = [:]
-    var pages: [Query: [TaskItem]] = [:]
+    /// Answers to one kind of question. The one asked for last is kept apart: a screen
+    /// asks for the same task, page and count again and again.
+    final class Answers<Key: Hashable, Value> {
+        private(set) var values: [Key: Value] = [:]
+        private var last: (key: Key, value: Value)?
+
+        subscript(key: Key) -> Value? {
+            get {
+                if let last, last.key == key { return last.value }
+                guard let value = values[key] else { return nil }
+                last = (key, value)
+                return value
+            }
+            set {
+                values[key] = newValue
+                last = newValue.map { (key, $0) }
+            }
+        }
+
+        /// Changes or forgets every answer (`nil` forgets).
+        func update(_ change: (Key, Value) -> Value?) {
+            last = nil
+            for (key, value) in values { values[key] = change(key, value) }
+        }
+    }
+
+    let counts = Answers<Query, Int>()
+    let pages = Answers<Query, [TaskItem]>()
     /// A task, or `nil` for one that does not exist.
-    var tasks: [Task: TaskItem?] = [:]
-    /// The task, page and count asked for last.
-    var lastTask: (key: Task, task: TaskItem?)?
-    var lastPage: (key: Query, rows: [TaskItem])?
-    var lastCount: (key: Query, count: Int)?
-    var counters: [String: TaskCounts] = [:]
+    let tasks = Answers<Task, TaskItem?>()
+    let counters = Answers<String, TaskCounts>()
 
     /// Mends what was read for a task changed in place (same id, same position): counts
     /// move by what the task left or joined; a page it stays on shows it changed; a page
     /// it left or joined is forgotten, as rows after it move.
-    mutating func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
+    func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
         tasks[Task(user: user, id: new.id)] = .some(new)
-        if lastTask?.key == Task(user: user, id: new.id) { lastTask = nil }
-        (lastPage, lastCount) = (nil, nil)
-        if var counts = counters[user] {
-            let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
-            counts.done += moved
-            counts.open -= moved
-            counters[user] = counts
+        let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
+        counters.update { key, counts in
+            key == user ? TaskCounts(open: counts.open - moved, done: counts.done + moved) : counts
         }
-        for (key, count) in self.counts where key.user == user {
-            let (was, now) = (key.query.includes(old), key.query.includes(new))
-            self.counts[key] = count + (now ? 1 : 0) - (was ? 1 : 0)
+        counts.update { key, count in
+            key.user == user ? count + (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) : count
         }
-        for (key, rows) in pages where key.user == user {
-            guard key.query.includes(old) == key.query.includes(new) else {
-                pages[key] = nil
-                continue
-            }
-            if let index = rows.firstIndex(where: { $0.id == new.id }) {
-                pages[key]![index] = new
-            }
+        pages.update { key, rows in
+            guard key.user == user else { return rows }
+            guard key.query.includes(old) == key.query.includes(new) else { return nil }
+            guard let index = rows.firstIndex(where: { $0.id == new.id }) else { return rows }
+            var mended = rows
+            mended[index] = new
+            return mended
         }
     }
 }
