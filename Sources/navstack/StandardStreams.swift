@@ -25,17 +25,18 @@ final class StandardStreams: OutputSink {
     }
 
     func write(_ text: String, to channel: Channel) {
-        var text = text
-        text.withUTF8 { write(utf8: $0, to: channel) }
+        write(to: channel) { $0.append(contentsOf: text.utf8) }
     }
 
-    func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel) {
+    func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
         guard channel == .output || sameTarget else {
+            var bytes: [UInt8] = []
+            fill(&bytes)
             flush()
-            Self.writeAll(Array(bytes), to: 2)
+            Self.writeAll(bytes, to: 2)
             return
         }
-        buffer.append(contentsOf: bytes)
+        fill(&buffer)
         if buffer.count >= flushThreshold { flush() }
     }
 

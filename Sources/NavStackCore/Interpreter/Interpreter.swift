@@ -8,13 +8,16 @@ public enum Channel: Sendable {
 /// stream before it writes an error, so a transcript keeps its order.
 public protocol OutputSink: AnyObject {
     func write(_ text: String, to channel: Channel)
-    /// Writes text given as its UTF-8 bytes.
-    func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel)
+    /// Writes the UTF-8 text `fill` appends to the bytes it is given (a sink with a
+    /// buffer gives its buffer).
+    func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void)
 }
 
 extension OutputSink {
-    /// Writes the bytes as a `String`: a sink with a byte buffer does better.
-    public func write(utf8 bytes: UnsafeBufferPointer<UInt8>, to channel: Channel) {
+    /// Collects the bytes and writes them as a `String`.
+    public func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
+        var bytes: [UInt8] = []
+        fill(&bytes)
         write(String(decoding: bytes, as: UTF8.self), to: channel)
     }
 }
@@ -166,8 +169,6 @@ public struct Interpreter {
         let printed = Memo<Response, String>()
         /// Error lines as these options write them.
         let errorLines = Memo<ErrorKey, ErrorLine>()
-        /// Where an error line is put together.
-        var scratch: [UInt8] = []
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
@@ -202,14 +203,15 @@ public struct Interpreter {
             self.channel = channel
         }
 
-        /// Writes the line with its number, put together in `scratch`.
-        func write(line: Int, to sink: some OutputSink, scratch: inout [UInt8]) {
-            guard let head else { return tail.withUnsafeBufferPointer { sink.write(utf8: $0, to: channel) } }
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: head)
-            scratch.appendDecimal(line)
-            scratch.append(contentsOf: tail)
-            scratch.withUnsafeBufferPointer { sink.write(utf8: $0, to: channel) }
+        /// Writes the line with its number.
+        func write(line: Int, to sink: some OutputSink) {
+            sink.write(to: channel) { bytes in
+                if let head {
+                    bytes.append(contentsOf: head)
+                    bytes.appendDecimal(line)
+                }
+                bytes.append(contentsOf: tail)
+            }
         }
     }
 
@@ -252,7 +254,7 @@ public struct Interpreter {
             line = errorLine(error.message(in: router.configuration.catalog))
             kept.errorLines[ErrorKey(error: error)] = line
         }
-        line.write(line: lineNumber, to: sink, scratch: &kept.scratch)
+        line.write(line: lineNumber, to: sink)
     }
 
     /// How the options write an error with this message: as JSON on the output, or on
