@@ -90,11 +90,7 @@ public struct Router {
             do {
                 try storeCall {
                     try store.transaction {
-                        try change(by: command)
-                        if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
-                            try store.savePhase(phase)
-                        }
-                        response = .screen(try screen())
+                        response = try changeAndShow(by: command, from: before, pendingBefore)
                     }
                 }
             } catch {
@@ -104,6 +100,17 @@ public struct Router {
             }
             return response
         }
+    }
+
+    /// Applies a command that changes the state or the store, keeps the navigation
+    /// state it leaves, and answers with the screen. (A method rather than the
+    /// transaction's closure: a closure would copy the router to make the screen.)
+    private mutating func changeAndShow(by command: Command, from before: Session?, _ pendingBefore: DeepLink?) throws -> Response {
+        try change(by: command)
+        if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
+            try store.savePhase(phase)
+        }
+        return .screen(try screen())
     }
 
     /// Applies a command that changes the state or the store.
@@ -147,10 +154,10 @@ public struct Router {
     /// Makes `next` the session, unless that would drop a dirty draft without being
     /// asked to (`back!`, `save`, `cancel`). Drafts whose screen closed are dropped;
     /// edit screens and the sheet that opened get a fresh draft.
-    private mutating func commit(_ next: Session, by word: CommandWord, discarding: Bool) throws(NavError) {
-        guard let current = session else { return }
+    private mutating func commit(_ next: consuming Session, by word: CommandWord, discarding: Bool) throws(NavError) {
+        guard let drafts = session?.drafts else { return }
         var next = next
-        for (owner, draft) in current.drafts where !next.keeps(owner) {
+        for (owner, draft) in drafts where !next.keeps(owner) {
             if draft.isDirty && !discarding { throw .unsavedDraft(word) }
             next.drafts[owner] = nil
         }
