@@ -1,6 +1,6 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
+import NavStackSQLite
 import XCTest
 
 /// A store in memory answers reads from a cache it keeps up to date as it writes; a
@@ -14,18 +14,6 @@ final class MemoryCacheTests: XCTestCase {
         "page 2", "filter all", "filter open", "filter done", "find a", "find", "go tasks/1", "go tasks/2/edit",
         "go tasks/new", "undo", "undo", "redo", "where",
     ]
-
-    /// A small seeded generator, so a failing walk can be replayed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     private func router(_ store: SQLiteStore) -> Router {
         Router(store: store, configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store"))
