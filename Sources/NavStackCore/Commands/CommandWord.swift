@@ -49,16 +49,15 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 
-    /// Looks a word up, ignoring case.
+    /// Looks a word up, ignoring case: by its bytes, else lowered (a few letters outside
+    /// ASCII lower into it, as the Kelvin sign into `k`).
     public init?(word: some StringProtocol) {
-        // Words are typed in lower case; others are looked up lowered.
-        var lower = true
-        for byte in word.utf8 where !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) && byte != UInt8(ascii: "!") {
-            lower = false
-            break
+        if let found = word.utf8.withContiguousStorageIfAvailable(Self.init(ascii:)), let found {
+            self = found
+            return
         }
-        guard let word = lower ? Self(rawValue: String(word)) : Self.byName[word.lowercased()] else { return nil }
-        self = word
+        guard let found = Self.byName[word.lowercased()] else { return nil }
+        self = found
     }
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })

@@ -45,6 +45,9 @@ final class CommandParsingTests: XCTestCase {
     func testCommandWordsIgnoreCaseAndArgumentsKeepIt() throws {
         XCTAssertEqual(try parse("  OPEN 2  "), .open(row: 2))
         XCTAssertEqual(try parse("Title Keep THIS case"), .title("Keep THIS case"))
+        XCTAssertEqual(try parse("BAC\u{212A}"), .back(1, discarding: false), "the Kelvin sign lowers to k")
+        XCTAssertEqual(CommandWord(word: "Settings"[...]), .settings)
+        XCTAssertNil(CommandWord(word: "settingsx"))
     }
 
     func testLinesWithOtherCharactersSplitAsASCIIOnesDo() throws {
