@@ -77,15 +77,15 @@ extension SQLiteStore {
 
     /// The profile's tasks in list order, as a JSON array of `id`, `title`, `notes`,
     /// `done`, written in pieces.
-    public func exportTasks(user: String, write: (String) -> Void) throws {
+    public func exportTasks(user: String, write: (String) throws -> Void) throws {
         try reading { db in
-            write("[")
+            try write("[")
             var first = true
             try db.prepare("SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID) ORDER BY position").each([user]) { row in
-                write((first ? "\n" : ",\n") + Self.json(Self.task(row)))
+                try write((first ? "\n" : ",\n") + Self.json(Self.task(row)))
                 first = false
             }
-            write(first ? "]\n" : "\n]\n")
+            try write(first ? "]\n" : "\n]\n")
         }
     }
 

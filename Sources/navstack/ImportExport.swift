@@ -30,7 +30,7 @@ struct Import: Subcommand {
     }
 
     func run() throws {
-        let streams = StandardStreams()
+        let streams = StandardStreams.shared
         let data: [UInt8]
         do {
             data = file == "-" ? try Files.readAll(0) : try Files.read(file)
@@ -44,7 +44,6 @@ struct Import: Subcommand {
             let records = try SQLiteStore.parseImport(data)
             let count = try store.importTasks(records, user: try store.profile(named: user))
             streams.write("imported \(count) task\(count == 1 ? "" : "s")\n", to: .output)
-            streams.flush()
         } catch {
             streams.write("navstack: import: \(error)\n", to: .error)
             throw ExitStatus.failure
@@ -68,12 +67,18 @@ struct Export: Subcommand {
     }
 
     func run() throws {
-        let streams = StandardStreams()
+        let streams = StandardStreams.shared
         let store = try storage.open(streams)
         defer { store.close() }
         do {
-            try store.exportTasks(user: try store.profile(named: user)) { streams.write($0, to: .output) }
-            streams.flush()
+            try store.exportTasks(user: try store.profile(named: user)) { text in
+                streams.write(text, to: .output)
+                if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
+            }
+            try streams.flush()
+        } catch let failure as StandardStreams.WriteFailure {
+            streams.writeLastWord(Navstack.outputFailure(failure))
+            throw ExitStatus.failure
         } catch {
             streams.write("navstack: export: \(error)\n", to: .error)
             throw ExitStatus.failure

@@ -16,6 +16,12 @@ protocol LineReader {
     /// The next line, or `nil` at the end of input; `prompt` is asked for only by a
     /// reader that shows one.
     mutating func next(prompt: () -> String) -> InputLine?
+    /// Why input ended early: it could not be read (`nil` at a real end of input).
+    var failure: String? { get }
+}
+
+extension LineReader {
+    var failure: String? { nil }
 }
 
 /// Lines from `-c` options.
@@ -34,18 +40,20 @@ struct ArgumentLineReader: LineReader {
 /// Lines from a pipe or file on stdin, read in large blocks. A line is kept up to one
 /// byte past the limit, so a huge line is refused without being held in memory.
 ///
-/// Before each read that may wait for input, `willWait` runs: the output is flushed
+/// Before each read that may wait for input, `willWait` runs: the answers are delivered
 /// then, so a program talking to navstack through pipes sees each answer, while a
-/// script read in bulk is written in large blocks.
+/// script read in bulk is written in large blocks. When it answers `false` (the answers
+/// could not be delivered), no more is read.
 struct PipedLineReader: LineReader {
-    let willWait: () -> Void
+    let willWait: () -> Bool
     private var block = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
     private var atEnd = false
     private let keep = Limits.lineBytes + 1
+    private(set) var failure: String?
 
-    init(willWait: @escaping () -> Void) {
+    init(willWait: @escaping () -> Bool) {
         self.willWait = willWait
     }
 
@@ -77,7 +85,10 @@ struct PipedLineReader: LineReader {
 
     /// Reads the next block; `false` at the end of input.
     private mutating func refill() -> Bool {
-        willWait()
+        guard willWait() else {
+            atEnd = true
+            return false
+        }
         let count = block.withUnsafeMutableBytes { raw -> Int in
             while true {
                 let n = read(0, raw.baseAddress!, raw.count)
@@ -86,6 +97,8 @@ struct PipedLineReader: LineReader {
             }
         }
         guard count > 0 else {
+            // A read that fails (stdin is a folder, or closed) is not an end of input.
+            if count < 0 { failure = String(cString: strerror(errno)) }
             atEnd = true
             return false
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NavStackCore
+import NavStackSQLite
 
 /// A command of the command line: built from what was parsed, then run.
 protocol Subcommand: Sendable {
@@ -69,8 +70,27 @@ struct Navstack: Subcommand {
 
     /// Parses the command line and runs what it names; returns the exit status.
     static func main() {
-        let streams = StandardStreams()
-        exit(run(Array(CommandLine.arguments.dropFirst()), streams))
+        let streams = StandardStreams.shared
+        exit(delivered(run(Array(CommandLine.arguments.dropFirst()), streams), streams))
+    }
+
+    /// Writes what is still waiting before the process exits with `status`; when it
+    /// cannot be written, says so on stderr and exits 1.
+    static func delivered(_ status: Int32, _ streams: StandardStreams) -> Int32 {
+        // A failed write was reported where it happened.
+        if streams.failure != nil { return status == 0 ? 1 : status }
+        do {
+            try streams.flush()
+            return status
+        } catch {
+            streams.writeLastWord(outputFailure(error))
+            return status == 0 ? 1 : status
+        }
+    }
+
+    /// The line that says output could not be written.
+    static func outputFailure(_ error: StandardStreams.WriteFailure) -> String {
+        "navstack: cannot write to \(error.fd == 1 ? "stdout" : "stderr"): \(error.reason)\n"
     }
 
     static func run(_ words: [String], _ streams: StandardStreams) -> Int32 {
@@ -109,24 +129,20 @@ struct Navstack: Subcommand {
         } catch let error as UsageError {
             return usageError(error, of: spec, streams)
         } catch let status as ExitStatus {
-            streams.flush()
             return status.code
         } catch {
-            streams.flush()
             streams.write("navstack: \(error)\n", to: .error)
             return 1
         }
     }
 
     private static func usageError(_ error: UsageError, of spec: CommandSpec, _ streams: StandardStreams) -> Int32 {
-        streams.flush()
         streams.write(spec.errorText(error), to: .error)
         return 64
     }
 
     private static func show(_ text: String, _ streams: StandardStreams) -> Int32 {
         streams.write(text, to: .output)
-        streams.flush()
         return 0
     }
 
@@ -169,20 +185,13 @@ struct Navstack: Subcommand {
     }
 
     func run() throws {
-        let streams = StandardStreams()
+        let streams = StandardStreams.shared
         let catalog = catalog
         let store = try storage.open(streams, catalog: catalog)
         defer { store.close() }
         // A burst of commands is committed together, before any of their answers is printed.
         store.defersCommits = true
-        streams.beforeOutput = {
-            do {
-                try store.commitPending()
-                return nil
-            } catch {
-                return "navstack: \(error); what was not printed was not kept\n"
-            }
-        }
+        let delivery = Delivery(store: store, streams: streams)
         let interactive = commands.isEmpty && Terminal.isTTY(0) && Terminal.isTTY(1)
         let window = Terminal.isTTY(1) ? Terminal.size() : nil
         var launchFailed = false
@@ -226,22 +235,71 @@ struct Navstack: Subcommand {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
-        var reader: any LineReader = commands.isEmpty ? PipedLineReader(willWait: streams.flush) : ArgumentLineReader(commands)
+        var reader: any LineReader = commands.isEmpty
+            ? PipedLineReader(willWait: delivery.deliver) : ArgumentLineReader(commands)
         if interactive, let editor = EditLineReader(
-            historyPath: EditLineReader.defaultHistoryPath(),
+            historyPath: storage.memory ? nil : EditLineReader.defaultHistoryPath(),
             complete: { text in shell.interpreter.router.completions(for: text) }) {
             reader = editor
         }
-        while true {
-            if interactive { streams.flush() }
+        // The loop: read a line, apply it, and deliver the answers (commit, then print)
+        // before waiting for more, when enough waits, and at the end.
+        while !delivery.failed {
+            if interactive, !delivery.deliver() { break }
             guard let line = reader.next(prompt: { (shell.interpreter.router.session?.link.path ?? "login") + "> " })
             else { break }
             if interactive { fitToWindow(shell, Terminal.size()) }  // the window may have been resized while typing
             let outcome = shell.interpreter.handle(line.bytes, length: line.length, to: streams)
             if outcome == .quit || (outcome == .failed && bail) { break }
+            if streams.pendingBytes >= Delivery.batchBytes { _ = delivery.deliver() }
         }
-        streams.flush()
+        if !delivery.failed, let failure = reader.failure {
+            streams.write("navstack: cannot read the input: \(failure)\n", to: .error)
+            launchFailed = true
+        }
+        if delivery.failed || !delivery.deliver() { throw ExitStatus.failure }
         if shell.interpreter.failures > 0 || launchFailed { throw ExitStatus.failure }
+    }
+}
+
+/// The step of the loop that hands answers on: what the commands changed is committed,
+/// then what they printed is written. When the commit fails, their answers are dropped
+/// (what was not printed was not kept); when the output cannot be written, the loop
+/// stops (what was committed stays committed).
+final class Delivery {
+    /// How many bytes of answers may wait before they are delivered.
+    static let batchBytes = 1 << 16
+
+    let store: SQLiteStore
+    let streams: StandardStreams
+    /// Whether a commit or a write failed: nothing more is read or run.
+    private(set) var failed = false
+
+    init(store: SQLiteStore, streams: StandardStreams) {
+        self.store = store
+        self.streams = streams
+    }
+
+    /// Commits, then writes; `false` when either failed (the failure has been reported).
+    func deliver() -> Bool {
+        guard !failed else { return false }
+        do {
+            try store.commitPending()
+        } catch {
+            streams.discard()
+            streams.write("navstack: \(error); what was not printed was not kept\n", to: .error)
+            failed = true
+            return false
+        }
+        do {
+            try streams.flush()
+            return true
+        } catch {
+            // What could not be written was committed; the reader is gone, so stop.
+            streams.writeLastWord(Navstack.outputFailure(error))
+            failed = true
+            return false
+        }
     }
 }
 

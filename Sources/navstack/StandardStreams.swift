@@ -5,39 +5,84 @@ import Darwin
 #endif
 import NavStackCore
 
-/// stdout and stderr for the interpreter: output is buffered and flushed before any
-/// error is written, so a merged transcript keeps its order. When both go to one
-/// terminal, pipe or device, errors join the buffer instead.
-final class StandardStreams: OutputSink {
+/// The process's stdout and stderr as one ordered buffer: what the program prints waits
+/// here, in the order it was written, until ``flush()`` writes it out.
+///
+/// A plain writer: it never writes on its own and never commits anything. The loop
+/// decides when answers go out (after committing what they show); `main` flushes once
+/// more before the process exits, so every exit path delivers its message.
+final class StandardStreams: OutputSink, @unchecked Sendable {
+    /// The one instance: stdout and stderr belong to the process. (navstack runs on one
+    /// thread.)
+    static let shared = StandardStreams()
+
+    /// A write that failed: stdout or stderr is closed, full or gone.
+    struct WriteFailure: Error {
+        let fd: Int32
+        let code: Int32
+
+        var reason: String { String(cString: strerror(code)) }
+    }
+
+    /// Everything not yet written, both streams.
     private var buffer: [UInt8] = []
-    private let flushThreshold = 1 << 16
-    /// Runs before anything reaches stdout or stderr: the store commits there, so what is
-    /// printed is kept. It returns an error line when the changes could not be kept; then
-    /// what was waiting is dropped, the line is printed, and navstack exits 1.
-    var beforeOutput: (() -> String?)?
+    /// Where each stretch of ``buffer`` goes: its descriptor and where it ends.
+    private var runs: [(fd: Int32, end: Int)] = []
+    /// The first write that failed; nothing is written after it.
+    private(set) var failure: WriteFailure?
 
     /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
-    /// join the buffer, which keeps their order without a write each.
+    /// are written through stdout, in the same writes as the screens around them.
     private let sameTarget = StandardStreams.shareTarget(1, 2)
 
-    init() {
-        buffer.reserveCapacity(flushThreshold)
+    private init() {
+        buffer.reserveCapacity(1 << 16)
     }
+
+    /// How many bytes wait to be written.
+    var pendingBytes: Int { buffer.count }
 
     func write(_ text: String, to channel: Channel) {
         write(to: channel) { $0.append(contentsOf: text.utf8) }
     }
 
     func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
-        guard channel == .output || sameTarget else {
-            var bytes: [UInt8] = []
-            fill(&bytes)
-            flush()
-            Self.writeAll(bytes, to: 2)
-            return
-        }
+        let fd: Int32 = channel == .error && !sameTarget ? 2 : 1
         fill(&buffer)
-        if buffer.count >= flushThreshold { flush() }
+        if let last = runs.indices.last, runs[last].fd == fd {
+            runs[last].end = buffer.count
+        } else {
+            runs.append((fd, buffer.count))
+        }
+    }
+
+    /// Drops what waits to be written (answers whose changes were not kept).
+    func discard() {
+        buffer.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what waits, in order. After a failed write nothing more is written: the
+    /// failure is thrown now and kept in ``failure``.
+    func flush() throws(WriteFailure) {
+        if let failure { throw failure }
+        defer { discard() }
+        var start = 0
+        for run in runs {
+            if let code = Self.writeAll(buffer[start..<run.end], to: run.fd) {
+                let failure = WriteFailure(fd: run.fd, code: code)
+                self.failure = failure
+                throw failure
+            }
+            start = run.end
+        }
+    }
+
+    /// Writes a message straight to stderr, after what waits: the last word of a process
+    /// whose output failed. Errors are ignored: there is nowhere left to say them.
+    func writeLastWord(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = Self.writeAll(bytes[...], to: 2)
     }
 
     /// Whether two descriptors lead to the same terminal, pipe, socket or device. (Two
@@ -53,29 +98,20 @@ final class StandardStreams: OutputSink {
         }
     }
 
-    /// Writes what is buffered for stdout.
-    func flush() {
-        if let failure = beforeOutput?() {
-            buffer.removeAll()
-            Self.writeAll(Array(failure.utf8), to: 2)
-            exit(1)
-        }
-        guard !buffer.isEmpty else { return }
-        Self.writeAll(buffer, to: 1)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    /// Writes all the bytes; the `errno` of a failed write, else `nil`.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
+                if written == 0 { return EIO }
                 offset += written
             }
+            return nil
         }
     }
 }

@@ -40,7 +40,7 @@ struct TestCommand: Subcommand {
     }
 
     func run() throws {
-        let streams = StandardStreams()
+        let streams = StandardStreams.shared
         var files: [String] = []
         var missing: [String] = []
         for path in paths {
@@ -86,7 +86,6 @@ struct TestCommand: Subcommand {
             streams.write("no *.transcript files in \(paths.joined(separator: ", "))\n", to: .output)
         }
         streams.write("\(passed) passed, \(failed + missing.count) failed\n", to: .output)
-        streams.flush()
         if unfixed > 0 || (files.isEmpty && missing.isEmpty) { throw ExitStatus.failure }
     }
 

@@ -55,16 +55,17 @@ MARK=0      # absolute line (history + screen) where the current step's output s
 # tmux on this test's own server, ignoring any user configuration; -u: UTF-8.
 tm() { tmux -L "$SOCKET" -f /dev/null -u "$@"; }
 
-# Starts navstack in a new detached session NAME: fixed size, its own XDG directories,
-# and the exit status left readable in the pane.
+# Starts navstack in a new detached session NAME: fixed size, its own XDG directories
+# and store file, and the exit status left readable in the pane.
 # start_session NAME [COLUMNS ROWS [ENV…]]: extra ENV entries (NAME=VALUE) are set for navstack.
 start_session() {
     local session=$1 columns=${2:-$WIDTH} rows=${3:-$HEIGHT} command extra=""
     shift $(( $# < 3 ? $# : 3 ))
     local entry
     for entry in "$@"; do printf -v extra '%s %q' "$extra" "$entry"; done
-    printf -v command 'env -u LC_ALL -u LC_CTYPE -u NO_COLOR TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q%s %q --memory; echo "EXIT=$?"; sleep 30' \
-        "$STATE" "$DATA" "$extra" "$BINARY"
+    # A store file of its own with the sample tasks (a store in memory keeps no history).
+    printf -v command 'env -u LC_ALL -u LC_CTYPE -u NO_COLOR TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q%s %q --store %q --sample; echo "EXIT=$?"; sleep 30' \
+        "$STATE" "$DATA" "$extra" "$BINARY" "$DATA/$session.sqlite"
     # remain-on-exit: should the pane's shell die (say a Ctrl-C reaches it once navstack
     # is gone), the pane and the server stay, and the checks fail instead of erroring.
     tm new-session -d -s "$session" -x "$columns" -y "$rows" "$command" \; \
@@ -432,6 +433,19 @@ done
 check "after adding, the list pages instead of scrolling off" wait_for 'page 1 of 2'
 check "the paged list still fits the window" list_fits
 send C-d
+
+# Failures before any screen: stdout and stderr are the one terminal, and each message
+# must reach it before navstack exits.
+printf -v launch_failures 'export XDG_STATE_HOME=%q XDG_DATA_HOME=%q; %q --bogus; echo "EXIT=$?"; %q --width 5; echo "EXIT=$?"; %q import /nonexistent; echo "EXIT=$?"; sleep 30' \
+    "$STATE" "$DATA" "$BINARY" "$BINARY" "$BINARY"
+tm new-session -d -s failures -x "$WIDTH" -y "$HEIGHT" "$launch_failures" \; set-option -t failures remain-on-exit on
+PANE="failures:0.0"
+MARK=0
+check "an unknown option shows its error at a terminal" wait_for "unknown option '--bogus'"
+check "an unknown option exits 64" wait_for '^EXIT=64$'
+check "a bad --width shows its error at a terminal" wait_for "invalid for '--width'"
+check "import of a missing file shows its error at a terminal" wait_for 'import: cannot read /nonexistent'
+check "import of a missing file exits 1" wait_for '^EXIT=1$'
 
 echo "$PASSED passed, $FAILED failed"
 (( FAILED == 0 ))
