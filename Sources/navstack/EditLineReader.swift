@@ -29,7 +29,15 @@ struct EditLineReader: LineReader {
         ns_el_add_function(editLine, "navstack-complete", "Complete the command or its argument", completeCallback)
         ns_el_bind(editLine, "^I", "navstack-complete")
         el_source(editLine, nil)
-        if let historyPath { ns_history_load(history, historyPath) }
+        if let historyPath, Self.isPlainFile(historyPath) { ns_history_load(history, historyPath) }
+    }
+
+    /// Whether the history file is missing or a regular file of its own: a symbolic
+    /// link (say to another file) is never followed, read or replaced.
+    static func isPlainFile(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT }
+        return info.st_mode & S_IFMT == S_IFREG
     }
 
     mutating func next(prompt: () -> String) -> InputLine? {
@@ -61,9 +69,22 @@ struct EditLineReader: LineReader {
         guard bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
               bytes.count <= Limits.lineBytes, !bytes.contains(0) else { return }
         ns_history_enter(history, String(decoding: bytes, as: UTF8.self))
-        guard let historyPath else { return }
-        let saved = ns_history_save(history, historyPath)
-        if saved >= 0 { chmod(historyPath, 0o600) }
+        guard let historyPath, Self.isPlainFile(historyPath) else { return }
+        Self.save(history, to: historyPath)
+    }
+
+    /// Writes the history to a new private file beside `path`, then renames it over
+    /// `path`: a link put there is replaced, never followed, and a reader never sees
+    /// half a file.
+    private static func save(_ history: OpaquePointer, to path: String) {
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        let temporary = String(cString: template)
+        if ns_history_save(history, temporary) < 0 || rename(temporary, path) != 0 {
+            unlink(temporary)
+        }
     }
 
     /// libedit drops every non-ASCII byte unless the locale's encoding is UTF-8.

@@ -237,9 +237,13 @@ struct Navstack: Subcommand {
         }
         var reader: any LineReader = commands.isEmpty
             ? PipedLineReader(willWait: delivery.deliver) : ArgumentLineReader(commands)
+        // A store in memory reads and writes no file, history included.
+        let historyPath = interactive && !storage.memory ? EditLineReader.defaultHistoryPath() : nil
+        if let historyPath, !EditLineReader.isPlainFile(historyPath) {
+            streams.write("navstack: \(historyPath) is not a regular file; this session's history is not kept\n", to: .error)
+        }
         if interactive, let editor = EditLineReader(
-            historyPath: storage.memory ? nil : EditLineReader.defaultHistoryPath(),
-            complete: { text in shell.interpreter.router.completions(for: text) }) {
+            historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) }) {
             reader = editor
         }
         // The loop: read a line, apply it, and deliver the answers (commit, then print)

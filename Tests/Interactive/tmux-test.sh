@@ -447,5 +447,46 @@ check "a bad --width shows its error at a terminal" wait_for "invalid for '--wid
 check "import of a missing file shows its error at a terminal" wait_for 'import: cannot read /nonexistent'
 check "import of a missing file exits 1" wait_for '^EXIT=1$'
 
+# The history file is never followed through a link, and a store in memory keeps no
+# history file at all.
+# start_plain NAME STATE_DIR ARGS…: navstack with its own XDG_STATE_HOME and ARGS.
+start_plain() {
+    local session=$1 state=$2 command
+    shift 2
+    printf -v command 'env -u LC_ALL -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=%q XDG_DATA_HOME=%q %q' \
+        "$state" "$DATA" "$BINARY"
+    local argument
+    for argument in "$@"; do printf -v command '%s %q' "$command" "$argument"; done
+    tm new-session -d -s "$session" -x "$WIDTH" -y "$HEIGHT" "$command; echo \"EXIT=\$?\"; sleep 30" \; \
+        set-option -t "$session" remain-on-exit on
+    PANE="$session:0.0"
+    MARK=0
+}
+LINKED=$WORK/linked-state
+mkdir -p "$LINKED/navstack"
+printf 'not history\n' > "$WORK/elsewhere"
+chmod 644 "$WORK/elsewhere"
+ln -s "$WORK/elsewhere" "$LINKED/navstack/history"
+start_plain linked "$LINKED" --store "$DATA/linked.sqlite" --sample
+check "a history file that is a link is reported as not kept" wait_for 'history is not kept'
+type_text 'login ana'; send Enter
+check "with a linked history file navstack works" wait_for '^My Tasks$'
+send C-d
+check "with a linked history file Ctrl-D ends with EXIT=0" wait_for '^EXIT=0$'
+link_target_untouched() {
+    [[ -L $LINKED/navstack/history && $(cat "$WORK/elsewhere") == 'not history' && $(file_mode "$WORK/elsewhere") == 644 ]]
+}
+check "the link and the file it points to are untouched" link_target_untouched
+
+MEMORY_STATE=$WORK/memory-state
+start_plain memory "$MEMORY_STATE" --memory
+check "--memory starts at the login screen" line_is 'login> '
+type_text 'login ana'; send Enter
+check "--memory shows the list" wait_for '^My Tasks$'
+send C-d
+check "--memory: Ctrl-D ends with EXIT=0" wait_for '^EXIT=0$'
+no_memory_history() { [[ ! -e $MEMORY_STATE/navstack/history ]]; }
+check "--memory writes no history file" no_memory_history
+
 echo "$PASSED passed, $FAILED failed"
 (( FAILED == 0 ))
