@@ -57,7 +57,7 @@ struct Navstack: Subcommand {
             """,
         options: StoreOptions.options + [
             .init("format", value: "format", help: "Output format: text or json (one JSON object a line; default: text)."),
-            .init("echo", help: "Print each input line, prefixed '> ', before its output."),
+            .init("echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
             .init("bail", help: "Stop at the first command that fails."),
             .init("open", value: "url", help: "Open a deep link at launch (after login when signed out)."),
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),

@@ -141,9 +141,9 @@ struct TranscriptRunner: Sendable {
         }
         do {
             let output = try execute(transcript)
-            let actual = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(output.hasSuffix("\n") ? 1 : 0)
-            let same = transcript.compare(Array(actual)).allSatisfy { if case .same = $0 { true } else { false } }
-            return same ? .passed : .differs(transcript, actual: Array(actual))
+            let actual = Transcript.lines(ofOutput: output)
+            let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
+            return same ? .passed : .differs(transcript, actual: actual)
         } catch {
             return .broken("cannot run navstack: \(error)")
         }

@@ -35,7 +35,8 @@ public struct Interpreter {
 
     public struct Options: Sendable {
         public var format: Format
-        /// Print each input line, prefixed `> `, before its output.
+        /// Print each input line before its output: prefixed `> ` in text, as an
+        /// `{"echo": …}` object in JSON Lines.
         public var echo: Bool
         /// Errors as `navstack: line N: …` (a script) rather than `error: …` (a person).
         public var numberErrors: Bool
@@ -108,10 +109,7 @@ public struct Interpreter {
     public mutating func handle(_ bytes: ArraySlice<UInt8>, length: Int? = nil, to sink: some OutputSink) -> Outcome {
         lineNumber += 1
         let length = length ?? bytes.count
-        if options.echo {
-            let shown = String(decoding: bytes.prefix(Limits.lineBytes), as: UTF8.self).escapedForDisplay
-            sink.write("> " + shown + (length > Limits.lineBytes ? "…" : "") + "\n", to: .output)
-        }
+        if options.echo { echo(bytes, length: length, to: sink) }
         do throws(NavError) {
             let line = try Self.decode(bytes, length: length)
             guard let (word, argument) = try Command.split(line) else { return .nothing }
@@ -122,6 +120,16 @@ public struct Interpreter {
             failures += 1
             report(error, to: sink)
             return .failed
+        }
+    }
+
+    /// Prints an input line before its output: `> LINE` in text; in JSON Lines an object
+    /// of its own, `{"echo": LINE, "line": N}`, so every line stays JSON.
+    private func echo(_ bytes: ArraySlice<UInt8>, length: Int, to sink: some OutputSink) {
+        let line = String(decoding: bytes.prefix(Limits.lineBytes), as: UTF8.self) + (length > Limits.lineBytes ? "…" : "")
+        switch options.format {
+        case .text: sink.write("> " + line.escapedForDisplay + "\n", to: .output)
+        case .json: sink.write("{\"echo\":" + line.jsonQuoted + ",\"line\":\(lineNumber)}\n", to: .output)
         }
     }
 

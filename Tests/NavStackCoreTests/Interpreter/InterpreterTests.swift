@@ -21,6 +21,19 @@ final class InterpreterTests: XCTestCase {
             """)
     }
 
+    func testEchoInJSONLinesIsAnObjectOfItsOwn() throws {
+        var shell = interpreter(.init(format: .json, echo: true))
+        let sink = RecordingSink()
+        shell.handle("# a \"quoted\" comment", to: sink)
+        shell.handle("opne", to: sink)
+        XCTAssertEqual(sink.merged, """
+            {"echo":"# a \\"quoted\\" comment","line":1}
+            {"echo":"opne","line":2}
+            {"error":{"message":"unknown command 'opne'; did you mean 'open'? (help lists the commands)","line":2}}
+
+            """)
+    }
+
     func testErrorsNameTheLineInAScriptAndNotForAPerson() {
         var script = interpreter()
         let sink = RecordingSink()
