@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "NavStackSQLite", targets: ["NavStackSQLite"]),
     ],
     targets: [
-        // The app as values: routes, the router, commands, screens, renderers. No I/O.
+        // The app as values (routes, the router, commands, screens, renderers) plus the
+        // TaskStore protocol: commands read and write tasks only through the store they are
+        // given, and output goes to a sink they are given. It opens no file itself.
         .target(name: "NavStackCore"),
         // The system SQLite.
         .systemLibrary(

@@ -49,6 +49,10 @@ public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
 /// The list is read a page at a time: a store never has to load every task to show one
 /// screen. Rows are in list order: newest additions at the top, imports at the bottom.
 /// Every change is recorded for `undo` and `redo`.
+///
+/// This protocol is the core's one door to the outside: the router and the session are
+/// values, and everything they read or write beyond themselves goes through the store
+/// they were given (SQLite in the executable, an in-memory SQLite database in tests).
 public protocol TaskStore: AnyObject {
     /// Runs `body` as one transaction: all its reads and writes, or none of them, are
     /// kept. A call inside another joins it.
