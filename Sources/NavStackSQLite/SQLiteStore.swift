@@ -229,17 +229,18 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Runs `body`; a failure of SQLite's becomes a ``StoreFailure`` in the session's
-    /// language, while a command's own errors pass through.
+    /// Runs `body`; a failure of SQLite's becomes a ``NavError/storeFailure(_:)`` whose
+    /// message, in the session's language, stands alone, while a command's own errors
+    /// pass through.
     private func failingAsStore<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as NavError {
             throw error
         } catch let error as StoreFailure {
-            throw error
+            throw NavError.storeFailure(error.description)
         } catch {
-            throw storeFailure(error)
+            throw NavError.storeFailure(storeFailure(error).description)
         }
     }
 

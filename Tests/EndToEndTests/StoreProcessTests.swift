@@ -245,6 +245,7 @@ final class StoreProcessTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 3, result.stdout + result.stderr)
         XCTAssertTrue(lines[1].contains("is locked by another process for too long; try again"), String(lines[1]))
+        XCTAssertFalse(lines[1].contains("store failed"), "the lock message stands alone: \(lines[1])")
         XCTAssertTrue(lines[2].hasPrefix(#"{"url":"navstack://tasks""#))
     }
 
