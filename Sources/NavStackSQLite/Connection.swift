@@ -5,6 +5,8 @@ struct SQLiteError: Error, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
     let code: Int32
     let message: String
+    /// The C library's `errno` behind an I/O failure (`ENOSPC` on a full disk), else 0.
+    var systemError: Int32 = 0
 
     var description: String { message }
 }
@@ -161,16 +163,19 @@ final class Connection {
         _ = ns_sqlite_config_no_memory_statistics()
     }()
 
-    /// Opens (creating if needed) the database at `path` (":memory:" for one in memory).
-    init(path: String) throws(SQLiteError) {
+    /// Opens the database at `path` (":memory:" for one in memory): creating it if
+    /// needed, or only an existing one (`creating` false), or only to read it.
+    init(path: String, creating: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
         Self.configured
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0))
+            | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
         self.handle = handle
         guard code == SQLITE_OK else {
-            let error = SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+            let error = SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)),
+                                    systemError: sqlite3_system_errno(handle))
             sqlite3_close_v2(handle)
             isOpen = false
             throw error
@@ -229,6 +234,7 @@ final class Connection {
     /// SQLite's message.
     func check(_ code: Int32, done: Bool = false) throws(SQLiteError) {
         if code == SQLITE_OK || (done && code == SQLITE_DONE) { return }
-        throw SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+        throw SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)),
+                          systemError: sqlite3_system_errno(handle))
     }
 }

@@ -1,8 +1,11 @@
 extension SQLiteStore {
-    /// The schema, as migrations applied in order in one transaction; `PRAGMA
-    /// user_version` counts those applied. A store with a higher count was written by a
-    /// newer navstack.
-    static let migrations: [(name: String, sql: String)] = [
+    /// A step of the schema: its name (what a `grdb_migrations` table lists) and its SQL.
+    typealias Migration = (name: String, sql: String)
+
+    /// The schema, as migrations applied in order, each in a transaction of its own;
+    /// `PRAGMA user_version` counts those applied. A store with a higher count was
+    /// written by a newer navstack.
+    static let migrations: [Migration] = [
         // total and done count the profile's tasks; top and bottom are the lowest and
         // highest positions ever given, so a position is never given twice.
         ("v1: profiles, tasks, session, changes", """
@@ -42,9 +45,52 @@ extension SQLiteStore {
             """),
     ]
 
+    /// The tables every navstack store has had.
+    static let storeTables: Set<String> = ["profile", "task", "session"]
+
+    /// What the database holds, read without writing anything: `nil` for an empty
+    /// database (no schema, version 0), else the count of navstack's migrations it has.
+    /// Anything else is refused: another application's database, a negative version, a
+    /// version from a newer navstack.
+    static func storedVersion(_ db: Connection, path: String) throws -> Int? {
+        let objects = try db.prepare("SELECT type, name FROM sqlite_master").all { ($0.text(0), $0.text(1)) }
+        let version = try userVersion(db)
+        if objects.isEmpty && version == 0 { return nil }
+        let tables = Set(objects.filter { $0.0 == "table" }.map(\.1))
+        guard version >= 0, storeTables.isSubset(of: tables) else { throw StoreError.notAStore(path: path) }
+        let count = try schemaVersion(db)
+        guard count >= 1 else { throw StoreError.notAStore(path: path) }
+        guard count <= migrations.count else { throw StoreError.newerSchema(path: path, version: count) }
+        // Tables named as navstack's but made otherwise are another application's.
+        guard try columns(db) == storeColumns[count - 1] else { throw StoreError.notAStore(path: path) }
+        return count
+    }
+
+    /// The columns of each table after each migration (a test checks them against the
+    /// migrations themselves).
+    static let storeColumns: [[String: [String]]] = [
+        [
+            "profile": ["id", "name", "total", "done", "top", "bottom", "state"],
+            "task": ["id", "profile_id", "position", "title", "notes", "done"],
+            "session": ["id", "user", "pending"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows"],
+        ],
+    ]
+
+    /// The columns of each table, but SQLite's own and `grdb_migrations`.
+    static func columns(_ db: Connection) throws -> [String: [String]] {
+        var columns: [String: [String]] = [:]
+        try db.prepare("""
+            SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
+            WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND m.name != 'grdb_migrations'
+            ORDER BY m.name, c.cid
+            """).each { columns[$0.text(0), default: []].append($0.text(1)) }
+        return columns
+    }
+
     /// How many migrations the store has. A store made before `user_version` was used
     /// lists its migrations in a `grdb_migrations` table instead.
-    static func schemaVersion(_ db: Connection) throws -> Int {
+    static func schemaVersion(_ db: Connection, migrations: [Migration] = migrations) throws -> Int {
         let version = try userVersion(db)
         guard version == 0,
               try db.first("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'", [], { _ in true }) != nil
@@ -60,21 +106,37 @@ extension SQLiteStore {
         try db.first("PRAGMA user_version") { $0.int(0) } ?? 0
     }
 
-    /// Applies the migrations the store lacks and records their count in its header, in
-    /// one transaction (another process may have applied them while this one waited for
-    /// the lock).
-    func migrate() throws {
-        try db.run("BEGIN IMMEDIATE")
-        do {
-            let version = try Self.schemaVersion(db)
-            for migration in Self.migrations[min(version, Self.migrations.count)...] { try db.execute(migration.sql) }
-            if try Self.userVersion(db) != Self.migrations.count {
-                try db.execute("PRAGMA user_version = \(Self.migrations.count)")
+    /// Applies the migrations the store lacks, as GRDB's migrator does: with foreign
+    /// keys off (a table rebuilt would otherwise cascade its deletion to the rows that
+    /// refer to it), each in a transaction of its own that records its number in the
+    /// header and commits only when `PRAGMA foreign_key_check` finds nothing broken.
+    /// The count is read again under the lock: another process may have migrated the
+    /// store while this one waited.
+    static func migrate(_ db: Connection, path: String, with migrations: [Migration] = migrations) throws {
+        try db.execute("PRAGMA foreign_keys = OFF")
+        defer { try? db.execute("PRAGMA foreign_keys = ON") }
+        while true {
+            try db.run("BEGIN IMMEDIATE")
+            do {
+                let version = try schemaVersion(db, migrations: migrations)
+                guard version >= 0 else { throw StoreError.notAStore(path: path) }
+                guard version <= migrations.count else { throw StoreError.newerSchema(path: path, version: version) }
+                guard version < migrations.count else {
+                    if try userVersion(db) != version { try db.execute("PRAGMA user_version = \(version)") }
+                    try db.run("COMMIT")
+                    return
+                }
+                let migration = migrations[version]
+                try db.execute(migration.sql)
+                if try db.prepare("PRAGMA foreign_key_check").first([], { _ in true }) != nil {
+                    throw StoreError.migrationBroken(path: path, migration: migration.name)
+                }
+                try db.execute("PRAGMA user_version = \(version + 1)")
+                try db.run("COMMIT")
+            } catch {
+                try? db.run("ROLLBACK")
+                throw error
             }
-            try db.run("COMMIT")
-        } catch {
-            try? db.run("ROLLBACK")
-            throw error
         }
     }
 }

@@ -45,33 +45,58 @@ public final class SQLiteStore: TaskStore {
     /// How long a command waits for another process's transaction, in milliseconds.
     public static let busyTimeout: Int32 = 5000
 
-    /// Opens (creating if needed) the store at `path`, or an in-memory store when `path`
-    /// is `nil`. A file that is not a store, damaged, read-only or from a newer navstack
-    /// is refused and left untouched.
-    public init(path: String?) throws(StoreError) {
+    /// How a store is opened.
+    public enum OpenMode: Sendable {
+        /// To read and write: a missing store and its folders are created.
+        case creating
+        /// For a command that only reads: a missing store is an error and nothing is
+        /// created; a store the user may not write is opened read-only, as it is.
+        case reading
+    }
+
+    /// The file opened, for what ``close()`` and a failed open undo.
+    private var file: StoreFile?
+
+    /// Opens the store at `path` (creating it if needed, unless `mode` is `.reading`), or
+    /// an in-memory store when `path` is `nil`. What the file holds is decided before
+    /// anything is written: an empty file or database becomes a new store, navstack's
+    /// tables at a known version are migrated; anything else (another application's
+    /// database, a file that is not a database, a damaged or read-only file, a store
+    /// from a newer navstack) is refused and left untouched.
+    public init(path: String?, mode: OpenMode = .creating) throws(StoreError) {
         self.path = path ?? ":memory:"
         isMemory = path == nil
+        var file: StoreFile?
         do {
-            if let path { try Self.prepareFile(at: path) }
-            db = try Connection(path: self.path)
+            if let path { file = try StoreFile(path: path, mode: mode) }
+            db = try Connection(path: self.path, creating: path == nil, readOnly: file?.readOnly ?? false)
         } catch {
+            file?.removeIfCreated()
             throw Self.storeError(error, path: self.path)
         }
+        self.file = file
         do {
             sqlite3_busy_timeout(db.handle, Self.busyTimeout)
-            try db.execute("PRAGMA foreign_keys = ON")
             try Self.addFunctions(to: db)
-            // Check before anything is written: a store from a newer navstack is refused
-            // as it is.
-            let version = try Self.schemaVersion(db)
-            guard version <= Self.migrations.count else {
-                throw StoreError.newerSchema(path: self.path, version: version)
+            // Only reads until the file is known to be a store (switching to WAL writes).
+            let version = try Self.storedVersion(db, path: self.path)
+            if let file {
+                if mode == .reading && version == nil { throw StoreError.missing(path: self.path) }
+                if file.readOnly && version != Self.migrations.count { throw StoreError.readOnly(path: self.path) }
+                if !file.readOnly {
+                    if mode == .creating { file.tighten() }
+                    try db.execute("PRAGMA journal_mode = WAL")
+                }
             }
-            if path != nil { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = FULL")
-            if try Self.userVersion(db) != Self.migrations.count { try migrate() }
+            if try version != Self.migrations.count || Self.userVersion(db) != Self.migrations.count {
+                try Self.migrate(db, path: self.path)
+            }
+            try db.execute("PRAGMA foreign_keys = ON")
         } catch {
             db.close()
+            file?.removeIfCreated()
+            file?.removeLeftovers()
             throw Self.storeError(error, path: self.path)
         }
     }
@@ -89,54 +114,6 @@ public final class SQLiteStore: TaskStore {
                                                 nil, matches, nil, nil, nil))
     }
 
-    /// Checks the file and its folder before SQLite touches them: folders are created
-    /// (mode 0700); a read-only file or folder is refused.
-    private static func prepareFile(at path: String) throws(StoreError) {
-        let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let folder = parent.isEmpty ? "/" : parent
-        try createFolders(folder, for: path)
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                throw .notADatabase(path: path)
-            }
-            if access(path, W_OK) != 0 || info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
-                throw .readOnly(path: path)
-            }
-        } else {
-            // A new store is private to its user; SQLite gives its -wal and -shm files the
-            // same mode.
-            let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
-            if fd < 0 && errno != EEXIST {
-                throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
-            if fd >= 0 { _ = Glibc.close(fd) }
-        }
-        var folderInfo = stat()
-        if stat(folder, &folderInfo) == 0,
-           access(folder, W_OK) != 0 || folderInfo.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) == 0 {
-            throw .readOnly(path: path)
-        }
-    }
-
-    /// `mkdir -p`, mode 0700.
-    private static func createFolders(_ folder: String, for path: String) throws(StoreError) {
-        var built = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            built += "/" + part
-            var info = stat()
-            if stat(built, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw .cannotCreate(path: path, reason: "\(built) is not a folder")
-                }
-                continue
-            }
-            if mkdir(built, 0o700) != 0 && errno != EEXIST {
-                throw .cannotCreate(path: path, reason: "cannot create the folder \(built): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
-
     /// A SQLite failure as a store error that says what to do.
     static func storeError(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
@@ -149,8 +126,15 @@ public final class SQLiteStore: TaskStore {
         case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
         case SQLITE_READONLY: return .readOnly(path: path)
         case SQLITE_FULL: return .full(path: path)
-        case SQLITE_CANTOPEN: return .cannotCreate(path: path, reason: error.message)
-        default: return .failed(path: path, reason: error.message)
+        case SQLITE_IOERR, SQLITE_CANTOPEN:
+            // SQLite says "disk I/O error" or "unable to open" for what errno knows better.
+            switch error.systemError {
+            case ENOSPC, EDQUOT: return .full(path: path)
+            case EACCES, EPERM: return .permissionDenied(path: path)
+            default: return error.code == SQLITE_IOERR ? .inputOutput(path: path) : .sqlite(path: path, code: error.code)
+            }
+        case SQLITE_PERM, SQLITE_AUTH: return .permissionDenied(path: path)
+        default: return .sqlite(path: path, code: error.code)
         }
     }
 
@@ -161,6 +145,7 @@ public final class SQLiteStore: TaskStore {
         // A failed commit is kept in `commitFailure`, for the output that waits on it.
         try? commitPending()
         db.close()
+        file?.removeLeftovers()
     }
 
     /// Commits the commands since the last commit (with ``defersCommits``). It throws
@@ -229,17 +214,18 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Runs `body`; a failure of SQLite's becomes a ``StoreFailure`` in the session's
-    /// language, while a command's own errors pass through.
+    /// Runs `body`; a failure of SQLite's becomes a ``NavError/storeFailure(_:)`` whose
+    /// message, in the session's language, stands alone, while a command's own errors
+    /// pass through.
     private func failingAsStore<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as NavError {
             throw error
         } catch let error as StoreFailure {
-            throw error
+            throw NavError.storeFailure(error.description)
         } catch {
-            throw storeFailure(error)
+            throw NavError.storeFailure(storeFailure(error).description)
         }
     }
 

@@ -10,6 +10,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case locked(path: String)
     case full(path: String)
     case failed(path: String, reason: String)
+    // MARK: Store opening and its failures
+    case notAStore(path: String)
+    case isFolder(path: String)
+    case permissionDenied(path: String)
+    case missing(path: String)
+    case inputOutput(path: String)
+    case sqlite(path: String, code: Int32)
+    case migrationBroken(path: String, migration: String)
 
     /// The message in English.
     public var description: String { message(in: .english) }
@@ -25,6 +33,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .locked(let path): t(.storeLocked, ("path", path))
         case .full(let path): t(.storeFull, ("path", path))
         case .failed(let path, let reason): t(.storeOther, ("path", path), ("reason", reason))
+        case .notAStore(let path): t(.storeNotAStore, ("path", path))
+        case .isFolder(let path): t(.storeIsFolder, ("path", path))
+        case .permissionDenied(let path): t(.storePermissionDenied, ("path", path))
+        case .missing(let path): t(.storeMissing, ("path", path))
+        case .inputOutput(let path): t(.storeInputOutput, ("path", path))
+        case .sqlite(let path, let code): t(.storeSQLiteCode, ("path", path), ("code", String(code)))
+        case .migrationBroken(let path, let migration): t(.storeMigrationBroken, ("path", path), ("migration", migration))
         }
     }
 }

@@ -32,6 +32,10 @@ struct Import: Subcommand {
     func run() throws {
         let streams = StandardStreams.shared
         let data: [UInt8]
+        if file != "-" && Files.kind(of: file) == .folder {
+            streams.write("navstack: import: \(Catalog.english(.importFileIsFolder, ("path", file)))\n", to: .error)
+            throw ExitStatus.failure
+        }
         do {
             data = file == "-" ? try Files.readAll(0) : try Files.read(file)
         } catch {
@@ -68,7 +72,7 @@ struct Export: Subcommand {
 
     func run() throws {
         let streams = StandardStreams.shared
-        let store = try storage.open(streams)
+        let store = try storage.open(streams, creating: false)
         defer { store.close() }
         do {
             try store.exportTasks(user: try store.profile(named: user)) { text in

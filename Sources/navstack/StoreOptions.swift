@@ -36,12 +36,14 @@ struct StoreOptions {
     }
 
     /// Opens the store; on failure prints one line naming the file and exits 1. Files
-    /// navstack creates are private to the user (mode 0600, folders 0700).
-    func open(_ streams: StandardStreams, catalog: Catalog = .english) throws -> SQLiteStore {
+    /// navstack creates are private to the user (mode 0600, folders 0700). A command
+    /// that only reads passes `creating: false`: a missing store is then an error, and
+    /// nothing is created.
+    func open(_ streams: StandardStreams, catalog: Catalog = .english, creating: Bool = true) throws -> SQLiteStore {
         let path = try location()
         umask(0o077)
         do {
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, mode: creating ? .creating : .reading)
             store.catalog = catalog
             return store
         } catch {

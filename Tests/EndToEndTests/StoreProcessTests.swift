@@ -224,6 +224,181 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: readOnly)), frozen)
     }
 
+    // MARK: Opening the store
+
+    /// The file's bytes, and whether SQLite's `-wal` or `-shm` files sit beside it.
+    private func snapshot(_ path: String) throws -> (bytes: Data, companions: Bool) {
+        let manager = FileManager.default
+        return (try Data(contentsOf: URL(fileURLWithPath: path)),
+                manager.fileExists(atPath: path + "-wal") || manager.fileExists(atPath: path + "-shm"))
+    }
+
+    /// Runs a session on `path` expecting one line of refusal containing `message`, and
+    /// the file as it was, with no `-wal` or `-shm` made.
+    private func assertRefusedUntouched(_ path: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try snapshot(path)
+        for arguments in [["--store", path, "-c", "login ana"], ["export", "--store", path, "--user", "ana"]] {
+            let result = try NavstackProcess.run(arguments)
+            XCTAssertEqual(result.status, 1, result.stderr, file: file, line: line)
+            XCTAssertEqual(result.stdout, "", file: file, line: line)
+            XCTAssertEqual(result.stderr, "navstack: \(path) \(message)\n", file: file, line: line)
+        }
+        let after = try snapshot(path)
+        XCTAssertEqual(after.bytes, before.bytes, "the file changed", file: file, line: line)
+        XCTAssertFalse(after.companions, "a -wal or -shm file was made", file: file, line: line)
+    }
+
+    private let notAStore = "is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store"
+    private let notADatabase = "is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store"
+
+    func testANegativeSchemaVersionIsNotAStore() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        _ = try sqlite("PRAGMA user_version = -5")
+        try assertRefusedUntouched(store, notAStore)
+    }
+
+    func testAnotherApplicationsDatabaseIsRefusedUntouched() throws {
+        // Its own tables at version 0, and tables whose names clash with navstack's.
+        for schema in ["CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')",
+                       "CREATE TABLE task (x); CREATE TABLE profile (y); CREATE TABLE session (z); PRAGMA user_version = 1",
+                       "CREATE VIEW answer AS SELECT 42",
+                       "PRAGMA user_version = 3"] {
+            try? FileManager.default.removeItem(atPath: store)
+            _ = try sqlite(schema)
+            try assertRefusedUntouched(store, notAStore)
+        }
+    }
+
+    func testAFileTooShortOrNotADatabaseIsRefusedUntouched() throws {
+        for bytes in [Data("x".utf8), Data("my notes\n".utf8), Data(repeating: 0, count: 100)] {
+            try bytes.write(to: URL(fileURLWithPath: store))
+            try assertRefusedUntouched(store, notADatabase)
+        }
+    }
+
+    func testAnEmptyFileOrDatabaseBecomesANewStore() throws {
+        for make in [{ try Data().write(to: URL(fileURLWithPath: self.store)) }, { _ = try self.sqlite("VACUUM") }] {
+            try? FileManager.default.removeItem(atPath: store)
+            try make()
+            let result = try run(["--format", "json"], lines: ["login ana", "add One"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(try sqlite("SELECT title FROM task"), "One")
+        }
+    }
+
+    func testAFolderAsTheStoreIsNamedAFolder() throws {
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        let result = try run([], lines: ["login ana"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: \(store) is a folder, not a store file; choose a file with --store\n")
+    }
+
+    func testAReadOnlyCommandNeverCreatesAStore() throws {
+        let mistyped = folder.appendingPathComponent("typo/navstack.sqlite").path
+        let result = try NavstackProcess.run(["export", "--store", mistyped, "--user", "ana"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "navstack: no store at \(mistyped); nothing was created: check --store or NAVSTACK_STORE\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("typo").path))
+    }
+
+    func testAReadOnlyStoreCanBeExported() throws {
+        _ = try run([], lines: ["login ana", "add Kept"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+        let before = try snapshot(store)
+        let result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains(#""title":"Kept""#), result.stdout)
+        let after = try snapshot(store)
+        XCTAssertEqual(after.bytes, before.bytes)
+        XCTAssertFalse(after.companions, "a -wal or -shm file was left")
+        let mode = try FileManager.default.attributesOfItem(atPath: store)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(mode?.intValue, 0o444)
+    }
+
+    func testImportFromAFolderSaysItIsAFolder() throws {
+        let result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", folder.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: cannot read \(folder.path): it is a folder\n")
+    }
+
+    func testAnotherUsersStoreIsPermissionDeniedNotReadOnly() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("needs root, to run navstack as nobody")
+        }
+        _ = try run([], lines: ["login ana"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let before = try snapshot(store)
+        for arguments in [["-c", "login ana"], ["export", "--user", "ana"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", NavstackProcess.binary.path]
+                + arguments + ["--store", store]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 1)
+            XCTAssertEqual(stderr, "navstack: \(store): permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store\n")
+        }
+        XCTAssertEqual(try snapshot(store).bytes, before.bytes)
+    }
+
+    /// A store on a 200 KB tmpfs filled up: reads and writes say the disk is full, and a
+    /// store that could not be made leaves no empty file behind.
+    func testAFullDiskSaysSoAndLeavesNoEmptyStore() throws {
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        mount.arguments = ["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", disk.path]
+        mount.standardError = Pipe()
+        try mount.run()
+        mount.waitUntilExit()
+        guard mount.terminationStatus == 0 else { throw XCTSkip("cannot mount a tmpfs here") }
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            unmount.arguments = ["umount", disk.path]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let path = disk.appendingPathComponent("navstack.sqlite").path
+        XCTAssertEqual(try NavstackProcess.run(["--store", path, "--sample", "-c", "login ana"]).status, 0)
+        // Written a page at a time until the disk is full.
+        let filler = disk.appendingPathComponent("filler").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler, contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: filler))
+        for _ in 0..<100 { try? handle.write(contentsOf: Data(repeating: 1, count: 4096)) }
+        try? handle.close()
+        let full = "the disk is full; free some space and try again (nothing was changed)\n"
+        for arguments in [["-c", "add X"], ["-c", "where"], ["export", "--user", "ana"]] {
+            let result = try NavstackProcess.run(arguments + ["--store", path])
+            XCTAssertEqual(result.status, 1)
+            XCTAssertEqual(result.stderr, "navstack: \(path): " + full, arguments.joined(separator: " "))
+        }
+        let fresh = disk.appendingPathComponent("fresh.sqlite").path
+        let result = try NavstackProcess.run(["--store", fresh, "-c", "login bob"])
+        XCTAssertEqual(result.stderr, "navstack: \(fresh): " + full)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "a failed open left its empty store")
+    }
+
+    func testAStoreOpenToOthersIsMadePrivateWithItsCompanions() throws {
+        _ = try run([], lines: ["login ana"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: store)
+        let session = try startSession()
+        session.input.fileHandleForWriting.write(Data("add One\n".utf8))
+        XCTAssertTrue(session.reader.line().contains(#""screen":"detail""#))
+        for file in [store, store + "-wal", store + "-shm"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
+            XCTAssertEqual(mode?.intValue, 0o600, file)
+        }
+        session.input.fileHandleForWriting.closeFile()
+        session.process.waitUntilExit()
+    }
+
     func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
         _ = try run(["--sample"], lines: ["login ana"])
         let holder = Process()
@@ -245,6 +420,7 @@ final class StoreProcessTests: XCTestCase {
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 3, result.stdout + result.stderr)
         XCTAssertTrue(lines[1].contains("is locked by another process for too long; try again"), String(lines[1]))
+        XCTAssertFalse(lines[1].contains("store failed"), "the lock message stands alone: \(lines[1])")
         XCTAssertTrue(lines[2].hasPrefix(#"{"url":"navstack://tasks""#))
     }
 

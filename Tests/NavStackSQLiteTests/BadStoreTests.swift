@@ -81,8 +81,47 @@ final class BadStoreTests: XCTestCase {
     func testAFolderInTheWay() throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
-            XCTAssertEqual(error as? StoreError, .notADatabase(path: self.path))
+            XCTAssertEqual(error as? StoreError, .isFolder(path: self.path))
         }
+    }
+
+    func testANegativeSchemaVersionIsNotAStore() throws {
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.db.execute("PRAGMA user_version = -5")
+            store.close()
+        }
+        try assertRefused(.notAStore(path: path))
+    }
+
+    func testAnotherApplicationsDatabaseIsNotAStore() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')")
+        db.close()
+        try assertRefused(.notAStore(path: path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    func testAOneByteFileIsNotADatabase() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        try assertRefused(.notADatabase(path: path))
+    }
+
+    /// SQLite's "disk I/O error" and "unable to open" say what errno knew; no text of
+    /// SQLite's reaches the user.
+    func testSQLiteFailuresSayWhatHappened() {
+        func error(_ code: Int32, _ system: Int32 = 0) -> StoreError {
+            SQLiteStore.storeError(SQLiteError(code: code, message: "raw text", systemError: system), path: "/s")
+        }
+        XCTAssertEqual(error(SQLITE_IOERR, ENOSPC), .full(path: "/s"))
+        XCTAssertEqual(error(SQLITE_CANTOPEN, ENOSPC), .full(path: "/s"))
+        XCTAssertEqual(error(SQLITE_FULL), .full(path: "/s"))
+        XCTAssertEqual(error(SQLITE_CANTOPEN, EACCES), .permissionDenied(path: "/s"))
+        XCTAssertEqual(error(SQLITE_IOERR, EIO), .inputOutput(path: "/s"))
+        XCTAssertEqual(error(SQLITE_MISMATCH), .sqlite(path: "/s", code: SQLITE_MISMATCH))
+        XCTAssertFalse(error(SQLITE_MISMATCH).description.contains("raw text"))
+        XCTAssertEqual(StoreError.full(path: "/s").description,
+                       "/s: the disk is full; free some space and try again (nothing was changed)")
     }
 
     func testMessagesNameThePathAndWhatToDo() {

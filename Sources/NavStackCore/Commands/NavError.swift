@@ -42,6 +42,10 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
 
     // The store
     case store(String)
+    // MARK: Store failures with their own message
+    /// A store's failure as the store words it, already in the session's language (it
+    /// stands alone, without the "store failed" of ``store(_:)``).
+    case storeFailure(String)
 
     /// The message shown after `error:` or `navstack: line N:`, in English.
     public var message: String { message(in: .english) }
@@ -114,6 +118,8 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             t(.taskVanished, ("id", id))
         case .store(let reason):
             t(.storeFailed, ("reason", reason))
+        case .storeFailure(let message):
+            message
         }
     }
 }

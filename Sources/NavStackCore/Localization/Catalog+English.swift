@@ -129,6 +129,16 @@ extension Catalog {
         .storeFull: "{path}: the disk is full; free some space and try again (nothing was changed)",
         .storeOther: "{path}: {reason}",
 
+        // MARK: Store opening and its failures
+        .storeNotAStore: "{path} is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store",
+        .storeIsFolder: "{path} is a folder, not a store file; choose a file with --store",
+        .storePermissionDenied: "{path}: permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store",
+        .storeMissing: "no store at {path}; nothing was created: check --store or NAVSTACK_STORE",
+        .storeInputOutput: "{path}: the disk could not be read or written (input/output error); try again or check the disk",
+        .storeSQLiteCode: "{path}: the store could not be used (SQLite error {code}); nothing was changed",
+        .storeMigrationBroken: "{path}: the upgrade {migration} would leave tasks without their profile; it was undone and the store left as it was",
+        .importFileIsFolder: "cannot read {path}: it is a folder",
+
         .summaryHelp: "List the commands of this screen, or explain one",
         .summaryWhere: "Show where you are: the breadcrumb and the URL",
         .summaryGo: "Open a deep link, e.g. go tasks/2/edit",

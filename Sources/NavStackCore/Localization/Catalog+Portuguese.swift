@@ -130,6 +130,16 @@ extension Catalog {
         .storeFull: "{path}: o disco está cheio; libere espaço e tente de novo (nada foi alterado)",
         .storeOther: "{path}: {reason}",
 
+        // MARK: Store opening and its failures
+        .storeNotAStore: "{path} não é um armazenamento do navstack (é um banco SQLite de outro aplicativo); nada foi alterado: mova-o ou escolha outro com --store",
+        .storeIsFolder: "{path} é uma pasta, não um arquivo de armazenamento; escolha um arquivo com --store",
+        .storePermissionDenied: "{path}: permissão negada (arquivo de outro usuário, ou seu modo proíbe lê-lo); nada foi alterado: escolha outro armazenamento com --store",
+        .storeMissing: "não há armazenamento em {path}; nada foi criado: verifique --store ou NAVSTACK_STORE",
+        .storeInputOutput: "{path}: o disco não pôde ser lido ou gravado (erro de entrada/saída); tente de novo ou verifique o disco",
+        .storeSQLiteCode: "{path}: o armazenamento não pôde ser usado (erro do SQLite {code}); nada foi alterado",
+        .storeMigrationBroken: "{path}: a atualização {migration} deixaria tarefas sem o seu perfil; foi desfeita e nada foi alterado",
+        .importFileIsFolder: "não é possível ler {path}: é uma pasta",
+
         .summaryHelp: "Lista os comandos desta tela, ou explica um",
         .summaryWhere: "Mostra onde você está: o caminho e a URL",
         .summaryGo: "Abre um link, por exemplo go tasks/2/edit",

@@ -130,6 +130,16 @@ extension Catalog {
         .storeFull: "{path}: el disco está lleno; libera espacio e inténtalo de nuevo (no se cambió nada)",
         .storeOther: "{path}: {reason}",
 
+        // MARK: Store opening and its failures
+        .storeNotAStore: "{path} no es un almacén de navstack (es una base SQLite de otra aplicación); no se tocó: muévelo o elige otro con --store",
+        .storeIsFolder: "{path} es una carpeta, no un archivo de almacén; elige un archivo con --store",
+        .storePermissionDenied: "{path}: permiso denegado (archivo de otro usuario, o su modo impide leerlo); no se tocó: elige otro almacén con --store",
+        .storeMissing: "no hay almacén en {path}; no se creó nada: revisa --store o NAVSTACK_STORE",
+        .storeInputOutput: "{path}: no se pudo leer ni escribir el disco (error de entrada/salida); inténtalo de nuevo o revisa el disco",
+        .storeSQLiteCode: "{path}: no se pudo usar el almacén (error de SQLite {code}); no se cambió nada",
+        .storeMigrationBroken: "{path}: la actualización {migration} dejaría tareas sin su perfil; se deshizo y no se cambió nada",
+        .importFileIsFolder: "no se puede leer {path}: es una carpeta",
+
         .summaryHelp: "Lista los comandos de esta pantalla, o explica uno",
         .summaryWhere: "Muestra dónde estás: la ruta y la URL",
         .summaryGo: "Abre un enlace, por ejemplo go tasks/2/edit",

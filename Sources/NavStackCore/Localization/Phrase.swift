@@ -135,6 +135,16 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case storeFull = "store.full"
     case storeOther = "store.other"
 
+    // MARK: Store opening and its failures
+    case storeNotAStore = "store.notAStore"
+    case storeIsFolder = "store.isFolder"
+    case storePermissionDenied = "store.permissionDenied"
+    case storeMissing = "store.missing"
+    case storeInputOutput = "store.inputOutput"
+    case storeSQLiteCode = "store.sqliteCode"
+    case storeMigrationBroken = "store.migrationBroken"
+    case importFileIsFolder = "import.fileIsFolder"
+
     // One line for each command
     case summaryHelp = "summary.help"
     case summaryWhere = "summary.where"

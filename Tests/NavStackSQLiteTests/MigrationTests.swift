@@ -1,0 +1,108 @@
+import Foundation
+@testable import NavStackSQLite
+import XCTest
+
+/// The schema's migrations: each brings a store of the version before it up to date
+/// with its data, with foreign keys off so that rebuilding a table deletes nothing.
+final class MigrationTests: XCTestCase {
+    private var folder: URL!
+    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The current migrations and one that rebuilds the profile table (with a new
+    /// column), as SQLite's documentation says a table is changed.
+    private let rebuildingProfile = SQLiteStore.migrations + [
+        ("v2: profile rebuilt with a colour", """
+            CREATE TABLE new_profile (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                total INTEGER NOT NULL DEFAULT 0,
+                done INTEGER NOT NULL DEFAULT 0,
+                top INTEGER NOT NULL DEFAULT 0,
+                bottom INTEGER NOT NULL DEFAULT 0,
+                state TEXT,
+                colour TEXT NOT NULL DEFAULT 'blue'
+            );
+            INSERT INTO new_profile (id, name, total, done, top, bottom, state)
+                SELECT id, name, total, done, top, bottom, state FROM profile;
+            DROP TABLE profile;
+            ALTER TABLE new_profile RENAME TO profile;
+            """),
+    ]
+
+    /// A store with ana's three sample tasks, closed.
+    private func makeStoreWithTasks() throws {
+        let store = try SQLiteStore(path: path)
+        try store.openProfile("ana", sample: true)
+        store.close()
+    }
+
+    private func count(_ sql: String, in db: Connection) throws -> Int {
+        try db.first(sql) { $0.int(0) } ?? -1
+    }
+
+    func testAStoreAtEachEarlierVersionMigratesKeepingItsData() throws {
+        for version in 0..<SQLiteStore.migrations.count {
+            try? FileManager.default.removeItem(atPath: path)
+            let db = try Connection(path: path)
+            try SQLiteStore.migrate(db, path: path, with: Array(SQLiteStore.migrations[..<version]))
+            XCTAssertEqual(try SQLiteStore.userVersion(db), version)
+            if version >= 1 {
+                try db.run("INSERT INTO profile (name, total) VALUES ('ana', 1)")
+                try db.run("INSERT INTO task (profile_id, position, title) VALUES (1, 0, 'Kept')")
+            }
+            db.close()
+            let store = try SQLiteStore(path: path)
+            XCTAssertEqual(try SQLiteStore.userVersion(store.db), SQLiteStore.migrations.count, "from version \(version)")
+            if version >= 1 {
+                XCTAssertEqual(try count("SELECT count(*) FROM task WHERE title = 'Kept'", in: store.db), 1)
+            }
+            store.close()
+        }
+    }
+
+    /// The tables a store is recognised by are those the migrations make.
+    func testTheKnownTablesAreWhatTheMigrationsMake() throws {
+        XCTAssertEqual(SQLiteStore.storeColumns.count, SQLiteStore.migrations.count)
+        for version in 1...SQLiteStore.migrations.count {
+            let db = try Connection(path: ":memory:")
+            try SQLiteStore.migrate(db, path: ":memory:", with: Array(SQLiteStore.migrations[..<version]))
+            XCTAssertEqual(try SQLiteStore.columns(db), SQLiteStore.storeColumns[version - 1], "version \(version)")
+            db.close()
+        }
+    }
+
+    func testRebuildingTheProfileTableDeletesNoTask() throws {
+        try makeStoreWithTasks()
+        let db = try Connection(path: path)
+        // As a session's connection is: foreign keys on.
+        try db.execute("PRAGMA foreign_keys = ON")
+        try SQLiteStore.migrate(db, path: path, with: rebuildingProfile)
+        XCTAssertEqual(try SQLiteStore.userVersion(db), 2)
+        XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3, "the rebuild deleted the tasks")
+        XCTAssertEqual(try count("SELECT count(*) FROM profile WHERE colour = 'blue'", in: db), 1)
+        XCTAssertEqual(try count("PRAGMA foreign_keys", in: db), 1, "foreign keys are on again")
+        db.close()
+    }
+
+    func testAMigrationThatBreaksForeignKeysIsUndone() throws {
+        try makeStoreWithTasks()
+        let db = try Connection(path: path)
+        let orphaning = SQLiteStore.migrations + [("v2: profiles dropped", "DELETE FROM profile")]
+        XCTAssertThrowsError(try SQLiteStore.migrate(db, path: path, with: orphaning)) { error in
+            XCTAssertEqual(error as? StoreError, .migrationBroken(path: self.path, migration: "v2: profiles dropped"))
+        }
+        XCTAssertEqual(try SQLiteStore.userVersion(db), 1)
+        XCTAssertEqual(try count("SELECT count(*) FROM profile", in: db), 1)
+        XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3)
+        db.close()
+    }
+}
