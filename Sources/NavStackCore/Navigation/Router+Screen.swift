@@ -1,27 +1,49 @@
+/// What the state shows: the kind of screen and, for a task's screen, the task as it
+/// was read to decide it.
+struct Shown {
+    var kind: ScreenKind
+    var task: TaskItem?
+
+    init(_ kind: ScreenKind, task: TaskItem? = nil) {
+        self.kind = kind
+        self.task = task
+    }
+}
+
 extension Router {
     /// Which screen the state shows. A route whose task is gone shows not-found.
     public func screenKind() throws(NavError) -> ScreenKind {
-        guard let session else { return .login }
-        if session.sheet != nil { return .newTask }
+        try shown().kind
+    }
+
+    /// Which screen the state shows, with the task on top read once: the screen is made
+    /// from the same read that decided it.
+    func shown() throws(NavError) -> Shown {
+        guard let session else { return Shown(.login) }
+        if session.sheet != nil { return Shown(.newTask) }
         switch session.path.last {
-        case nil: return session.tab == .tasks ? .list : .account
-        case .settings?: return .settings
-        case .about?: return .about
+        case nil: return Shown(session.tab == .tasks ? .list : .account)
+        case .settings?: return Shown(.settings)
+        case .about?: return Shown(.about)
         case .detail(let id)?:
-            return try exists(id, for: session) ? .detail : .notFound
+            let task = try storeCall { try store.task(session.user, id: id) }
+            return Shown(task == nil ? .notFound : .detail, task: task)
         case .edit(let id)?:
-            return try exists(id, for: session) && session.drafts[.edit(id)] != nil ? .edit : .notFound
+            let task = try storeCall { try store.task(session.user, id: id) }
+            return Shown(task != nil && session.drafts[.edit(id)] != nil ? .edit : .notFound, task: task)
         }
     }
 
-    private func exists(_ id: Int, for session: Session) throws(NavError) -> Bool {
-        try storeCall { try store.task(session.user, id: id) } != nil
+    /// The screen the state shows, read from the store now: every read of it sees the
+    /// store at one moment, though another process deletes or changes its task meanwhile.
+    public func screen() throws(NavError) -> Screen {
+        try storeCall { try store.snapshot { () throws(NavError) -> Screen in try makeScreen(try shown()) } }
     }
 
-    /// The screen the state shows, read from the store now.
-    public func screen() throws(NavError) -> Screen {
+    /// The screen of what the state shows.
+    private func makeScreen(_ shown: Shown) throws(NavError) -> Screen {
         let t = configuration.catalog
-        let kind = try screenKind()
+        let kind = shown.kind
         let actions = availableWords(on: kind)
         guard let session else {
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
@@ -37,8 +59,7 @@ extension Router {
             title = t(.titleMyTasks)
             content = .list(try listPage(of: session))
         case .detail:
-            let id = session.path.last!.taskID!
-            let task = try storeCall { try store.task(user, id: id) }!
+            guard let task = shown.task else { preconditionFailure("a detail screen is decided by its task") }
             title = task.title
             content = .detail(task)
         case .edit:
