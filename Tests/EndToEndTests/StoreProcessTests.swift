@@ -138,6 +138,29 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(Set(shown.keys), ["detail", "not-found"], "\(shown)")
     }
 
+    /// A lists three tasks; B adds one at the top; A's `delete 1` names the task A saw on
+    /// row 1, which is now row 2: it is refused, and B's task, which A never saw, stays.
+    func testARowThatMovedUnderALongSessionIsNotActedOn() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let (process, input, reader) = try startSession()    // A: the list of three
+        let other = try run(["-c", "add From B"])            // B
+        XCTAssertEqual(other.status, 0, other.stderr)
+        input.fileHandleForWriting.write(Data("delete 1\n".utf8))
+        let refused = reader.line()
+        XCTAssertTrue(refused.hasPrefix(#"{"error":{"message":"the list changed since it was shown: row 1 is now 'From B', not 'Buy fruit'"#),
+                      refused)
+        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+                       "From B,Buy fruit,Study SwiftUI,Go for a walk")
+        input.fileHandleForWriting.write(Data("root\ndelete 1\n".utf8))
+        XCTAssertTrue(reader.line().contains(#""total":4"#))
+        XCTAssertTrue(reader.line().contains(#""total":3"#))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, "a refused command fails the run")
+        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+                       "Buy fruit,Study SwiftUI,Go for a walk")
+    }
+
     /// A live session commits before it answers: what it printed is in the store while it
     /// waits for the next line, and another process can write meanwhile.
     func testAnAnswerPrintedIsAlreadyKept() throws {

@@ -38,6 +38,10 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case taskVanished = "error.taskVanished"
     case storeFailed = "error.storeFailed"
 
+    // MARK: Rows that moved
+    case rowMoved = "error.rowMoved"
+    case rowMovedPastTheEnd = "error.rowMovedPastTheEnd"
+
     // What arguments and numbers are called in errors
     case nounLink = "noun.link"
     case nounTab = "noun.tab"

@@ -54,6 +54,8 @@ public struct Router {
         }
     }
     public let store: any TaskStore
+    /// The rows of the list shown last: what row numbers name.
+    private(set) var shownList: ShownList?
     public private(set) var configuration: Configuration
 
     /// Rows per list page from now on (the window was resized); at least one.
@@ -98,8 +100,23 @@ public struct Router {
                 (session, pendingLink) = (before, pendingBefore)
                 throw error
             }
+            if case .screen(let screen) = response { remember(screen) }
             return response
         }
+    }
+
+    /// The screen the state shows, as it is shown: the row numbers typed next name its
+    /// rows. (``screen()`` reads the same screen without showing it, for completion.)
+    public mutating func show() throws(NavError) -> Screen {
+        let screen = try screen()
+        remember(screen)
+        return screen
+    }
+
+    /// Keeps the rows of a list screen shown.
+    private mutating func remember(_ screen: Screen) {
+        guard case .list(let page) = screen.content, let session else { return }
+        shownList = ShownList(user: session.user, query: session.list.query, rows: page.rows)
     }
 
     /// Applies a command that changes the state or the store, keeps the navigation
@@ -122,7 +139,8 @@ public struct Router {
             try applySignedOut(command, pending: pendingLink)
         case let session?:
             var next = session
-            let discarding = try next.apply(command, on: kind, store: store, pageSize: configuration.pageSize)
+            let discarding = try next.apply(command, on: kind, shown: shownList, store: store,
+                                            pageSize: configuration.pageSize)
             if command == .logout {
                 phase = .signedOut(pending: nil)
             } else {
