@@ -85,8 +85,10 @@ public struct Router {
             try ensureAvailable(.where, on: try screenKind())
             return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session))
         default:
-            // A command not available here fails before a transaction is begun for it.
-            try ensureAvailable(command.word, on: try screenKind())
+            // Whether the command is available is checked once, in its transaction, on
+            // the screen as the transaction reads it. (A transaction begins nothing in
+            // SQLite until it writes in memory, and is a savepoint in a file's shared
+            // transaction: a refused command costs little.)
             let (before, pendingBefore) = (session, pendingLink)
             var response = Response.quit
             do {
