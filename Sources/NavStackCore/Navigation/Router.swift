@@ -82,8 +82,14 @@ public struct Router {
             let kind = try screenKind()
             return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
-            try ensureAvailable(.where, on: try screenKind())
-            return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session))
+            let breadcrumb = try storeCall {
+                try store.snapshot { () throws(NavError) -> [String] in
+                    let showing = try showing()
+                    try ensureAvailable(.where, on: showing.kind)
+                    return try self.breadcrumb(of: session, top: showing.task)
+                }
+            }
+            return .location(url: session?.link.url, breadcrumb: breadcrumb)
         default:
             // Whether the command is available is checked once, in its transaction, on
             // the screen as the transaction reads it. (A transaction begins nothing in
@@ -132,16 +138,17 @@ public struct Router {
         return .screen(try screen())
     }
 
-    /// Applies a command that changes the state or the store.
+    /// Applies a command that changes the state or the store: the screen it acts on is
+    /// read once, for the check that the command is available there and for the command.
     private mutating func change(by command: Command) throws(NavError) {
-        let kind = try screenKind()
-        try ensureAvailable(command.word, on: kind)
+        let showing = try showing()
+        try ensureAvailable(command.word, on: showing.kind)
         switch session {
         case nil:
             try applySignedOut(command, pending: pendingLink)
         case let session?:
             var next = session
-            let discarding = try next.apply(command, on: kind, shown: shownList, store: store,
+            let discarding = try next.apply(command, on: showing, shown: shownList, store: store,
                                             pageSize: configuration.pageSize)
             if command == .logout {
                 phase = .signedOut(pending: nil)

@@ -2,9 +2,12 @@ extension Session {
     /// Applies a signed-in command to this session (a copy the router commits only on
     /// success), writing to the store where the command saves.
     ///
-    /// Returns whether the move may discard dirty drafts (`back!`, `save`, `cancel`).
-    mutating func apply(_ command: Command, on kind: ScreenKind, shown: ShownList?, store: any TaskStore,
+    /// `showing` is the screen it acts on, as the router read it; `shown` the rows of the
+    /// list shown last. Returns whether the move may discard dirty drafts (`back!`,
+    /// `save`, `cancel`).
+    mutating func apply(_ command: Command, on showing: Showing, shown: ShownList?, store: any TaskStore,
                         pageSize: Int) throws(NavError) -> Bool {
+        let kind = showing.kind
         switch command {
         case .back(let count, let discarding):
             guard count <= depth else {
@@ -40,11 +43,11 @@ extension Session {
         case .new:
             sheet = .newTask
         case .toggle(let row):
-            var task = try target(row, on: kind, word: .toggle, shown: shown, store: store, pageSize: pageSize)
+            var task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize)
             task.done.toggle()
             try write(task, as: .toggle, store: store)
         case .delete(let row):
-            let task = try target(row, on: kind, word: .delete, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize)
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
             if kind == .detail { path = [] }
         case .filter(let filter):
@@ -138,14 +141,15 @@ extension Session {
 
     /// The task a row-or-this-task command acts on: row N on the list, the shown task
     /// on its detail screen.
-    private func target(_ row: Int?, on kind: ScreenKind, word: CommandWord, shown: ShownList?,
+    private func target(_ row: Int?, on showing: Showing, word: CommandWord, shown: ShownList?,
                         store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
-        switch (kind, row) {
+        switch (showing.kind, row) {
         case (.list, let row?):
             return try task(atRow: row, by: word, shown: shown, store: store, pageSize: pageSize)
         case (.list, nil):
             throw .needsRow(word)
         case (_, nil):
+            if let task = showing.task { return task }
             guard let id = path.last?.taskID, let task = try storeCall({ try store.task(user, id: id) }) else {
                 throw .taskVanished(path.last?.taskID ?? 0)
             }

@@ -5,10 +5,12 @@ import XCTest
 /// The real store in memory, with another process that deletes one task the moment after
 /// it is read. A read snapshot or a transaction keeps the delete out of sight until it
 /// ends, as SQLite keeps another process's commit out of a transaction under way.
-private final class RacingStore: TaskStore {
+final class RacingStore: TaskStore {
     let base: SQLiteStore
     /// The task the other process deletes, once, just after it is read.
     var victim: (user: String, id: Int)?
+    /// How many times a task was read.
+    var taskReads = 0
     private var isolated = 0
     private var deleteWaiting = false
 
@@ -41,6 +43,7 @@ private final class RacingStore: TaskStore {
     }
 
     func task(_ user: String, id: Int) throws -> TaskItem? {
+        taskReads += 1
         let task = try base.task(user, id: id)
         if let victim, victim.user == user, victim.id == id {
             deleteWaiting = true
