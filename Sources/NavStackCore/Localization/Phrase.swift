@@ -172,12 +172,3 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case summarySettings = "summary.settings"
     case summaryAbout = "summary.about"
 }
-
-extension Phrase {
-    /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
-    /// equal cases still hash alike.
-    public func hash(into hasher: inout Hasher) {
-        // A case without a payload is stored as its one-byte number.
-        hasher.combine(unsafeBitCast(self, to: UInt8.self))
-    }
-}

@@ -227,30 +227,12 @@ public struct Router {
     /// The commands available on a screen of a session (`nil`: signed out).
     static func availableWords(on kind: ScreenKind, in session: Session?) -> [CommandWord] {
         guard let session else { return [.login, .go, .help, .quit, .exit] }
-        let hasDraft = session.topDraftOwner.map { session.drafts[$0] != nil } ?? false
-        return wordTable[wordIndex(kind, canGoBack: session.depth > 0, hasDraft: hasDraft, sheet: session.sheet != nil)]
-    }
-
-    /// Where ``wordTable`` keeps the words of a screen in a state.
-    private static func wordIndex(_ kind: ScreenKind, canGoBack: Bool, hasDraft: Bool, sheet: Bool) -> Int {
-        ScreenKind.allCases.firstIndex(of: kind)! * 8 + (canGoBack ? 4 : 0) + (hasDraft ? 2 : 0) + (sheet ? 1 : 0)
-    }
-
-    /// The words of every screen in every state, worked out once: asked for on every
-    /// command.
-    private static let wordTable: [[CommandWord]] = ScreenKind.allCases.flatMap { kind in
-        [false, true].flatMap { canGoBack in
-            [false, true].flatMap { hasDraft in
-                [false, true].map { sheet in
-                    var words = kind.ownWords
-                    if canGoBack { words.append(.back) }
-                    if hasDraft { words.append(.backDiscarding) }
-                    if !sheet { words += [.root, .tab] }
-                    words += [.undo, .redo, .go, .where, .help, .quit, .exit]
-                    return words
-                }
-            }
-        }
+        var words = kind.ownWords
+        if session.depth > 0 { words.append(.back) }
+        if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
+        if session.sheet == nil { words += [.root, .tab] }
+        words += [.undo, .redo, .go, .where, .help, .quit, .exit]
+        return words
     }
 }
 
