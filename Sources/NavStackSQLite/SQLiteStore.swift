@@ -189,6 +189,26 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        // A transaction under way (or the shared one of a burst of commands) reads one
+        // state already; a store in memory has no other writer.
+        if inTransaction || pending || isMemory { return try body() }
+        return try failingAsStore {
+            // Deferred: a read transaction, which in WAL mode holds no writer back.
+            try db.run("BEGIN")
+            inTransaction = true
+            defer { inTransaction = false }
+            do {
+                let value = try body()
+                try db.run("COMMIT")
+                return value
+            } catch {
+                try? db.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     /// One command in the shared transaction: a savepoint, released when it succeeds and
     /// rolled back when it fails.
     private func command(_ body: () throws -> Void) throws {

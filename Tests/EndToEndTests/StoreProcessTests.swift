@@ -101,6 +101,66 @@ final class StoreProcessTests: XCTestCase {
         process.waitUntilExit()
     }
 
+    /// Launches resume on the detail of a task that another process deletes and brings
+    /// back (undo, redo) all the while: each shows the task or "not found", never crashes.
+    func testLaunchesWhileAnotherProcessDeletesTheShownTaskNeverCrash() throws {
+        _ = try run(["--sample"], lines: ["login ana", "delete 2", "undo", "go tasks/2"])
+        let flipper = Process()
+        flipper.executableURL = NavstackProcess.binary
+        flipper.arguments = ["--store", store, "--format", "json"]
+        let input = Pipe()
+        flipper.standardInput = input
+        flipper.standardOutput = FileHandle.nullDevice
+        flipper.standardError = FileHandle.nullDevice
+        try flipper.run()
+        let stop = Flag()
+        let writer = Thread {
+            // One line at a time, so each is committed on its own.
+            while !stop.isSet {
+                do { try input.fileHandleForWriting.write(contentsOf: Data("redo\n".utf8)) } catch { return }
+                usleep(300)
+                do { try input.fileHandleForWriting.write(contentsOf: Data("undo\n".utf8)) } catch { return }
+                usleep(300)
+            }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        var shown: [String: Int] = [:]
+        for _ in 0..<300 {
+            let launch = try run(["--format", "json"])
+            XCTAssertEqual(launch.status, 0, "a launch ended with \(launch.status): \(launch.stderr)")
+            let screen = launch.stdout.firstMatch(of: /"screen":"([a-z-]+)"/).map { String($0.1) } ?? "none"
+            shown[screen, default: 0] += 1
+        }
+        stop.set()
+        flipper.waitUntilExit()
+        XCTAssertEqual(flipper.terminationReason, .exit)
+        XCTAssertEqual(Set(shown.keys), ["detail", "not-found"], "\(shown)")
+    }
+
+    /// A lists three tasks; B adds one at the top; A's `delete 1` names the task A saw on
+    /// row 1, which is now row 2: it is refused, and B's task, which A never saw, stays.
+    func testARowThatMovedUnderALongSessionIsNotActedOn() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        let (process, input, reader) = try startSession()    // A: the list of three
+        let other = try run(["-c", "add From B"])            // B
+        XCTAssertEqual(other.status, 0, other.stderr)
+        input.fileHandleForWriting.write(Data("delete 1\n".utf8))
+        let refused = reader.line()
+        XCTAssertTrue(refused.hasPrefix(#"{"error":{"message":"the list changed since it was shown: row 1 is now 'From B', not 'Buy fruit'"#),
+                      refused)
+        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+                       "From B,Buy fruit,Study SwiftUI,Go for a walk")
+        input.fileHandleForWriting.write(Data("root\ndelete 1\n".utf8))
+        XCTAssertTrue(reader.line().contains(#""total":4"#))
+        XCTAssertTrue(reader.line().contains(#""total":3"#))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, "a refused command fails the run")
+        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+                       "Buy fruit,Study SwiftUI,Go for a walk")
+    }
+
     /// A live session commits before it answers: what it printed is in the store while it
     /// waits for the next line, and another process can write meanwhile.
     func testAnAnswerPrintedIsAlreadyKept() throws {
@@ -495,5 +555,23 @@ final class Results: @unchecked Sendable {
         defer { lock.unlock() }
         statuses.append(status)
         errors.append(error)
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
     }
 }

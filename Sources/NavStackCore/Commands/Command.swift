@@ -81,7 +81,7 @@ extension Command {
     /// Returns `nil` for a blank line or a comment (first non-blank character `#`).
     public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
         // Nearly every line is ASCII: then its bytes tell where the word and the argument
-        // are, and the word is looked up without making a string of it.
+        // are.
         switch line.utf8.withContiguousStorageIfAvailable(ASCIIParts.init) {
         case .blank?:
             return nil
@@ -125,7 +125,8 @@ extension Command {
             while wordEnd < end, !bytes[wordEnd].isASCIIWhitespace { wordEnd += 1 }
             var argumentStart = wordEnd
             while argumentStart < end, bytes[argumentStart].isASCIIWhitespace { argumentStart += 1 }
-            self = .parts(word: CommandWord(ascii: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd])),
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
+            self = .parts(word: CommandWord(word: word),
                           argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
         }
     }

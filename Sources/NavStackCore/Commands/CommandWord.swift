@@ -49,42 +49,14 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 
-    /// Looks a word up, ignoring case: by its bytes, else lowered (a few letters outside
-    /// ASCII lower into it, as the Kelvin sign into `k`).
+    /// Looks a word up, ignoring case (a few letters outside ASCII lower into it, as the
+    /// Kelvin sign into `k`).
     public init?(word: some StringProtocol) {
-        if let found = word.utf8.withContiguousStorageIfAvailable(Self.init(ascii:)), let found {
-            self = found
-            return
-        }
         guard let found = Self.byName[word.lowercased()] else { return nil }
         self = found
     }
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
-
-    /// Looks a word up from its ASCII bytes, ignoring case, without making a string.
-    init?(ascii bytes: UnsafeBufferPointer<UInt8>) {
-        guard let key = Self.packed(bytes), let word = Self.byPackedName[key] else { return nil }
-        self = word
-    }
-
-    /// Every word by its bytes, lowered, packed into an integer (every name has at most
-    /// eight).
-    private static let byPackedName = Dictionary(uniqueKeysWithValues: allCases.map { word in
-        (word.rawValue.utf8.withContiguousStorageIfAvailable(packed)!!, word)
-    })
-
-    /// Up to eight bytes other than NUL, A–Z lowered, in one integer; `nil` for others.
-    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard bytes.count <= 8 else { return nil }
-        var key: UInt64 = 0
-        for byte in bytes {
-            guard byte != 0 else { return nil }
-            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            key = key << 8 | UInt64(lowered)
-        }
-        return key
-    }
 
     /// The word closest to a mistyped one, if it is close enough to suggest.
     public static func suggestion(for word: String) -> CommandWord? {
@@ -120,13 +92,4 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         }
     }
     return table[a.count][b.count]
-}
-
-extension CommandWord {
-    /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
-    /// equal cases still hash alike.
-    public func hash(into hasher: inout Hasher) {
-        // A case without a payload is stored as its one-byte number.
-        hasher.combine(unsafeBitCast(self, to: UInt8.self))
-    }
 }

@@ -47,6 +47,11 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     /// stands alone, without the "store failed" of ``store(_:)``).
     case storeFailure(String)
 
+    // MARK: Rows that moved
+    /// A row command named a row of the list as it was shown, and that row now holds
+    /// another task (`now`), or none (`nil`).
+    case rowMoved(CommandWord, row: Int, shown: String, now: String?)
+
     /// The message shown after `error:` or `navstack: line N:`, in English.
     public var message: String { message(in: .english) }
 
@@ -120,6 +125,10 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             t(.storeFailed, ("reason", reason))
         case .storeFailure(let message):
             message
+        case .rowMoved(let word, let row, let shown, let now?):
+            t(.rowMoved, ("word", word.rawValue), ("row", row), ("shown", shown.escapedForDisplay), ("now", now.escapedForDisplay))
+        case .rowMoved(let word, let row, let shown, nil):
+            t(.rowMovedPastTheEnd, ("word", word.rawValue), ("row", row), ("shown", shown.escapedForDisplay))
         }
     }
 }

@@ -85,7 +85,7 @@ public struct Interpreter {
 
     /// Prints the first screen.
     public mutating func launch(to sink: some OutputSink) throws(NavError) {
-        print(.screen(try router.screen()), to: sink)
+        print(.screen(try router.show()), to: sink)
     }
 
     /// Handles one input line, given as the bytes read (without the line break).

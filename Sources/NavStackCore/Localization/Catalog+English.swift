@@ -37,6 +37,10 @@ extension Catalog {
         .taskVanished: "task {id} no longer exists",
         .storeFailed: "store failed: {reason}",
 
+        // MARK: Rows that moved
+        .rowMoved: "the list changed since it was shown: row {row} is now '{now}', not '{shown}'; '{word} {row}' was not done (root shows the list as it is now)",
+        .rowMovedPastTheEnd: "the list changed since it was shown: there is no row {row} now (it showed '{shown}'); '{word} {row}' was not done (root shows the list as it is now)",
+
         .nounLink: "a link",
         .nounTab: "a tab",
         .nounName: "a name",

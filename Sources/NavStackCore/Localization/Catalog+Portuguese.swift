@@ -38,6 +38,10 @@ extension Catalog {
         .taskVanished: "a tarefa {id} não existe mais",
         .storeFailed: "falha no armazenamento: {reason}",
 
+        // MARK: Rows that moved
+        .rowMoved: "a lista mudou desde que foi mostrada: a linha {row} agora é '{now}', não '{shown}'; '{word} {row}' não foi feito (root mostra a lista como está agora)",
+        .rowMovedPastTheEnd: "a lista mudou desde que foi mostrada: não há mais linha {row} (mostrava '{shown}'); '{word} {row}' não foi feito (root mostra a lista como está agora)",
+
         .nounLink: "um link",
         .nounTab: "uma aba",
         .nounName: "um nome",

@@ -38,6 +38,10 @@ extension Catalog {
         .taskVanished: "la tarea {id} ya no existe",
         .storeFailed: "falló el almacenamiento: {reason}",
 
+        // MARK: Rows that moved
+        .rowMoved: "la lista cambió desde que se mostró: la fila {row} ahora es '{now}', no '{shown}'; '{word} {row}' no se hizo (root muestra la lista como está ahora)",
+        .rowMovedPastTheEnd: "la lista cambió desde que se mostró: ya no hay fila {row} (mostraba '{shown}'); '{word} {row}' no se hizo (root muestra la lista como está ahora)",
+
         .nounLink: "un enlace",
         .nounTab: "una pestaña",
         .nounName: "un nombre",

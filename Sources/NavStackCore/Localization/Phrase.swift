@@ -38,6 +38,10 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case taskVanished = "error.taskVanished"
     case storeFailed = "error.storeFailed"
 
+    // MARK: Rows that moved
+    case rowMoved = "error.rowMoved"
+    case rowMovedPastTheEnd = "error.rowMovedPastTheEnd"
+
     // What arguments and numbers are called in errors
     case nounLink = "noun.link"
     case nounTab = "noun.tab"
@@ -177,13 +181,4 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case summaryCancel = "summary.cancel"
     case summarySettings = "summary.settings"
     case summaryAbout = "summary.about"
-}
-
-extension Phrase {
-    /// Hashes the case, not its name (what `RawRepresentable` would hash): cheaper, and
-    /// equal cases still hash alike.
-    public func hash(into hasher: inout Hasher) {
-        // A case without a payload is stored as its one-byte number.
-        hasher.combine(unsafeBitCast(self, to: UInt8.self))
-    }
 }

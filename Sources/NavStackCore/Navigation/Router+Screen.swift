@@ -1,34 +1,56 @@
+/// What the state shows: the kind of screen and, for a task's screen, the task as it
+/// was read to decide it. A command reads it once and passes it along.
+struct Showing {
+    var kind: ScreenKind
+    var task: TaskItem?
+
+    init(_ kind: ScreenKind, task: TaskItem? = nil) {
+        self.kind = kind
+        self.task = task
+    }
+}
+
 extension Router {
     /// Which screen the state shows. A route whose task is gone shows not-found.
     public func screenKind() throws(NavError) -> ScreenKind {
-        guard let session else { return .login }
-        if session.sheet != nil { return .newTask }
+        try showing().kind
+    }
+
+    /// Which screen the state shows, with the task on top read once: the screen is made
+    /// from the same read that decided it.
+    func showing() throws(NavError) -> Showing {
+        guard let session else { return Showing(.login) }
+        if session.sheet != nil { return Showing(.newTask) }
         switch session.path.last {
-        case nil: return session.tab == .tasks ? .list : .account
-        case .settings?: return .settings
-        case .about?: return .about
+        case nil: return Showing(session.tab == .tasks ? .list : .account)
+        case .settings?: return Showing(.settings)
+        case .about?: return Showing(.about)
         case .detail(let id)?:
-            return try exists(id, for: session) ? .detail : .notFound
+            let task = try storeCall { try store.task(session.user, id: id) }
+            return Showing(task == nil ? .notFound : .detail, task: task)
         case .edit(let id)?:
-            return try exists(id, for: session) && session.drafts[.edit(id)] != nil ? .edit : .notFound
+            let task = try storeCall { try store.task(session.user, id: id) }
+            return Showing(task != nil && session.drafts[.edit(id)] != nil ? .edit : .notFound, task: task)
         }
     }
 
-    private func exists(_ id: Int, for session: Session) throws(NavError) -> Bool {
-        try storeCall { try store.task(session.user, id: id) } != nil
+    /// The screen the state shows, read from the store now: every read of it sees the
+    /// store at one moment, though another process deletes or changes its task meanwhile.
+    public func screen() throws(NavError) -> Screen {
+        try storeCall { try store.snapshot { () throws(NavError) -> Screen in try makeScreen(try showing()) } }
     }
 
-    /// The screen the state shows, read from the store now.
-    public func screen() throws(NavError) -> Screen {
+    /// The screen of what the state shows.
+    func makeScreen(_ showing: Showing) throws(NavError) -> Screen {
         let t = configuration.catalog
-        let kind = try screenKind()
+        let kind = showing.kind
         let actions = availableWords(on: kind)
         guard let session else {
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
-                          breadcrumb: try breadcrumb(of: nil), actions: actions, content: .login(pending: pendingLink))
+                          breadcrumb: try breadcrumb(of: nil, top: nil), actions: actions, content: .login(pending: pendingLink))
         }
         let user = session.user
-        let breadcrumb = try self.breadcrumb(of: session)
+        let breadcrumb = try self.breadcrumb(of: session, top: showing.task)
 
         let title: String
         let content: Screen.Content
@@ -37,8 +59,7 @@ extension Router {
             title = t(.titleMyTasks)
             content = .list(try listPage(of: session))
         case .detail:
-            let id = session.path.last!.taskID!
-            let task = try storeCall { try store.task(user, id: id) }!
+            guard let task = showing.task else { preconditionFailure("a detail screen is decided by its task") }
             title = task.title
             content = .detail(task)
         case .edit:
@@ -69,14 +90,16 @@ extension Router {
 
     /// Where the session is, as the screen's second line names it: the tab, then each
     /// route of its path (a task by its title), then the sheet; signed out, the sign-in.
-    func breadcrumb(of session: Session?) throws(NavError) -> [String] {
+    /// `top` is the task of the screen on top, read already.
+    func breadcrumb(of session: Session?, top: TaskItem?) throws(NavError) -> [String] {
         let t = configuration.catalog
         guard let session else { return [t(.titleSignIn)] }
         var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
         for route in session.path {
             switch route {
             case .detail(let id):
-                breadcrumb.append(try storeCall { try store.task(session.user, id: id) }?.title ?? t(.crumbTask, ("id", id)))
+                let task = top?.id == id ? top : try storeCall { try store.task(session.user, id: id) }
+                breadcrumb.append(task?.title ?? t(.crumbTask, ("id", id)))
             case .edit: breadcrumb.append(t(.crumbEdit))
             case .settings: breadcrumb.append(t(.crumbSettings))
             case .about: breadcrumb.append(t(.crumbAbout))

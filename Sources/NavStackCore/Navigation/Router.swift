@@ -54,6 +54,8 @@ public struct Router {
         }
     }
     public let store: any TaskStore
+    /// The rows of the list shown last: what row numbers name.
+    private(set) var shownList: ShownList?
     public private(set) var configuration: Configuration
 
     /// Rows per list page from now on (the window was resized); at least one.
@@ -80,11 +82,19 @@ public struct Router {
             let kind = try screenKind()
             return help(topic, on: kind, available: availableWords(on: kind))
         case .where:
-            try ensureAvailable(.where, on: try screenKind())
-            return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session))
+            let breadcrumb = try storeCall {
+                try store.snapshot { () throws(NavError) -> [String] in
+                    let showing = try showing()
+                    try ensureAvailable(.where, on: showing.kind)
+                    return try self.breadcrumb(of: session, top: showing.task)
+                }
+            }
+            return .location(url: session?.link.url, breadcrumb: breadcrumb)
         default:
-            // A command not available here fails before a transaction is begun for it.
-            try ensureAvailable(command.word, on: try screenKind())
+            // Whether the command is available is checked once, in its transaction, on
+            // the screen as the transaction reads it. (A transaction begins nothing in
+            // SQLite until it writes in memory, and is a savepoint in a file's shared
+            // transaction: a refused command costs little.)
             let (before, pendingBefore) = (session, pendingLink)
             var response = Response.quit
             do {
@@ -98,8 +108,23 @@ public struct Router {
                 (session, pendingLink) = (before, pendingBefore)
                 throw error
             }
+            if case .screen(let screen) = response { remember(screen) }
             return response
         }
+    }
+
+    /// The screen the state shows, as it is shown: the row numbers typed next name its
+    /// rows. (``screen()`` reads the same screen without showing it, for completion.)
+    public mutating func show() throws(NavError) -> Screen {
+        let screen = try screen()
+        remember(screen)
+        return screen
+    }
+
+    /// Keeps the rows of a list screen shown.
+    private mutating func remember(_ screen: Screen) {
+        guard case .list(let page) = screen.content, let session else { return }
+        shownList = ShownList(user: session.user, query: session.list.query, rows: page.rows)
     }
 
     /// Applies a command that changes the state or the store, keeps the navigation
@@ -113,16 +138,18 @@ public struct Router {
         return .screen(try screen())
     }
 
-    /// Applies a command that changes the state or the store.
+    /// Applies a command that changes the state or the store: the screen it acts on is
+    /// read once, for the check that the command is available there and for the command.
     private mutating func change(by command: Command) throws(NavError) {
-        let kind = try screenKind()
-        try ensureAvailable(command.word, on: kind)
+        let showing = try showing()
+        try ensureAvailable(command.word, on: showing.kind)
         switch session {
         case nil:
             try applySignedOut(command, pending: pendingLink)
         case let session?:
             var next = session
-            let discarding = try next.apply(command, on: kind, store: store, pageSize: configuration.pageSize)
+            let discarding = try next.apply(command, on: showing, shown: shownList, store: store,
+                                            pageSize: configuration.pageSize)
             if command == .logout {
                 phase = .signedOut(pending: nil)
             } else {
@@ -200,30 +227,12 @@ public struct Router {
     /// The commands available on a screen of a session (`nil`: signed out).
     static func availableWords(on kind: ScreenKind, in session: Session?) -> [CommandWord] {
         guard let session else { return [.login, .go, .help, .quit, .exit] }
-        let hasDraft = session.topDraftOwner.map { session.drafts[$0] != nil } ?? false
-        return wordTable[wordIndex(kind, canGoBack: session.depth > 0, hasDraft: hasDraft, sheet: session.sheet != nil)]
-    }
-
-    /// Where ``wordTable`` keeps the words of a screen in a state.
-    private static func wordIndex(_ kind: ScreenKind, canGoBack: Bool, hasDraft: Bool, sheet: Bool) -> Int {
-        ScreenKind.allCases.firstIndex(of: kind)! * 8 + (canGoBack ? 4 : 0) + (hasDraft ? 2 : 0) + (sheet ? 1 : 0)
-    }
-
-    /// The words of every screen in every state, worked out once: asked for on every
-    /// command.
-    private static let wordTable: [[CommandWord]] = ScreenKind.allCases.flatMap { kind in
-        [false, true].flatMap { canGoBack in
-            [false, true].flatMap { hasDraft in
-                [false, true].map { sheet in
-                    var words = kind.ownWords
-                    if canGoBack { words.append(.back) }
-                    if hasDraft { words.append(.backDiscarding) }
-                    if !sheet { words += [.root, .tab] }
-                    words += [.undo, .redo, .go, .where, .help, .quit, .exit]
-                    return words
-                }
-            }
-        }
+        var words = kind.ownWords
+        if session.depth > 0 { words.append(.back) }
+        if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
+        if session.sheet == nil { words += [.root, .tab] }
+        words += [.undo, .redo, .go, .where, .help, .quit, .exit]
+        return words
     }
 }
 

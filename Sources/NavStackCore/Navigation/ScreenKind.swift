@@ -37,10 +37,3 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 }
-
-extension ScreenKind {
-    /// Hashes the case, not its name.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(unsafeBitCast(self, to: UInt8.self))
-    }
-}

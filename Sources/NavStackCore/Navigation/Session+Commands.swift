@@ -2,9 +2,12 @@ extension Session {
     /// Applies a signed-in command to this session (a copy the router commits only on
     /// success), writing to the store where the command saves.
     ///
-    /// Returns whether the move may discard dirty drafts (`back!`, `save`, `cancel`).
-    mutating func apply(_ command: Command, on kind: ScreenKind, store: any TaskStore,
+    /// `showing` is the screen it acts on, as the router read it; `shown` the rows of the
+    /// list shown last. Returns whether the move may discard dirty drafts (`back!`,
+    /// `save`, `cancel`).
+    mutating func apply(_ command: Command, on showing: Showing, shown: ShownList?, store: any TaskStore,
                         pageSize: Int) throws(NavError) -> Bool {
+        let kind = showing.kind
         switch command {
         case .back(let count, let discarding):
             guard count <= depth else {
@@ -33,18 +36,18 @@ extension Session {
 
         // The list
         case .open(let row):
-            path.append(.detail(try task(atRow: row, store: store, pageSize: pageSize).id))
+            path.append(.detail(try task(atRow: row, by: .open, shown: shown, store: store, pageSize: pageSize).id))
         case .add(let title):
             let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task"), as: .add) }
             path.append(.detail(task.id))
         case .new:
             sheet = .newTask
         case .toggle(let row):
-            var task = try target(row, on: kind, word: .toggle, store: store, pageSize: pageSize)
+            var task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize)
             task.done.toggle()
             try write(task, as: .toggle, store: store)
         case .delete(let row):
-            let task = try target(row, on: kind, word: .delete, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize)
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
             if kind == .detail { path = [] }
         case .filter(let filter):
@@ -118,25 +121,35 @@ extension Session {
     }
 
     /// The task on a row of the filtered list, read with the page of the list it is on
-    /// (the page the list shows, read already).
-    func task(atRow row: Int, store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
+    /// (the page the list shows, read already). A row the list showed must still hold the
+    /// task it showed.
+    func task(atRow row: Int, by word: CommandWord, shown: ShownList?,
+              store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
         let query = list.query
+        let seen = shown?.task(atRow: row, user: user, query: query)
         let (page, index) = (row - 1).quotientAndRemainder(dividingBy: pageSize)
         let tasks = try storeCall { try store.page(user, query, offset: page * pageSize, limit: pageSize) }
-        if index < tasks.count { return tasks[index] }
-        throw .noSuchRow(row, rows: try storeCall { try store.count(user, query) })
+        guard index < tasks.count else {
+            if let seen { throw .rowMoved(word, row: row, shown: seen.title, now: nil) }
+            throw .noSuchRow(row, rows: try storeCall { try store.count(user, query) })
+        }
+        if let seen, seen.id != tasks[index].id {
+            throw .rowMoved(word, row: row, shown: seen.title, now: tasks[index].title)
+        }
+        return tasks[index]
     }
 
     /// The task a row-or-this-task command acts on: row N on the list, the shown task
     /// on its detail screen.
-    private func target(_ row: Int?, on kind: ScreenKind, word: CommandWord,
+    private func target(_ row: Int?, on showing: Showing, word: CommandWord, shown: ShownList?,
                         store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
-        switch (kind, row) {
+        switch (showing.kind, row) {
         case (.list, let row?):
-            return try task(atRow: row, store: store, pageSize: pageSize)
+            return try task(atRow: row, by: word, shown: shown, store: store, pageSize: pageSize)
         case (.list, nil):
             throw .needsRow(word)
         case (_, nil):
+            if let task = showing.task { return task }
             guard let id = path.last?.taskID, let task = try storeCall({ try store.task(user, id: id) }) else {
                 throw .taskVanished(path.last?.taskID ?? 0)
             }

@@ -57,6 +57,9 @@ public protocol TaskStore: AnyObject {
     /// Runs `body` as one transaction: all its reads and writes, or none of them, are
     /// kept. A call inside another joins it.
     func transaction(_ body: () throws -> Void) throws
+    /// Runs `body`'s reads as one: they all see the store as it was at one moment, while
+    /// other processes may write. `body` only reads. A call inside a transaction joins it.
+    func snapshot<T>(_ body: () throws -> T) throws -> T
 
     /// Creates the profile if it does not exist; `sample` gives a new profile the
     /// sample tasks.

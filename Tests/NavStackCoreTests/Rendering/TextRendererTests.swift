@@ -42,7 +42,7 @@ final class TextRendererTests: XCTestCase {
     func testControlCharactersInUserTextAreEscaped() throws {
         var router = try makeRouter()
         _ = try router.store.insertAtTop("ana", DraftFields(title: "Evil\u{1B}[2J title\u{202E}", notes: "line\nbreak"), as: .add)
-        try router.run("open 1")
+        try router.run("root", "open 1")  // the list shows the task added behind its back first
         let screen = text(router)
         XCTAssertFalse(screen.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
         XCTAssertTrue(screen.contains("Evil\\u{1B}[2J title\\u{202E}"))

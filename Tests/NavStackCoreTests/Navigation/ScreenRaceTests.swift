@@ -1,0 +1,102 @@
+@testable import NavStackCore
+import NavStackSQLite
+import XCTest
+
+/// The real store in memory, with another process that deletes one task the moment after
+/// it is read. A read snapshot or a transaction keeps the delete out of sight until it
+/// ends, as SQLite keeps another process's commit out of a transaction under way.
+final class RacingStore: TaskStore {
+    let base: SQLiteStore
+    /// The task the other process deletes, once, just after it is read.
+    var victim: (user: String, id: Int)?
+    /// How many times a task was read.
+    var taskReads = 0
+    private var isolated = 0
+    private var deleteWaiting = false
+
+    init(_ base: SQLiteStore) { self.base = base }
+
+    private func isolating(_ body: () throws -> Void) throws {
+        isolated += 1
+        defer {
+            isolated -= 1
+            if isolated == 0 { deleteNowIfWaiting() }
+        }
+        try body()
+    }
+
+    private func deleteNowIfWaiting() {
+        guard deleteWaiting, let victim else { return }
+        deleteWaiting = false
+        self.victim = nil
+        _ = try? base.delete(victim.user, id: victim.id)
+    }
+
+    func transaction(_ body: () throws -> Void) throws {
+        try isolating { try base.transaction(body) }
+    }
+
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        var value: T?
+        try isolating { value = try base.snapshot(body) }
+        return value!
+    }
+
+    func task(_ user: String, id: Int) throws -> TaskItem? {
+        taskReads += 1
+        let task = try base.task(user, id: id)
+        if let victim, victim.user == user, victim.id == id {
+            deleteWaiting = true
+            if isolated == 0 { deleteNowIfWaiting() }
+        }
+        return task
+    }
+
+    func openProfile(_ user: String, sample: Bool) throws { try base.openProfile(user, sample: sample) }
+    func count(_ user: String, _ query: ListQuery) throws -> Int { try base.count(user, query) }
+    func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
+        try base.page(user, query, offset: offset, limit: limit)
+    }
+    func counts(_ user: String) throws -> TaskCounts { try base.counts(user) }
+    func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+        try base.insertAtTop(user, fields, as: kind)
+    }
+    func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool { try base.update(user, task, as: kind) }
+    func delete(_ user: String, id: Int) throws -> Bool { try base.delete(user, id: id) }
+    func undo(_ user: String) throws -> ChangeKind? { try base.undo(user) }
+    func redo(_ user: String) throws -> ChangeKind? { try base.redo(user) }
+    func loadPhase() throws -> Phase { try base.loadPhase() }
+    func savePhase(_ phase: Phase) throws { try base.savePhase(phase) }
+}
+
+final class ScreenRaceTests: XCTestCase {
+    /// A router resumed on the detail of task 2, as a launch that loaded the saved state.
+    private func resumedOnTask2() throws -> (Router, RacingStore) {
+        let store = RacingStore(try SQLiteStore(path: nil))
+        var router = Router(store: store, configuration: .init(sampleForNewProfiles: true))
+        _ = try router.apply(.login("ana"))
+        _ = try router.apply(.open(row: 2))
+        return (Router(store: store, configuration: .init(sampleForNewProfiles: true), phase: router.phase), store)
+    }
+
+    func testALaunchScreenWhoseTaskIsDeletedWhileItIsReadShowsOneConsistentScreen() throws {
+        let (router, store) = try resumedOnTask2()
+        store.victim = ("ana", 2)
+        let screen = try router.screen()
+        XCTAssertEqual(screen.kind, .detail, "the task was there when the screen was read")
+        XCTAssertEqual(screen.title, "Study SwiftUI")
+        XCTAssertEqual(screen.breadcrumb, ["My Tasks", "Study SwiftUI"])
+        XCTAssertNil(store.victim, "the other process deleted it")
+        let next = try router.screen()
+        XCTAssertEqual(next.kind, .notFound)
+        XCTAssertEqual(next.title, "Task not found")
+    }
+
+    func testCompletingARowCommandWhileTheShownTaskIsDeletedDoesNotCrash() throws {
+        let (router, store) = try resumedOnTask2()
+        store.victim = ("ana", 2)
+        XCTAssertEqual(router.completions(for: "toggle ").candidates, [], "the detail screen has no rows")
+        XCTAssertNil(store.victim, "the other process deleted it")
+        XCTAssertEqual(try router.screenKind(), .notFound)
+    }
+}
