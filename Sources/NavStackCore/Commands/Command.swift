@@ -267,7 +267,7 @@ extension Command {
 public enum TextField: String, Equatable, Hashable, Sendable {
     case title, notes, name
 
-    var phrase: Phrase {
+    public var phrase: Phrase {
         switch self {
         case .title: .fieldTitle
         case .notes: .fieldNotes
