@@ -51,8 +51,9 @@ enum Files {
                 throw .errno("read")
             }
             if count == 0 { return bytes }
+            // Past the limit: refused before the bytes are kept (and the array grown).
+            if bytes.count + count > limit { return nil }
             bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > limit { return nil }
         }
     }
 
