@@ -22,7 +22,7 @@ let package = Package(
         // Any bytes as an import file: records or one clear error, never a crash.
         .executableTarget(
             name: "FuzzImport",
-            dependencies: [.product(name: "NavStackSQLite", package: "navstack")]
+            dependencies: [.product(name: "NavStackCore", package: "navstack"), .product(name: "NavStackSQLite", package: "navstack")]
         ),
         // Any bytes as a deep link: the parser, and printing what it parsed back.
         .executableTarget(

@@ -1,31 +1,41 @@
 import NavStackCore
 
-/// Reads import files fast: a JSON array of records, or JSON Lines (one record a line).
+/// Reads import files fast: a JSON array of records, or JSON Lines (one record a line),
+/// through the one ``JSONReader``. A leading UTF-8 byte order mark is skipped.
 /// A record is an object with `title` (string), and optionally `notes` (string or
-/// null) and `done` (true, false or null); other keys are read and ignored.
+/// null) and `done` (true, false or null); other keys are read (strictly) and ignored.
+/// Titles and notes are held to what a command line may carry (see ``checkText``).
 struct ImportParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private var end: Int
+    private var reader: JSONReader
+    /// How many arrays and objects a record's values are in: the record, and the array
+    /// around the records when there is one.
+    private var recordDepth = 1
 
-    /// Why a part of the input was refused; `record` is set when the failure is inside a
-    /// record that was otherwise well-formed JSON so far.
-    struct Failure: Error {
-        var message: String
-        var inRecord: Bool
+    /// Why reading stopped: the JSON itself, or a record that is JSON but not a task.
+    private enum Stop: Error {
+        case json(JSONReader.Failure)
+        case problem(RecordProblem)
+
+        var problem: RecordProblem {
+            switch self {
+            case .json(let failure): .notJSON(failure)
+            case .problem(let problem): problem
+            }
+        }
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        self.end = bytes.count
+    private init(_ reader: JSONReader) {
+        self.reader = reader
     }
 
-    /// Parses a whole file into records.
-    static func parse(_ data: [UInt8]) throws(ImportError) -> [DraftFields] {
+    /// Parses a whole input into records; `source` names it in errors.
+    static func parse(_ data: [UInt8], source: String) throws(ImportError) -> [DraftFields] {
         let result: Result<[DraftFields], ImportError> = data.withUnsafeBufferPointer { bytes in
-            var parser = ImportParser(bytes)
             do throws(ImportError) {
-                return .success(try parser.records())
+                let reader: JSONReader
+                do throws(JSONReader.Failure) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
+                var parser = ImportParser(reader)
+                return .success(try parser.records(source: source))
             } catch {
                 return .failure(error)
             }
@@ -33,224 +43,156 @@ struct ImportParser {
         return try result.get()
     }
 
-    private mutating func records() throws(ImportError) -> [DraftFields] {
+    private mutating func records(source: String) throws(ImportError) -> [DraftFields] {
         var records: [DraftFields] = []
-        skipBlanks()
-        if index < end && bytes[index] == UInt8(ascii: "[") {
-            index += 1
-            skipBlanks()
-            if peek == UInt8(ascii: "]") { index += 1 } else {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if reader.end >= 3, reader.bytes[0] == bom[0], reader.bytes[1] == bom[1], reader.bytes[2] == bom[2] {
+            reader.index = 3
+        }
+        reader.skipBlanks()
+        guard reader.index < reader.end else { throw .empty(source: source) }
+        if reader.bytes[reader.index] == UInt8(ascii: "[") {
+            reader.index += 1
+            recordDepth = 2
+            reader.skipBlanks()
+            if reader.peek == UInt8(ascii: "]") { reader.index += 1 } else {
                 while true {
-                    do throws(Failure) {
-                        records.append(try record(number: records.count))
-                    } catch let failure {
-                        throw failure.inRecord ? .badRecord(index: records.count, reason: failure.message)
-                            : .notJSON(failure.message)
+                    do throws(Stop) {
+                        records.append(try record())
+                    } catch {
+                        throw .badRecord(index: records.count, error.problem)
                     }
-                    skipBlanks()
-                    guard index < end else { throw .notJSON("the array is not closed") }
-                    if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-                    guard bytes[index] == UInt8(ascii: ",") else { throw .notJSON(unexpected()) }
-                    index += 1
-                    skipBlanks()
+                    reader.skipBlanks()
+                    guard let next = reader.peek else { throw .notJSON(.unexpectedEnd) }
+                    if next == UInt8(ascii: "]") { reader.index += 1; break }
+                    guard next == UInt8(ascii: ",") else { throw .notJSON(reader.unexpected()) }
+                    reader.index += 1
+                    reader.skipBlanks()
                 }
             }
-            skipBlanks()
-            guard index == end else { throw .notJSON("text after the array: " + unexpected()) }
+            reader.skipBlanks()
+            guard reader.index == reader.end else { throw .notJSON(reader.unexpected()) }
             return records
         }
         // JSON Lines: one record a line; blank lines are skipped.
-        let total = end
-        var lineStart = 0
+        let total = reader.end
+        var lineStart = reader.index
         while lineStart < total {
             var lineEnd = lineStart
-            while lineEnd < total && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            index = lineStart
-            end = lineEnd
-            skipBlanks()
-            if index < end {
-                do throws(Failure) {
-                    records.append(try record(number: records.count))
-                    skipBlanks()
-                    guard index == end else { throw Failure(message: "text after the record: " + unexpected(), inRecord: true) }
-                } catch let failure {
-                    throw .badRecord(index: records.count, reason: failure.inRecord ? failure.message : "not JSON (\(failure.message))")
+            while lineEnd < total && reader.bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            reader.index = lineStart
+            reader.end = lineEnd
+            reader.skipBlanks()
+            if reader.index < reader.end {
+                do throws(Stop) {
+                    records.append(try record())
+                    reader.skipBlanks()
+                    guard reader.index == reader.end else { throw Stop.json(reader.unexpected()) }
+                } catch {
+                    throw .badRecord(index: records.count, error.problem)
                 }
             }
             lineStart = lineEnd + 1
         }
-        end = total
+        reader.end = total
         return records
     }
 
     /// One record, checked.
-    private mutating func record(number: Int) throws(Failure) -> DraftFields {
-        guard peek == UInt8(ascii: "{") else {
-            if index < end, [UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
-                             UInt8(ascii: "n"), UInt8(ascii: "-")].contains(bytes[index]) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) {
-                try skipValue()
-                throw Failure(message: "not an object", inRecord: true)
+    private mutating func record() throws(Stop) -> DraftFields {
+        guard reader.peek == UInt8(ascii: "{") else {
+            if let byte = reader.peek, [UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                                        UInt8(ascii: "n"), UInt8(ascii: "-")].contains(byte) || (byte >= 0x30 && byte <= 0x39) {
+                try skipValue(depth: recordDepth - 1)
+                throw .problem(.notAnObject)
             }
-            throw Failure(message: unexpected(), inRecord: false)
+            throw .json(reader.unexpected())
         }
-        index += 1
+        let depth = recordDepth
+        reader.index += 1
         var title: String??
         var notes: String??
         var done: Bool??
-        skipBlanks()
-        if peek == UInt8(ascii: "}") {
-            index += 1
+        reader.skipBlanks()
+        if reader.peek == UInt8(ascii: "}") {
+            reader.index += 1
         } else {
             while true {
-                skipBlanks()
+                reader.skipBlanks()
                 let key = try string()
-                skipBlanks()
+                reader.skipBlanks()
                 try expect(UInt8(ascii: ":"))
-                skipBlanks()
+                reader.skipBlanks()
                 switch key {
-                case "title": title = .some(try optionalString(key))
-                case "notes": notes = .some(try optionalString(key))
-                case "done": done = .some(try optionalBool(key))
-                default: try skipValue()
+                case "title": title = .some(try optionalString(key, depth: depth))
+                case "notes": notes = .some(try optionalString(key, depth: depth))
+                case "done": done = .some(try optionalBool(key, depth: depth))
+                default: try skipValue(depth: depth)
                 }
-                skipBlanks()
-                if peek == UInt8(ascii: "}") { index += 1; break }
+                reader.skipBlanks()
+                if reader.peek == UInt8(ascii: "}") { reader.index += 1; break }
                 try expect(UInt8(ascii: ","))
             }
         }
         guard case .some(.some(let rawTitle)) = title else {
-            throw Failure(message: title == nil ? "no title" : "title has the wrong type", inRecord: true)
-        }
-        let trimmed = rawTitle.trimmed
-        guard !trimmed.isEmpty else { throw Failure(message: "the title is blank", inRecord: true) }
-        guard trimmed.count <= Limits.titleCharacters else {
-            throw Failure(message: "the title is longer than \(Limits.titleCharacters) characters", inRecord: true)
+            throw .problem(title == nil ? .noTitle : .wrongType("title"))
         }
         let text = (notes ?? nil) ?? ""
-        guard text.utf8.count <= Limits.notesCharacters || text.count <= Limits.notesCharacters else {
-            throw Failure(message: "the notes are longer than \(Limits.notesCharacters) characters", inRecord: true)
+        do throws(RecordProblem) {
+            try Self.checkText(rawTitle, .title, limit: Limits.titleCharacters)
+            try Self.checkText(text, .notes, limit: Limits.notesCharacters)
+        } catch {
+            throw .problem(error)
         }
+        let trimmed = rawTitle.trimmed
+        guard !trimmed.isEmpty else { throw .problem(.blankTitle) }
         return DraftFields(title: trimmed, notes: text, done: (done ?? nil) ?? false)
     }
 
-    // MARK: - JSON pieces
-
-    private var peek: UInt8? { index < end ? bytes[index] : nil }
-
-    private mutating func skipBlanks() {
-        while index < end {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
+    /// Holds a title or notes to what `title TEXT` or `notes TEXT` could carry: no more
+    /// characters than the field's limit, no more bytes than fit on a line after the
+    /// command word, and no control or bidi characters other than tab.
+    static func checkText(_ text: String, _ field: TextField, limit: Int) throws(RecordProblem) {
+        let bytes = text.utf8.count
+        let byteLimit = Limits.lineBytes - field.rawValue.utf8.count - 1
+        guard bytes <= byteLimit else { throw .tooManyBytes(field, bytes: bytes, limit: byteLimit) }
+        if bytes > limit {
+            let count = text.count
+            guard count <= limit else { throw .tooLong(field, count: count, limit: limit) }
+        }
+        // Printable ASCII and tabs need no more checks.
+        guard text.utf8.contains(where: { !((0x20...0x7E).contains($0) || $0 == 0x09) }) else { return }
+        if let bad = text.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
+            throw .controlCharacter(field, bad)
         }
     }
 
-    private func unexpected() -> String {
-        index < end ? "unexpected '\(String(decoding: [bytes[index]], as: UTF8.self).escapedForDisplay)' at byte \(index)"
-            : "unexpected end of input"
+    // MARK: - The reader's pieces, their failures as stops
+
+    private mutating func expect(_ byte: UInt8) throws(Stop) {
+        do throws(JSONReader.Failure) { try reader.expect(byte) } catch { throw .json(error) }
     }
 
-    private mutating func expect(_ byte: UInt8) throws(Failure) {
-        guard peek == byte else { throw Failure(message: unexpected(), inRecord: false) }
-        index += 1
+    private mutating func string() throws(Stop) -> String {
+        do throws(JSONReader.Failure) { return try reader.string() } catch { throw .json(error) }
     }
 
-    private mutating func optionalString(_ key: String) throws(Failure) -> String? {
-        if peek == UInt8(ascii: "\"") { return try string() }
-        if try literal("null") { return nil }
-        try skipValue()
-        throw Failure(message: "\(key) has the wrong type", inRecord: true)
+    private mutating func skipValue(depth: Int) throws(Stop) {
+        do throws(JSONReader.Failure) { try reader.skipValue(depth: depth) } catch { throw .json(error) }
     }
 
-    private mutating func optionalBool(_ key: String) throws(Failure) -> Bool? {
-        if try literal("true") { return true }
-        if try literal("false") { return false }
-        if try literal("null") { return nil }
-        try skipValue()
-        throw Failure(message: "\(key) has the wrong type", inRecord: true)
+    private mutating func optionalString(_ key: String, depth: Int) throws(Stop) -> String? {
+        if reader.peek == UInt8(ascii: "\"") { return try string() }
+        if reader.literal("null") { return nil }
+        try skipValue(depth: depth)
+        throw .problem(.wrongType(key))
     }
 
-    /// Reads `word` if it is next.
-    private mutating func literal(_ word: StaticString) throws(Failure) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= end else { return false }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-        index += count
-        return true
-    }
-
-    /// A JSON string, escapes decoded.
-    private mutating func string() throws(Failure) -> String {
-        try expect(UInt8(ascii: "\""))
-        let start = index
-        while index < end, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-            guard bytes[index] >= 0x20 else { throw Failure(message: "a control character in a string at byte \(index)", inRecord: false) }
-            index += 1
-        }
-        guard index < end else { throw Failure(message: "a string is not closed", inRecord: false) }
-        if bytes[index] == UInt8(ascii: "\"") {
-            defer { index += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        }
-        var utf8 = Array(bytes[start..<index])
-        while index < end {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: utf8, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                do throws(JSONEscape.Failure) {
-                    // Within the line (JSON Lines) or the whole input.
-                    try JSONEscape.decode(UnsafeBufferPointer(rebasing: bytes[0..<end]), at: &index, into: &utf8)
-                } catch .badHex {
-                    throw Failure(message: "a bad \\u escape", inRecord: false)
-                } catch {
-                    throw Failure(message: "a bad escape in a string at byte \(index - 1)", inRecord: false)
-                }
-            default:
-                guard byte >= 0x20 else { throw Failure(message: "a control character in a string at byte \(index - 1)", inRecord: false) }
-                utf8.append(byte)
-            }
-        }
-        throw Failure(message: "a string is not closed", inRecord: false)
-    }
-
-    /// Reads past any JSON value.
-    private mutating func skipValue() throws(Failure) {
-        skipBlanks()
-        guard let byte = peek else { throw Failure(message: unexpected(), inRecord: false) }
-        switch byte {
-        case UInt8(ascii: "\""):
-            _ = try string()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            index += 1
-            skipBlanks()
-            if peek == close { index += 1; return }
-            while true {
-                if close == UInt8(ascii: "}") {
-                    skipBlanks()
-                    _ = try string()
-                    skipBlanks()
-                    try expect(UInt8(ascii: ":"))
-                }
-                try skipValue()
-                skipBlanks()
-                if peek == close { index += 1; return }
-                try expect(UInt8(ascii: ","))
-            }
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            let known = try literal("true") ? true : try literal("false") ? true : try literal("null")
-            guard known else { throw Failure(message: unexpected(), inRecord: false) }
-        default:
-            let start = index
-            while index < end, let b = peek, b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
-                    || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || (b >= 0x30 && b <= 0x39) {
-                index += 1
-            }
-            guard index > start else { throw Failure(message: unexpected(), inRecord: false) }
-        }
+    private mutating func optionalBool(_ key: String, depth: Int) throws(Stop) -> Bool? {
+        if reader.literal("true") { return true }
+        if reader.literal("false") { return false }
+        if reader.literal("null") { return nil }
+        try skipValue(depth: depth)
+        throw .problem(.wrongType(key))
     }
 }

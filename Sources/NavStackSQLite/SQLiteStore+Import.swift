@@ -1,25 +1,72 @@
 import CSQLite
 import NavStackCore
 
-/// Why an import was refused; nothing was added.
+/// Why an import or export was refused; nothing was added.
 public enum ImportError: Error, Equatable, CustomStringConvertible, Sendable {
-    case notJSON(String)
-    case badRecord(index: Int, reason: String)
+    /// The input is not JSON outside any record (or is too large to read).
+    case notJSON(JSONReader.Failure)
+    /// The first bad record, numbered from 0.
+    case badRecord(index: Int, RecordProblem)
     case noProfile
+    /// The input holds nothing but blanks.
+    case empty(source: String)
+    /// The file is larger than ``JSONReader/maximumBytes``.
+    case tooLarge(source: String)
+    /// `export` of a profile that does not exist.
+    case noSuchProfile(String)
 
-    public var description: String {
+    public var description: String { message(in: .english) }
+
+    /// The message in a catalog's language.
+    public func message(in t: Catalog) -> String {
         switch self {
-        case .notJSON(let reason): "the input is not a JSON array or JSON Lines: \(reason)"
-        case .badRecord(let index, let reason): "record \(index): \(reason); nothing was imported"
-        case .noProfile: "no one is signed in: name the profile with --user NAME"
+        case .notJSON(let failure): t(.importNotJSON, ("reason", failure.message(in: t)))
+        case .badRecord(let index, let problem): t(.importBadRecord, ("index", index), ("reason", problem.message(in: t)))
+        case .noProfile: t(.importNoProfile)
+        case .empty(let source): t(.importEmpty, ("file", source))
+        case .tooLarge(let source): t(.importTooLarge, ("file", source), ("mib", JSONReader.maximumBytes >> 20))
+        case .noSuchProfile(let name): t(.exportNoSuchProfile, ("name", name.escapedForDisplay))
+        }
+    }
+}
+
+/// Why a record that was read is not a task.
+public enum RecordProblem: Error, Equatable, Sendable {
+    case notJSON(JSONReader.Failure)
+    case notAnObject
+    case noTitle
+    case wrongType(String)
+    case blankTitle
+    case tooLong(TextField, count: Int, limit: Int)
+    case tooManyBytes(TextField, bytes: Int, limit: Int)
+    case controlCharacter(TextField, Unicode.Scalar)
+
+    public func message(in t: Catalog) -> String {
+        switch self {
+        case .notJSON(let failure): t(.recordNotJSON, ("reason", failure.message(in: t)))
+        case .notAnObject: t(.recordNotObject)
+        case .noTitle: t(.recordNoTitle)
+        case .wrongType(let key): t(.recordWrongType, ("key", key))
+        case .blankTitle: t(.recordBlankTitle)
+        case .tooLong(let field, let count, let limit): NavError.textTooLong(field, count: count, limit: limit).message(in: t)
+        case .tooManyBytes(let field, let bytes, let limit):
+            t(.recordTooManyBytes, ("field", t(field.phrase)), ("bytes", bytes), ("limit", limit))
+        case .controlCharacter(let field, let scalar):
+            t(.recordControlCharacter, ("field", t(field.phrase)), ("character", String(scalar).escapedForDisplay))
         }
     }
 }
 
 extension SQLiteStore {
     /// The profile `import` and `export` work on: the one named, else the signed-in one.
-    public func profile(named name: String?) throws -> String {
-        if let name { return name }
+    /// With `existing`, a profile that does not exist is refused.
+    public func profile(named name: String?, existing: Bool = false) throws -> String {
+        if let name {
+            if existing, try reading({ db in try db.first("SELECT 1 FROM profile WHERE name = ?", [name]) { $0.int(0) } }) == nil {
+                throw ImportError.noSuchProfile(name)
+            }
+            return name
+        }
         let user = try reading { db in try db.first("SELECT user FROM session WHERE id = 1") { $0.optionalText(0) } ?? nil }
         guard let user else { throw ImportError.noProfile }
         return user
@@ -27,9 +74,9 @@ extension SQLiteStore {
 
     /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?}`
     /// (other keys, such as an exported `id`, are ignored). Records are numbered from 0;
-    /// the first bad one fails the whole input.
-    public static func parseImport(_ data: [UInt8]) throws(ImportError) -> [DraftFields] {
-        try ImportParser.parse(data)
+    /// the first bad one fails the whole input. `source` names the input in errors.
+    public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> [DraftFields] {
+        try ImportParser.parse(data, source: source)
     }
 
     /// Adds tasks after the profile's existing ones, in order, as one transaction and one

@@ -31,26 +31,43 @@ enum Files {
         return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
     }
 
-    /// Every byte of an open file descriptor, to its end.
-    static func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
+    /// Every byte of an open file descriptor, to its end; `nil` when there are more than
+    /// `limit`. Reads no more than `limit + 1` bytes, so an endless input (`/dev/zero`)
+    /// is refused once it passes the limit, and a regular file larger than the limit is
+    /// refused before it is read.
+    static func readAll(_ fd: Int32, limit: Int) throws(Failure) -> [UInt8]? {
+        var info = stat()
         var bytes: [UInt8] = []
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            guard Int(info.st_size) <= limit else { return nil }
+            bytes.reserveCapacity(Int(info.st_size) + 1)
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if count < 0 {
                 if Glibc.errno == EINTR { continue }
                 throw .errno("read")
             }
             if count == 0 { return bytes }
+            // Past the limit: refused before the bytes are kept (and the array grown).
+            if bytes.count + count > limit { return nil }
             bytes.append(contentsOf: chunk[..<count])
         }
     }
 
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    /// Every byte of a file, or `nil` past `limit` (see ``readAll(_:limit:)``).
+    static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .errno(path) }
         defer { close(fd) }
-        return try readAll(fd)
+        return try readAll(fd, limit: limit)
+    }
+
+    /// Every byte of a file.
+    static func read(_ path: String) throws(Failure) -> [UInt8] {
+        try read(path, limit: .max / 2) ?? []
     }
 
     /// Writes a whole file.

@@ -12,40 +12,56 @@ struct Import: Subcommand {
         name: "navstack import",
         abstract: "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.",
         discussion: """
-            Each record is {"title": …, "notes"?: …, "done"?: …}. The import is one \
-            transaction: a bad record fails it whole, naming its index (from 0), and \
-            nothing is added. The profile is created if missing.
+            Each record is {"title": …, "notes"?: …, "done"?: …}; titles and notes are held \
+            to what `title` and `notes` accept at the prompt. The input is strict JSON of at \
+            most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte \
+            order mark is skipped. The import is one transaction: a bad record fails it \
+            whole, naming its index (from 0), and nothing is added. The profile is created \
+            if missing; --user is held to the rules of `login NAME`.
             """,
-        options: StoreOptions.options + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
+        options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
         arguments: [.init("file", help: "The file to read, or - for stdin.")])
 
     let storage: StoreOptions
     let user: String?
     let file: String
 
-    init(_ parsed: ParsedArguments) {
-        storage = StoreOptions(parsed)
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(fileOnly: parsed, command: "import")
         user = parsed.value("user")
         file = parsed.arguments[0]
     }
 
     func run() throws {
         let streams = StandardStreams.shared
+        let user = try checkedUser(self.user, streams, command: "import")
+        let source = file == "-" ? "standard input" : file
         let data: [UInt8]
         if file != "-" && Files.kind(of: file) == .folder {
             streams.write("navstack: import: \(Catalog.english(.importFileIsFolder, ("path", file)))\n", to: .error)
             throw ExitStatus.failure
         }
         do {
-            data = file == "-" ? try Files.readAll(0) : try Files.read(file)
+            guard let read = file == "-" ? try Files.readAll(0, limit: JSONReader.maximumBytes)
+                    : try Files.read(file, limit: JSONReader.maximumBytes) else {
+                streams.write("navstack: import: \(ImportError.tooLarge(source: source))\n", to: .error)
+                throw ExitStatus.failure
+            }
+            data = read
+        } catch let failure as Files.Failure {
+            streams.write("navstack: import: cannot read \(failure)\n", to: .error)
+            throw ExitStatus.failure
+        }
+        let records: [DraftFields]
+        do {
+            records = try SQLiteStore.parseImport(data, source: source)
         } catch {
-            streams.write("navstack: import: cannot read \(error)\n", to: .error)
+            streams.write("navstack: import: \(error)\n", to: .error)
             throw ExitStatus.failure
         }
         let store = try storage.open(streams)
         defer { store.close() }
         do {
-            let records = try SQLiteStore.parseImport(data)
             let count = try store.importTasks(records, user: try store.profile(named: user))
             streams.write("imported \(count) task\(count == 1 ? "" : "s")\n", to: .output)
         } catch {
@@ -60,22 +76,24 @@ struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "navstack export",
         abstract: "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.",
-        options: StoreOptions.options + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
+        discussion: "A profile that does not exist is an error, as is no --user when no one is signed in.",
+        options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
 
     let storage: StoreOptions
     let user: String?
 
-    init(_ parsed: ParsedArguments) {
-        storage = StoreOptions(parsed)
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(fileOnly: parsed, command: "export")
         user = parsed.value("user")
     }
 
     func run() throws {
         let streams = StandardStreams.shared
+        let user = try checkedUser(self.user, streams, command: "export")
         let store = try storage.open(streams, creating: false)
         defer { store.close() }
         do {
-            try store.exportTasks(user: try store.profile(named: user)) { text in
+            try store.exportTasks(user: try store.profile(named: user, existing: true)) { text in
                 streams.write(text, to: .output)
                 if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
             }
@@ -87,5 +105,16 @@ struct Export: Subcommand {
             streams.write("navstack: export: \(error)\n", to: .error)
             throw ExitStatus.failure
         }
+    }
+}
+
+/// `--user NAME` held to the rules of `login NAME`, with the same messages.
+private func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) throws -> String? {
+    guard let user else { return nil }
+    do {
+        return try Command.loginName(user)
+    } catch {
+        streams.write("navstack: \(command): --user: \(error.message)\n", to: .error)
+        throw ExitStatus.failure
     }
 }

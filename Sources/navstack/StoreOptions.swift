@@ -15,6 +15,12 @@ struct StoreOptions {
         .init("sample", help: "Give new profiles the sample tasks."),
     ]
 
+    /// The options of a command whose work must outlive it (`import`, `export`): an
+    /// in-memory store would be thrown away, so `--memory` is refused.
+    static let fileOptions: [CommandSpec.Option] = [
+        .init("memory", help: "Refused: an in-memory store would be thrown away when the command ends."),
+    ] + options.dropFirst()
+
     let memory: Bool
     let store: String?
     let sample: Bool
@@ -23,6 +29,14 @@ struct StoreOptions {
         memory = parsed.flag("memory")
         store = parsed.value("store")
         sample = parsed.flag("sample")
+    }
+
+    /// The options of `import` or `export`; `--memory` is a usage error.
+    init(fileOnly parsed: ParsedArguments, command: String) throws(UsageError) {
+        self.init(parsed)
+        if memory {
+            throw .invalid("\(command) --memory: an in-memory store would be thrown away when \(command) ends; name a file with --store PATH")
+        }
     }
 
     /// The store file, or `nil` for `--memory`.

@@ -254,6 +254,14 @@ extension Command {
         return text
     }
 
+    /// A profile name given outside a line (`navstack import --user NAME`), held to the
+    /// rules of `login NAME` with the same errors: not blank, short, plain text.
+    public static func loginName(_ text: String) throws(NavError) -> String {
+        guard case .login(let name)? = try parse("login " + text) else { throw .missingArgument(.login) }
+        _ = try Interpreter.decode(Array(name.utf8))
+        return name
+    }
+
     /// A profile name: not blank, short, no control characters.
     static func name(_ text: String) throws(NavError) -> String {
         let count = text.count
@@ -268,7 +276,7 @@ extension Command {
 public enum TextField: String, Equatable, Hashable, Sendable {
     case title, notes, name
 
-    var phrase: Phrase {
+    public var phrase: Phrase {
         switch self {
         case .title: .fieldTitle
         case .notes: .fieldNotes

@@ -1,7 +1,7 @@
 /// The escapes of JSON strings, decoded the same way by every reader of JSON here.
 ///
-/// A `\u` escape that is half a surrogate pair without its other half reads as U+FFFD,
-/// as a lone surrogate is not a character.
+/// A `\u` escape that is half a surrogate pair without its other half is refused: a lone
+/// surrogate is not a character, and no text typed at the prompt can hold one.
 public enum JSONEscape {
     /// Why an escape could not be read.
     public enum Failure: Error, Equatable, Sendable {
@@ -9,6 +9,8 @@ public enum JSONEscape {
         case unknown
         /// `\u` not followed by four hexadecimal digits.
         case badHex
+        /// Half a surrogate pair without its other half.
+        case loneSurrogate
     }
 
     /// Decodes the escape whose backslash is just before `index`, appending its UTF-8 to
@@ -30,13 +32,12 @@ public enum JSONEscape {
             if (0xD800..<0xDC00).contains(scalar) {
                 // The low half follows as another \u escape, or the high half is alone.
                 var next = index + 2
-                if index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                   let low = try? hex4(bytes, at: &next), (0xDC00..<0xE000).contains(low) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    index = next
-                }
+                guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                      let low = try? hex4(bytes, at: &next), (0xDC00..<0xE000).contains(low) else { throw .loneSurrogate }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                index = next
             }
-            let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+            guard let character = Unicode.Scalar(scalar) else { throw .loneSurrogate }
             utf8.append(contentsOf: String(character).utf8)
         default:
             throw .unknown

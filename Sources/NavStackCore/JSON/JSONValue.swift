@@ -1,5 +1,5 @@
 /// A JSON document read into values: what the store reads back from the JSON it wrote
-/// with ``JSONWriter``. Numbers are whole numbers.
+/// with ``JSONWriter``, through ``JSONReader``. Numbers are whole numbers.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -21,14 +21,19 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Parses a whole document; `nil` when it is not JSON this type can hold.
+    /// Parses a whole document; `nil` when it is not JSON (as ``JSONReader`` reads it) or
+    /// holds a number that is not a whole `Int`.
     public init?(parsing text: String) {
         var text = text
         let value: JSONValue? = text.withUTF8 { bytes in
-            var reader = Reader(bytes: bytes)
-            guard let value = reader.value(depth: 0) else { return nil }
-            reader.skipBlanks()
-            return reader.index == bytes.count ? value : nil
+            do throws(JSONReader.Failure) {
+                var reader = try JSONReader(bytes)
+                let value = try Self.read(&reader, depth: 0)
+                reader.skipBlanks()
+                return reader.index == reader.end ? value : nil
+            } catch {
+                return nil
+            }
         }
         guard let value else { return nil }
         self = value
@@ -60,134 +65,47 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
-    /// How deep arrays and objects may nest.
-    static let maximumDepth = 64
-
-    /// A byte-level reader: no allocation but for the values it returns.
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-
-        mutating func skipBlanks() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
-        }
-
-        mutating func value(depth: Int) -> JSONValue? {
-            skipBlanks()
-            guard index < bytes.count, depth <= JSONValue.maximumDepth else { return nil }
-            switch bytes[index] {
-            case UInt8(ascii: "{"): return object(depth: depth)
-            case UInt8(ascii: "["): return array(depth: depth)
-            case UInt8(ascii: "\""): return string().map(JSONValue.string)
-            case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
-            case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
-            case UInt8(ascii: "n"): return literal("null") ? .null : nil
-            default: return number()
-            }
-        }
-
-        private mutating func object(depth: Int) -> JSONValue? {
-            index += 1
+    /// One value and what it holds; `nil` for a number that is not a whole `Int`.
+    private static func read(_ reader: inout JSONReader, depth: Int) throws(JSONReader.Failure) -> JSONValue? {
+        reader.skipBlanks()
+        guard let byte = reader.peek else { throw .unexpectedEnd }
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < JSONReader.maximumDepth else { throw .tooDeep(at: reader.index) }
+            let isObject = byte == UInt8(ascii: "{")
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            reader.index += 1
             var members: [(String, JSONValue)] = []
-            skipBlanks()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            while true {
-                skipBlanks()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-                skipBlanks()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
-                guard let value = value(depth: depth + 1) else { return nil }
-                members.append((key, value))
-                skipBlanks()
-                guard index < bytes.count else { return nil }
-                index += 1
-                switch bytes[index - 1] {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "}"): return .object(members)
-                default: return nil
-                }
-            }
-        }
-
-        private mutating func array(depth: Int) -> JSONValue? {
-            index += 1
-            var values: [JSONValue] = []
-            skipBlanks()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(values)
-            }
-            while true {
-                guard let value = value(depth: depth + 1) else { return nil }
-                values.append(value)
-                skipBlanks()
-                guard index < bytes.count else { return nil }
-                index += 1
-                switch bytes[index - 1] {
-                case UInt8(ascii: ","): continue
-                case UInt8(ascii: "]"): return .array(values)
-                default: return nil
-                }
-            }
-        }
-
-        private mutating func literal(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-            index += count
-            return true
-        }
-
-        /// A whole number, optionally negative; fractions and exponents are refused.
-        private mutating func number() -> JSONValue? {
-            let negative = bytes[index] == UInt8(ascii: "-")
-            if negative { index += 1 }
-            let start = index
-            var value = 0
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
-                guard !overflow1, !overflow2 else { return nil }
-                value = sum
-                index += 1
-            }
-            guard index > start else { return nil }
-            return .number(negative ? -value : value)
-        }
-
-        /// A string literal, at its opening quote.
-        private mutating func string() -> String? {
-            index += 1
-            var utf8: [UInt8] = []
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""):
-                    return String(validating: utf8, as: UTF8.self)
-                case UInt8(ascii: "\\"):
-                    do throws(JSONEscape.Failure) {
-                        try JSONEscape.decode(bytes, at: &index, into: &utf8)
-                    } catch {
-                        return nil
+            reader.skipBlanks()
+            if reader.peek == close {
+                reader.index += 1
+            } else {
+                while true {
+                    var key = ""
+                    if isObject {
+                        reader.skipBlanks()
+                        key = try reader.string()
+                        reader.skipBlanks()
+                        try reader.expect(UInt8(ascii: ":"))
                     }
-                case 0..<0x20:
-                    return nil
-                default:
-                    utf8.append(byte)
+                    guard let value = try read(&reader, depth: depth + 1) else { return nil }
+                    members.append((key, value))
+                    reader.skipBlanks()
+                    if reader.peek == close { reader.index += 1; break }
+                    try reader.expect(UInt8(ascii: ","))
                 }
             }
-            return nil
+            return isObject ? .object(members) : .array(members.map(\.1))
+        case UInt8(ascii: "\""): return .string(try reader.string())
+        case UInt8(ascii: "t") where reader.literal("true"): return .bool(true)
+        case UInt8(ascii: "f") where reader.literal("false"): return .bool(false)
+        case UInt8(ascii: "n") where reader.literal("null"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (range, whole) = try reader.number()
+            guard whole else { return nil }
+            return Int(String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[range]), as: UTF8.self)).map(JSONValue.number)
+        default:
+            throw reader.unexpected()
         }
     }
 }

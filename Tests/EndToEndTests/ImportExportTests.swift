@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+
+/// `navstack import` and `export` through the binary: limits, strict input, the profile.
+final class ImportExportTests: XCTestCase {
+    private var folder: URL!
+    private var store: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Writes `bytes` to a file in the test's folder and returns its path.
+    private func file(_ bytes: [UInt8], named name: String = "tasks.json") throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    private func importing(_ bytes: [UInt8], _ extra: [String] = ["--user", "ana"]) throws -> NavstackProcess.Result {
+        try NavstackProcess.run(["import", "--store", store] + extra + [try file(bytes)])
+    }
+
+    private var storeExists: Bool { FileManager.default.fileExists(atPath: store) }
+
+    func testDeepNestingIsRefusedWithoutCrashingOrTouchingTheStore() throws {
+        let text = #"{"title":"a","x":"# + String(repeating: "[", count: 60_000) + String(repeating: "]", count: 60_000) + "}\n"
+        let result = try importing(Array(text.utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr,
+                       "navstack: import: record 0: not JSON (arrays and objects nested deeper than 512 at byte 528); nothing was imported\n")
+        XCTAssertFalse(storeExists, "bad input changes nothing")
+    }
+
+    func testAnEndlessOrHugeInputIsRefusedAtTheSizeLimit() throws {
+        var result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "/dev/zero"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: /dev/zero is larger than 256 MiB, the most an import reads\n")
+        // From a pipe that never ends.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "cat /dev/zero | \"$0\" import --store \"$1\" --user ana -", NavstackProcess.binary.path, store]
+        let errors = Pipe()
+        shell.standardError = errors
+        try shell.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 1)
+        XCTAssertEqual(stderr, "navstack: import: standard input is larger than 256 MiB, the most an import reads\n")
+        // A regular file past the limit is refused before it is read.
+        let big = folder.appendingPathComponent("big.json")
+        _ = FileManager.default.createFile(atPath: big.path, contents: Data("[".utf8))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 256 << 20 + 1)
+        try handle.close()
+        result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", big.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: \(big.path) is larger than 256 MiB, the most an import reads\n")
+        XCTAssertFalse(storeExists)
+    }
+
+    func testInvalidUTF8AndLoneSurrogatesAreRefusedAndABOMIsSkipped() throws {
+        var result = try importing(Array(#"{"title":"ok"}"#.utf8) + [0x0A] + Array(#"{"title":"a"#.utf8) + [0xFF] + Array("\"}\n".utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: record 1: not JSON (invalid UTF-8 at byte 26); nothing was imported\n")
+        result = try importing(Array(#"[{"title":"a\udc00"}]"#.utf8))
+        XCTAssertEqual(result.stderr,
+                       #"navstack: import: record 0: not JSON (a \u escape of half a surrogate pair at byte 12); nothing was imported"# + "\n")
+        result = try importing(Array(#"[{"title":"a","x":1e}]"#.utf8))
+        XCTAssertEqual(result.stderr, "navstack: import: record 0: not JSON (a malformed number at byte 18); nothing was imported\n")
+        result = try importing(Array(#"[{"title":"\u001b[2Jgone"}]"#.utf8))
+        XCTAssertEqual(result.stderr,
+                       #"navstack: import: record 0: the title contains the control character \u{1B}; nothing was imported"# + "\n")
+        XCTAssertFalse(storeExists)
+        result = try importing([0xEF, 0xBB, 0xBF] + Array(#"[{"title":"after a BOM"}]"#.utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 1 task\n")
+    }
+
+    func testAnEmptyFileIsAnError() throws {
+        let path = try file(Array(" \n\n".utf8), named: "empty.json")
+        var result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: no tasks in \(path): it is empty\n")
+        result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "-"])
+        XCTAssertEqual(result.stderr, "navstack: import: no tasks in standard input: it is empty\n")
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertFalse(storeExists)
+    }
+
+    func testUserIsHeldToTheRulesOfLogin() throws {
+        let cases = [
+            ("", "'login' needs a name: login NAME"),
+            ("   ", "'login' needs a name: login NAME"),
+            (String(repeating: "n", count: 5000), "name too long (5000 characters; the limit is 64)"),
+            ("\u{1B}[31mred", #"line contains the control character \u{1B}; type plain text"#),
+        ]
+        for (name, message) in cases {
+            for command in ["import", "export"] {
+                let result = try NavstackProcess.run([command, "--store", store, "--user", name]
+                                                     + (command == "import" ? [try file(Array(#"[{"title":"t"}]"#.utf8))] : []))
+                XCTAssertEqual(result.status, 1, name)
+                XCTAssertEqual(result.stderr, "navstack: \(command): --user: \(message)\n", name)
+                // The same words as the command typed at the prompt.
+                let typed = try NavstackProcess.run(["--memory", "-c", "login " + name])
+                XCTAssertTrue(name.count > 1000 || typed.stderr.contains(message), typed.stderr)
+            }
+        }
+        XCTAssertFalse(storeExists)
+    }
+
+    func testExportOfAMissingProfileIsAnError() throws {
+        var result = try NavstackProcess.run(["export", "--store", store, "--user", "nobody"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "navstack: export: there is no profile named 'nobody'\n")
+        result = try NavstackProcess.run(["export", "--store", store])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(result.stderr, "navstack: export: no one is signed in: name the profile with --user NAME\n")
+        result = try importing(Array(#"[{"title":"t"}]"#.utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "[\n{\"id\":1,\"title\":\"t\",\"notes\":\"\",\"done\":false}\n]\n")
+    }
+
+    func testMemoryIsAUsageErrorForImportAndExport() throws {
+        var result = try NavstackProcess.run(["import", "--memory", "--user", "ana", try file(Array(#"[{"title":"t"}]"#.utf8))])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("import --memory: an in-memory store would be thrown away"), result.stderr)
+        result = try NavstackProcess.run(["export", "--memory", "--user", "ana"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("export --memory: an in-memory store would be thrown away"), result.stderr)
+    }
+}
