@@ -17,14 +17,14 @@ struct Import: Subcommand {
             nothing is added. The profile is created if missing.
             """,
         options: StoreOptions.options + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
-        arguments: [.init("file", help: "The file to read, or - for stdin.")])
+        arguments: [.init("file", complete: .file, help: "The file to read, or - for stdin.")])
 
     let storage: StoreOptions
     let user: String?
     let file: String
 
-    init(_ parsed: ParsedArguments) {
-        storage = StoreOptions(parsed)
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(parsed)
         user = parsed.value("user")
         file = parsed.arguments[0]
     }
@@ -62,8 +62,8 @@ struct Export: Subcommand {
     let storage: StoreOptions
     let user: String?
 
-    init(_ parsed: ParsedArguments) {
-        storage = StoreOptions(parsed)
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(parsed)
         user = parsed.value("user")
     }
 
