@@ -37,7 +37,7 @@ struct ExitStatus: Error {
 struct Navstack: Subcommand {
     static let version = "0.2.0"
 
-    static let subcommands = [Import.entry, Export.entry, TestCommand.entry]
+    static let subcommands = [Import.entry, Export.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry]
 
     /// The deep links `--open` completes to: each screen's URL and its short form.
     static let linkCompletions = [DeepLink.tasks, .newTask, .account, .settings, .about].flatMap { [$0.url, $0.path] }
@@ -56,7 +56,9 @@ struct Navstack: Subcommand {
             (~/.local/share/navstack/navstack.sqlite).
 
             The options --store, --memory and --sample (and a subcommand's --user) may \
-            also come before a subcommand: navstack --store s.sqlite import tasks.json.
+            also come before a subcommand: navstack --store s.sqlite import tasks.json. \
+            Shell completion: navstack completion bash|zsh|fish; the manual page: \
+            navstack man-page.
 
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,

@@ -211,6 +211,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.hasPrefix("Error: unknown option '--echo'\nUsage: navstack export"), wrong.stderr)
     }
 
+    func testHelpNamesTheCompletionAndManPageSubcommands() throws {
+        let help = try NavstackProcess.run(["--help"])
+        XCTAssertTrue(help.stdout.contains("\n  completion "), help.stdout)
+        XCTAssertTrue(help.stdout.contains("\n  man-page "), help.stdout)
+        let completion = try NavstackProcess.run(["help", "completion"])
+        XCTAssertTrue(completion.stdout.contains("\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish\n"),
+                      "install lines are shown as they are: \(completion.stdout)")
+    }
+
     /// Display columns of a line (wide characters count 2).
     static func columns(_ line: Substring) -> Int {
         line.unicodeScalars.reduce(0) { total, scalar in

@@ -1,7 +1,8 @@
 @testable import NavStackCore
 import XCTest
 
-/// What is read from the option table besides parsing, and the XDG folders.
+/// What is made from the option table besides parsing: where a subcommand stands, the XDG
+/// folders, the manual page and the completion scripts.
 final class CommandLineToolsTests: XCTestCase {
     private let root = CommandSpec(
         name: "tool", abstract: "Does things.",
@@ -37,6 +38,30 @@ final class CommandLineToolsTests: XCTestCase {
         XCTAssertEqual(path(.state, ["XDG_STATE_HOME": "/s", "HOME": "/h"]), "/s")
         XCTAssertEqual(path(.state, ["XDG_STATE_HOME": "./s", "HOME": "/h"]), "/h/.local/state")
         XCTAssertEqual(path(.state, ["XDG_STATE_HOME": "s"]), nil)
+    }
+
+    func testTheManualPageEscapesRoff() {
+        let page = ManualPage(root: root, subcommands: [run], version: "1.0").text
+        XCTAssertTrue(page.hasPrefix(".TH TOOL 1 \"\" \"tool 1.0\" \"User Commands\"\n.SH NAME\ntool \\- Does things.\n"), page)
+        XCTAssertTrue(page.contains(".TP\n\\fB\\-\\-store\\fR \\fIpath\\fR\nWhere. More.\n"), page)
+        XCTAssertTrue(page.contains(".SS tool run\nRuns \\-fast.\n"), page)
+        XCTAssertEqual(ManualPage.escaped(".x \\ …"), "\\&.x \\e \\[u2026]")
+    }
+
+    func testCompletionScriptsComeFromTheTable() {
+        let scripts = CompletionScript(root: root, subcommands: [run])
+        let bash = scripts.script(for: .bash)
+        XCTAssertTrue(bash.contains("        --format) candidates=(text json) ;;\n"), bash)
+        XCTAssertTrue(bash.contains("        --store) files=1 ;;\n"), bash)
+        XCTAssertTrue(bash.contains("                run) candidates=(--user --help) ;;\n"), bash)
+        XCTAssertTrue(bash.hasSuffix("complete -F _tool tool\n"))
+        let zsh = scripts.script(for: .zsh)
+        XCTAssertTrue(zsh.hasPrefix("#compdef tool\n"))
+        XCTAssertTrue(zsh.contains("'--format:It'\\''s text or json.'"), zsh)
+        XCTAssertTrue(zsh.contains("'run:Runs -fast.'"), zsh)
+        let fish = scripts.script(for: .fish)
+        XCTAssertTrue(fish.contains("complete -c tool -n '__tool_is tool' -l store -r -F -d Where.\n"), fish)
+        XCTAssertTrue(fish.contains("complete -c tool -n '__tool_is run' -l user -x -d Who.\n"), fish)
     }
 
     func testConflictingOptionsNameBoth() {
