@@ -99,14 +99,7 @@ struct EditLineReader: LineReader {
     /// Where history lives: `$XDG_STATE_HOME/navstack/history`, else
     /// `~/.local/state/navstack/history`. The folder is created (mode 0700).
     static func defaultHistoryPath() -> String? {
-        let base: String
-        if let state = Terminal.environment("XDG_STATE_HOME") {
-            base = state
-        } else if let home = Terminal.environment("HOME") {
-            base = home + "/.local/state"
-        } else {
-            return nil
-        }
+        guard let base = BaseDirectory.state.path(Terminal.environment) else { return nil }
         let folder = base + "/navstack"
         var path = ""
         for part in folder.split(separator: "/", omittingEmptySubsequences: false) {

@@ -20,7 +20,7 @@ struct Import: Subcommand {
             if missing; --user is held to the rules of `login NAME`.
             """,
         options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
-        arguments: [.init("file", help: "The file to read, or - for stdin.")])
+        arguments: [.init("file", complete: .file, help: "The file to read, or - for stdin.")])
 
     let storage: StoreOptions
     let user: String?

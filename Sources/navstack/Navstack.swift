@@ -38,7 +38,10 @@ struct ExitStatus: Error {
 struct Navstack: Subcommand {
     static let version = "0.2.0"
 
-    static let subcommands = [Import.entry, Export.entry, TestCommand.entry]
+    static let subcommands = [Import.entry, Export.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry]
+
+    /// The deep links `--open` completes to: each screen's URL and its short form.
+    static let linkCompletions = [DeepLink.tasks, .newTask, .account, .settings, .about].flatMap { [$0.url, $0.path] }
 
     static let spec = CommandSpec(
         name: "navstack",
@@ -53,18 +56,23 @@ struct Navstack: Subcommand {
             $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite \
             (~/.local/share/navstack/navstack.sqlite).
 
+            The options --store, --memory and --sample (and a subcommand's --user) may \
+            also come before a subcommand: navstack --store s.sqlite import tasks.json. \
+            Shell completion: navstack completion bash|zsh|fish; the manual page: \
+            navstack man-page.
+
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
         options: StoreOptions.options + [
-            .init("format", value: "format", help: "Output format: text or json (one JSON object a line; default: text)."),
+            .init("format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)), help: "Output format: text or json (one JSON object a line; default: text)."),
             .init("echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
             .init("bail", help: "Stop at the first command that fails."),
-            .init("open", value: "url", help: "Open a deep link at launch (after login when signed out)."),
+            .init("open", value: "url", complete: .choices(linkCompletions), help: "Open a deep link at launch (after login when signed out)."),
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
             .init("page-size", value: "page-size", help: "Rows per list page (default: fits the terminal, else 20)."),
             .init("", short: "c", value: "command", repeatable: true, help: "Run this command instead of reading stdin (repeatable)."),
             .init("no-color", help: "Never use colour."),
-            .init("lang", value: "lang", help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
+            .init("lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)), help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
         ],
         subcommands: subcommands.map { ($0.name, $0.spec.abstract) })
 
@@ -107,9 +115,11 @@ struct Navstack: Subcommand {
                 }
                 return show(named.spec.help, streams)
             }
-            if let named = subcommands.first(where: { $0.name == first }) {
+            // Options that come before the subcommand are read as the subcommand's own.
+            if let index = CommandSpec.subcommandIndex(in: Array(words), among: subcommands.map(\.spec), root: spec),
+               let named = subcommands.first(where: { $0.name == words[words.startIndex + index] }) {
                 command = named
-                words.removeFirst()
+                words.remove(at: words.startIndex + index)
             }
         }
         let spec = command.spec
@@ -159,7 +169,7 @@ struct Navstack: Subcommand {
     let lang: Language?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        storage = StoreOptions(parsed)
+        storage = try StoreOptions(parsed)
         format = try parsed.choice("format", as: Interpreter.Format.self) ?? .text
         echo = parsed.flag("echo")
         bail = parsed.flag("bail")

@@ -11,7 +11,7 @@ import NavStackSQLite
 struct StoreOptions {
     static let options: [CommandSpec.Option] = [
         .init("memory", help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written."),
-        .init("store", value: "path", help: "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite)."),
+        .init("store", value: "path", complete: .file, help: "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite)."),
         .init("sample", help: "Give new profiles the sample tasks."),
     ]
 
@@ -25,15 +25,19 @@ struct StoreOptions {
     let store: String?
     let sample: Bool
 
-    init(_ parsed: ParsedArguments) {
+    /// `--memory` with `--store` is a usage error: the two name different stores.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         memory = parsed.flag("memory")
         store = parsed.value("store")
         sample = parsed.flag("sample")
+        if memory, store != nil {
+            throw .conflictingOptions(Self.options[0].synopsis, Self.options[1].synopsis)
+        }
     }
 
     /// The options of `import` or `export`; `--memory` is a usage error.
     init(fileOnly parsed: ParsedArguments, command: String) throws(UsageError) {
-        self.init(parsed)
+        try self.init(parsed)
         if memory {
             throw .invalid("\(command) --memory: an in-memory store would be thrown away when \(command) ends; name a file with --store PATH")
         }
@@ -44,8 +48,7 @@ struct StoreOptions {
         if memory { return nil }
         if let store { return store }
         if let path = Terminal.environment("NAVSTACK_STORE") { return path }
-        if let data = Terminal.environment("XDG_DATA_HOME") { return data + "/navstack/navstack.sqlite" }
-        if let home = Terminal.environment("HOME") { return home + "/.local/share/navstack/navstack.sqlite" }
+        if let data = BaseDirectory.data.path(Terminal.environment) { return data + "/navstack/navstack.sqlite" }
         throw UsageError.invalid("no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME")
     }
 

@@ -27,7 +27,7 @@ struct TestCommand: Subcommand {
             .init("update", help: "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match."),
             .init("jobs", value: "jobs", help: "How many transcripts run at once (default: the number of cores)."),
         ],
-        arguments: [.init("path", repeating: true, help: "Transcript files, or folders searched for *.transcript.")])
+        arguments: [.init("path", repeating: true, complete: .file, help: "Transcript files, or folders searched for *.transcript.")])
 
     let update: Bool
     let jobs: Int?

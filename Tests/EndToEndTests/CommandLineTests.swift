@@ -140,6 +140,86 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains(#""page":3,"pages":3"#))
     }
 
+    // MARK: - Options
+
+    func testMemoryWithStoreIsABadUsageNamingBoth() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-cl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("s.sqlite").path
+        for arguments in [["--memory", "--store", store, "-c", "login ana"], ["--store", store, "--memory", "-c", "login ana"],
+                          ["export", "--memory", "--store", store]] {
+            let result = try NavstackProcess.run(arguments)
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix("Error: '--memory' cannot be used with '--store <path>'\n"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store))
+        }
+    }
+
+    func testARelativeXDGDataHomeIsIgnored() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-home-\(UUID().uuidString)")
+        let relative = "navstack-relative-\(UUID().uuidString)"
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative)
+        defer {
+            try? FileManager.default.removeItem(at: home)
+            try? FileManager.default.removeItem(at: here)
+        }
+        let result = try NavstackProcess.run(["-c", "login ana"], environment: ["XDG_DATA_HOME": relative, "HOME": home.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.path + "/.local/share/navstack/navstack.sqlite"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: here.path), "the relative folder is not created")
+    }
+
+    func testAValueOptionRefusesAnOptionAsItsValue() throws {
+        let folder = FileManager.default.currentDirectoryPath
+        for (arguments, option) in [(["--store", "--memory"], "--store <path>"), (["--format", "--echo"], "--format <format>"),
+                                    (["-c", "-x"], "-c <command>"), (["--store", "--"], "--store <path>")] {
+            let result = try NavstackProcess.run(arguments)
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.hasPrefix("Error: missing value for '\(option)'\n"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/--memory"), "no store named --memory")
+    }
+
+    func testAnUnknownOptionSuggestsTheCloseOne() throws {
+        let result = try NavstackProcess.run(memory + ["--formt", "json"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("Error: unknown option '--formt'; did you mean '--format'?\n"), result.stderr)
+        let far = try NavstackProcess.run(memory + ["--zzzzzz"])
+        XCTAssertTrue(far.stderr.hasPrefix("Error: unknown option '--zzzzzz'\n"), far.stderr)
+        let sub = try NavstackProcess.run(["export", "--memroy"])
+        XCTAssertTrue(sub.stderr.hasPrefix("Error: unknown option '--memroy'; did you mean '--memory'?\n"), sub.stderr)
+    }
+
+    func testStoreOptionsMayComeBeforeTheSubcommand() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-cl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("s.sqlite").path
+        let tasks = folder.appendingPathComponent("tasks.json")
+        try Data(#"[{"title": "Before"}]"#.utf8).write(to: tasks)
+        let imported = try NavstackProcess.run(["--store", store, "--user", "ana", "import", tasks.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stdout, "imported 1 task\n")
+        let exported = try NavstackProcess.run(["--store=\(store)", "export", "--user", "ana"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stdout.contains(#""title":"Before""#), exported.stdout)
+        let memory = try NavstackProcess.run(["--memory", "--sample", "export", "--user", "ana"])
+        XCTAssertEqual(memory.status, 0, memory.stderr)
+        XCTAssertEqual(memory.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "[]")
+        let wrong = try NavstackProcess.run(["--echo", "export"])
+        XCTAssertEqual(wrong.status, 64)
+        XCTAssertTrue(wrong.stderr.hasPrefix("Error: unknown option '--echo'\nUsage: navstack export"), wrong.stderr)
+    }
+
+    func testHelpNamesTheCompletionAndManPageSubcommands() throws {
+        let help = try NavstackProcess.run(["--help"])
+        XCTAssertTrue(help.stdout.contains("\n  completion "), help.stdout)
+        XCTAssertTrue(help.stdout.contains("\n  man-page "), help.stdout)
+        let completion = try NavstackProcess.run(["help", "completion"])
+        XCTAssertTrue(completion.stdout.contains("\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish\n"),
+                      "install lines are shown as they are: \(completion.stdout)")
+    }
+
     /// Display columns of a line (wide characters count 2).
     static func columns(_ line: Substring) -> Int {
         line.unicodeScalars.reduce(0) { total, scalar in

@@ -55,8 +55,8 @@ MARK=0      # absolute line (history + screen) where the current step's output s
 # tmux on this test's own server, ignoring any user configuration; -u: UTF-8.
 tm() { tmux -L "$SOCKET" -f /dev/null -u "$@"; }
 
-# Starts navstack in a new detached session NAME: fixed size, its own XDG directories
-# and store file, and the exit status left readable in the pane.
+# Starts navstack in a new detached session NAME, in the folder $WORK: fixed size, its
+# own XDG directories and store file, and the exit status left readable in the pane.
 # start_session NAME [COLUMNS ROWS [ENV…]]: extra ENV entries (NAME=VALUE) are set for navstack.
 start_session() {
     local session=$1 columns=${2:-$WIDTH} rows=${3:-$HEIGHT} command extra=""
@@ -68,7 +68,7 @@ start_session() {
         "$STATE" "$DATA" "$extra" "$BINARY" "$DATA/$session.sqlite"
     # remain-on-exit: should the pane's shell die (say a Ctrl-C reaches it once navstack
     # is gone), the pane and the server stay, and the checks fail instead of erroring.
-    tm new-session -d -s "$session" -x "$columns" -y "$rows" "$command" \; \
+    tm new-session -d -s "$session" -c "$WORK" -x "$columns" -y "$rows" "$command" \; \
         set-option -t "$session" remain-on-exit on
     SOCKET_PATH=$(tm display-message -p -t "$session" '#{socket_path}')
     PANE="$session:0.0"
@@ -487,6 +487,28 @@ send C-d
 check "--memory: Ctrl-D ends with EXIT=0" wait_for '^EXIT=0$'
 no_memory_history() { [[ ! -e $MEMORY_STATE/navstack/history ]]; }
 check "--memory writes no history file" no_memory_history
+
+# A relative XDG_STATE_HOME is invalid (XDG spec): it is ignored, and the history goes
+# under $HOME/.local/state instead of a folder relative to wherever navstack started.
+RELATIVE_STATE=navstack-relative-state-$$
+start_session relative "$WIDTH" "$HEIGHT" XDG_STATE_HOME="$RELATIVE_STATE" HOME="$WORK/home"
+check "with a relative XDG_STATE_HOME the login screen shows" line_is 'login> '
+type_text 'login ana'; send Enter
+check "with a relative XDG_STATE_HOME the list shows" wait_for '^My Tasks$'
+send C-d
+wait_for '^EXIT=' >/dev/null || true
+history_under_home() {
+    local folder
+    for folder in "$WORK/$RELATIVE_STATE" "/$RELATIVE_STATE"; do
+        if [[ -e $folder ]]; then
+            echo "# a state folder was made from the relative XDG_STATE_HOME: $folder"
+            rm -rf "$folder"
+            return 1
+        fi
+    done
+    [[ -f $WORK/home/.local/state/navstack/history ]] || { echo "# no history under HOME"; return 1; }
+}
+check "a relative XDG_STATE_HOME is ignored: the history is under HOME" history_under_home
 
 echo "$PASSED passed, $FAILED failed"
 (( FAILED == 0 ))

@@ -3,6 +3,13 @@
 ///
 /// Parsing is plain string work over a table, so launching costs next to nothing.
 public struct CommandSpec: Sendable {
+    /// What a shell may offer for a value: nothing, file names, or a fixed set of words.
+    public enum ValueCompletion: Equatable, Sendable {
+        case none
+        case file
+        case choices([String])
+    }
+
     /// An option: `--long`, maybe `-s`; a flag, or one that takes a value.
     public struct Option: Sendable {
         public var long: String
@@ -12,13 +19,27 @@ public struct CommandSpec: Sendable {
         public var help: String
         /// Whether it may be given more than once (each value is kept).
         public var repeatable: Bool
+        /// What shell completion offers for its value.
+        public var completion: ValueCompletion
 
-        public init(_ long: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String) {
+        public init(_ long: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false,
+                    complete completion: ValueCompletion = .none, help: String) {
             self.long = long
             self.short = short
             self.valueName = valueName
             self.help = help
             self.repeatable = repeatable
+            self.completion = completion
+        }
+
+        /// `--store`, or `-c` for an option with only a short name.
+        public var name: String {
+            long.isEmpty ? short.map { "-\($0)" } ?? "" : "--\(long)"
+        }
+
+        /// Every name it answers to: `-c`; `--store`.
+        public var names: [String] {
+            (short.map { ["-\($0)"] } ?? []) + (long.isEmpty ? [] : ["--\(long)"])
         }
 
         /// The name its values are kept under: the long name, else the short one.
@@ -27,7 +48,7 @@ public struct CommandSpec: Sendable {
         }
 
         /// How usage and help name it: `--store <path>`, `-c <command>`, `--echo`.
-        var synopsis: String {
+        public var synopsis: String {
             let name = short.map { "-\($0)" } ?? "--\(long)"
             return valueName.map { "\(name) <\($0)>" } ?? name
         }
@@ -39,11 +60,14 @@ public struct CommandSpec: Sendable {
         public var help: String
         /// Whether it takes every remaining argument (at least one).
         public var repeating: Bool
+        /// What shell completion offers for it.
+        public var completion: ValueCompletion
 
-        public init(_ name: String, repeating: Bool = false, help: String) {
+        public init(_ name: String, repeating: Bool = false, complete completion: ValueCompletion = .none, help: String) {
             self.name = name
             self.help = help
             self.repeating = repeating
+            self.completion = completion
         }
     }
 
@@ -75,7 +99,9 @@ public struct CommandSpec: Sendable {
 
     /// Reads arguments (without the command's own name): `--long value`, `--long=value`,
     /// `-s value`, flags, positionals, and `--` before positionals that start with `-`.
-    /// `-h`/`--help` and `--version` win over everything else.
+    /// `-h`/`--help` and `--version` win over everything else. As in argument-parser, a
+    /// value option does not take a following option as its value (`--store --memory` is
+    /// a missing value): a value that starts with `-` is given attached, `--store=-x`.
     public func parse(_ words: some Collection<String>) throws(UsageError) -> Request {
         for word in words {
             if word == "--" { break }
@@ -95,12 +121,13 @@ public struct CommandSpec: Sendable {
                 continue
             }
             let (name, attached) = Self.split(word)
-            guard let option = find(name) else { throw .unknownOption(word) }
+            guard let option = find(name) else { throw .unknownOption(word, suggestion: suggestion(for: name)) }
             if option.valueName == nil {
                 if attached != nil { throw .flagWithValue(option.synopsis) }
                 parsed.flags.insert(option.key)
                 continue
             }
+            if attached == nil, let next = words.first, Self.isOption(next) { throw .missingValue(option.synopsis) }
             guard let value = attached ?? words.popFirst() else { throw .missingValue(option.synopsis) }
             if option.repeatable {
                 parsed.values[option.key, default: []].append(value)
@@ -110,6 +137,51 @@ public struct CommandSpec: Sendable {
         }
         parsed.arguments = try matchArguments(positionals)
         return .run(parsed)
+    }
+
+    /// Whether a word is an option (or `--`) rather than a value: it starts with `-` and
+    /// is not `-` alone.
+    static func isOption(_ word: String) -> Bool {
+        word.hasPrefix("-") && word != "-"
+    }
+
+    /// The long option closest to a mistyped `--name`, if one is close enough to suggest;
+    /// short options are never suggested.
+    private func suggestion(for name: String) -> String? {
+        guard name.hasPrefix("--") else { return nil }
+        let typed = Array(name.dropFirst(2))
+        guard typed.count <= 32 else { return nil }
+        let allowed = typed.count <= 3 ? 1 : 2
+        let best = options.filter { !$0.long.isEmpty }
+            .map { (option: $0, distance: editDistance(typed, Array($0.long))) }
+            .min { $0.distance < $1.distance }
+        guard let best, best.distance <= allowed else { return nil }
+        return best.option.name
+    }
+
+    /// Where the subcommand is in a command line whose options come first
+    /// (`--store s.sqlite import tasks.json` → 2): the first word that is neither an option
+    /// nor an option's value, if it names one of `subcommands`. Which options take a value
+    /// is read from every spec given, so the words before it are skipped as the parser
+    /// would read them; whether they suit the subcommand is for its own parse to say.
+    public static func subcommandIndex(in words: [String], among subcommands: [CommandSpec], root: CommandSpec) -> Int? {
+        let options = ([root] + subcommands).flatMap(\.options)
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word == "--" { return nil }
+            guard isOption(word) else {
+                let last = subcommands.contains { $0.name.split(separator: " ").last.map(String.init) == word }
+                return last ? index : nil
+            }
+            let (name, attached) = split(word)
+            if attached == nil, let option = options.first(where: { $0.names.contains(name) }), option.valueName != nil,
+               index + 1 < words.count, !isOption(words[index + 1]) {
+                index += 1
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// `--long=value` as ("--long", "value"); anything else as it is.
@@ -159,7 +231,8 @@ public struct CommandSpec: Sendable {
         var text = ("OVERVIEW: " + abstract).wrapped(toWidth: 80).joined(separator: "\n") + "\n"
         if !discussion.isEmpty {
             text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.wrapped(toWidth: 80).joined(separator: "\n") }.joined(separator: "\n") + "\n"
+                .map { $0.hasPrefix(" ") ? String($0) : $0.wrapped(toWidth: 80).joined(separator: "\n") }  // indented: as it is
+                .joined(separator: "\n") + "\n"
         }
         text += "\nUSAGE: \(usage)\n"
         if !arguments.isEmpty {
@@ -237,8 +310,7 @@ public struct ParsedArguments: Equatable, Sendable {
     where T.RawValue == String {
         guard let text = value(long) else { return nil }
         guard let value = T(rawValue: text) else {
-            throw .invalidValue(option: "--\(long)", value: text,
-                                reason: "use " + T.allCases.map(\.rawValue).joined(separator: " or "))
+            throw .invalidValue(option: "--\(long)", value: text, reason: "use " + UsageError.list(T.allCases.map(\.rawValue)))
         }
         return value
     }
@@ -246,8 +318,10 @@ public struct ParsedArguments: Equatable, Sendable {
 
 /// A command line that cannot be run; the program exits 64.
 public enum UsageError: Error, Equatable, Sendable {
-    case unknownOption(String)
+    case unknownOption(String, suggestion: String? = nil)
     case missingValue(String)
+    /// Two options that cannot be given together, as usage names them.
+    case conflictingOptions(String, String)
     case flagWithValue(String)
     case invalidValue(option: String, value: String, reason: String)
     case missingArgument(String)
@@ -256,7 +330,9 @@ public enum UsageError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .unknownOption(let word): "unknown option '\(word)'"
+        case .unknownOption(let word, nil): "unknown option '\(word)'"
+        case .unknownOption(let word, let suggestion?): "unknown option '\(word)'; did you mean '\(suggestion)'?"
+        case .conflictingOptions(let first, let second): "'\(first)' cannot be used with '\(second)'"
         case .missingValue(let option): "missing value for '\(option)'"
         case .flagWithValue(let option): "'\(option)' takes no value"
         case .invalidValue(let option, let value, let reason): "the value '\(value)' is invalid for '\(option)': \(reason)"
@@ -264,5 +340,11 @@ public enum UsageError: Error, Equatable, Sendable {
         case .unexpectedArgument(let word): "unexpected argument '\(word)'"
         case .invalid(let message): message
         }
+    }
+
+    /// Choices as a message lists them: `a`, `a or b`, `a, b or c`.
+    public static func list(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + last
     }
 }

@@ -46,10 +46,26 @@ final class CommandSpecTests: XCTestCase {
         XCTAssertEqual(try run("--store", "/a", "--store", "/b", "x").value("store"), "/b")
     }
 
-    func testValuesMayStartWithADashAndArgumentsFollowDoubleDash() throws {
-        XCTAssertEqual(try run("-c", "-x", "f").values["c"], ["-x"])
+    func testAValueThatStartsWithADashIsAttachedAndArgumentsFollowDoubleDash() throws {
+        XCTAssertEqual(try run("--store=-x", "f").value("store"), "-x")
+        XCTAssertEqual(try run("--store", "-", "f").value("store"), "-", "a lone dash is a value")
         XCTAssertEqual(try run("--", "--memory", "-").arguments, ["--memory", "-"])
         XCTAssertEqual(try run("-").arguments, ["-"])
+    }
+
+    func testAValueOptionRefusesAnOptionAsItsValue() {
+        XCTAssertEqual(error("--store", "--memory", "f")?.message, "missing value for '--store <path>'")
+        XCTAssertEqual(error("-c", "-x", "f")?.message, "missing value for '-c <command>'")
+        XCTAssertEqual(error("--width", "--", "f")?.message, "missing value for '--width <width>'")
+        XCTAssertEqual(error("--store", "-5", "f")?.message, "missing value for '--store <path>'")
+    }
+
+    func testAnUnknownOptionSuggestsTheClosestLongOne() {
+        XCTAssertEqual(error("--formt", "json", "f")?.message, "unknown option '--formt'; did you mean '--format'?")
+        XCTAssertEqual(error("--stroe=x", "f")?.message, "unknown option '--stroe=x'; did you mean '--store'?")
+        XCTAssertEqual(error("--memroy", "f")?.message, "unknown option '--memroy'; did you mean '--memory'?")
+        XCTAssertEqual(error("--zzzzzz", "f")?.message, "unknown option '--zzzzzz'")
+        XCTAssertEqual(error("-m", "f")?.message, "unknown option '-m'", "no suggestion for a short option")
     }
 
     func testHelpAndVersionWin() throws {
