@@ -57,6 +57,47 @@ enum Files {
         }
     }
 
+    /// Why ``readRegular(_:limit:)`` read nothing.
+    enum RegularFailure: Error {
+        /// A named pipe, device, socket or folder: never read, so never waited on.
+        case notRegular
+        case tooLarge(bytes: Int)
+        /// A symbolic link whose target is missing.
+        case danglingLink
+        case failed(Failure)
+    }
+
+    /// A regular file's bytes, up to `limit`. Anything else is refused without reading
+    /// it: the file is opened without waiting (a named pipe with no writer) and checked
+    /// once open.
+    static func readRegular(_ path: String, limit: Int) throws(RegularFailure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let failure = Failure.errno(path)
+            var info = stat()
+            if Glibc.errno == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .danglingLink }
+            throw .failed(failure)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .failed(.errno(path)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+        guard Int(info.st_size) <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .failed(.errno(path))
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+            // The file grew while it was read.
+            if bytes.count > limit { throw .tooLarge(bytes: bytes.count) }
+        }
+    }
+
     /// Every byte of a file, or `nil` past `limit` (see ``readAll(_:limit:)``).
     static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -87,9 +128,16 @@ enum Files {
         }
     }
 
-    /// Replaces a file's contents at once: written beside it, then renamed over it.
-    static func replace(_ path: String, with text: String) throws(Failure) {
+    /// Replaces a file's contents at once: written beside it, then renamed over it. A
+    /// symbolic link is kept: the file it leads to is replaced.
+    static func replace(_ link: String, with text: String) throws(Failure) {
+        var path = link
         var info = stat()
+        if lstat(link, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            guard let resolved = realpath(link, nil) else { throw .errno(link) }
+            path = String(cString: resolved)
+            free(resolved)
+        }
         let mode = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
         let temporary = path + ".navstack-new"
         try write(text.utf8, to: temporary, mode: mode)
@@ -120,8 +168,9 @@ enum Files {
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The files below a folder, as paths relative to it, in no particular order.
-    /// Links to folders are not followed.
+    /// Everything below a folder that is not a folder (files, links, named pipes,
+    /// devices), as paths relative to it, in no particular order. Links to folders are
+    /// not followed.
     static func files(under folder: String) -> [String] {
         var found: [String] = []
         var pending = [""]
@@ -130,7 +179,7 @@ enum Files {
                 let path = relative.isEmpty ? name : relative + "/" + name
                 if isFolder(folder + "/" + path) {
                     pending.append(path)
-                } else if kind(of: folder + "/" + path) == .file {
+                } else {
                     found.append(path)
                 }
             }

@@ -18,7 +18,9 @@ struct TestCommand: Subcommand {
             optional first line '#! navstack OPTIONS' gives the options (default: \
             \(Transcript.defaultOptions.joined(separator: " "))). In an expected line, [..] \
             matches any text within that line. Each transcript runs in a fresh process with \
-            its own store and state folders; transcripts run in parallel.
+            its own store and state folders; transcripts run in parallel. A header may not \
+            choose a store (--store): a transcript never touches yours. Only regular files \
+            up to 16 MiB are read; a named pipe, device or broken link fails with the reason.
 
             Exit status: 0 when every transcript passed (or, with --update, was rewritten), \
             1 when one failed, 64 on bad usage.
@@ -41,6 +43,7 @@ struct TestCommand: Subcommand {
 
     func run() throws {
         let streams = StandardStreams.shared
+        let catalog = Catalog(Language.from(environment: Terminal.localeEnvironment()))
         var files: [String] = []
         var missing: [String] = []
         for path in paths {
@@ -55,7 +58,7 @@ struct TestCommand: Subcommand {
         var failed = 0
         var unfixed = missing.count
         for path in missing {
-            streams.write("FAIL \(path): no such file or folder\n", to: .output)
+            streams.write("FAIL \(path.escapedForDisplay): no such file or folder\n", to: .output)
         }
         for (path, result) in zip(files, results) {
             switch result {
@@ -64,10 +67,14 @@ struct TestCommand: Subcommand {
             case .broken(let reason):
                 failed += 1
                 unfixed += 1
-                streams.write("FAIL \(path): \(reason)\n", to: .output)
+                streams.write("FAIL \(path.escapedForDisplay): \(reason.message(in: catalog))\n", to: .output)
+            case .cannotRun(let reason):
+                failed += 1
+                unfixed += 1
+                streams.write("FAIL \(path.escapedForDisplay): cannot run navstack: \(reason.escapedForDisplay)\n", to: .output)
             case .differs(let transcript, let actual):
                 failed += 1
-                streams.write("FAIL \(path)\n", to: .output)
+                streams.write("FAIL \(path.escapedForDisplay)\n", to: .output)
                 streams.write(transcript.unifiedDiff(actual, path: path), to: .output)
                 guard update else {
                     unfixed += 1
@@ -75,21 +82,22 @@ struct TestCommand: Subcommand {
                 }
                 do {
                     try Files.replace(path, with: transcript.text(with: transcript.updated(with: actual)))
-                    streams.write("updated \(path)\n", to: .output)
+                    streams.write("updated \(path.escapedForDisplay)\n", to: .output)
                 } catch {
                     unfixed += 1
-                    streams.write("FAIL \(path): cannot write it: \(error)\n", to: .output)
+                    streams.write("FAIL \(path.escapedForDisplay): cannot write it: \(error.description.escapedForDisplay)\n", to: .output)
                 }
             }
         }
         if files.isEmpty && missing.isEmpty {
-            streams.write("no *.transcript files in \(paths.joined(separator: ", "))\n", to: .output)
+            streams.write("no *.transcript files in \(paths.joined(separator: ", ").escapedForDisplay)\n", to: .output)
         }
         streams.write("\(passed) passed, \(failed + missing.count) failed\n", to: .output)
         if unfixed > 0 || (files.isEmpty && missing.isEmpty) { throw ExitStatus.failure }
     }
 
-    /// Every `*.transcript` below a folder, sorted.
+    /// Every `*.transcript` below a folder, sorted: files, links and anything else so
+    /// named (which then fails with its reason rather than being skipped).
     static func transcripts(in folder: String) -> [String] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         return Files.files(under: base).filter { $0.hasSuffix(".transcript") }.sorted().map { base + "/" + $0 }
@@ -101,14 +109,15 @@ struct TranscriptRunner: Sendable {
     enum Result: Sendable {
         case passed
         case differs(Transcript, actual: [String])
-        case broken(String)
+        case broken(TranscriptError)
+        case cannotRun(String)
     }
 
     let binary: String
 
     /// The results, in the order of `files`.
     func run(_ files: [String], jobs: Int) -> [Result] {
-        let work = Mutex((next: 0, results: [Result](repeating: .broken("not run"), count: files.count)))
+        let work = Mutex((next: 0, results: [Result](repeating: .cannotRun("not run"), count: files.count)))
         // Each worker takes the next transcript until none is left.
         DispatchQueue.concurrentPerform(iterations: min(max(1, jobs), max(1, files.count))) { _ in
             while true {
@@ -128,16 +137,21 @@ struct TranscriptRunner: Sendable {
     func replay(_ path: String) -> Result {
         let data: [UInt8]
         do {
-            data = try Files.read(path)
+            data = try Files.readRegular(path, limit: Transcript.sizeLimit)
         } catch {
-            return .broken(TranscriptError.unreadable(error.reason).description)
+            switch error {
+            case .notRegular: return .broken(.notRegularFile)
+            case .tooLarge(let bytes): return .broken(.tooLarge(bytes: bytes))
+            case .danglingLink: return .broken(.danglingLink)
+            case .failed(let failure): return .broken(.unreadable(failure.reason))
+            }
         }
-        guard let text = String(validating: data, as: UTF8.self) else { return .broken(TranscriptError.notUTF8.description) }
+        guard let text = String(validating: data, as: UTF8.self) else { return .broken(.notUTF8) }
         let transcript: Transcript
         do {
             transcript = try Transcript(text: text)
         } catch {
-            return .broken(error.description)
+            return .broken(error)
         }
         do {
             let output = try execute(transcript)
@@ -145,7 +159,7 @@ struct TranscriptRunner: Sendable {
             let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
             return same ? .passed : .differs(transcript, actual: actual)
         } catch {
-            return .broken("cannot run navstack: \(error)")
+            return .cannotRun(error.description)
         }
     }
 
@@ -157,8 +171,11 @@ struct TranscriptRunner: Sendable {
         let input = scratch + "/input"
         let output = scratch + "/output"
         try Files.write(transcript.commands.map { $0 + "\n" }.joined().utf8, to: input)
+        // Nothing the child reads to find a store or its state leads out of the scratch
+        // folder (and the header cannot name one: see `Transcript.storeOptions`).
         var environment = Files.environment()
         environment["NAVSTACK_STORE"] = nil
+        environment["HOME"] = scratch
         environment["XDG_DATA_HOME"] = scratch + "/data"
         environment["XDG_STATE_HOME"] = scratch + "/state"
         try Files.run(binary, transcript.options + ["--echo"], in: scratch, environment: environment,

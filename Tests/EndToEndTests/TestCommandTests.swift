@@ -114,4 +114,178 @@ final class TestCommandTests: XCTestCase {
         let result = try test([folder.path])
         XCTAssertEqual(result.stdout, "2 passed, 0 failed\n", "neither run sees the other's task, nor the user's store")
     }
+
+    // MARK: - The sandbox
+
+    /// A header cannot point a transcript at a store of the user's: the transcript fails
+    /// naming the option, and the store is left as it was.
+    func testAHeaderThatChoosesAStoreIsRefusedAndTheStoreIsUntouched() throws {
+        let store = folder.appendingPathComponent("mine.sqlite")
+        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
+        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
+        XCTAssertTrue(before.contains("Buy fruit"), before)
+        let spaced = folder.appendingPathComponent("spaced.transcript")
+        try "#! navstack --store \(store.path)\n> login ana\n> delete 1\n".write(to: spaced, atomically: true, encoding: .utf8)
+        let joined = folder.appendingPathComponent("joined.transcript")
+        try "#! navstack --store=\(store.path) --width 60\n> login ana\n> delete 1\n".write(to: joined, atomically: true, encoding: .utf8)
+        let result = try test([spaced.path, joined.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdout.contains("FAIL \(spaced.path): the header chooses a store with '--store'"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(joined.path): the header chooses a store with '--store'"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("0 passed, 2 failed\n"), result.stdout)
+        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+    }
+
+    /// `NAVSTACK_STORE` and `HOME` of the caller never reach the replayed process.
+    func testTheCallersStoreVariablesDoNotReachTheReplay() throws {
+        let store = folder.appendingPathComponent("env.sqlite")
+        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
+        let file = folder.appendingPathComponent("env.transcript")
+        try "#! navstack --width 60\n> login ana\n> delete 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
+        _ = try NavstackProcess.run(["test", file.path], environment: ["NAVSTACK_STORE": store.path, "HOME": folder.path])
+        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+    }
+
+    // MARK: - Files that are not transcripts
+
+    /// Runs `navstack test`, killing it after `seconds` (a hang fails the test instead of
+    /// stopping the suite).
+    private func testGuarded(_ arguments: [String], seconds: Double = 60) throws -> NavstackProcess.Result {
+        let process = Process()
+        process.executableURL = NavstackProcess.binary
+        process.arguments = ["test"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        environment["LC_ALL"] = nil
+        process.environment = environment
+        let output = folder.appendingPathComponent("guarded-output")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            process.waitUntilExit()
+            finished.signal()
+        }
+        if finished.wait(timeout: .now() + seconds) == .timedOut {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+            XCTFail("navstack test \(arguments) did not finish within \(seconds) s")
+        }
+        let text = try String(contentsOf: output, encoding: .utf8)
+        return NavstackProcess.Result(stdout: text, stderr: "", status: process.terminationStatus)
+    }
+
+    func testAFifoInAFolderIsReportedNotWaitedFor() throws {
+        _ = try record("good.transcript", ["login ana"])
+        let fifo = folder.appendingPathComponent("nested/stuck.transcript")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let result = try testGuarded([folder.path])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(fifo.path): it is not a regular file\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("1 passed, 1 failed\n"), result.stdout)
+    }
+
+    func testADeviceNamedOnTheCommandLineIsRefused() throws {
+        let result = try testGuarded(["/dev/zero", "/dev/null"])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL /dev/zero: it is not a regular file\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL /dev/null: it is not a regular file\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("0 passed, 2 failed\n"), result.stdout)
+    }
+
+    func testAnOversizedTranscriptIsRefused() throws {
+        let big = folder.appendingPathComponent("big.transcript")
+        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 17 << 20)
+        try handle.close()
+        let result = try testGuarded([big.path])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(big.path): it is too large (17825792 bytes; the limit is 16777216)\n"), result.stdout)
+    }
+
+    func testADanglingLinkInAFolderIsAFailureNotSkipped() throws {
+        _ = try record("good.transcript", ["login ana"])
+        let link = folder.appendingPathComponent("gone.transcript")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: folder.appendingPathComponent("nowhere").path)
+        let result = try test([folder.path])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(link.path): it is a symbolic link to a file that does not exist\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("1 passed, 1 failed\n"), result.stdout)
+    }
+
+    // MARK: - Reading and writing transcripts
+
+    func testCRLFLineEndingsAreRead() throws {
+        let file = try record("crlf.transcript", ["login ana", "open 2"])
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try test([file.path]).stdout, "1 passed, 0 failed\n")
+    }
+
+    /// An empty command echoes as `> `; an editor that trims trailing blanks leaves `>`.
+    func testAnEmptyCommandMatchesWithOrWithoutItsTrailingBlank() throws {
+        let file = try record("empty.transcript", ["login ana", "", "where"])
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("\n> \n"), text)
+        XCTAssertEqual(try test([file.path]).stdout, "1 passed, 0 failed\n")
+        try text.replacingOccurrences(of: "\n> \n", with: "\n>\n").write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try test([file.path]).stdout, "1 passed, 0 failed\n")
+    }
+
+    func testUpdateWritesThroughALinkAndKeepsIt() throws {
+        let target = try record("real.transcript", ["login ana", "tab account"])
+        let fresh = try String(contentsOf: target, encoding: .utf8)
+        try fresh.replacingOccurrences(of: "Account", with: "Acount").write(to: target, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("nested/link.transcript")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../real.transcript")
+        let result = try test(["--update", link.path])
+        XCTAssertEqual(result.status, 0, result.stdout)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "../real.transcript")
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), fresh)
+    }
+
+    /// A long transcript whose every output line changed: the diff is found quickly and
+    /// is the exact one (each changed line once, the commands kept as context).
+    func testALongMismatchingTranscriptIsDiffed() throws {
+        let file = try record("long.transcript", ["login ana"] + Array(repeating: "where", count: 1250))
+        let fresh = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertGreaterThan(fresh.split(separator: "\n").count, 3700)
+        try fresh.replacingOccurrences(of: "navstack://tasks\n", with: "navstack://elsewhere\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try testGuarded([file.path], seconds: 120)
+        XCTAssertEqual(result.status, 1)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.filter { $0 == "-navstack://elsewhere" }.count, 1250)
+        XCTAssertEqual(lines.filter { $0 == "+navstack://tasks" }.count, 1250)
+        // and the list's own header line, changed the same way
+        XCTAssertEqual(lines.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }.count, 1251)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("+") && !$0.hasPrefix("+++") }.count, 1251)
+        XCTAssertTrue(result.stdout.contains("\n > where\n My Tasks\n-navstack://elsewhere\n+navstack://tasks\n \n"))
+        XCTAssertEqual(try testGuarded(["--update", file.path], seconds: 120).status, 0)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), fresh)
+    }
+
+    // MARK: - What reaches the terminal
+
+    func testNamesAndLinesAreShownEscaped() throws {
+        let name = folder.appendingPathComponent("red\u{1B}[31m.transcript")
+        try "> where\nSign in\u{1B}]0;title\u{07}\n".write(to: name, atomically: true, encoding: .utf8)
+        let header = folder.appendingPathComponent("bad\u{1B}[2J.transcript")
+        try "#! navstack --store \u{1B}[2J\n".write(to: header, atomically: true, encoding: .utf8)
+        let result = try test([folder.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(result.stdout.contains("\u{1B}"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("\u{07}"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(folder.path)/red\\u{1B}[31m.transcript\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("-Sign in\\u{1B}]0;title\\u{7}\n"), result.stdout)
+    }
 }
+

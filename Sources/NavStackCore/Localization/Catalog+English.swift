@@ -197,5 +197,15 @@ extension Catalog {
         .summaryCancel: "Discard the draft",
         .summarySettings: "Open the settings",
         .summaryAbout: "Open the about screen",
+
+        // MARK: navstack test
+        .transcriptBadHeader: "the first line must be '#! navstack OPTIONS' without -c, --echo or a subcommand (got '{line}')",
+        .transcriptUnclosedQuote: "the header has an unclosed quote",
+        .transcriptStoreOption: "the header chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
+        .transcriptUnreadable: "cannot read it: {reason}",
+        .transcriptNotUTF8: "it is not UTF-8 text",
+        .transcriptNotRegularFile: "it is not a regular file",
+        .transcriptTooLarge: "it is too large ({bytes} bytes; the limit is {limit})",
+        .transcriptDanglingLink: "it is a symbolic link to a file that does not exist",
     ]
 }

@@ -198,5 +198,15 @@ extension Catalog {
         .summaryCancel: "Cancela: descarta o rascunho",
         .summarySettings: "Abre os ajustes",
         .summaryAbout: "Abre a tela Sobre",
+
+        // MARK: navstack test
+        .transcriptBadHeader: "a primeira linha deve ser '#! navstack OPÇÕES' sem -c, --echo nem um subcomando (veio '{line}')",
+        .transcriptUnclosedQuote: "o cabeçalho tem uma aspa não fechada",
+        .transcriptStoreOption: "o cabeçalho escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
+        .transcriptUnreadable: "não foi possível lê-la: {reason}",
+        .transcriptNotUTF8: "não é texto UTF-8",
+        .transcriptNotRegularFile: "não é um arquivo comum",
+        .transcriptTooLarge: "é grande demais ({bytes} bytes; o limite é {limit})",
+        .transcriptDanglingLink: "é um link simbólico para um arquivo que não existe",
     ]
 }

@@ -198,5 +198,15 @@ extension Catalog {
         .summaryCancel: "Cancela: descarta el borrador",
         .summarySettings: "Abre los ajustes",
         .summaryAbout: "Abre la pantalla Acerca de",
+
+        // MARK: navstack test
+        .transcriptBadHeader: "la primera línea debe ser '#! navstack OPCIONES' sin -c, --echo ni un subcomando (llegó '{line}')",
+        .transcriptUnclosedQuote: "la cabecera tiene una comilla sin cerrar",
+        .transcriptStoreOption: "la cabecera elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
+        .transcriptUnreadable: "no se puede leer: {reason}",
+        .transcriptNotUTF8: "no es texto UTF-8",
+        .transcriptNotRegularFile: "no es un archivo normal",
+        .transcriptTooLarge: "es demasiado grande ({bytes} bytes; el límite es {limit})",
+        .transcriptDanglingLink: "es un enlace simbólico a un archivo que no existe",
     ]
 }

@@ -204,4 +204,14 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case summaryCancel = "summary.cancel"
     case summarySettings = "summary.settings"
     case summaryAbout = "summary.about"
+
+    // MARK: navstack test
+    case transcriptBadHeader = "transcript.badHeader"
+    case transcriptUnclosedQuote = "transcript.unclosedQuote"
+    case transcriptStoreOption = "transcript.storeOption"
+    case transcriptUnreadable = "transcript.unreadable"
+    case transcriptNotUTF8 = "transcript.notUTF8"
+    case transcriptNotRegularFile = "transcript.notRegularFile"
+    case transcriptTooLarge = "transcript.tooLarge"
+    case transcriptDanglingLink = "transcript.danglingLink"
 }

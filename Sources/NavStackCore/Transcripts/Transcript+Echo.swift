@@ -4,7 +4,7 @@ extension Transcript {
     /// it as `> LINE`, the way the text format echoes it, so transcripts read alike in
     /// both formats.
     public static func lines(ofOutput output: String) -> [String] {
-        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = lines(of: output)
         if output.hasSuffix("\n") { lines.removeLast() }
         return lines.map { line in
             guard line.hasPrefix(#"{"echo":"#), let echo = JSONValue(parsing: line), let text = echo["echo"]?.string

@@ -5,6 +5,10 @@ public struct Transcript: Equatable, Sendable {
     /// The options used when the file has no header.
     public static let defaultOptions = ["--memory", "--lang", "en", "--width", "80"]
     public static let headerPrefix = "#! navstack"
+    /// Options a header may not give: a transcript always runs with a store of its own.
+    public static let storeOptions = ["--store"]
+    /// The largest transcript read, in bytes.
+    public static let sizeLimit = 16 << 20
 
     /// The header line, if the file has one.
     public var header: String?
@@ -12,6 +16,8 @@ public struct Transcript: Equatable, Sendable {
     public var options: [String]
     /// The expected output lines (everything after the header).
     public var expected: [String]
+    /// Whether the file's lines end in CR LF, kept when it is rewritten.
+    public var crlf = false
 
     /// The commands to replay: the `> ` lines, without their prefix.
     public var commands: [String] {
@@ -20,7 +26,9 @@ public struct Transcript: Equatable, Sendable {
 
     /// Reads a transcript; fails with a reason when the header cannot be read.
     public init(text: String) throws(TranscriptError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = Self.lines(of: text)
+        crlf = lines.first?.hasSuffix("\r") ?? false
+        lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
         if lines.last == "" { lines.removeLast() }
         if let first = lines.first, first.hasPrefix("#!") {
             guard first.hasPrefix(Self.headerPrefix + " ") || first == Self.headerPrefix else {
@@ -33,15 +41,30 @@ public struct Transcript: Equatable, Sendable {
             header = nil
             options = Self.defaultOptions
         }
-        guard !options.contains(where: { $0 == "-c" || $0.hasPrefix("--echo") }) else {
+        // A first word that is no option names a subcommand.
+        guard !options.contains(where: { $0 == "-c" || $0.hasPrefix("--echo") }),
+              options.first.map({ $0.hasPrefix("-") }) ?? true else {
             throw .badHeader(header ?? "")
+        }
+        for option in options {
+            for refused in Self.storeOptions where option == refused || option.hasPrefix(refused + "=") {
+                throw .storeOption(refused)
+            }
         }
         expected = lines
     }
 
-    /// The file's text for new expected lines, keeping the header.
+    /// The lines of a text, split at each LF only (a CR before it stays on its line);
+    /// an LF at the end gives a last empty line.
+    public static func lines(of text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The file's text for new expected lines, keeping the header and the line endings.
     public func text(with lines: [String]) -> String {
-        ((header.map { [$0] } ?? []) + lines).map { $0 + "\n" }.joined()
+        let end = crlf ? "\r\n" : "\n"
+        return ((header.map { [$0] } ?? []) + lines).map { $0 + end }.joined()
     }
 
     /// Splits options as a shell would for plain words and quoted ones.
@@ -72,7 +95,10 @@ public struct Transcript: Equatable, Sendable {
 
     /// Whether an actual line matches an expected one: equal, or equal where each `[..]`
     /// of the expected line stands for any text within the line.
+    /// A bare `>` (an empty command whose trailing blank an editor trimmed) matches the
+    /// `> ` that `--echo` prints for it.
     public static func line(_ actual: String, matches expected: String) -> Bool {
+        if expected == ">" { return actual == "> " || actual == ">" }
         guard expected.contains("[..]") else { return actual == expected }
         let pieces = expected.split(separator: "[..]", omittingEmptySubsequences: false).map(Substring.init)
         var rest = Substring(actual)
@@ -87,8 +113,22 @@ public struct Transcript: Equatable, Sendable {
     }
 
     /// The comparison of actual output with the expected lines.
+    ///
+    /// Each distinct line gets a number first, so that lines without `[..]` (nearly all)
+    /// compare as numbers.
     public func compare(_ actual: [String]) -> [LineDiff.Edit] {
-        LineDiff.edits(from: expected, to: actual, matches: { expected, actual in Self.line(actual, matches: expected) })
+        var numbers: [String: Int] = [:]
+        func number(_ line: String) -> Int {
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+        // -1: a pattern, matched by `line(_:matches:)`.
+        let old = expected.map { $0 == ">" || $0.contains("[..]") ? -1 : number($0) }
+        let new = actual.map(number)
+        return LineDiff.edits(from: expected, to: actual, matching: { i, j in
+            old[i] >= 0 ? old[i] == new[j] : Self.line(actual[j], matches: expected[i])
+        })
     }
 
     /// The comparison as a unified diff whose line numbers are the file's (the header
@@ -115,16 +155,28 @@ public struct Transcript: Equatable, Sendable {
 public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible {
     case badHeader(String)
     case unclosedQuote
+    /// The header gives an option that chooses a store.
+    case storeOption(String)
     case unreadable(String)
     case notUTF8
+    /// A named pipe, device, socket or folder.
+    case notRegularFile
+    case tooLarge(bytes: Int)
+    /// A symbolic link whose target is missing.
+    case danglingLink
 
-    public var description: String {
+    public func message(in t: Catalog) -> String {
         switch self {
-        case .badHeader(let line):
-            "the first line must be '#! navstack OPTIONS' without -c or --echo (got '\(line.escapedForDisplay)')"
-        case .unclosedQuote: "the header has an unclosed quote"
-        case .unreadable(let reason): "cannot read it: \(reason)"
-        case .notUTF8: "it is not UTF-8 text"
+        case .badHeader(let line): t(.transcriptBadHeader, ("line", line.escapedForDisplay))
+        case .unclosedQuote: t(.transcriptUnclosedQuote)
+        case .storeOption(let option): t(.transcriptStoreOption, ("option", option.escapedForDisplay))
+        case .unreadable(let reason): t(.transcriptUnreadable, ("reason", reason.escapedForDisplay))
+        case .notUTF8: t(.transcriptNotUTF8)
+        case .notRegularFile: t(.transcriptNotRegularFile)
+        case .tooLarge(let bytes): t(.transcriptTooLarge, ("bytes", bytes), ("limit", Transcript.sizeLimit))
+        case .danglingLink: t(.transcriptDanglingLink)
         }
     }
+
+    public var description: String { message(in: .english) }
 }

@@ -81,4 +81,106 @@ final class TranscriptTests: XCTestCase {
                        ["navstack [..]", "> where", "new", "stays [..]"])
         XCTAssertEqual(transcript.updated(with: ["changed", "> where"]), ["changed", "> where"])
     }
+
+    // MARK: - Myers' diff
+
+    /// The length of a longest common subsequence, by the textbook table.
+    private func lcs(_ a: [String], _ b: [String]) -> Int {
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in a.indices.reversed() {
+            for j in b.indices.reversed() {
+                table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+            }
+        }
+        return table[0][0]
+    }
+
+    func testTheDiffIsAShortestEditScriptOnRandomInputs() {
+        var generator = SplitMix64(state: 9)
+        for round in 0..<400 {
+            let alphabet = ["a", "b", "c", "d"].prefix(Int.random(in: 1...4, using: &generator))
+            let a = (0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let b = (0..<Int.random(in: 0...30, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let edits = LineDiff.edits(from: a, to: b)
+            let old = edits.compactMap { edit -> String? in
+                switch edit {
+                case .same(let line, _), .removed(let line): line
+                case .added: nil
+                }
+            }
+            let new = edits.compactMap { edit -> String? in
+                switch edit {
+                case .same(_, let line), .added(let line): line
+                case .removed: nil
+                }
+            }
+            XCTAssertEqual(old, a, "round \(round)")
+            XCTAssertEqual(new, b, "round \(round)")
+            let same = edits.filter { if case .same(let x, let y) = $0 { x == y } else { false } }.count
+            XCTAssertEqual(edits.count - same, a.count + b.count - 2 * lcs(a, b), "round \(round): \(a) → \(b)")
+        }
+    }
+
+    func testRemovedLinesComeBeforeAddedOnesInEachChange() {
+        let edits = LineDiff.edits(from: ["x", "a", "b", "y"], to: ["x", "c", "a2", "d", "y"])
+        XCTAssertEqual(edits, [.same("x", "x"), .removed("a"), .removed("b"), .added("c"), .added("a2"), .added("d"), .same("y", "y")])
+    }
+
+    func testPastTheCostLimitTheMiddleIsOneReplacement() {
+        let old = ["head", "1", "2", "x", "3", "tail"]
+        let new = ["head", "x", "4", "5", "6", "tail"]
+        XCTAssertEqual(LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }, costLimit: 2),
+                       [.same("head", "head"), .removed("1"), .removed("2"), .removed("x"), .removed("3"),
+                        .added("x"), .added("4"), .added("5"), .added("6"), .same("tail", "tail")])
+        XCTAssertEqual(LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }).filter { if case .same = $0 { true } else { false } }.count, 3)
+    }
+
+    func testALongDiffIsExact() {
+        let old = (0..<5000).map { $0 % 2 == 0 ? "> where" : "line \($0)" }
+        let new = (0..<5000).map { $0 % 2 == 0 ? "> where" : "changed \($0)" }
+        let edits = LineDiff.edits(from: old, to: new)
+        XCTAssertEqual(edits.count, 7500)
+        XCTAssertEqual(edits.prefix(3), [.same("> where", "> where"), .removed("line 1"), .added("changed 1")])
+    }
+
+    // MARK: - Reading transcripts
+
+    func testCRLFLinesAreReadAndKept() throws {
+        let transcript = try Transcript(text: "#! navstack --memory\r\n> where\r\nSign in\r\n")
+        XCTAssertEqual(transcript.header, "#! navstack --memory")
+        XCTAssertEqual(transcript.expected, ["> where", "Sign in"])
+        XCTAssertEqual(transcript.commands, ["where"])
+        XCTAssertEqual(transcript.text(with: ["> where", "x"]), "#! navstack --memory\r\n> where\r\nx\r\n")
+    }
+
+    func testABareCommandPromptMatchesTheEchoOfAnEmptyLine() throws {
+        XCTAssertTrue(Transcript.line("> ", matches: ">"))
+        XCTAssertFalse(Transcript.line("> x", matches: ">"))
+        let transcript = try Transcript(text: "> where\nSign in\n>\n")
+        XCTAssertEqual(transcript.commands, ["where", ""])
+        XCTAssertTrue(transcript.compare(["> where", "Sign in", "> "]).allSatisfy { if case .same = $0 { true } else { false } })
+        XCTAssertEqual(transcript.updated(with: ["> where", "Sign in", "> "]), ["> where", "Sign in", ">"])
+    }
+
+    func testAHeaderCannotChooseAStoreOrASubcommand() {
+        for text in ["#! navstack --store /home/me/.local/share/navstack/navstack.sqlite\n",
+                     "#! navstack --memory --store=../x.sqlite\n", "#! navstack --width 40 --store ~/x\n"] {
+            XCTAssertThrowsError(try Transcript(text: text), text) { error in
+                XCTAssertEqual(error as? TranscriptError, .storeOption("--store"))
+            }
+        }
+        XCTAssertThrowsError(try Transcript(text: "#! navstack import x.json --store y\n")) { error in
+            XCTAssertEqual(error as? TranscriptError, .badHeader("#! navstack import x.json --store y"))
+        }
+        XCTAssertNoThrow(try Transcript(text: "#! navstack --open tasks/2\n"))
+        XCTAssertEqual(TranscriptError.storeOption("--store").message(in: .english),
+                       "the header chooses a store with '--store'; a transcript always runs with a temporary store of its own, so remove it")
+        XCTAssertEqual(TranscriptError.tooLarge(bytes: 20_000_000).description, "it is too large (20000000 bytes; the limit is 16777216)")
+    }
+
+    func testTheUnifiedDiffEscapesControlCharacters() {
+        let text = LineDiff.unified([.removed("a\u{1B}[2J"), .added("b\u{7}")], oldName: "x\u{1B}", newName: "y")
+        XCTAssertEqual(text, "--- x\\u{1B}\n+++ y\n@@ -1,1 +1,1 @@\n-a\\u{1B}[2J\n+b\\u{7}\n")
+    }
 }
+
