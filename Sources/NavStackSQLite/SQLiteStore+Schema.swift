@@ -40,6 +40,16 @@ extension SQLiteStore {
             );
             CREATE INDEX change_by_profile ON change(profile_id, undone, seq);
             """),
+        // changes counts the profile's change rows, so a profile's history is kept to
+        // its limit without counting them; a history that grew past it is cut to its
+        // newest 1,000.
+        ("v2: a profile's change count, tasks of undone imports", """
+            DELETE FROM change WHERE seq IN (
+                SELECT seq FROM (SELECT seq, row_number() OVER (PARTITION BY profile_id ORDER BY seq DESC) AS newer FROM change)
+                WHERE newer > 1000);
+            ALTER TABLE profile ADD COLUMN changes INTEGER NOT NULL DEFAULT 0;
+            UPDATE profile SET changes = (SELECT count(*) FROM change WHERE change.profile_id = profile.id);
+            """),
     ]
 
     /// How many migrations the store has. A store made before `user_version` was used

@@ -61,19 +61,21 @@ extension SQLiteStore {
     /// How many changes a profile keeps for `undo`.
     public static let undoLimit = 1000
 
-    /// Records a change: what could be redone is forgotten, and the oldest changes past
-    /// the limit.
+    /// Records a change: what could be redone is forgotten, and the profile's oldest
+    /// changes past the limit (the profile counts its changes, so none are counted here).
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
         try db.run("DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1", [user])
+        let forgotten = Int(sqlite3_changes(db.handle))
         try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)",
                    [user, kind.rawValue, Self.encode(change)])
-        let seq = db.lastInsertedRowID
-        if seq % 100 == 0 {
-            try db.run("""
-                DELETE FROM change WHERE profile_id = \(Self.profileID) AND seq <= (
-                    SELECT seq FROM change WHERE profile_id = \(Self.profileID) ORDER BY seq DESC LIMIT 1 OFFSET ?)
-                """, [user, user, Self.undoLimit])
-        }
+        let count = try db.first("UPDATE profile SET changes = changes + ? WHERE name = ? RETURNING changes",
+                                 [1 - forgotten, user]) { $0.int(0) } ?? 0
+        guard count > Self.undoLimit else { return }
+        try db.run("""
+            DELETE FROM change WHERE seq IN (
+                SELECT seq FROM change WHERE profile_id = \(Self.profileID) AND undone = 0 ORDER BY seq LIMIT ?)
+            """, [user, count - Self.undoLimit])
+        try db.run("UPDATE profile SET changes = ? WHERE name = ?", [Self.undoLimit, user])
     }
 
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
