@@ -3,7 +3,8 @@ import NavStackCore
 @testable import NavStackSQLite
 import XCTest
 
-/// The undo history: each profile keeps its own newest changes.
+/// The undo history: each profile keeps its own newest changes, and an import is undone
+/// and redone by moving its tasks, a batch at a time.
 final class UndoHistoryTests: XCTestCase {
     private var folder: URL!
 
@@ -84,6 +85,55 @@ final class UndoHistoryTests: XCTestCase {
                        "the newest are kept")
         XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'ana'") { $0.int(0) }, 1000)
         XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'bo'") { $0.int(0) }, 15)
+        store.close()
+    }
+
+    /// An import of 5,000 tasks undone and redone 7 and 13 ids a statement: undo takes
+    /// away exactly its tasks; redo brings them back with their ids and places; the
+    /// profile's other tasks, another profile's and later tasks are left alone.
+    func testUndoAndRedoOfAnImportMoveExactlyItsTasksInBatches() throws {
+        let store = try SQLiteStore(path: path)
+        try store.openProfile("ana", sample: true)
+        try store.openProfile("bo", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Before"), as: .add)
+        let records = (0..<5000).map { DraftFields(title: "T\($0)", notes: $0 % 2 == 0 ? "" : "n\($0)", done: $0 % 3 == 0) }
+        XCTAssertEqual(try store.importTasks(records, user: "ana"), 5000)
+        // Another profile's task made after the import has a later id.
+        _ = try store.insertAtTop("bo", DraftFields(title: "Later"), as: .add)
+        // An imported task edited after the import, then the edit undone.
+        let edited = try XCTUnwrap(try store.task("ana", id: 100))
+        var changed = edited
+        changed.title = "Edited"
+        XCTAssertTrue(try store.update("ana", changed, as: .save))
+        let imported = try all(store, "ana")
+        let importedPositions = try positions(store, "ana")
+        let importedCounts = try store.counts("ana")
+        let bo = try all(store, "bo")
+        XCTAssertEqual(try store.undo("ana"), .save)
+        XCTAssertEqual(try store.task("ana", id: 100), edited)
+
+        XCTAssertEqual(try store.step("ana", undone: false, batch: 7), .import)
+        XCTAssertEqual(try all(store, "ana").map(\.title), ["Before", "Buy fruit", "Study SwiftUI", "Go for a walk"])
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 3, done: 1))
+        XCTAssertEqual(try all(store, "bo"), bo)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 5000)
+
+        XCTAssertEqual(try store.step("ana", undone: true, batch: 13), .import)
+        XCTAssertEqual(try store.redo("ana"), .save)
+        XCTAssertNil(try store.redo("ana"))
+        XCTAssertEqual(try all(store, "ana"), imported)
+        XCTAssertEqual(try positions(store, "ana"), importedPositions)
+        XCTAssertEqual(try store.counts("ana"), importedCounts)
+        XCTAssertEqual(try all(store, "bo"), bo)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 0)
+
+        // An undone import is forgotten with its tasks when a new change is made.
+        XCTAssertEqual(try store.undo("ana"), .save)
+        XCTAssertEqual(try store.undo("ana"), .import)
+        _ = try store.insertAtTop("ana", DraftFields(title: "New"), as: .add)
+        XCTAssertNil(try store.redo("ana"))
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 0)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 5)
         store.close()
     }
 }
