@@ -67,18 +67,22 @@ extension SQLiteStore {
     /// Records a change: what could be redone is forgotten, and the profile's oldest
     /// changes past the limit (the profile counts its changes, so none are counted here).
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        try db.run("DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1", [user])
-        let forgotten = Int(sqlite3_changes(db.handle))
-        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)",
-                   [user, kind.rawValue, Self.encode(change)])
-        let count = try db.first("UPDATE profile SET changes = changes + ? WHERE name = ? RETURNING changes",
-                                 [1 - forgotten, user]) { $0.int(0) } ?? 0
-        guard count > Self.undoLimit else { return }
-        try db.run("""
-            DELETE FROM change WHERE seq IN (
-                SELECT seq FROM change WHERE profile_id = \(Self.profileID) AND undone = 0 ORDER BY seq LIMIT ?)
-            """, [user, count - Self.undoLimit])
-        try db.run("UPDATE profile SET changes = ? WHERE name = ?", [Self.undoLimit, user])
+        guard let (profile, count) = try db.first("SELECT id, changes FROM profile WHERE name = ?", [user],
+                                                  { ($0.int64(0), $0.int(1)) }) else { return }
+        try db.run("DELETE FROM change WHERE profile_id = ? AND undone = 1", [profile])
+        var kept = count - Int(sqlite3_changes(db.handle)) + 1
+        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (?, ?, ?)", [profile, kind.rawValue, Self.encode(change)])
+        if kept > Self.undoLimit {
+            // A bound found by a subquery, not `seq IN (…)`: that would build a table in
+            // memory on every change.
+            try db.run("""
+                DELETE FROM change WHERE profile_id = ?1 AND undone = 0 AND seq <= (
+                    SELECT seq FROM change WHERE profile_id = ?1 AND undone = 0 ORDER BY seq LIMIT 1 OFFSET ?2)
+                """, [profile, kept - Self.undoLimit - 1])
+            kept = Self.undoLimit
+        }
+        // Once the history is full, a change adds one and drops one: the count stays.
+        if kept != count { try db.run("UPDATE profile SET changes = ? WHERE id = ?", [kept, profile]) }
     }
 
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
