@@ -43,6 +43,26 @@ extension SQLiteStore {
             );
             CREATE INDEX change_by_profile ON change(profile_id, undone, seq);
             """),
+        // changes counts the profile's change rows, so a profile's history is kept to
+        // its limit without counting them; a history that grew past it is cut to its
+        // newest 1,000. undone_task holds the tasks an undone import took away, until
+        // it is redone or forgotten.
+        ("v2: a profile's change count, tasks of undone imports", """
+            DELETE FROM change WHERE seq IN (
+                SELECT seq FROM (SELECT seq, row_number() OVER (PARTITION BY profile_id ORDER BY seq DESC) AS newer FROM change)
+                WHERE newer > 1000);
+            ALTER TABLE profile ADD COLUMN changes INTEGER NOT NULL DEFAULT 0;
+            UPDATE profile SET changes = (SELECT count(*) FROM change WHERE change.profile_id = profile.id);
+            CREATE TABLE undone_task (
+                change_seq INTEGER NOT NULL REFERENCES change(seq) ON DELETE CASCADE,
+                id INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                title TEXT NOT NULL,
+                notes TEXT NOT NULL,
+                done INTEGER NOT NULL,
+                PRIMARY KEY (change_seq, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// The tables every navstack store has had.

@@ -7,9 +7,9 @@ struct ChangePair: Equatable {
     var after: StoredTask?
 }
 
-/// What a change table row holds: the pairs, or for an import not undone yet only the
-/// range of ids it added (copied into pairs when it is undone, so a large import stays
-/// cheap to record).
+/// What a change table row holds: the pairs, or for an import only the range of ids it
+/// added (while it is undone, its tasks wait in `undone_task`), so a large import stays
+/// cheap to record, undo and redo.
 ///
 /// As JSON: `{"pairs":[{"before":TASK,"after":TASK}]}` (a missing side is absent) or
 /// `{"first":N,"last":N}`.
@@ -61,19 +61,28 @@ extension SQLiteStore {
     /// How many changes a profile keeps for `undo`.
     public static let undoLimit = 1000
 
-    /// Records a change: what could be redone is forgotten, and the oldest changes past
-    /// the limit.
+    /// How many ids of an import one statement of its undo or redo moves.
+    static let importBatch = 10_000
+
+    /// Records a change: what could be redone is forgotten, and the profile's oldest
+    /// changes past the limit (the profile counts its changes, so none are counted here).
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        try db.run("DELETE FROM change WHERE profile_id = \(Self.profileID) AND undone = 1", [user])
-        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (\(Self.profileID), ?, ?)",
-                   [user, kind.rawValue, Self.encode(change)])
-        let seq = db.lastInsertedRowID
-        if seq % 100 == 0 {
+        guard let (profile, count) = try db.first("SELECT id, changes FROM profile WHERE name = ?", [user],
+                                                  { ($0.int64(0), $0.int(1)) }) else { return }
+        try db.run("DELETE FROM change WHERE profile_id = ? AND undone = 1", [profile])
+        var kept = count - Int(sqlite3_changes(db.handle)) + 1
+        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (?, ?, ?)", [profile, kind.rawValue, Self.encode(change)])
+        if kept > Self.undoLimit {
+            // A bound found by a subquery, not `seq IN (…)`: that would build a table in
+            // memory on every change.
             try db.run("""
-                DELETE FROM change WHERE profile_id = \(Self.profileID) AND seq <= (
-                    SELECT seq FROM change WHERE profile_id = \(Self.profileID) ORDER BY seq DESC LIMIT 1 OFFSET ?)
-                """, [user, user, Self.undoLimit])
+                DELETE FROM change WHERE profile_id = ?1 AND undone = 0 AND seq <= (
+                    SELECT seq FROM change WHERE profile_id = ?1 AND undone = 0 ORDER BY seq LIMIT 1 OFFSET ?2)
+                """, [profile, kept - Self.undoLimit - 1])
+            kept = Self.undoLimit
         }
+        // Once the history is full, a change adds one and drops one: the count stays.
+        if kept != count { try db.run("UPDATE profile SET changes = ? WHERE id = ?", [kept, profile]) }
     }
 
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
@@ -81,39 +90,82 @@ extension SQLiteStore {
     }
 
     public func undo(_ user: String) throws -> ChangeKind? {
-        try step(user, undone: false)
+        try step(user, undone: false, batch: Self.importBatch)
     }
 
     public func redo(_ user: String) throws -> ChangeKind? {
-        try step(user, undone: true)
+        try step(user, undone: true, batch: Self.importBatch)
     }
 
-    /// Undoes the newest change not undone, or redoes the oldest undone one.
-    private func step(_ user: String, undone: Bool) throws -> ChangeKind? {
+    /// Undoes the newest change not undone, or redoes the oldest undone one; an import's
+    /// tasks move `batch` ids a statement.
+    func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
             let order = undone ? "ASC" : "DESC"
             guard let (seq, kindName, rows) = try db.first(
                 "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ? ORDER BY seq \(order) LIMIT 1",
                 [user, undone], { ($0.int64(0), $0.text(1), $0.text(2)) }) else { return nil }
             guard let kind = ChangeKind(rawValue: kindName) else { return nil }
-            var pairs: [ChangePair]
             switch try Self.decode(rows) {
-            case .pairs(let recorded):
-                pairs = recorded
+            case .pairs(let pairs):
+                for pair in undone ? pairs : pairs.reversed() {
+                    let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
+                    let id = (from ?? to)?.id ?? 0
+                    try Self.put(db, user, to, replacing: try Self.stored(db, user, id: id))
+                }
             case .imported(let first, let last):
-                pairs = try db.prepare("""
-                    SELECT \(Self.storedColumns) FROM task WHERE profile_id = \(Self.profileID) AND id BETWEEN ? AND ? ORDER BY id
-                    """).all([user, first, last]) { ChangePair(before: nil, after: Self.storedTask($0)) }
-                try db.run("UPDATE change SET rows = ? WHERE seq = ?", [Self.encode(.pairs(pairs)), seq])
-            }
-            for pair in undone ? pairs : pairs.reversed() {
-                let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
-                let id = (from ?? to)?.id ?? 0
-                try Self.put(db, user, to, replacing: try Self.stored(db, user, id: id))
+                if undone {
+                    try Self.restoreImport(db, user, seq: seq, first: first, last: last, batch: batch)
+                } else {
+                    try Self.takeAwayImport(db, user, seq: seq, first: first, last: last, batch: batch)
+                }
             }
             try db.run("UPDATE change SET undone = ? WHERE seq = ?", [!undone, seq])
             return kind
         }
+    }
+
+    /// Undoes an import: the profile's tasks with ids in `first...last` (those it added,
+    /// as they are now) move to `undone_task` under the change, `batch` ids a statement,
+    /// so memory does not grow with the import. Other profiles' tasks and later ids are
+    /// left alone.
+    private static func takeAwayImport(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int, batch: Int) throws {
+        guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else { return }
+        // `+profile_id` keeps SQLite on the id range: through an index on the profile it
+        // would read all of the profile's tasks for each batch.
+        let (total, done) = try db.first("""
+            SELECT count(*), total(done) FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+            """, [first, last, profile]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        let copy = try db.prepare("""
+            INSERT INTO undone_task (change_seq, id, position, title, notes, done)
+            SELECT ?, id, position, title, notes, done FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+            """)
+        let remove = try db.prepare("DELETE FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?")
+        for low in stride(from: first, through: last, by: batch) {
+            let high = min(low + batch - 1, last)
+            try copy.run([seq, low, high, profile])
+            try remove.run([low, high, profile])
+        }
+        try db.run("UPDATE profile SET total = total - ?, done = done - ? WHERE id = ?", [total, done, profile])
+    }
+
+    /// Redoes an import: its tasks come back from `undone_task` with their ids and
+    /// places, `batch` ids a statement.
+    private static func restoreImport(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int, batch: Int) throws {
+        guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else { return }
+        let (total, done) = try db.first("SELECT count(*), total(done) FROM undone_task WHERE change_seq = ?",
+                                         [seq]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        let copy = try db.prepare("""
+            INSERT INTO task (id, profile_id, position, title, notes, done)
+            SELECT id, ?, position, title, notes, done FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
+            """)
+        let remove = try db.prepare("DELETE FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?")
+        for low in stride(from: first, through: last, by: batch) {
+            let high = min(low + batch - 1, last)
+            try copy.run([profile, seq, low, high])
+            try remove.run([seq, low, high])
+        }
+        try db.run("UPDATE profile SET total = total + ?, done = done + ? WHERE id = ?", [total, done, profile])
     }
 
     static func encode(_ change: ChangeRecord) -> String {
