@@ -95,6 +95,13 @@ extension SQLiteStore {
             "session": ["id", "user", "pending"],
             "change": ["seq", "profile_id", "kind", "undone", "rows"],
         ],
+        [
+            "profile": ["id", "name", "total", "done", "top", "bottom", "state", "changes"],
+            "task": ["id", "profile_id", "position", "title", "notes", "done"],
+            "session": ["id", "user", "pending"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows"],
+            "undone_task": ["change_seq", "id", "position", "title", "notes", "done"],
+        ],
     ]
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

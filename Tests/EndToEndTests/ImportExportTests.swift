@@ -115,7 +115,10 @@ final class ImportExportTests: XCTestCase {
     }
 
     func testExportOfAMissingProfileIsAnError() throws {
-        var result = try NavstackProcess.run(["export", "--store", store, "--user", "nobody"])
+        // A store with no profile yet (export never creates one).
+        var result = try NavstackProcess.run(["--store", store, "-c", "quit"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try NavstackProcess.run(["export", "--store", store, "--user", "nobody"])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr, "navstack: export: there is no profile named 'nobody'\n")

@@ -20,7 +20,7 @@ final class MigrationTests: XCTestCase {
     /// The current migrations and one that rebuilds the profile table (with a new
     /// column), as SQLite's documentation says a table is changed.
     private let rebuildingProfile = SQLiteStore.migrations + [
-        ("v2: profile rebuilt with a colour", """
+        ("test: profile rebuilt with a colour", """
             CREATE TABLE new_profile (
                 id INTEGER PRIMARY KEY,
                 name TEXT NOT NULL UNIQUE,
@@ -29,10 +29,11 @@ final class MigrationTests: XCTestCase {
                 top INTEGER NOT NULL DEFAULT 0,
                 bottom INTEGER NOT NULL DEFAULT 0,
                 state TEXT,
+                changes INTEGER NOT NULL DEFAULT 0,
                 colour TEXT NOT NULL DEFAULT 'blue'
             );
-            INSERT INTO new_profile (id, name, total, done, top, bottom, state)
-                SELECT id, name, total, done, top, bottom, state FROM profile;
+            INSERT INTO new_profile (id, name, total, done, top, bottom, state, changes)
+                SELECT id, name, total, done, top, bottom, state, changes FROM profile;
             DROP TABLE profile;
             ALTER TABLE new_profile RENAME TO profile;
             """),
@@ -86,7 +87,7 @@ final class MigrationTests: XCTestCase {
         // As a session's connection is: foreign keys on.
         try db.execute("PRAGMA foreign_keys = ON")
         try SQLiteStore.migrate(db, path: path, with: rebuildingProfile)
-        XCTAssertEqual(try SQLiteStore.userVersion(db), 2)
+        XCTAssertEqual(try SQLiteStore.userVersion(db), SQLiteStore.migrations.count + 1)
         XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3, "the rebuild deleted the tasks")
         XCTAssertEqual(try count("SELECT count(*) FROM profile WHERE colour = 'blue'", in: db), 1)
         XCTAssertEqual(try count("PRAGMA foreign_keys", in: db), 1, "foreign keys are on again")
@@ -96,11 +97,11 @@ final class MigrationTests: XCTestCase {
     func testAMigrationThatBreaksForeignKeysIsUndone() throws {
         try makeStoreWithTasks()
         let db = try Connection(path: path)
-        let orphaning = SQLiteStore.migrations + [("v2: profiles dropped", "DELETE FROM profile")]
+        let orphaning = SQLiteStore.migrations + [("test: profiles dropped", "DELETE FROM profile")]
         XCTAssertThrowsError(try SQLiteStore.migrate(db, path: path, with: orphaning)) { error in
-            XCTAssertEqual(error as? StoreError, .migrationBroken(path: self.path, migration: "v2: profiles dropped"))
+            XCTAssertEqual(error as? StoreError, .migrationBroken(path: self.path, migration: "test: profiles dropped"))
         }
-        XCTAssertEqual(try SQLiteStore.userVersion(db), 1)
+        XCTAssertEqual(try SQLiteStore.userVersion(db), SQLiteStore.migrations.count)
         XCTAssertEqual(try count("SELECT count(*) FROM profile", in: db), 1)
         XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3)
         db.close()
