@@ -3,9 +3,12 @@
 benchmark walk, in the style of the standard library's `cmd` module, printing the same
 screens as `navstack --memory` (text or `--format json`) for the same lines.
 
-Commands: login NAME, open N, back, edit, title TEXT, save, toggle [N], filter F, next,
-tab TAB, root, settings, where. Tasks live in a list of dicts; the path is a list of
-route strings. It exists to be measured against, and is checked to print the same bytes.
+Commands: login NAME, open N, add [TITLE], new, toggle [N], delete [N], filter F, next,
+prev, page N, edit, title TEXT, notes [TEXT], done on|off, save, cancel, back [N], back!,
+root, tab TAB, go URL, settings, about, where. Tasks live in a list of dicts; the path is
+a list of route strings; the new-task sheet is a draft beside it. It exists to be measured
+against (scripts/bench-walk.py also uses it to know which commands a screen offers), and
+is checked to print the same bytes.
 
 Usage: bench-reference.py [--format text|json] < script
 """
@@ -16,6 +19,10 @@ import sys
 WIDTH = 80
 PAGE = 20
 RULE = "─" * WIDTH
+VERSION = "0.2.0"
+ABOUT = ["A task app whose every screen lives on a navigation path: open pushes, back",
+         "pops, tabs keep their own stacks, a sheet floats above the path, and every",
+         "screen has a navstack:// link that rebuilds it."]
 
 
 class Reference(cmd.Cmd):
@@ -31,6 +38,8 @@ class Reference(cmd.Cmd):
         self.tab = "tasks"
         self.paths = {"tasks": [], "account": []}
         self.drafts = {}
+        self.sheet = None
+        self.next_id = 4
         self.filter = "all"
         self.page = 1
         self.tasks = [
@@ -53,6 +62,8 @@ class Reference(cmd.Cmd):
     def kind(self):
         if self.user is None:
             return "login"
+        if self.sheet is not None:
+            return "new-task"
         path = self.path()
         if not path:
             return "list" if self.tab == "tasks" else "account"
@@ -64,6 +75,8 @@ class Reference(cmd.Cmd):
     def actions(self):
         if self.user is None:
             return ["login", "go", "help", "quit", "exit"]
+        if self.sheet is not None:
+            return ["title", "notes", "done", "save", "cancel", "back", "back!", "undo", "redo", "go", "where", "help", "quit", "exit"]
         own = {
             "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
             "detail": ["edit", "toggle", "delete"],
@@ -78,6 +91,8 @@ class Reference(cmd.Cmd):
         return words + ["root", "tab", "undo", "redo", "go", "where", "help", "quit", "exit"]
 
     def url(self):
+        if self.sheet is not None:
+            return "navstack://tasks/new"
         path = self.path()
         if self.tab == "account":
             return "navstack://account" + ("/" + path[-1] if path else "")
@@ -95,7 +110,12 @@ class Reference(cmd.Cmd):
                 crumbs.append(self.task(int(route.split("/")[1]))["title"])
             else:
                 crumbs.append("Edit")
+        if self.sheet is not None:
+            crumbs.append("New Task")
         return crumbs
+
+    def draft(self):
+        return self.sheet if self.sheet is not None else self.drafts[self.path()[-1]]
 
     # ------------------------------------------------------------------ output
 
@@ -117,7 +137,8 @@ class Reference(cmd.Cmd):
     def show_json(self):
         kind = self.kind()
         screen = {"screen": kind, "title": self.title(), "tab": self.tab if self.user else None,
-                  "path": list(self.path()) if self.user else [], "sheet": None,
+                  "path": list(self.path()) if self.user else [],
+                  "sheet": "new-task" if self.sheet is not None else None,
                   "url": self.url() if self.user else None, "actions": self.actions()}
         if kind == "login":
             screen["pending"] = None
@@ -127,8 +148,8 @@ class Reference(cmd.Cmd):
             screen.update({"total": total, "filter": self.filter, "search": None, "page": page, "pages": pages})
         elif kind == "detail":
             screen["task"] = dict(self.task(int(self.path()[-1].split("/")[1])))
-        elif kind == "edit":
-            draft = self.drafts[self.path()[-1]]
+        elif kind in ("edit", "new-task"):
+            draft = self.draft()
             screen["draft"] = dict(draft["fields"])
             screen["canSave"] = bool(draft["fields"]["title"].strip())
             screen["dirty"] = draft["fields"] != draft["original"]
@@ -137,13 +158,15 @@ class Reference(cmd.Cmd):
             screen.update({"user": self.user, "open": len(self.tasks) - done, "done": done})
         elif kind == "settings":
             screen.update({"pageSize": PAGE, "store": "in memory", "language": "English"})
+        elif kind == "about":
+            screen["version"] = VERSION
         print(json.dumps(screen, ensure_ascii=False, separators=(",", ":")))
 
     def title(self):
         kind = self.kind()
         if kind == "detail":
             return self.task(int(self.path()[-1].split("/")[1]))["title"]
-        return {"login": "Sign in", "list": "My Tasks", "edit": "Edit Task", "account": "Account",
+        return {"login": "Sign in", "list": "My Tasks", "edit": "Edit Task", "new-task": "New Task", "account": "Account",
                 "settings": "Settings", "about": "About navstack"}[kind]
 
     def list_page(self):
@@ -174,16 +197,20 @@ class Reference(cmd.Cmd):
             elif kind == "detail":
                 t = self.task(int(self.path()[-1].split("/")[1]))
                 out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no")]
-            elif kind == "edit":
-                draft = self.drafts[self.path()[-1]]
+            elif kind in ("edit", "new-task"):
+                draft = self.draft()
                 f = draft["fields"]
-                out += ["Title:  " + f["title"], "Notes:  " + (f["notes"] or "—"), "Done:   " + ("on" if f["done"] else "off"), ""]
-                out.append("Unsaved changes." if f != draft["original"] else "No changes yet.")
+                out += ["Title:  " + (f["title"] or "(blank)"), "Notes:  " + (f["notes"] or "—"),
+                        "Done:   " + ("on" if f["done"] else "off"), ""]
+                out.append("Save is disabled until the title is set." if not f["title"].strip() else
+                           "Unsaved changes." if f != draft["original"] else "No changes yet.")
             elif kind == "account":
                 done = sum(1 for t in self.tasks if t["done"])
                 out += ["User:   " + self.user, f"Tasks:  {len(self.tasks) - done} open, {done} done"]
             elif kind == "settings":
                 out += [f"Page size:  {PAGE} rows", "Store:      in memory", "Language:   English"]
+            elif kind == "about":
+                out += ["navstack " + VERSION, ""] + ABOUT
         out.append(RULE)
         out += self.action_lines()
         print("\n".join(out) + "\n")
@@ -192,6 +219,7 @@ class Reference(cmd.Cmd):
         kind = self.kind()
         own_words = {"login": ["login"], "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
                      "detail": ["edit", "toggle", "delete"], "edit": ["title", "notes", "done", "save", "cancel"],
+                     "new-task": ["title", "notes", "done", "save", "cancel"],
                      "account": ["settings", "about", "logout"]}.get(kind, []) + ["back!"]
         usage = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]", "filter": "filter all|open|done",
                  "find": "find [TEXT]", "page": "page N", "tab": "tab tasks|account", "back": "back [N]", "title": "title TEXT",
@@ -200,6 +228,8 @@ class Reference(cmd.Cmd):
         def shown(word):
             if word in ("toggle", "delete"):
                 return word + " N" if kind == "list" else word
+            if word == "save" and not self.draft()["fields"]["title"].strip():
+                return "save (disabled)"
             return usage.get(word, word)
 
         words = [w for w in self.actions() if w != "exit"]
@@ -228,7 +258,7 @@ class Reference(cmd.Cmd):
                 here = ", ".join(w for w in self.actions() if w != "exit")
                 self.fail(f"'{word}' is not available on the {self.phrase()}; here: {here}")
             return False
-        handler = getattr(self, "do_" + word, None)
+        handler = getattr(self, "do_" + word.replace("!", "_discarding"), None)
         if handler is None:
             self.fail(f"unknown command '{word}' (help lists the commands)")
             return False
@@ -242,6 +272,7 @@ class Reference(cmd.Cmd):
 
     def phrase(self):
         return {"login": "login screen", "list": "task list", "detail": "task detail", "edit": "edit screen",
+                "new-task": "new-task sheet",
                 "account": "account screen", "settings": "settings screen", "about": "about screen"}[self.kind()]
 
     def row(self, arg):
@@ -263,24 +294,55 @@ class Reference(cmd.Cmd):
             return False
         self.path().append(f"detail/{t['id']}")
 
-    def do_back(self, arg):
-        route = self.path()[-1]
-        draft = self.drafts.get(route)
-        if draft and draft["fields"] != draft["original"]:
-            self.fail("'back' would discard unsaved changes: save them, cancel them, or use back! to discard")
+    def insert(self, fields):
+        t = {"id": self.next_id, **fields}
+        self.next_id += 1
+        self.tasks.insert(0, t)
+        return t
+
+    def do_add(self, arg):
+        t = self.insert({"title": arg or "New task", "notes": "", "done": False})
+        self.path().append(f"detail/{t['id']}")
+
+    def do_new(self, arg):
+        fields = {"title": "", "notes": "", "done": False}
+        self.sheet = {"fields": dict(fields), "original": fields}
+
+    def guard(self, routes, word):
+        """False (and an error) when one of these routes, or the sheet, holds a dirty draft."""
+        drafts = [self.drafts.get(route) for route in routes] + [self.sheet]
+        if any(d and d["fields"] != d["original"] for d in drafts):
+            self.fail(f"'{word}' would discard unsaved changes: save them, cancel them, or use back! to discard")
             return False
-        self.path().pop()
-        self.drafts.pop(route, None)
+        return True
+
+    def pop(self, count):
+        for _ in range(count):
+            self.drafts.pop(self.path().pop(), None)
+
+    def do_back(self, arg):
+        if self.sheet is not None:
+            if not self.guard([], "back"):
+                return False
+            self.sheet = None
+            return
+        count = int(arg) if arg else 1
+        if not self.guard(self.path()[-count:], "back"):
+            return False
+        self.pop(count)
+
+    def do_back_discarding(self, arg):
+        if self.sheet is not None:
+            self.sheet = None
+        else:
+            self.pop(1)
+
+    do_cancel = do_back_discarding
 
     def do_root(self, arg, word="root"):
-        for route in self.path():
-            draft = self.drafts.get(route)
-            if draft and draft["fields"] != draft["original"]:
-                self.fail(f"'{word}' would discard unsaved changes: save them, cancel them, or use back! to discard")
-                return False
-        for route in self.path():
-            self.drafts.pop(route, None)
-        self.paths[self.tab] = []
+        if not self.guard(self.path(), word):
+            return False
+        self.pop(len(self.path()))
 
     def do_edit(self, arg):
         task_id = int(self.path()[-1].split("/")[1])
@@ -290,24 +352,45 @@ class Reference(cmd.Cmd):
         self.drafts[f"edit/{task_id}"] = {"fields": dict(fields), "original": fields}
 
     def do_title(self, arg):
-        self.drafts[self.path()[-1]]["fields"]["title"] = arg
+        self.draft()["fields"]["title"] = arg
+
+    def do_notes(self, arg):
+        self.draft()["fields"]["notes"] = arg
+
+    def do_done(self, arg):
+        self.draft()["fields"]["done"] = arg == "on"
 
     def do_save(self, arg):
+        if self.sheet is not None:
+            self.insert(self.sheet["fields"])
+            self.sheet = None
+            return
         route = self.path().pop()
         draft = self.drafts.pop(route)
         self.task(int(route.split("/")[1])).update(draft["fields"])
 
-    def do_toggle(self, arg):
+    def target(self, arg):
+        """The task a list command's row names, or the task shown on the detail screen."""
         if self.kind() == "list":
-            t = self.row(arg)
-            if t is None:
-                return False
-        elif arg:
+            return self.row(arg)
+        if arg:
             self.fail("'toggle' here takes no row number; it acts on this task")
+            return None
+        return self.task(int(self.path()[-1].split("/")[1]))
+
+    def do_toggle(self, arg):
+        t = self.target(arg)
+        if t is None:
             return False
-        else:
-            t = self.task(int(self.path()[-1].split("/")[1]))
         t["done"] = not t["done"]
+
+    def do_delete(self, arg):
+        t = self.target(arg)
+        if t is None:
+            return False
+        self.tasks.remove(t)
+        if self.kind() == "detail":
+            self.pop(len(self.path()))
 
     def do_filter(self, arg):
         self.filter = arg
@@ -320,13 +403,49 @@ class Reference(cmd.Cmd):
             return False
         self.page = page + 1
 
+    def do_prev(self, arg):
+        _, _, page, pages = self.list_page()
+        if page <= 1:
+            self.fail(f"already on the first page (page 1 of {pages})")
+            return False
+        self.page = page - 1
+
+    def do_page(self, arg):
+        self.page = int(arg)
+
     def do_tab(self, arg):
         if arg == self.tab:
             return self.do_root("", word="tab")
         self.tab = arg
 
+    def do_go(self, arg):
+        parts = arg.removeprefix("navstack://").split("/")
+        tab, sheet = parts[0], None
+        if tab == "account":
+            path = parts[1:]
+        elif parts[1:] == ["new"]:
+            path, sheet = [], "new"
+        else:
+            path = [f"detail/{parts[1]}"] if len(parts) > 1 else []
+            if len(parts) > 2:
+                path.append(f"edit/{parts[1]}")
+        if not self.guard(self.paths[tab], "go"):
+            return False
+        for route in self.paths[tab]:
+            self.drafts.pop(route, None)
+        self.tab, self.paths[tab], self.sheet = tab, path, None
+        if sheet:
+            self.do_new("")
+        for route in path:
+            if route.startswith("edit/"):
+                self.path().pop()
+                self.do_edit("")
+
     def do_settings(self, arg):
         self.path().append("settings")
+
+    def do_about(self, arg):
+        self.path().append("about")
 
     def do_where(self, arg):
         pass
