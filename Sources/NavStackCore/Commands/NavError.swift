@@ -39,6 +39,8 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     case malformedLink(String)
     case noSuchTask(String)
     case taskVanished(Int)
+    /// `login` signed in, but the link waiting for it names a task the profile lacks.
+    case linkNotOpened(url: String, id: String)
 
     // The store
     case store(String)
@@ -121,6 +123,8 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             t(.noSuchTask, ("id", id))
         case .taskVanished(let id):
             t(.taskVanished, ("id", id))
+        case .linkNotOpened(let url, let id):
+            t(.linkNotOpened, ("url", url), ("id", id))
         case .store(let reason):
             t(.storeFailed, ("reason", reason))
         case .storeFailure(let message):

@@ -114,6 +114,12 @@ public struct Interpreter {
             let line = try Self.decode(bytes, length: length)
             guard let (word, argument) = try Command.split(line) else { return .nothing }
             let response = try router.apply(try command(word, argument))
+            if let failure = router.takeLinkFailure() {
+                // Signed in, but the waiting link failed: the screen and the error.
+                failures += 1
+                print(response, failing: failure, to: sink)
+                return .failed
+            }
             print(response, to: sink)
             return response == .quit ? .quit : .succeeded
         } catch {
@@ -246,6 +252,22 @@ public struct Interpreter {
         }
         kept.printed[response] = text
         if !text.isEmpty { sink.write(text, to: .output) }
+    }
+
+    /// A screen with the error of a command that did part of its work (`login` whose
+    /// waiting link failed): in text the screen, then the error line; in JSON Lines one
+    /// object, the screen's members and `error`.
+    private mutating func print(_ response: Response, failing error: NavError, to sink: some OutputSink) {
+        guard options.format == .json else {
+            print(response, to: sink)
+            return report(error, to: sink)
+        }
+        var text = ""
+        JSONRenderer().render(response, to: &text)
+        guard text.hasSuffix("}\n") else { return sink.write(text, to: .output) }
+        text.removeLast(2)
+        let quoted = error.message(in: router.configuration.catalog).jsonQuoted
+        sink.write(text + ",\"error\":{\"message\":" + quoted + ",\"line\":\(lineNumber)}}\n", to: .output)
     }
 
     /// The text renderer for the current options and language.

@@ -35,6 +35,7 @@ extension Catalog {
         .malformedLink: "'{text}' is not a navstack link (help go lists them)",
         .noSuchTask: "there is no task {id}",
         .taskVanished: "task {id} no longer exists",
+        .linkNotOpened: "signed in, but {url} was not opened: there is no task {id}",
         .storeFailed: "store failed: {reason}",
 
         // MARK: Rows that moved

@@ -36,6 +36,7 @@ extension Catalog {
         .malformedLink: "'{text}' não é um link do navstack (help go lista os links)",
         .noSuchTask: "não existe a tarefa {id}",
         .taskVanished: "a tarefa {id} não existe mais",
+        .linkNotOpened: "sessão iniciada, mas {url} não foi aberto: não existe a tarefa {id}",
         .storeFailed: "falha no armazenamento: {reason}",
 
         // MARK: Rows that moved

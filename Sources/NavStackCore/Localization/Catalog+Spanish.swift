@@ -36,6 +36,7 @@ extension Catalog {
         .malformedLink: "'{text}' no es un enlace de navstack (help go los lista)",
         .noSuchTask: "no existe la tarea {id}",
         .taskVanished: "la tarea {id} ya no existe",
+        .linkNotOpened: "sesión iniciada, pero {url} no se abrió: no existe la tarea {id}",
         .storeFailed: "falló el almacenamiento: {reason}",
 
         // MARK: Rows that moved

@@ -36,6 +36,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case malformedLink = "error.malformedLink"
     case noSuchTask = "error.noSuchTask"
     case taskVanished = "error.taskVanished"
+    case linkNotOpened = "error.linkNotOpened"
     case storeFailed = "error.storeFailed"
 
     // MARK: Rows that moved

@@ -56,6 +56,15 @@ public struct Router {
     public let store: any TaskStore
     /// The rows of the list shown last: what row numbers name.
     private(set) var shownList: ShownList?
+    /// Why the link waiting for `login` was not opened, until the front end takes it.
+    private var linkFailure: NavError?
+
+    /// Takes the failure of the link `login` was to open: `login` signed in and shows
+    /// the tab's root, and the front end reports this as the command's error.
+    public mutating func takeLinkFailure() -> NavError? {
+        defer { linkFailure = nil }
+        return linkFailure
+    }
     public private(set) var configuration: Configuration
 
     /// Rows per list page from now on (the window was resized); at least one.
@@ -96,6 +105,7 @@ public struct Router {
             // SQLite until it writes in memory, and is a savepoint in a file's shared
             // transaction: a refused command costs little.)
             let (before, pendingBefore) = (session, pendingLink)
+            linkFailure = nil
             var response = Response.quit
             do {
                 try storeCall {
@@ -105,7 +115,7 @@ public struct Router {
                 }
             } catch {
                 // A failed command changes nothing.
-                (session, pendingLink) = (before, pendingBefore)
+                (session, pendingLink, linkFailure) = (before, pendingBefore, nil)
                 throw error
             }
             if case .screen(let screen) = response { remember(screen) }
@@ -168,8 +178,13 @@ public struct Router {
             var session = Session(user: user)
             if let pending {
                 session.tab = pending.tab
-                session[path: pending.tab] = pending.routes
-                session.sheet = pending.sheet
+                // As `go` would: a link to a task the profile lacks is not opened.
+                if let id = pending.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
+                    linkFailure = .linkNotOpened(url: pending.url, id: String(id))
+                } else {
+                    session[path: pending.tab] = pending.routes
+                    session.sheet = pending.sheet
+                }
             }
             phase = .signedIn(session)
             try commit(session, by: .login, discarding: true)

@@ -189,13 +189,19 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(router.shown.path, [.detail(2), .edit(2)])
     }
 
-    func testAPendingLinkToAMissingTaskShowsNotFound() throws {
+    /// As `go` would fail signed in, the link fails; `login` itself still signs in, at
+    /// the link's tab root, and hands the failure on once.
+    func testAPendingLinkToAMissingTaskIsNotOpenedAndItsFailureHandedOn() throws {
         var router = try makeRouter(signedIn: false)
-        try router.run("go tasks/99", "login ana")
-        XCTAssertEqual(router.shown.kind, .notFound)
-        XCTAssertEqual(router.shown.content, .notFound(99))
-        try router.run("back")
+        try router.run("go tasks/99/edit", "login ana")
         XCTAssertEqual(router.shown.kind, .list)
+        XCTAssertEqual(router.shown.path, [])
+        XCTAssertEqual(router.takeLinkFailure(), .linkNotOpened(url: "navstack://tasks/99/edit", id: "99"))
+        XCTAssertNil(router.takeLinkFailure())
+        XCTAssertEqual(NavError.linkNotOpened(url: "navstack://tasks/99", id: "99").message,
+                       "signed in, but navstack://tasks/99 was not opened: there is no task 99")
+        try router.run("open 1")
+        XCTAssertNil(router.takeLinkFailure())
     }
 
     func testSignedOutOnlyLoginGoHelpAndQuitAreAvailable() throws {
