@@ -36,6 +36,7 @@ extension Catalog {
         .noSuchTask: "there is no task {id}",
         .taskVanished: "task {id} no longer exists",
         .linkNotOpened: "signed in, but {url} was not opened: there is no task {id}",
+        .defaultTaskTitle: "New task",
         .storeFailed: "store failed: {reason}",
 
         // MARK: Rows that moved

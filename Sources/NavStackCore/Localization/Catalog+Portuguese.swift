@@ -37,6 +37,7 @@ extension Catalog {
         .noSuchTask: "não existe a tarefa {id}",
         .taskVanished: "a tarefa {id} não existe mais",
         .linkNotOpened: "sessão iniciada, mas {url} não foi aberto: não existe a tarefa {id}",
+        .defaultTaskTitle: "Nova tarefa",
         .storeFailed: "falha no armazenamento: {reason}",
 
         // MARK: Rows that moved

@@ -37,6 +37,7 @@ extension Catalog {
         .noSuchTask: "no existe la tarea {id}",
         .taskVanished: "la tarea {id} ya no existe",
         .linkNotOpened: "sesión iniciada, pero {url} no se abrió: no existe la tarea {id}",
+        .defaultTaskTitle: "Nueva tarea",
         .storeFailed: "falló el almacenamiento: {reason}",
 
         // MARK: Rows that moved

@@ -37,6 +37,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case noSuchTask = "error.noSuchTask"
     case taskVanished = "error.taskVanished"
     case linkNotOpened = "error.linkNotOpened"
+    case defaultTaskTitle = "task.defaultTitle"
     case storeFailed = "error.storeFailed"
 
     // MARK: Rows that moved

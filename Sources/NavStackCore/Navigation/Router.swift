@@ -158,6 +158,8 @@ public struct Router {
             try applySignedOut(command, pending: pendingLink)
         case let session?:
             var next = session
+            // `add` without a title names the task in the session's language.
+            let command = command == .add(title: nil) ? .add(title: configuration.catalog(.defaultTaskTitle)) : command
             let discarding = try next.apply(command, on: showing, shown: shownList, store: store,
                                             pageSize: configuration.pageSize)
             if command == .logout {

@@ -38,7 +38,7 @@ extension Session {
         case .open(let row):
             path.append(.detail(try task(atRow: row, by: .open, shown: shown, store: store, pageSize: pageSize).id))
         case .add(let title):
-            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? "New task"), as: .add) }
+            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? Catalog.english(.defaultTaskTitle)), as: .add) }
             path.append(.detail(task.id))
         case .new:
             sheet = .newTask

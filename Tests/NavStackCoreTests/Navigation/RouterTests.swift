@@ -1,4 +1,5 @@
 @testable import NavStackCore
+import NavStackSQLite
 import XCTest
 
 final class RouterTests: XCTestCase {
@@ -202,6 +203,14 @@ final class RouterTests: XCTestCase {
                        "signed in, but navstack://tasks/99 was not opened: there is no task 99")
         try router.run("open 1")
         XCTAssertNil(router.takeLinkFailure())
+    }
+
+    func testAddWithoutATitleNamesTheTaskInTheSessionsLanguage() throws {
+        for (language, title) in [(Language.en, "New task"), (.pt, "Nova tarefa"), (.es, "Nueva tarea")] {
+            var router = Router(store: try SQLiteStore(path: nil), configuration: .init(catalog: Catalog(language)))
+            try router.run("login ana", "add")
+            XCTAssertEqual(router.shown.title, title, "\(language)")
+        }
     }
 
     func testSignedOutOnlyLoginGoHelpAndQuitAreAvailable() throws {
