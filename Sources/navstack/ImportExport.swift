@@ -49,14 +49,14 @@ struct Import: Subcommand {
             }
             data = read
         } catch let failure as Files.Failure {
-            streams.write("navstack: import: cannot read \(failure)\n", to: .error)
+            streams.write("navstack: import: cannot read \(String(describing: failure).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
         let records: [DraftFields]
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {
-            streams.write("navstack: import: \(error)\n", to: .error)
+            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
         let store = try storage.open(streams)
@@ -65,7 +65,7 @@ struct Import: Subcommand {
             let count = try store.importTasks(records, user: try store.profile(named: user))
             streams.write("imported \(count) task\(count == 1 ? "" : "s")\n", to: .output)
         } catch {
-            streams.write("navstack: import: \(error)\n", to: .error)
+            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }
@@ -102,7 +102,7 @@ struct Export: Subcommand {
             streams.writeLastWord(Navstack.outputFailure(failure))
             throw ExitStatus.failure
         } catch {
-            streams.write("navstack: export: \(error)\n", to: .error)
+            streams.write("navstack: export: \(String(describing: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }

@@ -255,8 +255,10 @@ public struct CommandSpec: Sendable {
     }
 
     /// The lines of a usage error: the reason, the usage, where help is.
+    /// The message of a usage error, with usage. What the user typed is shown escaped:
+    /// an option or value holding escape sequences cannot drive the terminal.
     public func errorText(_ error: UsageError) -> String {
-        "Error: \(error.message)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+        "Error: \(error.message.escapedForDisplay)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
     }
 
     /// One help entry: the names in a 24-column margin, the text wrapped beside them.

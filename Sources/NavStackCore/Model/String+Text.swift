@@ -55,12 +55,17 @@ extension UInt8 {
 }
 
 extension Unicode.Scalar {
-    /// Control characters (C0, DEL, C1) and the bidirectional overrides and isolates,
-    /// which could reorder or restyle what the terminal shows.
+    /// Control characters (C0, DEL, C1), the bidirectional marks, overrides and
+    /// isolates, which could reorder or restyle what the terminal shows, and the
+    /// separators and invisible characters that would break or hide text.
     public var isUnsafeForDisplay: Bool {
         switch value {
         case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        // Direction marks and embeddings: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069.
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        // Line and paragraph separators (a line break to some terminals), and characters
+        // that show nothing: zero width space, word joiner, byte order mark.
+        case 0x2028, 0x2029, 0x200B, 0x2060, 0xFEFF: true
         default: false
         }
     }

@@ -85,6 +85,12 @@ final class CommandSpecTests: XCTestCase {
         XCTAssertEqual(UsageError.unknownOption("--bogus").message, "unknown option '--bogus'")
     }
 
+    func testWhatWasTypedIsShownEscapedInAUsageError() {
+        let text = spec.errorText(.invalidValue(option: "--width", value: "\u{1B}[31mX\u{7}", reason: "not a whole number"))
+        XCTAssertTrue(text.hasPrefix(#"Error: the value '\u{1B}[31mX\u{7}' is invalid for '--width'"#), text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
+    }
+
     func testNumbersAndChoicesAreChecked() throws {
         XCTAssertThrowsError(try run("--width", "wide", "f").integer("width", in: 20...100)) { error in
             XCTAssertEqual((error as? UsageError)?.message, "the value 'wide' is invalid for '--width': not a whole number")

@@ -15,4 +15,16 @@ final class StringTextTests: XCTestCase {
         XCTAssertEqual("\u{A0}café\u{2003}".trimmed, "café")
         XCTAssertEqual(" \t\r\n".trimmed, "")
     }
+
+    func testInvisibleSeparatingAndDirectionCharactersAreShownEscaped() {
+        let hidden: [(Unicode.Scalar, String)] = [
+            ("\u{061C}", "\\u{61C}"), ("\u{2028}", "\\u{2028}"), ("\u{2029}", "\\u{2029}"),
+            ("\u{200B}", "\\u{200B}"), ("\u{FEFF}", "\\u{FEFF}"), ("\u{202E}", "\\u{202E}"),
+        ]
+        for (scalar, shown) in hidden {
+            XCTAssertEqual(("a" + String(scalar) + "b").escapedForDisplay, "a" + shown + "b", "U+\(String(scalar.value, radix: 16))")
+        }
+        // Joiners that build emoji and scripts stay as they are.
+        XCTAssertEqual("👩\u{200D}💻".escapedForDisplay, "👩\u{200D}💻")
+    }
 }
