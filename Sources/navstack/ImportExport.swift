@@ -49,7 +49,8 @@ struct Import: Subcommand {
             }
             data = read
         } catch let failure as Files.Failure {
-            streams.write("navstack: import: cannot read \(String(describing: failure).escapedForDisplay)\n", to: .error)
+            let what = String(describing: failure).escapedForDisplay
+            streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
         let records: [DraftFields]
@@ -63,7 +64,8 @@ struct Import: Subcommand {
         defer { store.close() }
         do {
             let count = try store.importTasks(records, user: try store.profile(named: user))
-            streams.write("imported \(count) task\(count == 1 ? "" : "s")\n", to: .output)
+            let t = Navstack.messageCatalog
+            streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
         } catch {
             streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure

@@ -98,10 +98,28 @@ struct Navstack: Subcommand {
 
     /// The line that says output could not be written.
     static func outputFailure(_ error: StandardStreams.WriteFailure) -> String {
-        "navstack: cannot write to \(error.fd == 1 ? "stdout" : "stderr"): \(error.reason)\n"
+        let stream = error.fd == 1 ? "stdout" : "stderr"
+        return "navstack: " + messageCatalog(.ioCannotWrite, ("stream", stream), ("reason", error.reason)) + "\n"
+    }
+
+    /// The language of the executable's own messages, for every subcommand: `--lang` on
+    /// the command line, else the locale's.
+    static let messageCatalog = usageCatalog(Array(CommandLine.arguments.dropFirst()))
+
+    /// The language of usage errors: `--lang` when the command line gives a known one,
+    /// else the locale's. (Read before parsing: a usage error may come first.)
+    static func usageCatalog(_ words: [String]) -> Catalog {
+        var given: String?
+        for (index, word) in words.enumerated() {
+            if word == "--" { break }
+            if word == "--lang", index + 1 < words.count { given = words[index + 1] }
+            if word.hasPrefix("--lang=") { given = String(word.dropFirst("--lang=".count)) }
+        }
+        return Catalog(given.flatMap(Language.init(rawValue:)) ?? Language.from(environment: Terminal.localeEnvironment()))
     }
 
     static func run(_ words: [String], _ streams: StandardStreams) -> Int32 {
+        let catalog = usageCatalog(words)
         var words = words[...]
         var command = Navstack.entry
         if let first = words.first {
@@ -109,8 +127,8 @@ struct Navstack: Subcommand {
                 words.removeFirst()
                 guard let name = words.first else { return show(spec.help, streams) }
                 guard words.count == 1, let named = subcommands.first(where: { $0.name == name }) else {
-                    let names = subcommands.map(\.name).joined(separator: ", ")
-                    streams.write(spec.errorText(.invalid("help takes one of: \(names) (got '\(words.joined(separator: " "))')")), to: .error)
+                    let error = UsageError.noSuchHelpTopic(words.joined(separator: " "), topics: subcommands.map(\.name))
+                    streams.write(spec.errorText(error, in: catalog), to: .error)
                     return 64
                 }
                 return show(named.spec.help, streams)
@@ -131,13 +149,13 @@ struct Navstack: Subcommand {
             case .run(let arguments): parsed = arguments
             }
         } catch {
-            return usageError(error, of: spec, streams)
+            return usageError(error, of: spec, catalog, streams)
         }
         do {
             try command.launch(parsed)
             return 0
         } catch let error as UsageError {
-            return usageError(error, of: spec, streams)
+            return usageError(error, of: spec, catalog, streams)
         } catch let status as ExitStatus {
             return status.code
         } catch {
@@ -146,8 +164,9 @@ struct Navstack: Subcommand {
         }
     }
 
-    private static func usageError(_ error: UsageError, of spec: CommandSpec, _ streams: StandardStreams) -> Int32 {
-        streams.write(spec.errorText(error), to: .error)
+    private static func usageError(_ error: UsageError, of spec: CommandSpec, _ catalog: Catalog,
+                                   _ streams: StandardStreams) -> Int32 {
+        streams.write(spec.errorText(error, in: catalog), to: .error)
         return 64
     }
 
@@ -182,7 +201,7 @@ struct Navstack: Subcommand {
             do {
                 link = try DeepLink(parsing: text)
             } catch {
-                throw .invalidValue(option: "--open", value: text, reason: error.message)
+                throw .invalidValue(option: "--open", value: text, problem: .badLink(error))
             }
         } else {
             link = nil
@@ -250,7 +269,7 @@ struct Navstack: Subcommand {
         // A store in memory reads and writes no file, history included.
         let historyPath = interactive && !storage.memory ? EditLineReader.defaultHistoryPath() : nil
         if let historyPath, !EditLineReader.isPlainFile(historyPath) {
-            streams.write("navstack: \(historyPath) is not a regular file; this session's history is not kept\n", to: .error)
+            streams.write("navstack: \(catalog(.ioHistoryNotKept, ("path", historyPath.escapedForDisplay)))\n", to: .error)
         }
         if interactive, let editor = EditLineReader(
             historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) }) {
@@ -268,7 +287,7 @@ struct Navstack: Subcommand {
             if streams.pendingBytes >= Delivery.batchBytes { _ = delivery.deliver() }
         }
         if !delivery.failed, let failure = reader.failure {
-            streams.write("navstack: cannot read the input: \(failure)\n", to: .error)
+            streams.write("navstack: \(catalog(.ioCannotReadInput, ("reason", failure)))\n", to: .error)
             launchFailed = true
         }
         if delivery.failed || !delivery.deliver() { throw ExitStatus.failure }
@@ -301,7 +320,7 @@ final class Delivery {
             try store.commitPending()
         } catch {
             streams.discard()
-            streams.write("navstack: \(error); what was not printed was not kept\n", to: .error)
+            streams.write("navstack: \(Navstack.messageCatalog(.ioNotKept, ("reason", String(describing: error))))\n", to: .error)
             failed = true
             return false
         }

@@ -21,8 +21,7 @@ struct CompletionCommand: Subcommand {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let name = parsed.arguments[0]
         guard let shell = CompletionScript.Shell(rawValue: name) else {
-            throw .invalidValue(option: "<shell>", value: name,
-                                reason: "use " + UsageError.list(CompletionScript.Shell.allCases.map(\.rawValue)))
+            throw .invalidValue(option: "<shell>", value: name, problem: .notOneOf(CompletionScript.Shell.allCases.map(\.rawValue)))
         }
         self.shell = shell
     }

@@ -39,7 +39,7 @@ struct StoreOptions {
     init(fileOnly parsed: ParsedArguments, command: String) throws(UsageError) {
         try self.init(parsed)
         if memory {
-            throw .invalid("\(command) --memory: an in-memory store would be thrown away when \(command) ends; name a file with --store PATH")
+            throw .memoryRefused(command: command)
         }
     }
 
@@ -49,7 +49,7 @@ struct StoreOptions {
         if let store { return store }
         if let path = Terminal.environment("NAVSTACK_STORE") { return path }
         if let data = BaseDirectory.data.path(Terminal.environment) { return data + "/navstack/navstack.sqlite" }
-        throw UsageError.invalid("no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME")
+        throw UsageError.noStoreLocation
     }
 
     /// Opens the store; on failure prints one line naming the file and exits 1. Files

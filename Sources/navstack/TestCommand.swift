@@ -43,7 +43,7 @@ struct TestCommand: Subcommand {
 
     func run() throws {
         let streams = StandardStreams.shared
-        let catalog = Catalog(Language.from(environment: Terminal.localeEnvironment()))
+        let catalog = Navstack.messageCatalog
         var files: [String] = []
         var missing: [String] = []
         for path in paths {
@@ -58,7 +58,7 @@ struct TestCommand: Subcommand {
         var failed = 0
         var unfixed = missing.count
         for path in missing {
-            streams.write("FAIL \(path.escapedForDisplay): no such file or folder\n", to: .output)
+            streams.write("FAIL \(path.escapedForDisplay): \(catalog(.testNoSuchFile))\n", to: .output)
         }
         for (path, result) in zip(files, results) {
             switch result {
@@ -71,7 +71,7 @@ struct TestCommand: Subcommand {
             case .cannotRun(let reason):
                 failed += 1
                 unfixed += 1
-                streams.write("FAIL \(path.escapedForDisplay): cannot run navstack: \(reason.escapedForDisplay)\n", to: .output)
+                streams.write("FAIL \(path.escapedForDisplay): \(catalog(.testCannotRun, ("reason", reason.escapedForDisplay)))\n", to: .output)
             case .differs(let transcript, let actual):
                 failed += 1
                 streams.write("FAIL \(path.escapedForDisplay)\n", to: .output)
@@ -85,12 +85,12 @@ struct TestCommand: Subcommand {
                     streams.write("updated \(path.escapedForDisplay)\n", to: .output)
                 } catch {
                     unfixed += 1
-                    streams.write("FAIL \(path.escapedForDisplay): cannot write it: \(error.description.escapedForDisplay)\n", to: .output)
+                    streams.write("FAIL \(path.escapedForDisplay): \(catalog(.testCannotWrite, ("reason", error.description.escapedForDisplay)))\n", to: .output)
                 }
             }
         }
         if files.isEmpty && missing.isEmpty {
-            streams.write("no *.transcript files in \(paths.joined(separator: ", ").escapedForDisplay)\n", to: .output)
+            streams.write(catalog(.testNoTranscripts, ("paths", paths.joined(separator: ", ").escapedForDisplay)) + "\n", to: .output)
         }
         streams.write("\(passed) passed, \(failed + missing.count) failed\n", to: .output)
         if unfixed > 0 || (files.isEmpty && missing.isEmpty) { throw ExitStatus.failure }

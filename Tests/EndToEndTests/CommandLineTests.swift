@@ -142,6 +142,23 @@ final class CommandLineTests: XCTestCase {
 
     // MARK: - Options
 
+    func testUsageErrorsAndTheExecutablesMessagesSpeakTheLanguage() throws {
+        let pt = try NavstackProcess.run(["--lang", "pt", "--width", "5"])
+        XCTAssertEqual(pt.status, 64)
+        XCTAssertTrue(pt.stderr.hasPrefix("Erro: o valor '5' é inválido para '--width': use de 20 a 1000\nUso: navstack "), pt.stderr)
+        XCTAssertTrue(pt.stderr.hasSuffix("  Veja 'navstack --help' para mais informações.\n"), pt.stderr)
+        let es = try NavstackProcess.run(["--formt", "json"], environment: ["LANG": "es_ES.UTF-8"])
+        XCTAssertTrue(es.stderr.hasPrefix("Error: opción desconocida '--formt'; ¿quisiste decir '--format'?\nUso: "), es.stderr)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-lang-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tasks = folder.appendingPathComponent("tasks.json")
+        try Data(#"[{"title": "Um"}, {"title": "Dois"}]"#.utf8).write(to: tasks)
+        let imported = try NavstackProcess.run(["import", "--store", folder.appendingPathComponent("s.sqlite").path,
+                                                "--user", "ana", tasks.path], environment: ["LC_ALL": "pt_BR.UTF-8"])
+        XCTAssertEqual(imported.stdout, "2 tarefas importadas\n", imported.stderr)
+    }
+
     func testMemoryWithStoreIsABadUsageNamingBoth() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-cl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -257,8 +257,9 @@ public struct CommandSpec: Sendable {
     /// The lines of a usage error: the reason, the usage, where help is.
     /// The message of a usage error, with usage. What the user typed is shown escaped:
     /// an option or value holding escape sequences cannot drive the terminal.
-    public func errorText(_ error: UsageError) -> String {
-        "Error: \(error.message.escapedForDisplay)\nUsage: \(usage)\n  See '\(name) --help' for more information.\n"
+    public func errorText(_ error: UsageError, in t: Catalog = .english) -> String {
+        t(.usageErrorLine, ("message", error.message(in: t).escapedForDisplay)) + "\n"
+            + t(.usageUsageLine, ("usage", usage)) + "\n  " + t(.usageSeeHelp, ("command", name)) + "\n"
     }
 
     /// One help entry: the names in a 24-column margin, the text wrapped beside them.
@@ -298,11 +299,10 @@ public struct ParsedArguments: Equatable, Sendable {
     public func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(long) else { return nil }
         guard let number = Int(text) else {
-            throw .invalidValue(option: "--\(long)", value: text, reason: "not a whole number")
+            throw .invalidValue(option: "--\(long)", value: text, problem: .notAWholeNumber)
         }
         guard range.contains(number) else {
-            throw .invalidValue(option: "--\(long)", value: text,
-                                reason: "use \(range.lowerBound) to \(range.upperBound)")
+            throw .invalidValue(option: "--\(long)", value: text, problem: .outOfRange(range))
         }
         return number
     }
@@ -312,7 +312,7 @@ public struct ParsedArguments: Equatable, Sendable {
     where T.RawValue == String {
         guard let text = value(long) else { return nil }
         guard let value = T(rawValue: text) else {
-            throw .invalidValue(option: "--\(long)", value: text, reason: "use " + UsageError.list(T.allCases.map(\.rawValue)))
+            throw .invalidValue(option: "--\(long)", value: text, problem: .notOneOf(T.allCases.map(\.rawValue)))
         }
         return value
     }
@@ -325,28 +325,64 @@ public enum UsageError: Error, Equatable, Sendable {
     /// Two options that cannot be given together, as usage names them.
     case conflictingOptions(String, String)
     case flagWithValue(String)
-    case invalidValue(option: String, value: String, reason: String)
+    case invalidValue(option: String, value: String, problem: ValueProblem)
     case missingArgument(String)
     case unexpectedArgument(String)
-    case invalid(String)
+    /// `import` or `export` with `--memory`: the store would be thrown away.
+    case memoryRefused(command: String)
+    /// No store named and no folder to put the default one in.
+    case noStoreLocation
+    /// `navstack help WORDS` that name no subcommand.
+    case noSuchHelpTopic(String, topics: [String])
 
-    public var message: String {
+    /// What is wrong with an option's value.
+    public enum ValueProblem: Equatable, Sendable {
+        case notAWholeNumber
+        case outOfRange(ClosedRange<Int>)
+        case notOneOf([String])
+        /// A deep link that does not parse, with its reason.
+        case badLink(NavError)
+    }
+
+    /// The message in English.
+    public var message: String { message(in: .english) }
+
+    /// The message in a catalog's language.
+    public func message(in t: Catalog) -> String {
         switch self {
-        case .unknownOption(let word, nil): "unknown option '\(word)'"
-        case .unknownOption(let word, let suggestion?): "unknown option '\(word)'; did you mean '\(suggestion)'?"
-        case .conflictingOptions(let first, let second): "'\(first)' cannot be used with '\(second)'"
-        case .missingValue(let option): "missing value for '\(option)'"
-        case .flagWithValue(let option): "'\(option)' takes no value"
-        case .invalidValue(let option, let value, let reason): "the value '\(value)' is invalid for '\(option)': \(reason)"
-        case .missingArgument(let name): "missing expected argument '\(name)'"
-        case .unexpectedArgument(let word): "unexpected argument '\(word)'"
-        case .invalid(let message): message
+        case .unknownOption(let word, nil): t(.usageUnknownOption, ("option", word))
+        case .unknownOption(let word, let suggestion?):
+            t(.usageUnknownOptionSuggestion, ("option", word), ("suggestion", suggestion))
+        case .conflictingOptions(let first, let second): t(.usageConflictingOptions, ("first", first), ("second", second))
+        case .missingValue(let option): t(.usageMissingValue, ("option", option))
+        case .flagWithValue(let option): t(.usageFlagWithValue, ("option", option))
+        case .invalidValue(let option, let value, let problem):
+            t(.usageInvalidValue, ("value", value), ("option", option), ("reason", problem.message(in: t)))
+        case .missingArgument(let name): t(.usageMissingArgument, ("argument", name))
+        case .unexpectedArgument(let word): t(.usageUnexpectedArgument, ("argument", word))
+        case .memoryRefused(let command): t(.usageMemoryRefused, ("command", command))
+        case .noStoreLocation: t(.usageNoStoreLocation)
+        case .noSuchHelpTopic(let got, let topics):
+            t(.usageNoSuchHelpTopic, ("topics", topics.joined(separator: ", ")), ("got", got))
         }
     }
 
-    /// Choices as a message lists them: `a`, `a or b`, `a, b or c`.
-    public static func list(_ words: [String]) -> String {
+    /// Choices as a message lists them: `a`, `a or b`, `a, b or c` (in the catalog's
+    /// language).
+    public static func list(_ words: [String], in t: Catalog = .english) -> String {
         guard let last = words.last, words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joined(separator: ", ") + " or " + last
+        return words.dropLast().joined(separator: ", ") + " " + t(.usageOr) + " " + last
+    }
+}
+
+extension UsageError.ValueProblem {
+    /// What is wrong, in a catalog's language.
+    public func message(in t: Catalog) -> String {
+        switch self {
+        case .notAWholeNumber: t(.usageNotAWholeNumber)
+        case .outOfRange(let range): t(.usageOutOfRange, ("low", range.lowerBound), ("high", range.upperBound))
+        case .notOneOf(let choices): t(.usageNotOneOf, ("choices", UsageError.list(choices, in: t)))
+        case .badLink(let error): error.message(in: t)
+        }
     }
 }

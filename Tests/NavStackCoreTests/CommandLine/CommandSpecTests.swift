@@ -86,7 +86,7 @@ final class CommandSpecTests: XCTestCase {
     }
 
     func testWhatWasTypedIsShownEscapedInAUsageError() {
-        let text = spec.errorText(.invalidValue(option: "--width", value: "\u{1B}[31mX\u{7}", reason: "not a whole number"))
+        let text = spec.errorText(.invalidValue(option: "--width", value: "\u{1B}[31mX\u{7}", problem: .notAWholeNumber))
         XCTAssertTrue(text.hasPrefix(#"Error: the value '\u{1B}[31mX\u{7}' is invalid for '--width'"#), text)
         XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" })
     }
