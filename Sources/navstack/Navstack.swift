@@ -125,13 +125,13 @@ struct Navstack: Subcommand {
         if let first = words.first {
             if first == "help" {
                 words.removeFirst()
-                guard let name = words.first else { return show(spec.help, streams) }
+                guard let name = words.first else { return show(spec.help(in: catalog), streams) }
                 guard words.count == 1, let named = subcommands.first(where: { $0.name == name }) else {
                     let error = UsageError.noSuchHelpTopic(words.joined(separator: " "), topics: subcommands.map(\.name))
                     streams.write(spec.errorText(error, in: catalog), to: .error)
                     return 64
                 }
-                return show(named.spec.help, streams)
+                return show(named.spec.help(in: catalog), streams)
             }
             // Options that come before the subcommand are read as the subcommand's own.
             if let index = CommandSpec.subcommandIndex(in: Array(words), among: subcommands.map(\.spec), root: spec),
@@ -144,7 +144,7 @@ struct Navstack: Subcommand {
         let parsed: ParsedArguments
         do {
             switch try spec.parse(words) {
-            case .help: return show(spec.help, streams)
+            case .help: return show(spec.help(in: catalog), streams)
             case .version: return show(version + "\n", streams)
             case .run(let arguments): parsed = arguments
             }

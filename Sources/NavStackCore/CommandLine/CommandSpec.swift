@@ -226,30 +226,33 @@ public struct CommandSpec: Sendable {
         return parts.joined(separator: " ")
     }
 
-    /// The whole help text, wrapped to 80 columns.
-    public var help: String {
-        var text = ("OVERVIEW: " + abstract).wrapped(toWidth: 80).joined(separator: "\n") + "\n"
+    /// The whole help text, wrapped to 80 columns, in English.
+    public var help: String { help(headings: .english) }
+
+    /// The help text with its headings and fixed entries in a catalog's language.
+    func help(headings t: Catalog) -> String {
+        var text = (t(.helpOverview) + " " + abstract).wrapped(toWidth: 80).joined(separator: "\n") + "\n"
         if !discussion.isEmpty {
             text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(" ") ? String($0) : $0.wrapped(toWidth: 80).joined(separator: "\n") }  // indented: as it is
                 .joined(separator: "\n") + "\n"
         }
-        text += "\nUSAGE: \(usage)\n"
+        text += "\n" + t(.helpUsage) + " \(usage)\n"
         if !arguments.isEmpty {
-            text += "\nARGUMENTS:\n"
+            text += "\n" + t(.helpArguments) + "\n"
             for argument in arguments { text += Self.entry("<\(argument.name)>", argument.help) }
         }
-        text += "\nOPTIONS:\n"
+        text += "\n" + t(.helpOptions) + "\n"
         for option in options {
             let names = option.short.map { "-\($0)" + (option.long.isEmpty ? "" : ", --\(option.long)") } ?? "--\(option.long)"
             text += Self.entry(names + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
         }
-        text += Self.entry("--version", "Show the version.")
-        text += Self.entry("-h, --help", "Show help information.")
+        text += Self.entry("--version", t(.helpVersionEntry))
+        text += Self.entry("-h, --help", t(.helpHelpEntry))
         if !subcommands.isEmpty {
-            text += "\nSUBCOMMANDS:\n"
+            text += "\n" + t(.helpSubcommands) + "\n"
             for subcommand in subcommands { text += Self.entry(subcommand.name, subcommand.abstract) }
-            text += "\n  See '\(name) help <subcommand>' for detailed help.\n"
+            text += "\n  " + t(.helpSeeSubcommand, ("command", name)) + "\n"
         }
         return text
     }

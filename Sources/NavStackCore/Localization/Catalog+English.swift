@@ -70,6 +70,16 @@ extension Catalog {
         .testCannotRun: "cannot run navstack: {reason}",
         .testCannotWrite: "cannot write it: {reason}",
         .testNoTranscripts: "no *.transcript files in {paths}",
+
+        // MARK: --help's headings and fixed entries
+        .helpOverview: "OVERVIEW:",
+        .helpUsage: "USAGE:",
+        .helpArguments: "ARGUMENTS:",
+        .helpOptions: "OPTIONS:",
+        .helpSubcommands: "SUBCOMMANDS:",
+        .helpVersionEntry: "Show the version.",
+        .helpHelpEntry: "Show help information.",
+        .helpSeeSubcommand: "See '{command} help <subcommand>' for detailed help.",
         .storeFailed: "store failed: {reason}",
 
         // MARK: Rows that moved

@@ -71,6 +71,16 @@ extension Catalog {
         .testCannotRun: "não foi possível executar o navstack: {reason}",
         .testCannotWrite: "não foi possível gravá-lo: {reason}",
         .testNoTranscripts: "nenhum arquivo *.transcript em {paths}",
+
+        // MARK: --help's headings and fixed entries
+        .helpOverview: "VISÃO GERAL:",
+        .helpUsage: "USO:",
+        .helpArguments: "ARGUMENTOS:",
+        .helpOptions: "OPÇÕES:",
+        .helpSubcommands: "SUBCOMANDOS:",
+        .helpVersionEntry: "Mostra a versão.",
+        .helpHelpEntry: "Mostra esta ajuda.",
+        .helpSeeSubcommand: "Veja '{command} help <subcomando>' para a ajuda de cada um.",
         .storeFailed: "falha no armazenamento: {reason}",
 
         // MARK: Rows that moved

@@ -71,6 +71,16 @@ extension Catalog {
         .testCannotRun: "no se puede ejecutar navstack: {reason}",
         .testCannotWrite: "no se puede escribir: {reason}",
         .testNoTranscripts: "ningún archivo *.transcript en {paths}",
+
+        // MARK: --help's headings and fixed entries
+        .helpOverview: "DESCRIPCIÓN:",
+        .helpUsage: "USO:",
+        .helpArguments: "ARGUMENTOS:",
+        .helpOptions: "OPCIONES:",
+        .helpSubcommands: "SUBCOMANDOS:",
+        .helpVersionEntry: "Muestra la versión.",
+        .helpHelpEntry: "Muestra esta ayuda.",
+        .helpSeeSubcommand: "Consulta '{command} help <subcomando>' para la ayuda de cada uno.",
         .storeFailed: "falló el almacenamiento: {reason}",
 
         // MARK: Rows that moved

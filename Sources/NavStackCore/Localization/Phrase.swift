@@ -71,6 +71,16 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case testCannotRun = "test.cannotRun"
     case testCannotWrite = "test.cannotWrite"
     case testNoTranscripts = "test.noTranscripts"
+
+    // MARK: --help's headings and fixed entries
+    case helpOverview = "help.overview"
+    case helpUsage = "help.usage"
+    case helpArguments = "help.arguments"
+    case helpOptions = "help.options"
+    case helpSubcommands = "help.subcommands"
+    case helpVersionEntry = "help.versionEntry"
+    case helpHelpEntry = "help.helpEntry"
+    case helpSeeSubcommand = "help.seeSubcommand"
     case storeFailed = "error.storeFailed"
 
     // MARK: Rows that moved

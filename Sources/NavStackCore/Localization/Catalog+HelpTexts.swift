@@ -1,0 +1,128 @@
+/// The command line's help texts in Portuguese and Spanish, by their English text (the
+/// text the specs declare). A test checks that every text has both, and no more.
+extension Catalog {
+    public static let portugueseHelpTexts: [String: String] = [
+        "A task app whose every screen lives on a NavigationStack-style path.":
+            "Um app de tarefas em que cada tela vive num caminho ao estilo de NavigationStack.",
+        "Reads one command a line: from the terminal (with line editing, history and Tab completion), from a pipe, or from -c options. Type 'help' on any screen for its commands. Deep links: navstack://tasks, tasks/ID, tasks/ID/edit, tasks/new, account, account/settings, account/about.\n\nTasks and where you were are kept in one SQLite file: --store PATH, else $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nThe options --store, --memory and --sample (and a subcommand's --user) may also come before a subcommand: navstack --store s.sqlite import tasks.json. Shell completion: navstack completion bash|zsh|fish; the manual page: navstack man-page.\n\nExit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.":
+            "Lê um comando por linha: do terminal (com edição de linha, histórico e completar com Tab), de um pipe ou de opções -c. Digite 'help' em qualquer tela para ver os comandos dela. Links diretos: navstack://tasks, tasks/ID, tasks/ID/edit, tasks/new, account, account/settings, account/about.\n\nAs tarefas e onde você estava ficam num arquivo SQLite: --store PATH, senão $NAVSTACK_STORE, senão $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nAs opções --store, --memory e --sample (e o --user de um subcomando) também podem vir antes do subcomando: navstack --store s.sqlite import tasks.json. Completar no shell: navstack completion bash|zsh|fish; a página de manual: navstack man-page.\n\nCódigo de saída: 0 quando todos os comandos deram certo, 1 quando algum falhou, 64 em uso incorreto.",
+        "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written.":
+            "Usa um armazenamento novo em memória, cujos perfis novos começam com as tarefas de exemplo; nenhum arquivo é lido ou escrito.",
+        "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite).":
+            "O armazenamento SQLite a usar (padrão: $NAVSTACK_STORE, senão $XDG_DATA_HOME/navstack/navstack.sqlite).",
+        "Give new profiles the sample tasks.":
+            "Dá aos perfis novos as tarefas de exemplo.",
+        "Output format: text or json (one JSON object a line; default: text).":
+            "Formato da saída: text ou json (um objeto JSON por linha; padrão: text).",
+        "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object).":
+            "Mostra cada linha de entrada, com '> ' na frente, antes da saída dela (com --format json: como um objeto {\"echo\": …}).",
+        "Stop at the first command that fails.":
+            "Para no primeiro comando que falhar.",
+        "Open a deep link at launch (after login when signed out).":
+            "Abre um link direto ao iniciar (depois do login quando sem sessão).",
+        "Text width in columns (default: the terminal's, else 80).":
+            "Largura do texto em colunas (padrão: a do terminal, senão 80).",
+        "Rows per list page (default: fits the terminal, else 20).":
+            "Linhas por página da lista (padrão: o que cabe no terminal, senão 20).",
+        "Run this command instead of reading stdin (repeatable).":
+            "Executa este comando em vez de ler a entrada padrão (pode repetir).",
+        "Never use colour.":
+            "Nunca usa cores.",
+        "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG).":
+            "Idioma das telas e mensagens: en, pt ou es (padrão: de LC_ALL, LC_MESSAGES ou LANG).",
+        "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.":
+            "Adiciona tarefas de um arquivo com um array JSON ou JSON Lines, depois das tarefas do perfil.",
+        "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.":
+            "Mostra as tarefas do perfil como um array JSON de id, title, notes e done, na ordem da lista.",
+        "Replay golden transcripts and compare their output byte for byte.":
+            "Reexecuta transcrições de referência e compara a saída byte a byte.",
+        "Print the shell completion script for bash, zsh or fish.":
+            "Mostra o script de completar do shell para bash, zsh ou fish.",
+        "Print the manual page navstack(1) in roff (read it with 'man ./navstack.1').":
+            "Mostra a página de manual navstack(1) em roff (leia com 'man ./navstack.1').",
+        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …}; titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
+            "Cada registro é {\"title\": …, \"notes\"?: …, \"done\"?: …}; títulos e notas seguem o que `title` e `notes` aceitam no prompt. A entrada é JSON estrito de no máximo 256 MiB, com arrays e objetos aninhados até 512 níveis; uma marca de ordem de bytes UTF-8 no início é ignorada. A importação é uma só transação: um registro ruim a faz falhar inteira, dizendo o índice dele (a partir de 0), e nada é adicionado. O perfil é criado se não existir; --user segue as regras de `login NAME`.",
+        "Refused: an in-memory store would be thrown away when the command ends.":
+            "Recusada: um armazenamento em memória seria descartado ao fim do comando.",
+        "The profile (default: the signed-in one).":
+            "O perfil (padrão: o da sessão atual).",
+        "The file to read, or - for stdin.":
+            "O arquivo a ler, ou - para a entrada padrão.",
+        "A profile that does not exist is an error, as is no --user when no one is signed in.":
+            "Um perfil que não existe é um erro, assim como a falta de --user quando ninguém entrou.",
+        "A transcript is what 'navstack --echo' prints for a script, stderr merged in: lines starting with '> ' are the commands, the lines under each its output. An optional first line '#! navstack OPTIONS' gives the options (default: --memory --lang en --width 80). In an expected line, [..] matches any text within that line. Each transcript runs in a fresh process with its own store and state folders; transcripts run in parallel. A header may not choose a store (--store): a transcript never touches yours. Only regular files up to 16 MiB are read; a named pipe, device or broken link fails with the reason.\n\nExit status: 0 when every transcript passed (or, with --update, was rewritten), 1 when one failed, 64 on bad usage.":
+            "Uma transcrição é o que 'navstack --echo' mostra para um script, com o stderr junto: as linhas que começam com '> ' são os comandos, as linhas abaixo de cada um, a saída dele. Uma primeira linha opcional '#! navstack OPTIONS' dá as opções (padrão: --memory --lang en --width 80). Numa linha esperada, [..] casa com qualquer texto dentro dessa linha. Cada transcrição roda num processo novo com seu próprio armazenamento e pastas de estado; as transcrições rodam em paralelo. Um cabeçalho não pode escolher um armazenamento (--store): uma transcrição nunca toca o seu. Só arquivos comuns de até 16 MiB são lidos; um pipe nomeado, um dispositivo ou um link quebrado falha com o motivo.\n\nCódigo de saída: 0 quando todas as transcrições passaram (ou, com --update, foram reescritas), 1 quando alguma falhou, 64 em uso incorreto.",
+        "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match.":
+            "Reescreve cada transcrição que falhar com a saída real, mantendo o cabeçalho e as linhas [..] que ainda casam.",
+        "How many transcripts run at once (default: the number of cores).":
+            "Quantas transcrições rodam ao mesmo tempo (padrão: o número de núcleos).",
+        "Transcript files, or folders searched for *.transcript.":
+            "Arquivos de transcrição, ou pastas onde procurar *.transcript.",
+        "The script completes options, subcommands, their options, --format and --lang values and deep links. Install it with one line:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (after compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish":
+            "O script completa opções, subcomandos, as opções deles, os valores de --format e --lang e os links diretos. Instale com uma linha:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (depois de compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish",
+        "bash, zsh or fish.":
+            "bash, zsh ou fish.",
+    ]
+    public static let spanishHelpTexts: [String: String] = [
+        "A task app whose every screen lives on a NavigationStack-style path.":
+            "Una app de tareas en la que cada pantalla vive en una ruta al estilo de NavigationStack.",
+        "Reads one command a line: from the terminal (with line editing, history and Tab completion), from a pipe, or from -c options. Type 'help' on any screen for its commands. Deep links: navstack://tasks, tasks/ID, tasks/ID/edit, tasks/new, account, account/settings, account/about.\n\nTasks and where you were are kept in one SQLite file: --store PATH, else $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nThe options --store, --memory and --sample (and a subcommand's --user) may also come before a subcommand: navstack --store s.sqlite import tasks.json. Shell completion: navstack completion bash|zsh|fish; the manual page: navstack man-page.\n\nExit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.":
+            "Lee un comando por línea: del terminal (con edición de línea, historial y completado con Tab), de una tubería o de opciones -c. Escribe 'help' en cualquier pantalla para ver sus comandos. Enlaces directos: navstack://tasks, tasks/ID, tasks/ID/edit, tasks/new, account, account/settings, account/about.\n\nLas tareas y dónde estabas se guardan en un archivo SQLite: --store PATH, si no $NAVSTACK_STORE, si no $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nLas opciones --store, --memory y --sample (y el --user de un subcomando) también pueden ir antes del subcomando: navstack --store s.sqlite import tasks.json. Completado en el shell: navstack completion bash|zsh|fish; la página de manual: navstack man-page.\n\nCódigo de salida: 0 cuando todos los comandos salieron bien, 1 cuando alguno falló, 64 con un uso incorrecto.",
+        "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written.":
+            "Usa un almacén nuevo en memoria, cuyos perfiles nuevos empiezan con las tareas de ejemplo; no se lee ni se escribe ningún archivo.",
+        "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite).":
+            "El almacén SQLite que usar (por defecto: $NAVSTACK_STORE, si no $XDG_DATA_HOME/navstack/navstack.sqlite).",
+        "Give new profiles the sample tasks.":
+            "Da a los perfiles nuevos las tareas de ejemplo.",
+        "Output format: text or json (one JSON object a line; default: text).":
+            "Formato de salida: text o json (un objeto JSON por línea; por defecto: text).",
+        "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object).":
+            "Muestra cada línea de entrada, precedida de '> ', antes de su salida (con --format json: como un objeto {\"echo\": …}).",
+        "Stop at the first command that fails.":
+            "Se detiene en el primer comando que falle.",
+        "Open a deep link at launch (after login when signed out).":
+            "Abre un enlace directo al iniciar (después del login si no hay sesión).",
+        "Text width in columns (default: the terminal's, else 80).":
+            "Ancho del texto en columnas (por defecto: el del terminal, si no 80).",
+        "Rows per list page (default: fits the terminal, else 20).":
+            "Filas por página de la lista (por defecto: las que caben en el terminal, si no 20).",
+        "Run this command instead of reading stdin (repeatable).":
+            "Ejecuta este comando en lugar de leer la entrada estándar (se puede repetir).",
+        "Never use colour.":
+            "Nunca usa colores.",
+        "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG).":
+            "Idioma de las pantallas y los mensajes: en, pt o es (por defecto: de LC_ALL, LC_MESSAGES o LANG).",
+        "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.":
+            "Añade tareas de un archivo con un array JSON o JSON Lines, después de las tareas del perfil.",
+        "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.":
+            "Muestra las tareas del perfil como un array JSON de id, title, notes y done, en el orden de la lista.",
+        "Replay golden transcripts and compare their output byte for byte.":
+            "Vuelve a ejecutar transcripciones de referencia y compara su salida byte a byte.",
+        "Print the shell completion script for bash, zsh or fish.":
+            "Muestra el script de completado del shell para bash, zsh o fish.",
+        "Print the manual page navstack(1) in roff (read it with 'man ./navstack.1').":
+            "Muestra la página de manual navstack(1) en roff (léela con 'man ./navstack.1').",
+        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …}; titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
+            "Cada registro es {\"title\": …, \"notes\"?: …, \"done\"?: …}; los títulos y las notas siguen lo que `title` y `notes` aceptan en el prompt. La entrada es JSON estricto de 256 MiB como mucho, con arrays y objetos anidados hasta 512 niveles; una marca de orden de bytes UTF-8 al principio se ignora. La importación es una sola transacción: un registro erróneo la hace fallar entera, indicando su índice (desde 0), y no se añade nada. El perfil se crea si no existe; --user sigue las reglas de `login NAME`.",
+        "Refused: an in-memory store would be thrown away when the command ends.":
+            "Rechazada: un almacén en memoria se perdería al terminar el comando.",
+        "The profile (default: the signed-in one).":
+            "El perfil (por defecto: el de la sesión actual).",
+        "The file to read, or - for stdin.":
+            "El archivo que leer, o - para la entrada estándar.",
+        "A profile that does not exist is an error, as is no --user when no one is signed in.":
+            "Un perfil que no existe es un error, igual que no dar --user cuando nadie ha iniciado sesión.",
+        "A transcript is what 'navstack --echo' prints for a script, stderr merged in: lines starting with '> ' are the commands, the lines under each its output. An optional first line '#! navstack OPTIONS' gives the options (default: --memory --lang en --width 80). In an expected line, [..] matches any text within that line. Each transcript runs in a fresh process with its own store and state folders; transcripts run in parallel. A header may not choose a store (--store): a transcript never touches yours. Only regular files up to 16 MiB are read; a named pipe, device or broken link fails with the reason.\n\nExit status: 0 when every transcript passed (or, with --update, was rewritten), 1 when one failed, 64 on bad usage.":
+            "Una transcripción es lo que 'navstack --echo' muestra para un script, con stderr incluido: las líneas que empiezan por '> ' son los comandos, las líneas debajo de cada uno, su salida. Una primera línea opcional '#! navstack OPTIONS' da las opciones (por defecto: --memory --lang en --width 80). En una línea esperada, [..] coincide con cualquier texto dentro de esa línea. Cada transcripción se ejecuta en un proceso nuevo con su propio almacén y carpetas de estado; las transcripciones se ejecutan en paralelo. Una cabecera no puede elegir un almacén (--store): una transcripción nunca toca el tuyo. Solo se leen archivos normales de hasta 16 MiB; una tubería con nombre, un dispositivo o un enlace roto falla con el motivo.\n\nCódigo de salida: 0 cuando todas las transcripciones pasaron (o, con --update, se reescribieron), 1 cuando alguna falló, 64 con un uso incorrecto.",
+        "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match.":
+            "Reescribe cada transcripción que falle con la salida real, conservando su cabecera y las líneas [..] que aún coinciden.",
+        "How many transcripts run at once (default: the number of cores).":
+            "Cuántas transcripciones se ejecutan a la vez (por defecto: el número de núcleos).",
+        "Transcript files, or folders searched for *.transcript.":
+            "Archivos de transcripción, o carpetas donde buscar *.transcript.",
+        "The script completes options, subcommands, their options, --format and --lang values and deep links. Install it with one line:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (after compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish":
+            "El script completa opciones, subcomandos, sus opciones, los valores de --format y --lang y los enlaces directos. Instálalo con una línea:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (después de compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish",
+        "bash, zsh or fish.":
+            "bash, zsh o fish.",
+    ]
+}
