@@ -141,12 +141,20 @@ extension SQLiteStore {
             SELECT ?, id, position, title, notes, done FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """)
         let remove = try db.prepare("DELETE FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?")
-        for low in stride(from: first, through: last, by: batch) {
-            let high = min(low + batch - 1, last)
+        try inBatches(from: first, through: last, of: batch) { low, high in
             try copy.run([seq, low, high, profile])
             try remove.run([low, high, profile])
         }
         try db.run("UPDATE profile SET total = total - ?, done = done - ? WHERE id = ?", [total, done, profile])
+    }
+
+    /// Runs `body` on the ids from `first` through `last` (none when `last < first`) cut
+    /// into ranges of `batch` ids: each range's lowest and highest.
+    private static func inBatches(from first: Int, through last: Int, of batch: Int,
+                                  _ body: (Int, Int) throws -> Void) rethrows {
+        for low in stride(from: first, through: last, by: batch) {
+            try body(low, min(low + batch - 1, last))
+        }
     }
 
     /// Redoes an import: its tasks come back from `undone_task` with their ids and
@@ -160,8 +168,7 @@ extension SQLiteStore {
             SELECT id, ?, position, title, notes, done FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
             """)
         let remove = try db.prepare("DELETE FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?")
-        for low in stride(from: first, through: last, by: batch) {
-            let high = min(low + batch - 1, last)
+        try inBatches(from: first, through: last, of: batch) { low, high in
             try copy.run([profile, seq, low, high])
             try remove.run([seq, low, high])
         }

@@ -119,16 +119,24 @@ public enum LineDiff {
             let front = delta & 1 != 0
             // Diagonals trimmed off each end once their paths left the grid.
             var forwardStart = 0, forwardEnd = 0, backwardStart = 0, backwardEnd = 0
+            /// Takes diagonal k one round further: from the better neighbour, then along
+            /// the lines that are equal (`equal(x, y)`, counted from this direction's
+            /// start); keeps and answers where it ends.
+            func reach(_ reached: inout [Int], _ k: Int, _ d: Int, _ equal: (Int, Int) -> Bool) -> (x: Int, y: Int) {
+                let index = most + k
+                var x = k == -d || (k != d && reached[index - 1] < reached[index + 1])
+                    ? reached[index + 1] : reached[index - 1] + 1
+                var y = x - k
+                while x < n, y < m, equal(x, y) {
+                    x += 1
+                    y += 1
+                }
+                reached[index] = x
+                return (x, y)
+            }
             for d in 0..<rounds {
                 for k in stride(from: -d + forwardStart, through: d - forwardEnd, by: 2) {
-                    let index = most + k
-                    var x = k == -d || (k != d && forward[index - 1] < forward[index + 1]) ? forward[index + 1] : forward[index - 1] + 1
-                    var y = x - k
-                    while x < n, y < m, matching(a.lowerBound + x, b.lowerBound + y) {
-                        x += 1
-                        y += 1
-                    }
-                    forward[index] = x
+                    let (x, y) = reach(&forward, k, d) { matching(a.lowerBound + $0, b.lowerBound + $1) }
                     if x > n {
                         forwardEnd += 2
                     } else if y > m {
@@ -141,14 +149,7 @@ public enum LineDiff {
                     }
                 }
                 for k in stride(from: -d + backwardStart, through: d - backwardEnd, by: 2) {
-                    let index = most + k
-                    var x = k == -d || (k != d && backward[index - 1] < backward[index + 1]) ? backward[index + 1] : backward[index - 1] + 1
-                    var y = x - k
-                    while x < n, y < m, matching(a.upperBound - 1 - x, b.upperBound - 1 - y) {
-                        x += 1
-                        y += 1
-                    }
-                    backward[index] = x
+                    let (x, y) = reach(&backward, k, d) { matching(a.upperBound - 1 - $0, b.upperBound - 1 - $1) }
                     if x > n {
                         backwardEnd += 2
                     } else if y > m {
