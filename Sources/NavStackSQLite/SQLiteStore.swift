@@ -182,7 +182,7 @@ public final class SQLiteStore: TaskStore {
             } catch {
                 if began {
                     try? db.run("ROLLBACK")
-                    cache = ReadCache()
+                    if isCaching { cache = ReadCache() }
                 }
                 throw error
             }
@@ -270,7 +270,7 @@ public final class SQLiteStore: TaskStore {
             return result!
         }
         if !began { try begin() }
-        if !keepingCache { cache = ReadCache() }
+        if isCaching && !keepingCache { cache = ReadCache() }
         return try body(db)
     }
 

@@ -175,57 +175,15 @@ public struct Interpreter {
     }
 
     /// The text renderer, and the text of what was printed so far: a session shows the
-    /// same few screens again and again (back and forth, `where`, the list), and a script
-    /// makes the same few mistakes.
+    /// same few screens again and again (back and forth, `where`, the list).
     private final class Kept {
         let language: Language
         let renderer: TextRenderer
         let printed = Memo<Response, String>()
-        /// Error lines as these options write them.
-        let errorLines = Memo<ErrorKey, ErrorLine>()
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
             self.renderer = renderer
-        }
-    }
-
-    /// An error as the key of its kept line, hashed without the list of words a
-    /// "not available here" names (equal errors still hash alike; the lists are compared
-    /// when hashes meet): it is the error a walk makes most.
-    private struct ErrorKey: Hashable {
-        let error: NavError
-
-        func hash(into hasher: inout Hasher) {
-            guard case .notAvailable(let word, let screen, let available) = error else { return hasher.combine(error) }
-            hasher.combine(word)
-            hasher.combine(screen)
-            hasher.combine(available.count)
-        }
-    }
-
-    /// An error's line as the options write it, around its line number, and where it goes.
-    private struct ErrorLine {
-        /// The UTF-8 text before the line number; `nil` when the line shows none.
-        var head: [UInt8]?
-        var tail: [UInt8]
-        var channel: Channel
-
-        init(head: String?, tail: String, channel: Channel) {
-            self.head = head.map { Array($0.utf8) }
-            self.tail = Array(tail.utf8)
-            self.channel = channel
-        }
-
-        /// Writes the line with its number.
-        func write(line: Int, to sink: some OutputSink) {
-            sink.write(to: channel) { bytes in
-                if let head {
-                    bytes.append(contentsOf: head)
-                    bytes.appendDecimal(line)
-                }
-                bytes.append(contentsOf: tail)
-            }
         }
     }
 
@@ -275,31 +233,19 @@ public struct Interpreter {
         TextRenderer(width: options.width, catalog: router.configuration.catalog, style: options.style)
     }
 
-    private mutating func report(_ error: NavError, to sink: some OutputSink) {
-        let kept = keptNow()
-        let line: ErrorLine
-        if let known = kept.errorLines[ErrorKey(error: error)] {
-            line = known
-        } else {
-            line = errorLine(error.message(in: router.configuration.catalog))
-            kept.errorLines[ErrorKey(error: error)] = line
-        }
-        line.write(line: lineNumber, to: sink)
-    }
-
-    /// How the options write an error with this message: as JSON on the output, or on
-    /// the error stream with its line number (a script) or `error:` (a person).
-    private func errorLine(_ message: String) -> ErrorLine {
+    /// Writes an error as the options say: as JSON on the output, or on the error stream
+    /// with its line number (a script) or `error:` (a person).
+    private func report(_ error: NavError, to sink: some OutputSink) {
+        let message = error.message(in: router.configuration.catalog)
         switch options.format {
         case .json:
-            let (head, tail) = JSONRenderer().errorLine(quoted: message.jsonQuoted)
-            return ErrorLine(head: head, tail: tail, channel: .output)
+            var text = ""
+            JSONRenderer().renderError(message, line: lineNumber, to: &text)
+            sink.write(text, to: .output)
         case .text:
             let (start, end) = options.colorErrors ? TextStyle.ansi.codes(for: .error) : ("", "")
-            guard options.numberErrors else {
-                return ErrorLine(head: nil, tail: start + "error: " + message + end + "\n", channel: .error)
-            }
-            return ErrorLine(head: start + "navstack: line ", tail: ": " + message + end + "\n", channel: .error)
+            let prefix = options.numberErrors ? "navstack: line \(lineNumber): " : "error: "
+            sink.write(start + prefix + message + end + "\n", to: .error)
         }
     }
 }

@@ -32,21 +32,7 @@ public struct JSONRenderer: Sendable {
 
     /// `{"error": {"message": …, "line": N}}`
     public func renderError(_ message: String, line: Int, to out: inout some TextOutputStream) {
-        renderError(quoted: message.jsonQuoted, line: line, to: &out)
-    }
-
-    /// The error line for a message already written as a JSON string (``String/jsonQuoted``).
-    public func renderError(quoted message: String, line: Int, to out: inout some TextOutputStream) {
-        let (head, tail) = errorLine(quoted: message)
-        out.write(head)
-        out.write(String(line))
-        out.write(tail)
-    }
-
-    /// An error line's text before and after its line number, for a message already
-    /// written as a JSON string.
-    public func errorLine(quoted message: String) -> (head: String, tail: String) {
-        ("{\"error\":{\"message\":" + message + ",\"line\":", "}}\n")
+        out.write("{\"error\":{\"message\":" + message.jsonQuoted + ",\"line\":\(line)}}\n")
     }
 
     private func screenMembers(_ screen: Screen, into json: inout JSONWriter) {
