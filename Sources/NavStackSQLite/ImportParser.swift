@@ -3,13 +3,27 @@ import NavStackCore
 /// Reads import files fast: a JSON array of records, or JSON Lines (one record a line),
 /// through the one ``JSONReader``. A leading UTF-8 byte order mark is skipped.
 /// A record is an object with `title` (string), and optionally `notes` (string or
-/// null) and `done` (true, false or null); other keys are read (strictly) and ignored.
+/// null), `done` (true, false or null) and `uuid` (a uuid, unique in the input, or null);
+/// other keys are read (strictly) and ignored.
 /// Titles and notes are held to what a command line may carry (see ``checkText``).
+/// A task an import file holds: its fields, and the uuid it keeps when it has one.
+public struct ImportRecord: Equatable, Sendable {
+    public var fields: DraftFields
+    public var uuid: String?
+
+    public init(_ fields: DraftFields, uuid: String? = nil) {
+        self.fields = fields
+        self.uuid = uuid
+    }
+}
+
 struct ImportParser {
     private var reader: JSONReader
     /// How many arrays and objects a record's values are in: the record, and the array
     /// around the records when there is one.
     private var recordDepth = 1
+    /// The uuids the records read so far gave.
+    private var uuids: Set<String> = []
 
     /// Why reading stopped: the JSON itself, or a record that is JSON but not a task.
     private enum Stop: Error {
@@ -29,8 +43,8 @@ struct ImportParser {
     }
 
     /// Parses a whole input into records; `source` names it in errors.
-    static func parse(_ data: [UInt8], source: String) throws(ImportError) -> [DraftFields] {
-        let result: Result<[DraftFields], ImportError> = data.withUnsafeBufferPointer { bytes in
+    static func parse(_ data: [UInt8], source: String) throws(ImportError) -> [ImportRecord] {
+        let result: Result<[ImportRecord], ImportError> = data.withUnsafeBufferPointer { bytes in
             do throws(ImportError) {
                 let reader: JSONReader
                 do throws(JSONReader.Failure) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
@@ -43,8 +57,8 @@ struct ImportParser {
         return try result.get()
     }
 
-    private mutating func records(source: String) throws(ImportError) -> [DraftFields] {
-        var records: [DraftFields] = []
+    private mutating func records(source: String) throws(ImportError) -> [ImportRecord] {
+        var records: [ImportRecord] = []
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         if reader.end >= 3, reader.bytes[0] == bom[0], reader.bytes[1] == bom[1], reader.bytes[2] == bom[2] {
             reader.index = 3
@@ -59,6 +73,7 @@ struct ImportParser {
                 while true {
                     do throws(Stop) {
                         records.append(try record())
+                        try checkUUID(of: records)
                     } catch {
                         throw .badRecord(index: records.count, error.problem)
                     }
@@ -86,6 +101,7 @@ struct ImportParser {
             if reader.index < reader.end {
                 do throws(Stop) {
                     records.append(try record())
+                    try checkUUID(of: records)
                     reader.skipBlanks()
                     guard reader.index == reader.end else { throw Stop.json(reader.unexpected()) }
                 } catch {
@@ -98,8 +114,14 @@ struct ImportParser {
         return records
     }
 
+    /// Refuses the last record's uuid when an earlier record has it.
+    private mutating func checkUUID(of records: [ImportRecord]) throws(Stop) {
+        guard let uuid = records.last?.uuid else { return }
+        guard uuids.insert(uuid).inserted else { throw .problem(.duplicateUUID(uuid)) }
+    }
+
     /// One record, checked.
-    private mutating func record() throws(Stop) -> DraftFields {
+    private mutating func record() throws(Stop) -> ImportRecord {
         guard reader.peek == UInt8(ascii: "{") else {
             if let byte = reader.peek, [UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
                                         UInt8(ascii: "n"), UInt8(ascii: "-")].contains(byte) || (byte >= 0x30 && byte <= 0x39) {
@@ -113,6 +135,7 @@ struct ImportParser {
         var title: String??
         var notes: String??
         var done: Bool??
+        var uuid: String??
         reader.skipBlanks()
         if reader.peek == UInt8(ascii: "}") {
             reader.index += 1
@@ -127,6 +150,7 @@ struct ImportParser {
                 case "title": title = .some(try optionalString(key, depth: depth))
                 case "notes": notes = .some(try optionalString(key, depth: depth))
                 case "done": done = .some(try optionalBool(key, depth: depth))
+                case "uuid": uuid = .some(try optionalString(key, depth: depth))
                 default: try skipValue(depth: depth)
                 }
                 reader.skipBlanks()
@@ -146,7 +170,9 @@ struct ImportParser {
         }
         let trimmed = rawTitle.trimmed
         guard !trimmed.isEmpty else { throw .problem(.blankTitle) }
-        return DraftFields(title: trimmed, notes: text, done: (done ?? nil) ?? false)
+        let given = (uuid ?? nil)?.lowercased()
+        if let given, !given.isUUID { throw .problem(.notAUUID) }
+        return ImportRecord(DraftFields(title: trimmed, notes: text, done: (done ?? nil) ?? false), uuid: given)
     }
 
     /// Holds a title or notes to what `title TEXT` or `notes TEXT` could carry: no more

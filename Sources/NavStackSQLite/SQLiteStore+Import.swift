@@ -40,6 +40,9 @@ public enum RecordProblem: Error, Equatable, Sendable {
     case tooLong(TextField, count: Int, limit: Int)
     case tooManyBytes(TextField, bytes: Int, limit: Int)
     case controlCharacter(TextField, Unicode.Scalar)
+    case notAUUID
+    case duplicateUUID(String)
+    case uuidInStore(String)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -53,6 +56,9 @@ public enum RecordProblem: Error, Equatable, Sendable {
             t(.recordTooManyBytes, ("field", t(field.phrase)), ("bytes", bytes), ("limit", limit))
         case .controlCharacter(let field, let scalar):
             t(.recordControlCharacter, ("field", t(field.phrase)), ("character", String(scalar).escapedForDisplay))
+        case .notAUUID: t(.recordNotAUUID)
+        case .duplicateUUID(let uuid): t(.recordDuplicateUUID, ("uuid", uuid))
+        case .uuidInStore(let uuid): t(.recordUUIDInStore, ("uuid", uuid))
         }
     }
 }
@@ -72,26 +78,36 @@ extension SQLiteStore {
         return user
     }
 
-    /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?}`
+    /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?, "uuid"?}`
     /// (other keys, such as an exported `id`, are ignored). Records are numbered from 0;
     /// the first bad one fails the whole input. `source` names the input in errors.
-    public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> [DraftFields] {
+    public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> [ImportRecord] {
         try ImportParser.parse(data, source: source)
     }
 
     /// Adds tasks after the profile's existing ones, in order, as one transaction and one
-    /// change for `undo`. Creates the profile if it is missing.
-    public func importTasks(_ records: [DraftFields], user: String) throws -> Int {
+    /// change for `undo` and one operation in the log. Creates the profile if it is
+    /// missing. A task keeps the uuid its record gives (one the store has is refused);
+    /// the others get new ones.
+    public func importTasks(_ records: [ImportRecord], user: String) throws -> Int {
         try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
+            let known = try db.prepare("""
+                SELECT 1 FROM task WHERE uuid = ?1 UNION ALL SELECT 1 FROM undone_task WHERE uuid = ?1 LIMIT 1
+                """)
+            for (index, record) in records.enumerated() {
+                if let uuid = record.uuid, try known.first([uuid], { _ in true }) != nil {
+                    throw ImportError.badRecord(index: index, .uuidInStore(uuid))
+                }
+            }
             guard let (profileID, bottom) = try db.first("SELECT id, bottom FROM profile WHERE name = ?", [user], { ($0.int64(0), $0.int(1)) })
             else { return 0 }
             // Rows go in batches of 500 a statement (the rest one by one), bound through
             // SQLite's own API: this loop runs a million times for a large import.
             let batch = 500
-            let row = "(?, ?, ?, ?, ?)"
-            let insert = "INSERT INTO task (profile_id, position, title, notes, done) VALUES "
+            let row = "(?, ?, ?, ?, ?, ?)"
+            let insert = "INSERT INTO task (profile_id, position, title, notes, done, uuid) VALUES "
             let many = try db.prepare(insert + Array(repeating: row, count: batch).joined(separator: ", "))
             let one = try db.prepare(insert + row)
             var done = 0
@@ -101,13 +117,15 @@ extension SQLiteStore {
                 let rows = records.count - index >= batch ? batch : 1
                 let handle = rows == batch ? many.handle : one.handle
                 sqlite3_reset(handle)
-                for (offset, fields) in records[index..<(index + rows)].enumerated() {
-                    let column = Int32(offset * 5 + 1)
+                for (offset, record) in records[index..<(index + rows)].enumerated() {
+                    let fields = record.fields
+                    let column = Int32(offset * 6 + 1)
                     sqlite3_bind_int64(handle, column, profileID)
                     sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + index + offset))
                     _ = fields.title.bind(to: handle, at: column + 2)
                     _ = fields.notes.bind(to: handle, at: column + 3)
                     sqlite3_bind_int(handle, column + 4, fields.done ? 1 : 0)
+                    _ = (record.uuid ?? uuids.make()).bind(to: handle, at: column + 5)
                     if fields.done { done += 1 }
                 }
                 try db.check(sqlite3_step(handle), done: true)
@@ -117,13 +135,15 @@ extension SQLiteStore {
             }
             try db.run("UPDATE profile SET total = total + ?, done = done + ?, bottom = ? WHERE name = ?",
                        [records.count, done, bottom + records.count, user])
-            try record(db, user, .import, .imported(first: Int(first ?? 0), last: Int(db.lastInsertedRowID)))
+            let range = (first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
+            try record(db, user, .import, .imported(first: range.first, last: range.last))
+            try Self.logImport(db, user, first: range.first, last: range.last, adding: true, as: ChangeKind.import.rawValue)
             return records.count
         }
     }
 
-    /// The profile's tasks in list order, as a JSON array of `id`, `title`, `notes`,
-    /// `done`, written in pieces.
+    /// The profile's tasks in list order, as a JSON array of `id`, `uuid`, `title`,
+    /// `notes`, `done`, written in pieces.
     public func exportTasks(user: String, write: (String) throws -> Void) throws {
         try reading { db in
             try write("[")
@@ -137,6 +157,6 @@ extension SQLiteStore {
     }
 
     private static func json(_ task: TaskItem) -> String {
-        "{\"id\":\(task.id),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done)}"
+        "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done)}"
     }
 }

@@ -8,6 +8,8 @@ struct SavedSession: Equatable {
         var notes: String
         var done: Bool
         var original: Fields
+        /// The task's uuid (absent on the sheet, and in states saved before uuids).
+        var uuid: String?
     }
 
     struct Fields: Equatable {
@@ -33,7 +35,8 @@ struct SavedSession: Equatable {
         drafts = session.drafts.map { owner, draft in
             SavedDraft(owner: owner.description, title: draft.fields.title, notes: draft.fields.notes,
                        done: draft.fields.done,
-                       original: Fields(title: draft.original.title, notes: draft.original.notes, done: draft.original.done))
+                       original: Fields(title: draft.original.title, notes: draft.original.notes, done: draft.original.done),
+                       uuid: draft.uuid)
         }.sorted { $0.owner < $1.owner }
         filter = session.list.filter.rawValue
         search = session.list.search
@@ -57,7 +60,7 @@ struct SavedSession: Equatable {
         for saved in drafts {
             guard let owner = DraftOwner(description: saved.owner) else { return nil }
             var draft = Draft(editing: DraftFields(title: saved.original.title, notes: saved.original.notes,
-                                                   done: saved.original.done))
+                                                   done: saved.original.done), uuid: saved.uuid)
             draft.fields = DraftFields(title: saved.title, notes: saved.notes, done: saved.done)
             session.drafts[owner] = draft
         }
@@ -89,6 +92,7 @@ extension SavedSession {
                         json.key("notes"); json.string(draft.original.notes)
                         json.key("done"); json.bool(draft.original.done)
                     }
+                    if let uuid = draft.uuid { json.key("uuid"); json.string(uuid) }
                 }
             }
             json.key("filter"); json.string(filter)
@@ -119,7 +123,8 @@ extension SavedSession {
                   let originalDone = original["done"]?.bool
             else { return nil }
             self.drafts.append(SavedDraft(owner: owner, title: title, notes: notes, done: done,
-                                          original: Fields(title: originalTitle, notes: originalNotes, done: originalDone)))
+                                          original: Fields(title: originalTitle, notes: originalNotes, done: originalDone),
+                                          uuid: draft["uuid"]?.string))
         }
     }
 }

@@ -63,7 +63,36 @@ extension SQLiteStore {
                 PRIMARY KEY (change_seq, id)
             ) WITHOUT ROWID;
             """),
+        // Every task gets a uuid (a random one for each existing task, made here) and a
+        // revision. A change names the process that made it (`undo` reverts its own
+        // first). op is the log of every change, field by field, in order.
+        ("v3: task uuids and revisions, the operation log", """
+            ALTER TABLE task ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
+            ALTER TABLE task ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
+            UPDATE task SET uuid = \(randomUUID);
+            CREATE UNIQUE INDEX task_by_uuid ON task(uuid);
+            ALTER TABLE undone_task ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
+            ALTER TABLE undone_task ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
+            UPDATE undone_task SET uuid = \(randomUUID);
+            ALTER TABLE change ADD COLUMN writer TEXT NOT NULL DEFAULT '';
+            CREATE TABLE op (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                task_uuid TEXT,
+                field TEXT NOT NULL,
+                old TEXT,
+                new TEXT
+            );
+            CREATE INDEX op_by_task ON op(task_uuid, seq);
+            """),
     ]
+
+    /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
+    /// gives uuids.
+    static let randomUUID = """
+        lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + (random() & 3), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))
+        """
 
     /// The tables every navstack store has had.
     static let storeTables: Set<String> = ["profile", "task", "session"]
@@ -101,6 +130,14 @@ extension SQLiteStore {
             "session": ["id", "user", "pending"],
             "change": ["seq", "profile_id", "kind", "undone", "rows"],
             "undone_task": ["change_seq", "id", "position", "title", "notes", "done"],
+        ],
+        [
+            "profile": ["id", "name", "total", "done", "top", "bottom", "state", "changes"],
+            "task": ["id", "profile_id", "position", "title", "notes", "done", "uuid", "rev"],
+            "session": ["id", "user", "pending"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows", "writer"],
+            "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev"],
+            "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new"],
         ],
     ]
 

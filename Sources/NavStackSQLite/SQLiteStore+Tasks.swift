@@ -1,17 +1,17 @@
 import NavStackCore
 
 extension SQLiteStore {
-    static let columns = "id, title, notes, done"
+    static let columns = "id, uuid, rev, title, notes, done"
 
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
     static let profileID = "(SELECT id FROM profile WHERE name = ?)"
 
     /// The columns a ``StoredTask`` reads, in the order ``storedTask(_:)`` expects.
-    static let storedColumns = "id, position, title, notes, done"
+    static let storedColumns = "id, position, uuid, rev, title, notes, done"
 
     static func task(_ row: Row) -> TaskItem {
-        TaskItem(id: row.int(0), title: row.text(1), notes: row.text(2), done: row.bool(3))
+        TaskItem(id: row.int(0), uuid: row.text(1), rev: row.int(2), title: row.text(3), notes: row.text(4), done: row.bool(5))
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
@@ -19,8 +19,12 @@ extension SQLiteStore {
             guard try db.first("SELECT 1 FROM profile WHERE name = ?", [user], { _ in true }) == nil else { return }
             try db.run("INSERT INTO profile (name) VALUES (?)", [user])
             if sample {
+                // In the log (their creation is a change other stores must see), not in
+                // the undo history.
                 for task in TaskItem.samples {
-                    _ = try Self.append(db, user, DraftFields(title: task.title, notes: task.notes, done: task.done))
+                    let added = try Self.append(db, user, DraftFields(title: task.title, notes: task.notes, done: task.done),
+                                                uuid: uuids.make())
+                    try Self.log(db, user, ChangePair(before: nil, after: added), as: ChangeKind.add.rawValue)
                 }
             }
         }
@@ -62,6 +66,12 @@ extension SQLiteStore {
         }
     }
 
+    public func task(_ user: String, uuid: String) throws -> TaskItem? {
+        try reading { db in
+            try db.first("SELECT \(Self.columns) FROM task WHERE uuid = ? AND profile_id = \(Self.profileID)", [uuid, user], Self.task)
+        }
+    }
+
     public func counts(_ user: String) throws -> TaskCounts {
         try cached(cache.counters, user) { db in
             let counters = try Self.counters(db, user)
@@ -72,31 +82,62 @@ extension SQLiteStore {
     public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
             let position = try db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
-            let row = try Self.insert(db, user, StoredTask(id: nil, position: position, fields))
-            try record(db, user, kind, [ChangePair(before: nil, after: row)])
-            return row.item
+            let row = try Self.change(db, user, ChangePair(before: nil, after: StoredTask(id: nil, position: position, uuid: uuids.make(), fields)),
+                                      as: kind.rawValue)
+            try record(db, user, kind, [row])
+            return row.after!.item
         }
     }
 
-    public func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool {
+    public func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem? {
+        try update(user, id: id, as: kind) { stored in
+            for field in fields { stored[field] = values[field] }
+        }
+    }
+
+    public func toggle(_ user: String, id: Int) throws -> TaskItem? {
+        try update(user, id: id, as: .toggle) { $0.done.toggle() }
+    }
+
+    /// Changes a task's fields as stored now, in one transaction; a change that sets
+    /// nothing new writes nothing.
+    private func update(_ user: String, id: Int, as kind: ChangeKind, _ change: (inout DraftFields) -> Void) throws -> TaskItem? {
         // A task keeps its place, so what was read stays true but for this task: the
         // cache is mended rather than forgotten (a toggle then reads nothing again).
         try writing(keepingCache: true) { db in
-            guard let before = try Self.stored(db, user, id: task.id) else { return false }
+            guard let before = try Self.stored(db, user, id: id) else { return nil }
             var after = before
-            after.fields = DraftFields(task)
-            try Self.put(db, user, after, replacing: before)
-            try record(db, user, kind, [ChangePair(before: before, after: after)])
+            change(&after.fields)
+            guard after.fields != before.fields else { return before.item }
+            after.rev += 1
+            let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: kind.rawValue)
+            try record(db, user, kind, [pair])
             if isCaching { cache.replace(before.item, with: after.item, of: user) }
-            return true
+            return after.item
+        }
+    }
+
+    public func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+        try writing { db in
+            // Its place and revision as the log last saw it deleted; else the top.
+            let deleted = try uuid.flatMap { uuid in
+                try db.first("""
+                    SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1
+                    """, [uuid]) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
+            }
+            let position = try deleted?.position ?? db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
+            var task = StoredTask(id: id, position: position, uuid: uuid ?? uuids.make(), fields)
+            task.rev = (deleted?.rev ?? 0) + 1
+            let pair = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
+            try record(db, user, kind, [pair])
+            return pair.after!.item
         }
     }
 
     public func delete(_ user: String, id: Int) throws -> Bool {
         try writing { db in
             guard let before = try Self.stored(db, user, id: id) else { return false }
-            try Self.put(db, user, nil, replacing: before)
-            try record(db, user, .delete, [ChangePair(before: before, after: nil)])
+            try record(db, user, .delete, [try Self.change(db, user, ChangePair(before: before, after: nil), as: ChangeKind.delete.rawValue)])
             return true
         }
     }
@@ -132,27 +173,43 @@ extension SQLiteStore {
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
-        StoredTask(id: row.int(0), position: row.int(1), DraftFields(title: row.text(2), notes: row.text(3), done: row.bool(4)))
+        var task = StoredTask(id: row.int(0), position: row.int(1), uuid: row.text(2),
+                              DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6)))
+        task.rev = row.int(3)
+        return task
     }
 
-    /// Adds a task at the bottom of the list, unrecorded (sample tasks, imports).
-    static func append(_ db: Connection, _ user: String, _ fields: DraftFields) throws -> StoredTask {
+    /// Adds a task at the bottom of the list, unrecorded (sample tasks).
+    static func append(_ db: Connection, _ user: String, _ fields: DraftFields, uuid: String) throws -> StoredTask {
         let position = try db.first("SELECT bottom + 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
-        return try insert(db, user, StoredTask(id: nil, position: position, fields))
+        return try insert(db, user, StoredTask(id: nil, position: position, uuid: uuid, fields))
     }
 
     /// Inserts a task (with its id when it had one), keeping the counters and the
     /// positions given so far.
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
         try db.run("""
-            INSERT INTO task (id, profile_id, position, title, notes, done) VALUES (?, \(Self.profileID), ?, ?, ?, ?)
-            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done])
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev) VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?)
+            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev])
         try db.run("""
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
             """, [task.fields.done ? 1 : 0, task.position, task.position, user])
         var inserted = task
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
         return inserted
+    }
+
+    /// Makes a change of one task and logs its operations: the pair as made (an
+    /// inserted task with its id). `kind` names the change in the log.
+    static func change(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws -> ChangePair {
+        var made = pair
+        if pair.before == nil, let after = pair.after {
+            made.after = try insert(db, user, after)
+        } else {
+            try put(db, user, pair.after, replacing: pair.before)
+        }
+        try log(db, user, made, as: kind)
+        return made
     }
 
     /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
@@ -171,12 +228,54 @@ extension SQLiteStore {
             // order is left alone.
             assert(task.position == old.position, "a task moved")
             try db.run("""
-                UPDATE task SET title = ?, notes = ?, done = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                """, [task.fields.title, task.fields.notes, task.fields.done, old.id, user])
+                UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(Self.profileID)
+                """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 {
                 try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
             }
+        }
+    }
+
+    // MARK: - The operation log
+
+    /// Appends a change's operations to the log: `task` for a task created (`old` null,
+    /// `new` the task) or deleted (the other way round), else one operation a field it
+    /// set, with the old and new values as JSON.
+    static func log(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws {
+        let insert = try db.statement("""
+            INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, ?, ?, ?, ?)
+            """)
+        switch (pair.before, pair.after) {
+        case (nil, nil):
+            return
+        case (nil, let after?):
+            try insert.run([user, kind, after.uuid, "task", nil as String?, after.json])
+        case (let before?, nil):
+            try insert.run([user, kind, before.uuid, "task", before.json, nil as String?])
+        case (let before?, let after?):
+            for field in after.fields.changedFields(from: before.fields) {
+                try insert.run([user, kind, after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json])
+            }
+        }
+    }
+
+    /// Logs an import or its undoing: one operation for the range of ids it added
+    /// (`new` the range when they come, `old` when they go).
+    static func logImport(_ db: Connection, _ user: String, first: Int, last: Int, adding: Bool, as kind: String) throws {
+        let range = "{\"first\":\(first),\"last\":\(last)}"
+        try db.run("""
+            INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?)
+            """, [user, kind, adding ? nil : range, adding ? range : nil])
+    }
+}
+
+extension FieldValue {
+    /// The value as JSON: a string, or true or false.
+    var json: String {
+        switch self {
+        case .text(let text): text.jsonQuoted
+        case .flag(let flag): flag ? "true" : "false"
         }
     }
 }
@@ -185,34 +284,48 @@ extension SQLiteStore {
 struct StoredTask: Equatable {
     var id: Int?
     var position: Int
+    var uuid: String
+    var rev = 1
     var fields: DraftFields
 
-    init(id: Int?, position: Int, _ fields: DraftFields) {
+    init(id: Int?, position: Int, uuid: String, _ fields: DraftFields) {
         self.id = id
         self.position = position
+        self.uuid = uuid
         self.fields = fields
     }
 
     var item: TaskItem {
-        TaskItem(id: id ?? 0, title: fields.title, notes: fields.notes, done: fields.done)
+        TaskItem(id: id ?? 0, uuid: uuid, rev: rev, title: fields.title, notes: fields.notes, done: fields.done)
     }
 
-    /// `{"id","position","title","notes","done"}`.
+    var json: String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
+    }
+
+    /// `{"id","position","uuid","rev","title","notes","done"}`.
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("id")
             if let id { json.number(id) } else { json.string(nil) }
             json.key("position"); json.number(position)
+            json.key("uuid"); json.string(uuid)
+            json.key("rev"); json.number(rev)
             json.key("title"); json.string(fields.title)
             json.key("notes"); json.string(fields.notes)
             json.key("done"); json.bool(fields.done)
         }
     }
 
+    /// Reads ``write(to:)``'s JSON back; a record written before tasks had uuids has
+    /// none (`""`) and revision 1.
     init?(json value: JSONValue) {
         guard let id = value["id"]?.number, let position = value["position"]?.number, let title = value["title"]?.string,
               let notes = value["notes"]?.string, let done = value["done"]?.bool else { return nil }
-        self.init(id: id, position: position, DraftFields(title: title, notes: notes, done: done))
+        self.init(id: id, position: position, uuid: value["uuid"]?.string ?? "", DraftFields(title: title, notes: notes, done: done))
+        rev = value["rev"]?.number ?? 1
     }
 }
 

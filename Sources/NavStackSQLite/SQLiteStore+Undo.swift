@@ -71,7 +71,8 @@ extension SQLiteStore {
                                                   { ($0.int64(0), $0.int(1)) }) else { return }
         try db.run("DELETE FROM change WHERE profile_id = ? AND undone = 1", [profile])
         var kept = count - Int(sqlite3_changes(db.handle)) + 1
-        try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (?, ?, ?)", [profile, kind.rawValue, Self.encode(change)])
+        try db.run("INSERT INTO change (profile_id, kind, rows, writer) VALUES (?, ?, ?, ?)",
+                   [profile, kind.rawValue, Self.encode(change), writer])
         if kept > Self.undoLimit {
             // A bound found by a subquery, not `seq IN (…)`: that would build a table in
             // memory on every change.
@@ -97,31 +98,84 @@ extension SQLiteStore {
         try step(user, undone: true, batch: Self.importBatch)
     }
 
-    /// Undoes the newest change not undone, or redoes the oldest undone one; an import's
-    /// tasks move `batch` ids a statement.
+    /// Undoes the newest change not undone, or redoes the oldest undone one (this
+    /// process's own first, else the profile's); an import's tasks move `batch` ids a
+    /// statement. Every task the step changes is checked first: a field the change set
+    /// that holds another value now was changed since, and the step is refused whole.
     func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
             let order = undone ? "ASC" : "DESC"
-            guard let (seq, kindName, rows) = try db.first(
-                "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ? ORDER BY seq \(order) LIMIT 1",
-                [user, undone], { ($0.int64(0), $0.text(1), $0.text(2)) }) else { return nil }
+            let pick = "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ?"
+            let read = { (row: Row) in (row.int64(0), row.text(1), row.text(2)) }
+            guard let (seq, kindName, rows) =
+                try db.first("\(pick) AND writer = ? ORDER BY seq \(order) LIMIT 1", [user, undone, writer], read)
+                ?? db.first("\(pick) ORDER BY seq \(order) LIMIT 1", [user, undone], read) else { return nil }
             guard let kind = ChangeKind(rawValue: kindName) else { return nil }
+            let word: CommandWord = undone ? .redo : .undo
             switch try Self.decode(rows) {
             case .pairs(let pairs):
+                var steps: [ChangePair] = []
                 for pair in undone ? pairs : pairs.reversed() {
                     let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
-                    let id = (from ?? to)?.id ?? 0
-                    try Self.put(db, user, to, replacing: try Self.stored(db, user, id: id))
+                    let current = try Self.stored(db, user, id: (from ?? to)?.id ?? 0)
+                    steps.append(try Self.revert(current, from: from, to: to, by: word))
                 }
+                for step in steps { _ = try Self.change(db, user, step, as: word.rawValue) }
             case .imported(let first, let last):
                 if undone {
                     try Self.restoreImport(db, user, seq: seq, first: first, last: last, batch: batch)
                 } else {
+                    try Self.ensureUntouched(db, user, seq: seq, first: first, last: last)
                     try Self.takeAwayImport(db, user, seq: seq, first: first, last: last, batch: batch)
                 }
+                try Self.logImport(db, user, first: first, last: last, adding: undone, as: word.rawValue)
             }
             try db.run("UPDATE change SET undone = ? WHERE seq = ?", [!undone, seq])
             return kind
+        }
+    }
+
+    /// The change that takes a task from `from` (as the undone or redone change left it)
+    /// to `to`, made on the task as it is now (`current`): only the fields the change set
+    /// move, and only while they still hold what it left. A task that should be gone but
+    /// is there, or the other way round, was deleted or re-created since.
+    static func revert(_ current: StoredTask?, from: StoredTask?, to: StoredTask?, by word: CommandWord) throws -> ChangePair {
+        switch (current, from, to) {
+        case (nil, nil, _):
+            return ChangePair(before: nil, after: to.map { task in
+                var task = task
+                task.rev += 1
+                return task
+            })
+        case (let current?, let from?, _):
+            let set = to.map { $0.fields.changedFields(from: from.fields) } ?? TaskField.allCases
+            let changed = set.filter { current.fields[$0] != from.fields[$0] }
+            guard changed.isEmpty else { throw NavError.changedSince(word, task: current.fields.title, fields: changed) }
+            guard let to else { return ChangePair(before: current, after: nil) }
+            var after = current
+            for field in set { after.fields[field] = to.fields[field] }
+            after.rev += 1
+            return ChangePair(before: current, after: after)
+        case (let current?, nil, _):
+            throw NavError.changedSince(word, task: current.fields.title, fields: [])
+        case (nil, let from?, _):
+            throw NavError.changedSince(word, task: from.fields.title, fields: [])
+        }
+    }
+
+    /// Refuses to undo an import while a later change that is not undone touches one
+    /// of its tasks (the history is capped, so there are at most that many to read).
+    private static func ensureUntouched(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int) throws {
+        let later = try db.prepare("""
+            SELECT rows FROM change WHERE profile_id = \(Self.profileID) AND undone = 0 AND seq > ? ORDER BY seq
+            """).all([user, seq]) { $0.text(0) }
+        for text in later {
+            guard case .pairs(let pairs) = try decode(text) else { continue }
+            for pair in pairs {
+                guard let task = pair.after ?? pair.before, let id = task.id, (first...last).contains(id) else { continue }
+                let fields = pair.before.flatMap { before in pair.after.map { $0.fields.changedFields(from: before.fields) } } ?? []
+                throw NavError.changedSince(.undo, task: task.fields.title, fields: fields)
+            }
         }
     }
 
@@ -137,8 +191,8 @@ extension SQLiteStore {
             SELECT count(*), total(done) FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """, [first, last, profile]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
         let copy = try db.prepare("""
-            INSERT INTO undone_task (change_seq, id, position, title, notes, done)
-            SELECT ?, id, position, title, notes, done FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+            INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev)
+            SELECT ?, id, position, title, notes, done, uuid, rev FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """)
         let remove = try db.prepare("DELETE FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?")
         try inBatches(from: first, through: last, of: batch) { low, high in
@@ -164,8 +218,8 @@ extension SQLiteStore {
         let (total, done) = try db.first("SELECT count(*), total(done) FROM undone_task WHERE change_seq = ?",
                                          [seq]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
         let copy = try db.prepare("""
-            INSERT INTO task (id, profile_id, position, title, notes, done)
-            SELECT id, ?, position, title, notes, done FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev)
+            SELECT id, ?, position, title, notes, done, uuid, rev FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
             """)
         let remove = try db.prepare("DELETE FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?")
         try inBatches(from: first, through: last, of: batch) { low, high in

@@ -36,6 +36,11 @@ public final class SQLiteStore: TaskStore {
     private var commitFailure: StoreFailure?
     /// Reads of a store in memory since its last write.
     var cache = ReadCache()
+    /// Where new tasks' uuids come from: random for a file, the same every run in memory
+    /// (a test may give a file the same).
+    public var uuids: TaskUUIDSource
+    /// Names this process's changes in the undo history: `undo` reverts its own first.
+    let writer: String
     /// Whether reads are cached: in memory, where no one else writes.
     var isCaching: Bool { isMemory }
 
@@ -66,6 +71,9 @@ public final class SQLiteStore: TaskStore {
     public init(path: String?, mode: OpenMode = .creating) throws(StoreError) {
         self.path = path ?? ":memory:"
         isMemory = path == nil
+        uuids = path == nil ? .fixed : TaskUUIDSource()
+        var writers = TaskUUIDSource()
+        writer = writers.make()
         var file: StoreFile?
         do {
             if let path { file = try StoreFile(path: path, mode: mode) }

@@ -53,7 +53,7 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
-        let records: [DraftFields]
+        let records: [ImportRecord]
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {

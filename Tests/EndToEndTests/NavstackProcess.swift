@@ -64,3 +64,11 @@ enum NavstackProcess {
         try run(arguments, input: Data(lines.map { $0 + "\n" }.joined().utf8), merged: merged)
     }
 }
+
+extension String {
+    /// The text with every `"uuid":"…"` value replaced by `…`: uuids of a store file are
+    /// random.
+    var withoutUUIDs: String {
+        replacingOccurrences(of: #""uuid":"[0-9a-f-]{36}""#, with: #""uuid":"…""#, options: .regularExpression)
+    }
+}

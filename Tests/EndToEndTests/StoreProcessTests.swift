@@ -5,7 +5,7 @@ import XCTest
 /// bad files, import and export.
 final class StoreProcessTests: XCTestCase {
     private var folder: URL!
-    private var store: String { folder.appendingPathComponent("navstack.sqlite").path }
+    var store: String { folder.appendingPathComponent("navstack.sqlite").path }
 
     override class func setUp() {
         super.setUp()
@@ -21,11 +21,11 @@ final class StoreProcessTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func run(_ arguments: [String], lines: [String] = []) throws -> NavstackProcess.Result {
+    func run(_ arguments: [String], lines: [String] = []) throws -> NavstackProcess.Result {
         try NavstackProcess.run(["--store", store] + arguments, lines: lines)
     }
 
-    private func sqlite(_ sql: String) throws -> String {
+    func sqlite(_ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["sqlite3", store, sql]
@@ -64,14 +64,14 @@ final class StoreProcessTests: XCTestCase {
         _ = try run(["--sample"], lines: ["login ana", "delete 1"])
         _ = try run([], lines: ["undo"])
         var result = try run(["--format", "json"], lines: ["go tasks/1"])
-        XCTAssertTrue(result.stdout.contains(#""task":{"id":1,"title":"Buy fruit""#), result.stdout)
+        XCTAssertTrue(result.stdout.withoutUUIDs.contains(#""task":{"id":1,"uuid":"…","title":"Buy fruit""#), result.stdout)
         result = try run(["--format", "json"], lines: ["redo", "root"])
         XCTAssertTrue(result.stdout.contains(#""screen":"not-found""#))
         XCTAssertTrue(result.stdout.contains(#""total":2"#))
     }
 
     /// A session on the store that answers in JSON through pipes, its first screen read.
-    private func startSession(_ arguments: [String] = []) throws -> (process: Process, input: Pipe, reader: LineReader) {
+    func startSession(_ arguments: [String] = []) throws -> (process: Process, input: Pipe, reader: LineReader) {
         let process = Process()
         process.executableURL = NavstackProcess.binary
         process.arguments = ["--store", store, "--format", "json"] + arguments
@@ -491,10 +491,10 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "imported 2 tasks\n")
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
-        XCTAssertEqual(result.stdout, """
+        XCTAssertEqual(result.stdout.withoutUUIDs, """
             [
-            {"id":1,"title":"Imported one","notes":"","done":false},
-            {"id":2,"title":"Imported two","notes":"n","done":true}
+            {"id":1,"uuid":"…","title":"Imported one","notes":"","done":false},
+            {"id":2,"uuid":"…","title":"Imported two","notes":"n","done":true}
             ]
 
             """)

@@ -6,7 +6,7 @@ import XCTest
 /// notes to what a command line may carry.
 final class ImportReaderTests: XCTestCase {
     private func parse(_ text: String) throws -> [DraftFields] {
-        try SQLiteStore.parseImport(Array(text.utf8))
+        try SQLiteStore.parseImport(Array(text.utf8)).map(\.fields)
     }
 
     private func error(_ bytes: [UInt8]) -> ImportError? {
@@ -54,8 +54,8 @@ final class ImportReaderTests: XCTestCase {
 
     func testALeadingByteOrderMarkIsSkipped() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        XCTAssertEqual(try SQLiteStore.parseImport(bom + Array(#"[{"title":"a"}]"#.utf8)).map(\.title), ["a"])
-        XCTAssertEqual(try SQLiteStore.parseImport(bom + Array("{\"title\":\"a\"}\n{\"title\":\"b\"}\n".utf8)).map(\.title), ["a", "b"])
+        XCTAssertEqual(try SQLiteStore.parseImport(bom + Array(#"[{"title":"a"}]"#.utf8)).map(\.fields.title), ["a"])
+        XCTAssertEqual(try SQLiteStore.parseImport(bom + Array("{\"title\":\"a\"}\n{\"title\":\"b\"}\n".utf8)).map(\.fields.title), ["a", "b"])
         XCTAssertNotNil(error(Array(#"[{"title":"a"}]"#.utf8) + bom), "only at the start")
     }
 

@@ -147,7 +147,7 @@ final class SQLiteStoreTests: XCTestCase {
         let records = try SQLiteStore.parseImport(Array(#"[{"title":"A"},{"title":" B ","notes":"n","done":true,"id":99}]"#.utf8))
         XCTAssertEqual(try store.importTasks(records, user: "ana"), 2)
         XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", "B"])
-        XCTAssertEqual(try store.task("ana", id: 5), TaskItem(id: 5, title: "B", notes: "n", done: true))
+        XCTAssertEqual(try store.task("ana", id: 5)?.fields, DraftFields(title: "B", notes: "n", done: true))
         XCTAssertEqual(try store.undo("ana"), .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
@@ -161,7 +161,7 @@ final class SQLiteStoreTests: XCTestCase {
             [ {"title": "a\"b\\c\u00e9\ud83d\ude00\t", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
               {"done": true, "title": "  padded  ", "notes": "n/\/"} ]
             """#
-        XCTAssertEqual(try SQLiteStore.parseImport(Array(text.utf8)), [
+        XCTAssertEqual(try SQLiteStore.parseImport(Array(text.utf8)).map(\.fields), [
             DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
             DraftFields(title: "padded", notes: "n//", done: true),
         ])
@@ -173,13 +173,13 @@ final class SQLiteStoreTests: XCTestCase {
     func testALargeImportKeepsOrderIdsAndCountersAcrossBatches() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: true)
-        let records = (0..<1234).map { DraftFields(title: "T\($0)", notes: $0 % 2 == 0 ? "" : "n", done: $0 % 3 == 0) }
+        let records = (0..<1234).map { ImportRecord(DraftFields(title: "T\($0)", notes: $0 % 2 == 0 ? "" : "n", done: $0 % 3 == 0)) }
         XCTAssertEqual(try store.importTasks(records, user: "ana"), 1234)
         let all = try store.page("ana", ListQuery(), offset: 0, limit: 2000)
         XCTAssertEqual(all.map(\.id), Array(1...1237))
-        XCTAssertEqual(all.dropFirst(3).map(\.title), records.map(\.title))
-        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 2 + records.filter { !$0.done }.count,
-                                                           done: 1 + records.filter(\.done).count))
+        XCTAssertEqual(all.dropFirst(3).map(\.title), records.map(\.fields.title))
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 2 + records.filter { !$0.fields.done }.count,
+                                                           done: 1 + records.filter(\.fields.done).count))
         XCTAssertEqual(try store.undo("ana"), .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
@@ -228,9 +228,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", query), 2)
         XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
         XCTAssertNil(try store.task("ana", id: 9))
-        var done = try XCTUnwrap(try store.task("ana", id: 1))
-        done.done = true
-        XCTAssertTrue(try store.update("ana", done, as: .toggle))
+        XCTAssertEqual(try store.toggle("ana", id: 1)?.done, true)
         XCTAssertEqual(try store.count("ana", query), 1)
         XCTAssertEqual(try store.task("ana", id: 1)?.done, true)
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
@@ -262,12 +260,9 @@ final class SQLiteStoreTests: XCTestCase {
             } + ["\(try store.counts("ana"))"]
         }
         XCTAssertEqual(try read(), ["3: 1 2", "2: 1 2", "1: 1", "TaskCounts(open: 2, done: 1)"])
-        var task = try XCTUnwrap(try store.task("ana", id: 1))
-        task.done = true
-        XCTAssertTrue(try store.update("ana", task, as: .toggle))
+        XCTAssertEqual(try store.toggle("ana", id: 1)?.done, true)
         XCTAssertEqual(try read(), ["3: 1x 2", "1: 2", "1: 1x", "TaskCounts(open: 1, done: 2)"])
-        task.title = "Buy bread"
-        XCTAssertTrue(try store.update("ana", task, as: .save))
+        XCTAssertNotNil(try store.write("ana", id: 1, [.title], from: DraftFields(title: "Buy bread"), as: .save))
         XCTAssertEqual(try read(), ["3: 1x 2", "1: 2", "0: ", "TaskCounts(open: 1, done: 2)"])
         XCTAssertEqual(try store.task("ana", id: 1)?.title, "Buy bread")
     }

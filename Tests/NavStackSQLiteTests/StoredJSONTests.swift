@@ -40,7 +40,7 @@ final class StoredJSONTests: XCTestCase {
     }
 
     func testChangeRecordsReadBack() {
-        let task = StoredTask(id: 7, position: -2, DraftFields(title: "T \"q\"", notes: "n", done: true))
+        let task = StoredTask(id: 7, position: -2, uuid: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b", DraftFields(title: "T \"q\"", notes: "n", done: true))
         for change in [ChangeRecord.pairs([ChangePair(before: nil, after: task), ChangePair(before: task, after: nil),
                                            ChangePair(before: task, after: task)]),
                        .pairs([]), .imported(first: 4, last: 1_000_003)] {
@@ -48,7 +48,8 @@ final class StoredJSONTests: XCTestCase {
         }
         let earlier = #"{"pairs":[{"after":{"id":4,"position":0,"title":"A","notes":"","done":false}}]}"#
         XCTAssertEqual(ChangeRecord(json: earlier),
-                       .pairs([ChangePair(before: nil, after: StoredTask(id: 4, position: 0, DraftFields(title: "A", notes: "", done: false)))]))
+                       .pairs([ChangePair(before: nil, after: StoredTask(id: 4, position: 0, uuid: "", DraftFields(title: "A", notes: "", done: false)))]),
+                       "a record made before tasks had uuids reads back without one")
         XCTAssertNil(ChangeRecord(json: #"{"pairs":[{"after":{"id":4}}]}"#))
         XCTAssertNil(ChangeRecord(json: "{}"))
     }

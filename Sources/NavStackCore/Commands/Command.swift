@@ -24,7 +24,11 @@ public enum Command: Equatable, Hashable, Sendable {
     case title(String)
     case notes(String)
     case done(Bool)
-    case save, cancel
+    /// `save`, or `save!`: keeping mine where another writer changed the same fields.
+    case save(keepingMine: Bool)
+    /// Take the stored values of the fields both changed into the draft.
+    case theirs
+    case cancel
     case settings, about
 
     /// The word the command was typed with.
@@ -55,7 +59,8 @@ public enum Command: Equatable, Hashable, Sendable {
         case .title: .title
         case .notes: .notes
         case .done: .done
-        case .save: .save
+        case .save(let keepingMine): keepingMine ? .saveKeepingMine : .save
+        case .theirs: .theirs
         case .cancel: .cancel
         case .settings: .settings
         case .about: .about
@@ -207,7 +212,8 @@ extension Command {
             case "off", "no", "false": self = .done(false)
             default: throw .badChoice(word, arg!.escapedForDisplay)
             }
-        case .save: try none(); self = .save
+        case .save, .saveKeepingMine: try none(); self = .save(keepingMine: word == .saveKeepingMine)
+        case .theirs: try none(); self = .theirs
         case .cancel: try none(); self = .cancel
         case .settings: try none(); self = .settings
         case .about: try none(); self = .about

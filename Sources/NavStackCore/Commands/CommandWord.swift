@@ -9,7 +9,9 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case root, tab, undo, redo, quit, exit
     case login, logout
     case open, add, new, toggle, delete, filter, find, next, prev, page
-    case edit, title, notes, done, save, cancel
+    case edit, title, notes, done, save
+    case saveKeepingMine = "save!"
+    case theirs, cancel
     case settings, about
 
     /// How the command is typed.
@@ -43,6 +45,8 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .notes: "notes [TEXT]"
         case .done: "done on|off"
         case .save: "save"
+        case .saveKeepingMine: "save!"
+        case .theirs: "theirs"
         case .cancel: "cancel"
         case .settings: "settings"
         case .about: "about"

@@ -54,6 +54,17 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     /// another task (`now`), or none (`nil`).
     case rowMoved(CommandWord, row: Int, shown: String, now: String?)
 
+    // MARK: Conflicts with other writers
+    /// `save`: the draft and another writer changed these fields differently.
+    case saveConflict(task: String, fields: [TaskField])
+    /// `save` or `theirs`: the task the draft edits was deleted elsewhere.
+    case draftTaskDeleted(task: String)
+    /// `theirs`: nothing of the task changed elsewhere since the draft began.
+    case nothingChangedElsewhere(task: String)
+    /// `undo` or `redo`: a field the change set has changed since (none named: the task
+    /// was deleted or re-created since).
+    case changedSince(CommandWord, task: String, fields: [TaskField])
+
     /// The message shown after `error:` or `navstack: line N:`, in English.
     public var message: String { message(in: .english) }
 
@@ -133,6 +144,17 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             t(.rowMoved, ("word", word.rawValue), ("row", row), ("shown", shown.escapedForDisplay), ("now", now.escapedForDisplay))
         case .rowMoved(let word, let row, let shown, nil):
             t(.rowMovedPastTheEnd, ("word", word.rawValue), ("row", row), ("shown", shown.escapedForDisplay))
+        case .saveConflict(let task, let fields):
+            t(.saveConflict, ("task", task.escapedForDisplay), ("fields", fields.map(\.rawValue).joined(separator: ", ")))
+        case .draftTaskDeleted(let task):
+            t(.draftTaskDeleted, ("task", task.escapedForDisplay))
+        case .nothingChangedElsewhere(let task):
+            t(.nothingChangedElsewhere, ("task", task.escapedForDisplay))
+        case .changedSince(let word, let task, let fields) where fields.isEmpty:
+            t(.changedSinceTask, ("word", word.rawValue), ("task", task.escapedForDisplay))
+        case .changedSince(let word, let task, let fields):
+            t(.changedSince, ("word", word.rawValue), ("task", task.escapedForDisplay),
+              ("fields", fields.map(\.rawValue).joined(separator: ", ")))
         }
     }
 }

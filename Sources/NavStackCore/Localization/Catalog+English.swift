@@ -85,6 +85,11 @@ extension Catalog {
         // MARK: Rows that moved
         .rowMoved: "the list changed since it was shown: row {row} is now '{now}', not '{shown}'; '{word} {row}' was not done (root shows the list as it is now)",
         .rowMovedPastTheEnd: "the list changed since it was shown: there is no row {row} now (it showed '{shown}'); '{word} {row}' was not done (root shows the list as it is now)",
+        .saveConflict: "'{task}' was changed elsewhere too ({fields}): nothing was saved; save! keeps yours, theirs takes theirs",
+        .draftTaskDeleted: "'{task}' was deleted elsewhere: nothing was saved; save! re-creates it with your draft, cancel drops the draft",
+        .nothingChangedElsewhere: "'{task}' was not changed elsewhere: there is nothing of theirs to take",
+        .changedSince: "cannot {word}: '{task}' was changed since ({fields}); nothing was changed",
+        .changedSinceTask: "cannot {word}: '{task}' was deleted or re-created since; nothing was changed",
         // MARK: Import, export and reading JSON
         .jsonUnexpected: "unexpected '{character}' at byte {offset}",
         .jsonUnexpectedEnd: "unexpected end of input",
@@ -106,6 +111,9 @@ extension Catalog {
         .recordWrongType: "{key} has the wrong type",
         .recordBlankTitle: "the title is blank",
         .recordControlCharacter: "the {field} contains the control character {character}",
+        .recordNotAUUID: "\"uuid\" is not a uuid (8-4-4-4-12 hexadecimal digits)",
+        .recordDuplicateUUID: "uuid {uuid} is given to an earlier record too",
+        .recordUUIDInStore: "uuid {uuid} is already in the store",
         .recordTooManyBytes: "the {field} is {bytes} bytes long; the limit is {limit}",
         .recordNotJSON: "not JSON ({reason})",
 
@@ -240,6 +248,12 @@ extension Catalog {
         .summaryDone: "Set whether the draft is done",
         .summarySave: "Save the draft",
         .summaryCancel: "Discard the draft",
+        .summarySaveKeepingMine: "Save, keeping yours where it was changed elsewhere too",
+        .summaryTheirs: "Take the values changed elsewhere into the draft",
+        .textConflictHeading: "Changed elsewhere too:",
+        .textConflictLine: "{field}: yours {mine}, theirs {theirs} (was {base})",
+        .textConflictHint: "save! keeps yours, theirs takes theirs",
+        .textDeletedElsewhere: "Deleted elsewhere: save! re-creates it, cancel drops the draft",
         .summarySettings: "Open the settings",
         .summaryAbout: "Open the about screen",
 

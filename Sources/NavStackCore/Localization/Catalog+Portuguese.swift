@@ -86,6 +86,11 @@ extension Catalog {
         // MARK: Rows that moved
         .rowMoved: "a lista mudou desde que foi mostrada: a linha {row} agora é '{now}', não '{shown}'; '{word} {row}' não foi feito (root mostra a lista como está agora)",
         .rowMovedPastTheEnd: "a lista mudou desde que foi mostrada: não há mais linha {row} (mostrava '{shown}'); '{word} {row}' não foi feito (root mostra a lista como está agora)",
+        .saveConflict: "'{task}' também foi alterada em outro lugar ({fields}): nada foi salvo; save! mantém a sua versão, theirs aceita a outra",
+        .draftTaskDeleted: "'{task}' foi excluída em outro lugar: nada foi salvo; save! a recria com o seu rascunho, cancel descarta o rascunho",
+        .nothingChangedElsewhere: "'{task}' não foi alterada em outro lugar: não há nada a aceitar",
+        .changedSince: "não é possível {word}: '{task}' foi alterada desde então ({fields}); nada foi alterado",
+        .changedSinceTask: "não é possível {word}: '{task}' foi excluída ou recriada desde então; nada foi alterado",
         // MARK: Import, export and reading JSON
         .jsonUnexpected: "'{character}' inesperado no byte {offset}",
         .jsonUnexpectedEnd: "fim inesperado da entrada",
@@ -107,6 +112,9 @@ extension Catalog {
         .recordWrongType: "{key} tem o tipo errado",
         .recordBlankTitle: "o título está em branco",
         .recordControlCharacter: "{field} contém o caractere de controle {character}",
+        .recordNotAUUID: "\"uuid\" não é um uuid (8-4-4-4-12 dígitos hexadecimais)",
+        .recordDuplicateUUID: "o uuid {uuid} também está num registro anterior",
+        .recordUUIDInStore: "o uuid {uuid} já está no armazenamento",
         .recordTooManyBytes: "{field} tem {bytes} bytes; o limite é {limit}",
         .recordNotJSON: "não é JSON ({reason})",
 
@@ -241,6 +249,12 @@ extension Catalog {
         .summaryDone: "Define se o rascunho está concluído",
         .summarySave: "Salva o rascunho",
         .summaryCancel: "Cancela: descarta o rascunho",
+        .summarySaveKeepingMine: "Salva, mantendo a sua versão onde também foi alterada em outro lugar",
+        .summaryTheirs: "Traz para o rascunho os valores alterados em outro lugar",
+        .textConflictHeading: "Também alterada em outro lugar:",
+        .textConflictLine: "{field}: sua {mine}, outra {theirs} (era {base})",
+        .textConflictHint: "save! mantém a sua, theirs aceita a outra",
+        .textDeletedElsewhere: "Excluída em outro lugar: save! a recria, cancel descarta o rascunho",
         .summarySettings: "Abre os ajustes",
         .summaryAbout: "Abre a tela Sobre",
 

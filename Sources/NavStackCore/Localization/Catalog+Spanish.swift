@@ -86,6 +86,11 @@ extension Catalog {
         // MARK: Rows that moved
         .rowMoved: "la lista cambió desde que se mostró: la fila {row} ahora es '{now}', no '{shown}'; '{word} {row}' no se hizo (root muestra la lista como está ahora)",
         .rowMovedPastTheEnd: "la lista cambió desde que se mostró: ya no hay fila {row} (mostraba '{shown}'); '{word} {row}' no se hizo (root muestra la lista como está ahora)",
+        .saveConflict: "'{task}' también se cambió en otro lugar ({fields}): no se guardó nada; save! conserva la tuya, theirs acepta la otra",
+        .draftTaskDeleted: "'{task}' se eliminó en otro lugar: no se guardó nada; save! la vuelve a crear con tu borrador, cancel descarta el borrador",
+        .nothingChangedElsewhere: "'{task}' no se cambió en otro lugar: no hay nada que aceptar",
+        .changedSince: "no se puede {word}: '{task}' se cambió desde entonces ({fields}); no se cambió nada",
+        .changedSinceTask: "no se puede {word}: '{task}' se eliminó o se volvió a crear desde entonces; no se cambió nada",
         // MARK: Import, export and reading JSON
         .jsonUnexpected: "'{character}' inesperado en el byte {offset}",
         .jsonUnexpectedEnd: "fin inesperado de la entrada",
@@ -107,6 +112,9 @@ extension Catalog {
         .recordWrongType: "{key} tiene el tipo equivocado",
         .recordBlankTitle: "el título está en blanco",
         .recordControlCharacter: "{field} contiene el carácter de control {character}",
+        .recordNotAUUID: "\"uuid\" no es un uuid (8-4-4-4-12 dígitos hexadecimales)",
+        .recordDuplicateUUID: "el uuid {uuid} también está en un registro anterior",
+        .recordUUIDInStore: "el uuid {uuid} ya está en el almacén",
         .recordTooManyBytes: "{field} ocupa {bytes} bytes; el límite es {limit}",
         .recordNotJSON: "no es JSON ({reason})",
 
@@ -241,6 +249,12 @@ extension Catalog {
         .summaryDone: "Define si el borrador está completado",
         .summarySave: "Guarda el borrador",
         .summaryCancel: "Cancela: descarta el borrador",
+        .summarySaveKeepingMine: "Guarda, conservando la tuya donde también se cambió en otro lugar",
+        .summaryTheirs: "Trae al borrador los valores cambiados en otro lugar",
+        .textConflictHeading: "También cambiada en otro lugar:",
+        .textConflictLine: "{field}: tuya {mine}, otra {theirs} (era {base})",
+        .textConflictHint: "save! conserva la tuya, theirs acepta la otra",
+        .textDeletedElsewhere: "Eliminada en otro lugar: save! la vuelve a crear, cancel descarta el borrador",
         .summarySettings: "Abre los ajustes",
         .summaryAbout: "Abre la pantalla Acerca de",
 

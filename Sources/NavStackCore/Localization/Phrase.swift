@@ -86,6 +86,11 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     // MARK: Rows that moved
     case rowMoved = "error.rowMoved"
     case rowMovedPastTheEnd = "error.rowMovedPastTheEnd"
+    case saveConflict = "error.saveConflict"
+    case draftTaskDeleted = "error.draftTaskDeleted"
+    case nothingChangedElsewhere = "error.nothingChangedElsewhere"
+    case changedSince = "error.changedSince"
+    case changedSinceTask = "error.changedSinceTask"
     // MARK: Import, export and reading JSON
     case jsonUnexpected = "json.unexpected"
     case jsonUnexpectedEnd = "json.unexpectedEnd"
@@ -107,6 +112,9 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case recordWrongType = "record.wrongType"
     case recordBlankTitle = "record.blankTitle"
     case recordControlCharacter = "record.controlCharacter"
+    case recordNotAUUID = "record.notAUUID"
+    case recordDuplicateUUID = "record.duplicateUUID"
+    case recordUUIDInStore = "record.uuidInStore"
     case recordTooManyBytes = "record.tooManyBytes"
     case recordNotJSON = "record.notJSON"
 
@@ -247,6 +255,12 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case summaryDone = "summary.done"
     case summarySave = "summary.save"
     case summaryCancel = "summary.cancel"
+    case summarySaveKeepingMine = "summary.save!"
+    case summaryTheirs = "summary.theirs"
+    case textConflictHeading = "text.conflictHeading"
+    case textConflictLine = "text.conflictLine"
+    case textConflictHint = "text.conflictHint"
+    case textDeletedElsewhere = "text.deletedElsewhere"
     case summarySettings = "summary.settings"
     case summaryAbout = "summary.about"
 

@@ -10,6 +10,10 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     case account
     case settings
     case about
+    /// `tasks/<uuid>` and `tasks/<uuid>/edit`: a task named by its uuid, which `go`
+    /// resolves to its id before it opens the link (a screen's own link names ids).
+    case taskByUUID(String)
+    case editTaskByUUID(String)
 
     public static let scheme = "navstack"
 
@@ -26,13 +30,32 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         case .account: "account"
         case .settings: "account/settings"
         case .about: "account/about"
+        case .taskByUUID(let uuid): "tasks/\(uuid)"
+        case .editTaskByUUID(let uuid): "tasks/\(uuid)/edit"
+        }
+    }
+
+    /// The uuid a link names its task by, until it is resolved.
+    public var uuid: String? {
+        switch self {
+        case .taskByUUID(let uuid), .editTaskByUUID(let uuid): uuid
+        default: nil
+        }
+    }
+
+    /// The link with its task named by id.
+    public func resolved(id: Int) -> DeepLink {
+        switch self {
+        case .taskByUUID: .task(id)
+        case .editTaskByUUID: .editTask(id)
+        default: self
         }
     }
 
     /// The tab the link selects.
     public var tab: Tab {
         switch self {
-        case .tasks, .task, .editTask, .newTask: .tasks
+        case .tasks, .task, .editTask, .newTask, .taskByUUID, .editTaskByUUID: .tasks
         case .account, .settings, .about: .account
         }
     }
@@ -40,7 +63,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The synthesised back stack of the link's tab.
     public var routes: [Route] {
         switch self {
-        case .tasks, .newTask, .account: []
+        case .tasks, .newTask, .account, .taskByUUID, .editTaskByUUID: []
         case .task(let id): [.detail(id)]
         case .editTask(let id): [.detail(id), .edit(id)]
         case .settings: [.settings]
@@ -91,6 +114,15 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             throw .malformedLink(text.escapedForDisplay)
         }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2 || parts.count == 3, parts[0] == "tasks", String(parts[1]).isUUID {
+            let uuid = parts[1].lowercased()
+            switch parts.count {
+            case 2: self = .taskByUUID(uuid); return
+            default:
+                guard parts[2] == "edit" else { throw .malformedLink(text.escapedForDisplay) }
+                self = .editTaskByUUID(uuid); return
+            }
+        }
         func id(_ part: Substring) throws(NavError) -> Int {
             guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw .malformedLink(text.escapedForDisplay)

@@ -10,28 +10,72 @@ public struct DraftFields: Equatable, Hashable, Sendable {
         self.done = done
     }
 
-    public init(_ task: TaskItem) {
-        self.init(title: task.title, notes: task.notes, done: task.done)
+    /// The value of a field.
+    public subscript(field: TaskField) -> FieldValue {
+        get {
+            switch field {
+            case .title: .text(title)
+            case .notes: .text(notes)
+            case .done: .flag(done)
+            }
+        }
+        set {
+            switch (field, newValue) {
+            case (.title, .text(let text)): title = text
+            case (.notes, .text(let text)): notes = text
+            case (.done, .flag(let flag)): done = flag
+            default: preconditionFailure("\(newValue) is not a value of \(field)")
+            }
+        }
+    }
+
+    /// The fields whose values differ from `other`'s, in field order.
+    public func changedFields(from other: DraftFields) -> [TaskField] {
+        TaskField.allCases.filter { self[$0] != other[$0] }
     }
 }
 
-/// A draft: what is being typed, and what it started from.
+/// A draft: what is being typed, and what it started from (its base).
 ///
-/// Nothing reaches the store before `save`. A draft is *dirty* when it differs from
-/// what it edits; a dirty draft is never dropped by accident (see ``Router``).
+/// Nothing reaches the store before `save`, which writes only the fields the draft
+/// changed from its base. A draft is *dirty* when it differs from its base; a dirty draft
+/// is never dropped by accident (see ``Router``).
 public struct Draft: Equatable, Hashable, Sendable {
     public var fields: DraftFields
-    public let original: DraftFields
+    /// The values the draft started from: what `save` merges against.
+    public private(set) var original: DraftFields
+    /// The task the draft edits (`nil` on the new-task sheet, and for a draft kept by a
+    /// navstack that did not know uuids yet).
+    public private(set) var uuid: String?
 
-    public init(editing original: DraftFields) {
+    public init(editing original: DraftFields, uuid: String? = nil) {
         self.fields = original
         self.original = original
+        self.uuid = uuid
+    }
+
+    /// A draft of a task as it is stored.
+    public init(editing task: TaskItem) {
+        self.init(editing: task.fields, uuid: task.uuid)
     }
 
     public var isDirty: Bool { fields != original }
 
     /// `save` is refused while the title is blank.
     public var canSave: Bool { !fields.title.isBlank }
+
+    /// The merge of this draft with the task as stored now.
+    public func merge(with stored: DraftFields) -> Merge {
+        Merge(base: original, mine: fields, theirs: stored)
+    }
+
+    /// `theirs`: the draft rebased on the task as stored now. Fields both changed take
+    /// the stored value; fields only this draft changed keep it.
+    public func takingTheirs(_ stored: TaskItem) -> Draft {
+        var draft = Draft(editing: stored)
+        draft.fields = Merge(base: original, mine: fields, theirs: stored.fields, keepingMine: false).merged
+        return draft
+    }
 }
 
 /// Where a draft belongs: an edit route of the tasks tab, or the sheet.

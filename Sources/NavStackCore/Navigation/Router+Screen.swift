@@ -3,10 +3,31 @@
 struct Showing {
     var kind: ScreenKind
     var task: TaskItem?
+    /// On an edit screen: how the task stands against the draft's base.
+    var elsewhere: Elsewhere = .unchanged
 
-    init(_ kind: ScreenKind, task: TaskItem? = nil) {
+    /// What another writer did to the task an edit draft started from.
+    enum Elsewhere {
+        case unchanged
+        /// Changed, perhaps in the fields the draft changed too.
+        case changed
+        case deleted
+    }
+
+    init(_ kind: ScreenKind, task: TaskItem? = nil, elsewhere: Elsewhere = .unchanged) {
         self.kind = kind
         self.task = task
+        self.elsewhere = elsewhere
+    }
+
+    /// The commands this screen has besides its kind's: `save!` and `theirs` on an edit
+    /// screen whose task changed elsewhere (`save!` alone when it was deleted).
+    var extraWords: [CommandWord] {
+        switch elsewhere {
+        case .unchanged: []
+        case .changed: [.saveKeepingMine, .theirs]
+        case .deleted: [.saveKeepingMine]
+        }
     }
 }
 
@@ -30,7 +51,10 @@ extension Router {
             return Showing(task == nil ? .notFound : .detail, task: task)
         case .edit(let id)?:
             let task = try storeCall { try store.task(session.user, id: id) }
-            return Showing(task != nil && session.drafts[.edit(id)] != nil ? .edit : .notFound, task: task)
+            // A draft outlives its task deleted elsewhere: `save!` can bring it back.
+            guard let draft = session.drafts[.edit(id)] else { return Showing(.notFound, task: task) }
+            guard let task else { return Showing(.edit, elsewhere: .deleted) }
+            return Showing(.edit, task: task, elsewhere: task.fields == draft.original ? .unchanged : .changed)
         }
     }
 
@@ -44,7 +68,7 @@ extension Router {
     func makeScreen(_ showing: Showing) throws(NavError) -> Screen {
         let t = configuration.catalog
         let kind = showing.kind
-        let actions = availableWords(on: kind)
+        let actions = availableWords(on: showing)
         guard let session else {
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
                           breadcrumb: try breadcrumb(of: nil, top: nil), actions: actions, content: .login(pending: pendingLink))
@@ -64,10 +88,12 @@ extension Router {
             content = .detail(task)
         case .edit:
             title = t(.titleEditTask)
-            content = .draft(session.drafts[session.topDraftOwner!]!)
+            let draft = session.drafts[session.topDraftOwner!]!
+            content = .draft(draft, conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
+                             deleted: showing.elsewhere == .deleted)
         case .newTask:
             title = t(.titleNewTask)
-            content = .draft(session.drafts[.sheet] ?? Draft(editing: DraftFields()))
+            content = .draft(session.drafts[.sheet] ?? Draft(editing: DraftFields()), conflicts: [], deleted: false)
         case .notFound:
             title = t(.titleNotFound)
             content = .notFound(session.path.last?.taskID ?? 0)

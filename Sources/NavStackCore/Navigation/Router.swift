@@ -88,13 +88,13 @@ public struct Router {
         case .quit:
             return .quit
         case .help(let topic):
-            let kind = try screenKind()
-            return help(topic, on: kind, available: availableWords(on: kind))
+            let shown = try storeCall { try store.snapshot { () throws(NavError) -> Showing in try showing() } }
+            return help(topic, on: shown.kind, available: availableWords(on: shown))
         case .where:
             let breadcrumb = try storeCall {
                 try store.snapshot { () throws(NavError) -> [String] in
                     let showing = try showing()
-                    try ensureAvailable(.where, on: showing.kind)
+                    try ensureAvailable(.where, on: showing)
                     return try self.breadcrumb(of: session, top: showing.task)
                 }
             }
@@ -152,7 +152,7 @@ public struct Router {
     /// read once, for the check that the command is available there and for the command.
     private mutating func change(by command: Command) throws(NavError) {
         let showing = try showing()
-        try ensureAvailable(command.word, on: showing.kind)
+        try ensureAvailable(command.word, on: showing)
         switch session {
         case nil:
             try applySignedOut(command, pending: pendingLink)
@@ -178,11 +178,14 @@ public struct Router {
         case .login(let user):
             try storeCall { try store.openProfile(user, sample: configuration.sampleForNewProfiles) }
             var session = Session(user: user)
-            if let pending {
+            if var pending {
                 session.tab = pending.tab
+                if let uuid = pending.uuid, let task = try storeCall({ try store.task(user, uuid: uuid) }) {
+                    pending = pending.resolved(id: task.id)
+                }
                 // As `go` would: a link to a task the profile lacks is not opened.
-                if let id = pending.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
-                    linkFailure = .linkNotOpened(url: pending.url, id: String(id))
+                if let missing = try missingTask(of: pending, user: user) {
+                    linkFailure = .linkNotOpened(url: pending.url, id: missing)
                 } else {
                     session[path: pending.tab] = pending.routes
                     session.sheet = pending.sheet
@@ -193,6 +196,14 @@ public struct Router {
         default:
             preconditionFailure("\(command) is not available signed out")
         }
+    }
+
+    /// The task a link names that the profile lacks (its id, or its uuid when the link
+    /// could not be resolved), or `nil`.
+    private func missingTask(of link: DeepLink, user: String) throws(NavError) -> String? {
+        if let uuid = link.uuid { return uuid }
+        guard let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil else { return nil }
+        return String(id)
     }
 
     /// Makes `next` the session, unless that would drop a dirty draft without being
@@ -210,7 +221,7 @@ public struct Router {
         }
         for case .edit(let id) in next.tasksPath where next.drafts[.edit(id)] == nil {
             if let task = try storeCall({ try store.task(next.user, id: id) }) {
-                next.drafts[.edit(id)] = Draft(editing: DraftFields(task))
+                next.drafts[.edit(id)] = Draft(editing: task)
             }
         }
         session = next
@@ -218,21 +229,27 @@ public struct Router {
 
     /// Fails unless the command can be used on the screen shown now.
     public func ensureAvailable(_ word: CommandWord) throws(NavError) {
-        try ensureAvailable(word, on: try screenKind())
+        try ensureAvailable(word, on: try storeCall { try store.snapshot { () throws(NavError) -> Showing in try showing() } })
     }
 
-    /// Fails unless the command can be used on a screen of this kind.
-    private func ensureAvailable(_ word: CommandWord, on kind: ScreenKind) throws(NavError) {
-        let available = availableWords(on: kind)
+    /// Fails unless the command can be used on the screen shown.
+    private func ensureAvailable(_ word: CommandWord, on showing: Showing) throws(NavError) {
+        let available = availableWords(on: showing)
         guard available.contains(word) else {
             if word == .back, let session, session.depth == 0 { throw .nothingToGoBack }
-            throw .notAvailable(word, screen: kind, available: available)
+            throw .notAvailable(word, screen: showing.kind, available: available)
         }
     }
 
-    /// The commands available on a screen, in the order screens show them.
+    /// The commands available on a screen of this kind, in the order screens show them
+    /// (without those a screen offers only for its task's state, as `theirs`).
     public func availableWords(on kind: ScreenKind) -> [CommandWord] {
         Self.availableWords(on: kind, in: session)
+    }
+
+    /// The commands available on the screen shown.
+    func availableWords(on showing: Showing) -> [CommandWord] {
+        Self.availableWords(on: showing.kind, in: session, extra: showing.extraWords)
     }
 
     /// The actions of the task list at the root of the tasks tab, signed in: what the
@@ -242,9 +259,11 @@ public struct Router {
     }
 
     /// The commands available on a screen of a session (`nil`: signed out).
-    static func availableWords(on kind: ScreenKind, in session: Session?) -> [CommandWord] {
+    static func availableWords(on kind: ScreenKind, in session: Session?, extra: [CommandWord] = []) -> [CommandWord] {
         guard let session else { return [.login, .go, .help, .quit, .exit] }
         var words = kind.ownWords
+        // After `save`, before `cancel`.
+        if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }
         if session.depth > 0 { words.append(.back) }
         if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
         if session.sheet == nil { words += [.root, .tab] }

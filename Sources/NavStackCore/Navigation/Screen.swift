@@ -49,7 +49,9 @@ public final class Screen: Hashable, Sendable {
         case login(pending: DeepLink?)
         case list(ListPage)
         case detail(TaskItem)
-        case draft(Draft)
+        /// An edit draft or the new-task sheet's, with the fields it and another writer
+        /// both changed, and whether its task was deleted elsewhere.
+        case draft(Draft, conflicts: [FieldConflict], deleted: Bool)
         case notFound(Int)
         case account(user: String, counts: TaskCounts)
         case settings(SettingsInfo)
@@ -109,7 +111,10 @@ public final class Screen: Hashable, Sendable {
         case .detail(let task):
             hasher.combine(task.id)
             hasher.combine(task.done)
-        case .draft(let draft): hasher.combine(draft.fields)
+        case .draft(let draft, let conflicts, let deleted):
+            hasher.combine(draft.fields)
+            hasher.combine(conflicts.count)
+            hasher.combine(deleted)
         case .notFound(let id): hasher.combine(id)
         case .account(_, let counts): hasher.combine(counts)
         case .settings, .about: break

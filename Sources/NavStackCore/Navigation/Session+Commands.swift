@@ -24,8 +24,11 @@ extension Session {
             path = []
         case .tab(let selected):
             if selected == tab { path = [] } else { tab = selected }
-        case .go(let link):
-            if let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
+        case .go(var link):
+            if let uuid = link.uuid {
+                guard let task = try storeCall({ try store.task(user, uuid: uuid) }) else { throw .noSuchTask(uuid) }
+                link = link.resolved(id: task.id)
+            } else if let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
                 throw .noSuchTask(String(id))
             }
             tab = link.tab
@@ -43,9 +46,9 @@ extension Session {
         case .new:
             sheet = .newTask
         case .toggle(let row):
-            var task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize)
-            task.done.toggle()
-            try write(task, as: .toggle, store: store)
+            let task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize)
+            // Flipped as stored when the write runs, not as it was read.
+            guard try storeCall({ try store.toggle(user, id: task.id) }) != nil else { throw .taskVanished(task.id) }
         case .delete(let row):
             let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize)
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
@@ -84,7 +87,7 @@ extension Session {
             try editDraft { $0.notes = text }
         case .done(let done):
             try editDraft { $0.done = done }
-        case .save:
+        case .save(let keepingMine):
             guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
             guard draft.canSave else { throw .cannotSaveBlankTitle }
             switch owner {
@@ -93,12 +96,16 @@ extension Session {
                 sheet = nil
             case .edit(let id):
                 if draft.isDirty {
-                    let task = TaskItem(id: id, title: draft.fields.title, notes: draft.fields.notes, done: draft.fields.done)
-                    try write(task, as: .save, store: store)
+                    try save(draft, of: id, stored: showing.task, keepingMine: keepingMine, store: store)
                 }
                 path.removeLast()
             }
             return true
+        case .theirs:
+            guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
+            guard let stored = showing.task else { throw .draftTaskDeleted(task: draft.original.title) }
+            guard stored.fields != draft.original else { throw .nothingChangedElsewhere(task: stored.title) }
+            drafts[owner] = draft.takingTheirs(stored)
         case .cancel:
             if sheet != nil { sheet = nil } else { path.removeLast() }
             return true
@@ -159,9 +166,24 @@ extension Session {
         }
     }
 
-    /// Writes a task, failing when it vanished meanwhile.
-    private func write(_ task: TaskItem, as kind: ChangeKind, store: any TaskStore) throws(NavError) {
-        guard try storeCall({ try store.update(user, task, as: kind) }) else { throw .taskVanished(task.id) }
+    /// Saves an edit draft: only the fields it changed from its base, merged with what
+    /// another writer changed since (`stored`, read in this command's transaction). Both
+    /// changing a field differently fails, unless `keepingMine` (`save!`); a task deleted
+    /// elsewhere fails, unless `keepingMine` re-creates it with its id, uuid and place.
+    private func save(_ draft: Draft, of id: Int, stored: TaskItem?, keepingMine: Bool,
+                      store: any TaskStore) throws(NavError) {
+        guard let stored else {
+            guard keepingMine else { throw .draftTaskDeleted(task: draft.original.title) }
+            try storeCall { try store.recreate(user, id: id, uuid: draft.uuid, draft.fields, as: .save) }
+            return
+        }
+        let merge = draft.merge(with: stored.fields)
+        if !merge.conflicts.isEmpty && !keepingMine {
+            throw .saveConflict(task: stored.title, fields: merge.conflicts.map(\.field))
+        }
+        guard try storeCall({ try store.write(user, id: id, merge.changed, from: draft.fields, as: .save) }) != nil else {
+            throw .taskVanished(id)
+        }
     }
 
     /// Changes the draft of the screen on top.

@@ -62,7 +62,7 @@ public struct JSONRenderer: Sendable {
         case .detail(let task):
             json.key("task")
             json.object { taskMembers(task, into: &$0) }
-        case .draft(let draft):
+        case .draft(let draft, let conflicts, let deleted):
             json.key("draft")
             json.object { json in
                 json.key("title"); json.string(draft.fields.title)
@@ -71,6 +71,16 @@ public struct JSONRenderer: Sendable {
             }
             json.key("canSave"); json.bool(draft.canSave)
             json.key("dirty"); json.bool(draft.isDirty)
+            json.key("conflicts")
+            json.array(conflicts) { json, conflict in
+                json.object { json in
+                    json.key("field"); json.string(conflict.field.rawValue)
+                    json.key("base"); value(conflict.base, into: &json)
+                    json.key("mine"); value(conflict.mine, into: &json)
+                    json.key("theirs"); value(conflict.theirs, into: &json)
+                }
+            }
+            json.key("deleted"); json.bool(deleted)
         case .notFound(let id):
             json.key("id"); json.number(id)
         case .account(let user, let counts):
@@ -86,8 +96,16 @@ public struct JSONRenderer: Sendable {
         }
     }
 
+    private func value(_ value: FieldValue, into json: inout JSONWriter) {
+        switch value {
+        case .text(let text): json.string(text)
+        case .flag(let flag): json.bool(flag)
+        }
+    }
+
     private func taskMembers(_ task: TaskItem, into json: inout JSONWriter) {
         json.key("id"); json.number(task.id)
+        json.key("uuid"); json.string(task.uuid)
         json.key("title"); json.string(task.title)
         json.key("notes"); json.string(task.notes)
         json.key("done"); json.bool(task.done)

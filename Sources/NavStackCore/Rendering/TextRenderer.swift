@@ -105,11 +105,23 @@ public struct TextRenderer {
             lines.fields([(t(.labelTitle), task.title.escapedForDisplay),
                           (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
                           (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo))])
-        case .draft(let draft):
+        case .draft(let draft, let conflicts, let deleted):
             lines.fields([(t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
                           (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
                           (t(.labelDone), draft.fields.done ? t(.valueOn) : t(.valueOff))])
             lines.blank()
+            if deleted {
+                lines.wrap(t(.textDeletedElsewhere), emphasis: .error)
+                lines.blank()
+            } else if !conflicts.isEmpty {
+                lines.add(t(.textConflictHeading), .error)
+                for conflict in conflicts {
+                    lines.wrap(t(.textConflictLine, ("field", conflict.field.rawValue), ("mine", shown(conflict.mine)),
+                                 ("theirs", shown(conflict.theirs)), ("base", shown(conflict.base))), indent: 2)
+                }
+                lines.wrap(t(.textConflictHint))
+                lines.blank()
+            }
             if !draft.canSave {
                 lines.wrap(t(.saveDisabled))
             } else {
@@ -131,6 +143,14 @@ public struct TextRenderer {
         }
         lines.rule()
         actionLines(screen, into: &lines)
+    }
+
+    /// A field's value in a conflict line: text quoted and escaped, done as on or off.
+    private func shown(_ value: FieldValue) -> String {
+        switch value {
+        case .text(let text): "'" + text.escapedForDisplay + "'"
+        case .flag(let flag): flag ? catalog(.valueOn) : catalog(.valueOff)
+        }
     }
 
     private func listLines(_ page: ListPage, into lines: inout Lines) {
@@ -168,7 +188,7 @@ public struct TextRenderer {
     /// The screen's own actions, then the ones available anywhere.
     private func actionLines(_ screen: Screen, into lines: inout Lines) {
         let canSave: Bool
-        if case .draft(let draft) = screen.content { canSave = draft.canSave } else { canSave = true }
+        if case .draft(let draft, _, _) = screen.content { canSave = draft.canSave } else { canSave = true }
         let key = ActionsKey(kind: screen.kind, actions: screen.actions, canSave: canSave)
         if let shown = actionsShown[key] {
             lines.append(shown)
@@ -182,7 +202,7 @@ public struct TextRenderer {
 
     private func actionLines(_ screen: ActionsKey, into lines: inout Lines) {
         let canSave = screen.canSave
-        let own = Set(screen.kind.ownWords + [.backDiscarding])
+        let own = Set(screen.kind.ownWords + [.backDiscarding, .saveKeepingMine, .theirs])
         func shown(_ word: CommandWord) -> (String, TextStyle.Emphasis?)? {
             switch word {
             case .exit: nil
@@ -256,9 +276,9 @@ struct Lines {
     }
 
     /// Text wrapped to the width, each line indented.
-    mutating func wrap(_ paragraph: String, indent: Int = 0) {
+    mutating func wrap(_ paragraph: String, indent: Int = 0, emphasis: TextStyle.Emphasis? = nil) {
         let pad = String(repeating: " ", count: indent)
-        for line in paragraph.wrapped(toWidth: width - indent) { add(pad + line) }
+        for line in paragraph.wrapped(toWidth: width - indent) { add(pad + line, emphasis) }
     }
 
     /// `Label:  value` lines, the labels padded alike and each value wrapped under

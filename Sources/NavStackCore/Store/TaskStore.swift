@@ -48,7 +48,8 @@ public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
 ///
 /// The list is read a page at a time: a store never has to load every task to show one
 /// screen. Rows are in list order: newest additions at the top, imports at the bottom.
-/// Every change is recorded for `undo` and `redo`.
+/// Every change is recorded for `undo` and `redo`, and as field-level operations in the
+/// store's operation log, in the same transaction.
 ///
 /// This protocol is the core's one door to the outside: the router and the session are
 /// values, and everything they read or write beyond themselves goes through the store
@@ -70,18 +71,30 @@ public protocol TaskStore: AnyObject {
     func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem]
     /// One task, or `nil` when it does not exist (or belongs to someone else).
     func task(_ user: String, id: Int) throws -> TaskItem?
+    /// One task by its uuid (lowercase), or `nil`.
+    func task(_ user: String, uuid: String) throws -> TaskItem?
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
 
-    /// Adds a task at the top of the list and returns it with its new id.
+    /// Adds a task at the top of the list and returns it with its new id and uuid.
     func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem
-    /// Writes a task's title, notes and done; `false` when it no longer exists.
-    func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool
+    /// Sets some fields of a task to `values`, leaving the others as they are stored;
+    /// returns the task as written, `nil` when it no longer exists.
+    func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem?
+    /// Flips whether a task is done, as it is stored when this runs; `nil` when the task
+    /// no longer exists.
+    func toggle(_ user: String, id: Int) throws -> TaskItem?
+    /// Brings back a task deleted elsewhere, with its id, its uuid (a new one when `nil`)
+    /// and its place, holding `fields`.
+    func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem
     /// Deletes a task; `false` when it no longer exists.
     func delete(_ user: String, id: Int) throws -> Bool
-    /// Reverts the profile's newest change not undone yet; `nil` when there is none.
+    /// Reverts the newest change not undone yet (this process's own first, else the
+    /// profile's); `nil` when there is none. Fails with ``NavError/changedSince(_:task:fields:)``,
+    /// changing nothing, when a field the change set has changed since.
     func undo(_ user: String) throws -> ChangeKind?
-    /// Applies again the oldest undone change; `nil` when there is none.
+    /// Applies again the change undone last (this process's own first); `nil` when there
+    /// is none. Fails as `undo` does.
     func redo(_ user: String) throws -> ChangeKind?
 
     /// The root phase the last run left: signed out (with the pending link), or signed in

@@ -35,7 +35,7 @@ final class CommandParsingTests: XCTestCase {
             ("next", .next), ("prev", .prev), ("page 4", .page(4)), ("edit", .edit),
             ("title  Two  spaces  inside ", .title("Two  spaces  inside")), ("notes", .notes("")),
             ("notes a b", .notes("a b")), ("done on", .done(true)), ("done OFF", .done(false)),
-            ("save", .save), ("cancel", .cancel), ("settings", .settings), ("about", .about),
+            ("save", .save(keepingMine: false)), ("save!", .save(keepingMine: true)), ("theirs", .theirs), ("cancel", .cancel), ("settings", .settings), ("about", .about),
         ]
         for (line, command) in cases {
             XCTAssertEqual(try parse(line), command, line)

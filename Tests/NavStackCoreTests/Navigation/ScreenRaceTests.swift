@@ -61,7 +61,14 @@ final class RacingStore: TaskStore {
     func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
         try base.insertAtTop(user, fields, as: kind)
     }
-    func update(_ user: String, _ task: TaskItem, as kind: ChangeKind) throws -> Bool { try base.update(user, task, as: kind) }
+    func task(_ user: String, uuid: String) throws -> TaskItem? { try base.task(user, uuid: uuid) }
+    func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem? {
+        try base.write(user, id: id, fields, from: values, as: kind)
+    }
+    func toggle(_ user: String, id: Int) throws -> TaskItem? { try base.toggle(user, id: id) }
+    func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+        try base.recreate(user, id: id, uuid: uuid, fields, as: kind)
+    }
     func delete(_ user: String, id: Int) throws -> Bool { try base.delete(user, id: id) }
     func undo(_ user: String) throws -> ChangeKind? { try base.undo(user) }
     func redo(_ user: String) throws -> ChangeKind? { try base.redo(user) }

@@ -22,8 +22,8 @@ final class JSONRendererTests: XCTestCase {
         XCTAssertEqual(json(.screen(router.shown)), """
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
             "actions":["open","add","new","toggle","delete","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
-            "items":[{"row":1,"id":1,"title":"Buy fruit","notes":"Apples, bananas, grapes","done":false},\
-            {"row":2,"id":2,"title":"Study SwiftUI","notes":"NavigationStack and routes","done":false}],\
+            "items":[{"row":1,"id":1,"uuid":"d45bd495-2368-4e16-ad11-71727dedd32e","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false},\
+            {"row":2,"id":2,"uuid":"c8cf78e1-a96d-4d12-b772-1ac67029fb87","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false}],\
             "total":3,"filter":"all","search":null,"page":1,"pages":2}
 
             """)
@@ -35,7 +35,7 @@ final class JSONRendererTests: XCTestCase {
         XCTAssertEqual(json(.screen(router.shown)), """
             {"screen":"edit","title":"Edit Task","tab":"tasks","path":["detail/2","edit/2"],"sheet":null,\
             "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","undo","redo","go","where","help","quit","exit"],\
-            "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true}
+            "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true,"conflicts":[],"deleted":false}
 
             """)
     }
@@ -43,7 +43,7 @@ final class JSONRendererTests: XCTestCase {
     func testDetailNotFoundAccountAndSheet() throws {
         var router = try makeRouter()
         try router.run("open 1")
-        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"title":"Buy fruit","notes":"Apples, bananas, grapes","done":false}"#))
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"uuid":"d45bd495-2368-4e16-ad11-71727dedd32e","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false}"#))
         _ = try router.store.delete("ana", id: 1)
         XCTAssertTrue(json(.screen(router.shown)).hasPrefix(#"{"screen":"not-found","title":"Task not found""#))
         XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""id":1}"# + "\n"))
@@ -51,7 +51,7 @@ final class JSONRendererTests: XCTestCase {
         XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""user":"ana","open":1,"done":1}"# + "\n"))
         try router.run("tab tasks", "tab tasks", "new")
         XCTAssertTrue(json(.screen(router.shown)).contains(#""sheet":"new-task","url":"navstack://tasks/new""#))
-        XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""canSave":false,"dirty":false}"# + "\n"))
+        XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""canSave":false,"dirty":false,"conflicts":[],"deleted":false}"# + "\n"))
     }
 
     func testHelpWhereAndErrors() throws {

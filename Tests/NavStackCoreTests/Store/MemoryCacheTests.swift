@@ -36,6 +36,7 @@ final class MemoryCacheTests: XCTestCase {
             var rng = SplitMix64(state: seed)
             let file = try SQLiteStore(path: folder.appendingPathComponent("\(seed).sqlite").path)
             defer { file.close() }
+            file.uuids = .fixed
             var inMemory = router(try SQLiteStore(path: nil))
             var onFile = router(file)
             for step in 0..<1500 {
