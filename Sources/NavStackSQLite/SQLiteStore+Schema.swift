@@ -64,8 +64,9 @@ extension SQLiteStore {
             ) WITHOUT ROWID;
             """),
         // Every task gets a uuid (a random one for each existing task, made here) and a
-        // revision. A change names the process that made it (`undo` reverts its own
-        // first). op is the log of every change, field by field, in order.
+        // revision. A change names the process that made it and the one that undid it
+        // (`undo` and `redo` take that process's own first), and `undone` counts the
+        // order changes were undone in. op is the log of every change, field by field, in order.
         ("v3: task uuids and revisions, the operation log", """
             ALTER TABLE task ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
             ALTER TABLE task ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
@@ -75,6 +76,7 @@ extension SQLiteStore {
             ALTER TABLE undone_task ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
             UPDATE undone_task SET uuid = \(randomUUID);
             ALTER TABLE change ADD COLUMN writer TEXT NOT NULL DEFAULT '';
+            ALTER TABLE change ADD COLUMN undone_by TEXT NOT NULL DEFAULT '';
             CREATE TABLE op (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -135,7 +137,7 @@ extension SQLiteStore {
             "profile": ["id", "name", "total", "done", "top", "bottom", "state", "changes"],
             "task": ["id", "profile_id", "position", "title", "notes", "done", "uuid", "rev"],
             "session": ["id", "user", "pending"],
-            "change": ["seq", "profile_id", "kind", "undone", "rows", "writer"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
             "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev"],
             "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new"],
         ],

@@ -69,7 +69,7 @@ extension SQLiteStore {
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
         guard let (profile, count) = try db.first("SELECT id, changes FROM profile WHERE name = ?", [user],
                                                   { ($0.int64(0), $0.int(1)) }) else { return }
-        try db.run("DELETE FROM change WHERE profile_id = ? AND undone = 1", [profile])
+        try db.run("DELETE FROM change WHERE profile_id = ? AND undone > 0", [profile])
         var kept = count - Int(sqlite3_changes(db.handle)) + 1
         try db.run("INSERT INTO change (profile_id, kind, rows, writer) VALUES (?, ?, ?, ?)",
                    [profile, kind.rawValue, Self.encode(change), writer])
@@ -104,12 +104,15 @@ extension SQLiteStore {
     /// that holds another value now was changed since, and the step is refused whole.
     func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
-            let order = undone ? "ASC" : "DESC"
-            let pick = "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID) AND undone = ?"
+            // `undone` is 0 for a change in effect, else its place in the order changes
+            // were undone (stores before v3 wrote 1 for each: oldest first is then last
+            // undone). `redo` takes the one undone last, by this process first.
+            let pick = "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID)"
+            let (mine, order) = undone ? ("undone_by", "undone > 0 ORDER BY undone DESC, seq ASC") : ("writer", "undone = 0 ORDER BY seq DESC")
             let read = { (row: Row) in (row.int64(0), row.text(1), row.text(2)) }
             guard let (seq, kindName, rows) =
-                try db.first("\(pick) AND writer = ? ORDER BY seq \(order) LIMIT 1", [user, undone, writer], read)
-                ?? db.first("\(pick) ORDER BY seq \(order) LIMIT 1", [user, undone], read) else { return nil }
+                try db.first("\(pick) AND \(mine) = ? AND \(order) LIMIT 1", [user, writer], read)
+                ?? db.first("\(pick) AND \(order) LIMIT 1", [user], read) else { return nil }
             guard let kind = ChangeKind(rawValue: kindName) else { return nil }
             let word: CommandWord = undone ? .redo : .undo
             switch try Self.decode(rows) {
@@ -130,7 +133,14 @@ extension SQLiteStore {
                 }
                 try Self.logImport(db, user, first: first, last: last, adding: undone, as: word.rawValue)
             }
-            try db.run("UPDATE change SET undone = ? WHERE seq = ?", [!undone, seq])
+            if undone {
+                try db.run("UPDATE change SET undone = 0, undone_by = '' WHERE seq = ?", [seq])
+            } else {
+                try db.run("""
+                    UPDATE change SET undone_by = ?, undone = 1 + (SELECT max(undone) FROM change WHERE profile_id = \(Self.profileID))
+                    WHERE seq = ?
+                    """, [writer, user, seq])
+            }
             return kind
         }
     }

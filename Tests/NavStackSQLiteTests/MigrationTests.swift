@@ -1,4 +1,5 @@
 import Foundation
+import NavStackCore
 @testable import NavStackSQLite
 import XCTest
 
@@ -105,5 +106,47 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try count("SELECT count(*) FROM profile", in: db), 1)
         XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3)
         db.close()
+    }
+}
+
+/// A store written by the navstack before uuids (schema version 2), migrated.
+final class StoreFromTheLastReleaseTests: XCTestCase {
+    func testAVersion2StoreGetsUUIDsAndKeepsItsTasksHistoryAndDraft() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/store-v2.sqlite").standardizedFileURL
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("navstack.sqlite").path
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try SQLiteStore.userVersion(store.db), SQLiteStore.migrations.count)
+        let tasks = try store.page("ana", ListQuery(), offset: 0, limit: 100)
+        XCTAssertEqual(tasks.map(\.title), ["Added", "Buy fruit", "Study SwiftUI", "Go for a walk", "Imported A", "Imported B"])
+        XCTAssertEqual(tasks.map(\.done), [false, true, false, true, false, true])
+        XCTAssertTrue(tasks.allSatisfy { $0.uuid.isUUID && $0.uuid == $0.uuid.lowercased() && $0.rev == 1 })
+        XCTAssertEqual(Set(tasks.map(\.uuid)).count, tasks.count, "every task its own uuid")
+        let waiting = try store.db.prepare("SELECT uuid FROM undone_task").all { $0.text(0) }
+        XCTAssertEqual(waiting.count, 2)
+        XCTAssertTrue(waiting.allSatisfy(\.isUUID))
+
+        // The saved draft resumes, and saves only what it changed.
+        guard case .signedIn(let session) = try store.loadPhase() else { return XCTFail("not signed in") }
+        XCTAssertEqual(session.drafts[.edit(2)]?.fields.title, "Half typed")
+        XCTAssertNotNil(try store.write("ana", id: 2, [.title], from: DraftFields(title: "Half typed"), as: .save))
+
+        // The history made before the migration is undone and redone as before.
+        XCTAssertEqual(try store.undo("ana"), .save)
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 4)
+        XCTAssertEqual(try store.undo("ana"), .add)
+        XCTAssertEqual(try store.undo("ana"), .toggle)
+        XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
+        XCTAssertEqual(try store.redo("ana"), .toggle)
+        XCTAssertEqual(try store.task("ana", id: 1)?.done, true)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM op WHERE kind IN ('undo', 'redo')") { $0.int(0) }, 5,
+                       "undo and redo are logged too: four undone changes, one redone")
     }
 }

@@ -59,8 +59,6 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     case saveConflict(task: String, fields: [TaskField])
     /// `save` or `theirs`: the task the draft edits was deleted elsewhere.
     case draftTaskDeleted(task: String)
-    /// `theirs`: nothing of the task changed elsewhere since the draft began.
-    case nothingChangedElsewhere(task: String)
     /// `undo` or `redo`: a field the change set has changed since (none named: the task
     /// was deleted or re-created since).
     case changedSince(CommandWord, task: String, fields: [TaskField])
@@ -148,8 +146,6 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
             t(.saveConflict, ("task", task.escapedForDisplay), ("fields", fields.map(\.rawValue).joined(separator: ", ")))
         case .draftTaskDeleted(let task):
             t(.draftTaskDeleted, ("task", task.escapedForDisplay))
-        case .nothingChangedElsewhere(let task):
-            t(.nothingChangedElsewhere, ("task", task.escapedForDisplay))
         case .changedSince(let word, let task, let fields) where fields.isEmpty:
             t(.changedSinceTask, ("word", word.rawValue), ("task", task.escapedForDisplay))
         case .changedSince(let word, let task, let fields):

@@ -87,7 +87,6 @@ extension Catalog {
         .rowMovedPastTheEnd: "the list changed since it was shown: there is no row {row} now (it showed '{shown}'); '{word} {row}' was not done (root shows the list as it is now)",
         .saveConflict: "'{task}' was changed elsewhere too ({fields}): nothing was saved; save! keeps yours, theirs takes theirs",
         .draftTaskDeleted: "'{task}' was deleted elsewhere: nothing was saved; save! re-creates it with your draft, cancel drops the draft",
-        .nothingChangedElsewhere: "'{task}' was not changed elsewhere: there is nothing of theirs to take",
         .changedSince: "cannot {word}: '{task}' was changed since ({fields}); nothing was changed",
         .changedSinceTask: "cannot {word}: '{task}' was deleted or re-created since; nothing was changed",
         // MARK: Import, export and reading JSON

@@ -88,7 +88,6 @@ extension Catalog {
         .rowMovedPastTheEnd: "a lista mudou desde que foi mostrada: não há mais linha {row} (mostrava '{shown}'); '{word} {row}' não foi feito (root mostra a lista como está agora)",
         .saveConflict: "'{task}' também foi alterada em outro lugar ({fields}): nada foi salvo; save! mantém a sua versão, theirs aceita a outra",
         .draftTaskDeleted: "'{task}' foi excluída em outro lugar: nada foi salvo; save! a recria com o seu rascunho, cancel descarta o rascunho",
-        .nothingChangedElsewhere: "'{task}' não foi alterada em outro lugar: não há nada a aceitar",
         .changedSince: "não é possível {word}: '{task}' foi alterada desde então ({fields}); nada foi alterado",
         .changedSinceTask: "não é possível {word}: '{task}' foi excluída ou recriada desde então; nada foi alterado",
         // MARK: Import, export and reading JSON

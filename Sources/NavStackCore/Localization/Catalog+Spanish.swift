@@ -88,7 +88,6 @@ extension Catalog {
         .rowMovedPastTheEnd: "la lista cambió desde que se mostró: ya no hay fila {row} (mostraba '{shown}'); '{word} {row}' no se hizo (root muestra la lista como está ahora)",
         .saveConflict: "'{task}' también se cambió en otro lugar ({fields}): no se guardó nada; save! conserva la tuya, theirs acepta la otra",
         .draftTaskDeleted: "'{task}' se eliminó en otro lugar: no se guardó nada; save! la vuelve a crear con tu borrador, cancel descarta el borrador",
-        .nothingChangedElsewhere: "'{task}' no se cambió en otro lugar: no hay nada que aceptar",
         .changedSince: "no se puede {word}: '{task}' se cambió desde entonces ({fields}); no se cambió nada",
         .changedSinceTask: "no se puede {word}: '{task}' se eliminó o se volvió a crear desde entonces; no se cambió nada",
         // MARK: Import, export and reading JSON

@@ -88,7 +88,6 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case rowMovedPastTheEnd = "error.rowMovedPastTheEnd"
     case saveConflict = "error.saveConflict"
     case draftTaskDeleted = "error.draftTaskDeleted"
-    case nothingChangedElsewhere = "error.nothingChangedElsewhere"
     case changedSince = "error.changedSince"
     case changedSinceTask = "error.changedSinceTask"
     // MARK: Import, export and reading JSON

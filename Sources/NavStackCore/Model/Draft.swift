@@ -69,11 +69,13 @@ public struct Draft: Equatable, Hashable, Sendable {
         Merge(base: original, mine: fields, theirs: stored)
     }
 
-    /// `theirs`: the draft rebased on the task as stored now. Fields both changed take
-    /// the stored value; fields only this draft changed keep it.
-    public func takingTheirs(_ stored: TaskItem) -> Draft {
+    /// The draft rebased on the task as stored now: fields only this draft changed keep
+    /// its values, the others take the stored ones; fields both changed keep mine when
+    /// `keepingMine` (what the edit screen shows: what `save!` would write), else take the
+    /// stored value (`theirs`).
+    public func rebased(on stored: TaskItem, keepingMine: Bool) -> Draft {
         var draft = Draft(editing: stored)
-        draft.fields = Merge(base: original, mine: fields, theirs: stored.fields, keepingMine: false).merged
+        draft.fields = Merge(base: original, mine: fields, theirs: stored.fields, keepingMine: keepingMine).merged
         return draft
     }
 }

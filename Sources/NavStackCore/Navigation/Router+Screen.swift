@@ -88,8 +88,11 @@ extension Router {
             content = .detail(task)
         case .edit:
             title = t(.titleEditTask)
+            // The draft as it would be saved: what changed elsewhere where it changed
+            // nothing, against the task as stored now.
             let draft = session.drafts[session.topDraftOwner!]!
-            content = .draft(draft, conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
+            content = .draft(showing.task.map { draft.rebased(on: $0, keepingMine: true) } ?? draft,
+                             conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
                              deleted: showing.elsewhere == .deleted)
         case .newTask:
             title = t(.titleNewTask)

@@ -50,7 +50,8 @@ public final class Screen: Hashable, Sendable {
         case list(ListPage)
         case detail(TaskItem)
         /// An edit draft or the new-task sheet's, with the fields it and another writer
-        /// both changed, and whether its task was deleted elsewhere.
+        /// both changed, and whether its task was deleted elsewhere. An edit draft is shown
+        /// rebased on its task as stored now (see ``Draft/rebased(on:keepingMine:)``).
         case draft(Draft, conflicts: [FieldConflict], deleted: Bool)
         case notFound(Int)
         case account(user: String, counts: TaskCounts)

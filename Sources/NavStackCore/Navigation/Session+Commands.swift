@@ -103,9 +103,9 @@ extension Session {
             return true
         case .theirs:
             guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
+            // Offered only while the task stands changed elsewhere (see `Showing`).
             guard let stored = showing.task else { throw .draftTaskDeleted(task: draft.original.title) }
-            guard stored.fields != draft.original else { throw .nothingChangedElsewhere(task: stored.title) }
-            drafts[owner] = draft.takingTheirs(stored)
+            drafts[owner] = draft.rebased(on: stored, keepingMine: false)
         case .cancel:
             if sheet != nil { sheet = nil } else { path.removeLast() }
             return true

@@ -1,0 +1,96 @@
+import NavStackCore
+import XCTest
+
+/// The merge rules of `save`, field by field: every field, every combination of what the
+/// draft (mine) and another writer (theirs) did with the base.
+final class MergeTests: XCTestCase {
+    /// Two values of each field besides the base's.
+    private static func values(_ field: TaskField) -> (base: FieldValue, x: FieldValue, y: FieldValue) {
+        switch field {
+        case .title: (.text("Base"), .text("Mine"), .text("Theirs"))
+        case .notes: (.text(""), .text("mine notes"), .text("their notes"))
+        case .done: (.flag(false), .flag(true), .flag(true))
+        }
+    }
+
+    private static let base = DraftFields(title: "Base", notes: "", done: false)
+
+    private func fields(_ field: TaskField, _ value: FieldValue) -> DraftFields {
+        var fields = Self.base
+        fields[field] = value
+        return fields
+    }
+
+    func testEveryFieldEveryCombination() {
+        for field in TaskField.allCases {
+            let (base, x, y) = Self.values(field)
+            // (mine, theirs, merged, changed, conflict)
+            var cases: [(FieldValue, FieldValue, FieldValue, Bool, Bool)] = [
+                (base, base, base, false, false),  // nobody changed it
+                (base, x, x, false, false),        // only theirs: merged silently
+                (x, base, x, true, false),         // only mine
+                (x, x, x, true, false),            // both, to the same value
+            ]
+            // Both, to different values (a flag has only one value besides the base).
+            if x != y { cases.append((x, y, x, true, true)) }
+            for (mine, theirs, merged, changed, conflict) in cases {
+                let merge = Merge(base: Self.base, mine: fields(field, mine), theirs: fields(field, theirs))
+                let label = "\(field): mine \(mine), theirs \(theirs)"
+                XCTAssertEqual(merge.merged, fields(field, merged), label)
+                XCTAssertEqual(merge.changed, changed ? [field] : [], label)
+                XCTAssertEqual(merge.conflicts, conflict ? [FieldConflict(field: field, base: base, mine: mine, theirs: theirs)] : [], label)
+                let keepingTheirs = Merge(base: Self.base, mine: fields(field, mine), theirs: fields(field, theirs), keepingMine: false)
+                XCTAssertEqual(keepingTheirs.merged, fields(field, conflict ? theirs : merged), label)
+            }
+        }
+    }
+
+    func testFieldsMergeIndependently() {
+        let mine = DraftFields(title: "Mine", notes: "", done: true)
+        let theirs = DraftFields(title: "Theirs", notes: "their notes", done: true)
+        let merge = Merge(base: Self.base, mine: mine, theirs: theirs)
+        XCTAssertEqual(merge.merged, DraftFields(title: "Mine", notes: "their notes", done: true))
+        XCTAssertEqual(merge.changed, [.title, .done])
+        XCTAssertEqual(merge.conflicts.map(\.field), [.title])
+    }
+
+    func testTheirsRebasesTheDraftOnTheStoredTask() {
+        var draft = Draft(editing: TaskItem(id: 1, uuid: "u", title: "Base"))
+        draft.fields.title = "Mine"
+        draft.fields.notes = "mine notes"
+        let stored = TaskItem(id: 1, uuid: "u", rev: 2, title: "Theirs", notes: "", done: true)
+        XCTAssertEqual(draft.merge(with: stored.fields).conflicts.map(\.field), [.title])
+        let taken = draft.rebased(on: stored, keepingMine: false)
+        XCTAssertEqual(taken.fields, DraftFields(title: "Theirs", notes: "mine notes", done: true))
+        XCTAssertEqual(taken.original, stored.fields, "the new base is what is stored")
+        XCTAssertEqual(taken.uuid, "u")
+        XCTAssertTrue(taken.isDirty, "the notes only the draft changed are still to save")
+        XCTAssertEqual(taken.merge(with: stored.fields).conflicts, [])
+        let shown = draft.rebased(on: stored, keepingMine: true)
+        XCTAssertEqual(shown.fields, DraftFields(title: "Mine", notes: "mine notes", done: true), "what save! writes")
+        XCTAssertEqual(shown.original, stored.fields)
+    }
+
+    func testUUIDs() {
+        var fixed = TaskUUIDSource.fixed
+        var again = TaskUUIDSource.fixed
+        var random = TaskUUIDSource()
+        let made = (0..<1000).map { _ in fixed.make() }
+        XCTAssertEqual(made, (0..<1000).map { _ in again.make() }, "a fixed source makes the same uuids every run")
+        XCTAssertEqual(Set(made).count, 1000)
+        for uuid in made + [random.make()] {
+            XCTAssertTrue(uuid.isUUID, uuid)
+            XCTAssertEqual(uuid, uuid.lowercased())
+            let characters = Array(uuid)
+            XCTAssertEqual(characters[14], "4", "version 4: \(uuid)")
+            XCTAssertTrue("89ab".contains(characters[19]), "RFC 4122 variant: \(uuid)")
+        }
+        var other = TaskUUIDSource()
+        XCTAssertNotEqual(random.make(), other.make(), "sources seeded by the system differ")
+        for bad in ["", "0b1c2d3e4f504a618b728c9d0e1f2a3b", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3g",
+                    "0b1c2d3e+4f50-4a61-8b72-8c9d0e1f2a3b"] {
+            XCTAssertFalse(bad.isUUID, bad)
+        }
+        XCTAssertTrue("0B1C2D3E-4F50-4A61-8B72-8C9D0E1F2A3B".isUUID)
+    }
+}
