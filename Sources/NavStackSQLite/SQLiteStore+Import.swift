@@ -125,7 +125,14 @@ extension SQLiteStore {
                     _ = fields.title.bind(to: handle, at: column + 2)
                     _ = fields.notes.bind(to: handle, at: column + 3)
                     sqlite3_bind_int(handle, column + 4, fields.done ? 1 : 0)
-                    _ = (record.uuid ?? uuids.make()).bind(to: handle, at: column + 5)
+                    if let uuid = record.uuid {
+                        _ = uuid.bind(to: handle, at: column + 5)
+                    } else {
+                        uuids.withNext { text in
+                            let bytes = UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self)
+                            _ = sqlite3_bind_text(handle, column + 5, bytes, Int32(text.count), ns_sqlite_transient())
+                        }
+                    }
                     if fields.done { done += 1 }
                 }
                 try db.check(sqlite3_step(handle), done: true)

@@ -71,8 +71,8 @@ public final class SQLiteStore: TaskStore {
     public init(path: String?, mode: OpenMode = .creating) throws(StoreError) {
         self.path = path ?? ":memory:"
         isMemory = path == nil
-        uuids = path == nil ? .fixed : TaskUUIDSource()
-        var writers = TaskUUIDSource()
+        uuids = path == nil ? .fixed : TaskUUIDSource(clock: Self.milliseconds)
+        var writers = TaskUUIDSource(clock: Self.milliseconds)
         writer = writers.make()
         var file: StoreFile?
         do {
@@ -107,6 +107,13 @@ public final class SQLiteStore: TaskStore {
             file?.removeLeftovers()
             throw Self.storeError(error, path: self.path)
         }
+    }
+
+    /// Milliseconds since 1970, for uuids.
+    @Sendable static func milliseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
     }
 
     /// `navstack_matches(title, notes, search)`: the list's search, in SQL.

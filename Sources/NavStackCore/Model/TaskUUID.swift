@@ -1,15 +1,23 @@
-/// Makes task uuids: random (version 4) RFC 4122 uuids as lowercase text.
+/// Makes task uuids: time-ordered (version 7, RFC 9562, written as RFC 4122 writes every
+/// uuid) lowercase text.
 ///
-/// The bits come from xoshiro256**, seeded once: from the system's random source for a
-/// store file (uuids unique across stores and machines), from a fixed seed for a store in
-/// memory (which no one else ever sees), so its output is the same bytes on every run.
+/// Time-ordered, so that a store's unique index on uuids grows at its end: an import of a
+/// million tasks appends to it rather than writing all over it. Each uuid holds the
+/// clock's milliseconds, a 12-bit counter that keeps uuids of one millisecond in order,
+/// and 62 random bits from xoshiro256**, seeded once: from the system's random source
+/// for a store file, from a fixed seed and a fixed clock for a store in memory (which no
+/// one else ever sees), so its output is the same bytes on every run.
 public struct TaskUUIDSource: Sendable {
     private var state: (UInt64, UInt64, UInt64, UInt64)
+    private let clock: @Sendable () -> UInt64
+    private var lastMillis: UInt64 = 0
+    private var counter: UInt64 = 0
 
-    /// A source seeded from the system's random numbers.
-    public init() {
+    /// A source seeded from the system's random numbers, on a clock of milliseconds
+    /// since 1970.
+    public init(clock: @escaping @Sendable () -> UInt64) {
         var system = SystemRandomNumberGenerator()
-        self.init(seed: (system.next(), system.next(), system.next(), system.next()))
+        self.init(seed: (system.next(), system.next(), system.next(), system.next()), clock: clock)
     }
 
     /// A source that always makes the same uuids, for a store nobody else sees.
@@ -23,11 +31,13 @@ public struct TaskUUIDSource: Sendable {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-        return TaskUUIDSource(seed: (spread(), spread(), spread(), spread()))
+        // 2024-01-01, for ever.
+        return TaskUUIDSource(seed: (spread(), spread(), spread(), spread()), clock: { 1_704_067_200_000 })
     }
 
-    private init(seed: (UInt64, UInt64, UInt64, UInt64)) {
+    private init(seed: (UInt64, UInt64, UInt64, UInt64), clock: @escaping @Sendable () -> UInt64) {
         state = seed
+        self.clock = clock
         // A state of all zeros would stay zero.
         if state == (0, 0, 0, 0) { state.0 = 1 }
     }
@@ -48,21 +58,43 @@ public struct TaskUUIDSource: Sendable {
         (value << count) | (value >> (64 - count))
     }
 
-    /// A new uuid, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`.
+    /// A new uuid, `tttttttt-tttt-7ccc-yrrr-rrrrrrrrrrrr`, later than the ones before it.
     public mutating func make() -> String {
-        let high = (next() & ~0xF000) | 0x4000
-        let low = (next() & ~(0xC << 60)) | (0x8 << 60)
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(36)
-        for (half, word) in [high, low].enumerated() {
-            for nibble in 0..<16 {
-                let index = half * 16 + nibble
-                if index == 8 || index == 12 || index == 16 || index == 20 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(digits[Int((word >> UInt64(60 - 4 * nibble)) & 0xF)])
+        withNext { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Makes a new uuid and hands its 36 bytes of text to `body` (an import binds a
+    /// million of them without making strings).
+    public mutating func withNext<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        let now = clock() & 0xFFFF_FFFF_FFFF
+        if now > lastMillis {
+            lastMillis = now
+            counter = 0
+        } else {
+            // The same millisecond (or a clock set back): the counter keeps the order,
+            // and a full counter moves on to the next millisecond.
+            counter += 1
+            if counter > 0xFFF {
+                lastMillis += 1
+                counter = 0
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        let high = (lastMillis << 16) | 0x7000 | counter
+        let low = (next() >> 2) | (0x2 << 62)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
+            var at = 0
+            for index in 0..<32 {
+                if index == 8 || index == 12 || index == 16 || index == 20 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = index < 16 ? high : low
+                let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
+                text[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                at += 1
+            }
+            return try body(UnsafeBufferPointer(text))
+        }
     }
 }
 

@@ -74,18 +74,19 @@ final class MergeTests: XCTestCase {
     func testUUIDs() {
         var fixed = TaskUUIDSource.fixed
         var again = TaskUUIDSource.fixed
-        var random = TaskUUIDSource()
+        var random = TaskUUIDSource(clock: { 1_800_000_000_000 })
         let made = (0..<1000).map { _ in fixed.make() }
         XCTAssertEqual(made, (0..<1000).map { _ in again.make() }, "a fixed source makes the same uuids every run")
         XCTAssertEqual(Set(made).count, 1000)
+        XCTAssertEqual(made, made.sorted(), "time-ordered, also within one millisecond")
         for uuid in made + [random.make()] {
             XCTAssertTrue(uuid.isUUID, uuid)
             XCTAssertEqual(uuid, uuid.lowercased())
             let characters = Array(uuid)
-            XCTAssertEqual(characters[14], "4", "version 4: \(uuid)")
+            XCTAssertEqual(characters[14], "7", "version 7: \(uuid)")
             XCTAssertTrue("89ab".contains(characters[19]), "RFC 4122 variant: \(uuid)")
         }
-        var other = TaskUUIDSource()
+        var other = TaskUUIDSource(clock: { 1_800_000_000_000 })
         XCTAssertNotEqual(random.make(), other.make(), "sources seeded by the system differ")
         for bad in ["", "0b1c2d3e4f504a618b728c9d0e1f2a3b", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3g",
                     "0b1c2d3e+4f50-4a61-8b72-8c9d0e1f2a3b"] {
