@@ -104,6 +104,9 @@ extension SQLiteStore {
     /// Anything else is refused: another application's database, a negative version, a
     /// version from a newer navstack.
     static func storedVersion(_ db: Connection, path: String) throws -> Int? {
+        // One read transaction: another process may be migrating the store meanwhile.
+        try db.run("BEGIN")
+        defer { try? db.run("COMMIT") }
         let objects = try db.prepare("SELECT type, name FROM sqlite_master").all { ($0.text(0), $0.text(1)) }
         let version = try userVersion(db)
         if objects.isEmpty && version == 0 { return nil }

@@ -86,19 +86,21 @@ public final class SQLiteStore: TaskStore {
         do {
             sqlite3_busy_timeout(db.handle, Self.busyTimeout)
             try Self.addFunctions(to: db)
-            // Only reads until the file is known to be a store (switching to WAL writes).
-            let version = try Self.storedVersion(db, path: self.path)
-            if let file {
-                if mode == .reading && version == nil { throw StoreError.missing(path: self.path) }
-                if file.readOnly && version != Self.migrations.count { throw StoreError.readOnly(path: self.path) }
-                if !file.readOnly {
-                    if mode == .creating { file.tighten() }
-                    try db.execute("PRAGMA journal_mode = WAL")
+            try Self.whileBusy { [db, path = self.path] in
+                // Only reads until the file is known to be a store (switching to WAL writes).
+                let version = try Self.storedVersion(db, path: path)
+                if let file {
+                    if mode == .reading && version == nil { throw StoreError.missing(path: path) }
+                    if file.readOnly && version != Self.migrations.count { throw StoreError.readOnly(path: path) }
+                    if !file.readOnly {
+                        if mode == .creating { file.tighten() }
+                        try db.execute("PRAGMA journal_mode = WAL")
+                    }
                 }
-            }
-            try db.execute("PRAGMA synchronous = FULL")
-            if try version != Self.migrations.count || Self.userVersion(db) != Self.migrations.count {
-                try Self.migrate(db, path: self.path)
+                try db.execute("PRAGMA synchronous = FULL")
+                if try version != Self.migrations.count || Self.userVersion(db) != Self.migrations.count {
+                    try Self.migrate(db, path: path)
+                }
             }
             try db.execute("PRAGMA foreign_keys = ON")
         } catch {
@@ -106,6 +108,20 @@ public final class SQLiteStore: TaskStore {
             file?.removeIfCreated()
             file?.removeLeftovers()
             throw Self.storeError(error, path: self.path)
+        }
+    }
+
+    /// Runs `body` again while SQLite answers busy at once, for up to the busy timeout:
+    /// processes that open a new store together (one makes it, switches it to WAL and
+    /// migrates it while the others read it) meet locks that SQLite does not wait for.
+    static func whileBusy(_ body: () throws -> Void) throws {
+        let deadline = milliseconds() + UInt64(busyTimeout)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.code == SQLITE_BUSY && milliseconds() < deadline {
+                usleep(10_000)
+            }
         }
     }
 

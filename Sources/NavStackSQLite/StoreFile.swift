@@ -38,13 +38,16 @@ struct StoreFile {
             // A new store is private to its user; SQLite gives its -wal and -shm files
             // the same mode.
             let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd < 0 {
+            if fd >= 0 {
+                _ = close(fd)
+                created = true
+                return
+            }
+            // Another process created it meanwhile: open it as the store it makes.
+            guard errno == EEXIST, stat(path, &info) == 0 else {
                 if errno == EACCES { throw .permissionDenied(path: path) }
                 throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
             }
-            _ = close(fd)
-            created = true
-            return
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break

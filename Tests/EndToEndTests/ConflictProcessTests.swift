@@ -138,3 +138,25 @@ final class Session {
         process.waitUntilExit()
     }
 }
+
+extension StoreProcessTests {
+    /// Eight processes launched at once on a store that does not exist yet: one creates
+    /// it, the others open it as it is being made; none fails.
+    func testProcessesLaunchedTogetherOnANewStoreAllOpenIt() throws {
+        for round in 0..<5 {
+            try? FileManager.default.removeItem(atPath: store)
+            let group = DispatchGroup()
+            let results = Results()
+            let arguments = ["--store", store, "--sample", "-c", "help"]
+            for _ in 0..<8 {
+                DispatchQueue.global().async(group: group) {
+                    let result = try? NavstackProcess.run(arguments)
+                    results.append(result?.status ?? -1, result?.stderr ?? "did not run")
+                }
+            }
+            group.wait()
+            XCTAssertEqual(results.statuses, Array(repeating: 0, count: 8), "round \(round): \(results.errors)")
+        }
+    }
+}
+
