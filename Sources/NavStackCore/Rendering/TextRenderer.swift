@@ -163,6 +163,15 @@ public struct TextRenderer {
         var kind: ScreenKind
         var actions: [CommandWord]
         var canSave: Bool
+
+        /// Hashed without the words themselves, each of which would hash its name (equal
+        /// keys still hash alike; the words are compared when hashes meet): a screen's
+        /// kind and how many words it has tell the few keys of a session apart.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(actions.count)
+            hasher.combine(canSave)
+        }
     }
 
     /// The screen's own actions, then the ones available anywhere.
