@@ -149,12 +149,18 @@ public struct TextRenderer {
             lines.add(page.filter == .all && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
             return
         }
-        let numberWidth = max(2, String(page.rows.last!.row).count)
+        let numberWidth = max(2, String(page.rows.last!.row).utf8.count)
+        // Each row is put together in one string, kept from row to row, rather than
+        // by joining six new ones.
+        var line = ""
         for row in page.rows {
             let number = String(row.row)
-            let mark = row.task.done ? "[x]" : "[ ]"
-            lines.add(String(repeating: " ", count: numberWidth - number.count) + number + "  " + mark + " "
-                + row.task.title.escapedForDisplay, row.task.done ? .dim : nil)
+            line.removeAll(keepingCapacity: true)
+            for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
+            line += number
+            line += row.task.done ? "  [x] " : "  [ ] "
+            line += row.task.title.escapedForDisplay
+            lines.add(line, row.task.done ? .dim : nil)
         }
     }
 
