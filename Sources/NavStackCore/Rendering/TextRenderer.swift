@@ -18,7 +18,8 @@ public enum TextStyle: Sendable {
 
     /// The text with the emphasis, when this style shows any.
     public func apply(_ emphasis: Emphasis?, to text: String) -> String {
-        guard let emphasis, !text.isEmpty else { return text }
+        // Plain text has no codes to put around it.
+        guard let emphasis, !text.isEmpty, self == .ansi else { return text }
         let (start, end) = codes(for: emphasis)
         return start + text + end
     }
@@ -280,6 +281,7 @@ struct Lines {
     /// itself.
     mutating func fields(_ pairs: [(label: String, value: String)]) {
         let labelWidth = (pairs.map { $0.label.displayWidth }.max() ?? 0) + 3
+        let pad = String(repeating: " ", count: labelWidth)
         for (label, value) in pairs {
             let head = (label + ":").padded(toWidth: labelWidth)
             let room = width - labelWidth
@@ -288,7 +290,6 @@ struct Lines {
                 wrap(value, indent: 2)
                 continue
             }
-            let pad = String(repeating: " ", count: labelWidth)
             for (index, line) in value.wrapped(toWidth: room).enumerated() {
                 add((index == 0 ? head : pad) + line)
             }
