@@ -18,7 +18,8 @@ public enum TextStyle: Sendable {
 
     /// The text with the emphasis, when this style shows any.
     public func apply(_ emphasis: Emphasis?, to text: String) -> String {
-        guard let emphasis, !text.isEmpty else { return text }
+        // Plain text has no codes to put around it.
+        guard let emphasis, !text.isEmpty, self == .ansi else { return text }
         let (start, end) = codes(for: emphasis)
         return start + text + end
     }
@@ -169,12 +170,18 @@ public struct TextRenderer {
             lines.add(page.filter == .all && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
             return
         }
-        let numberWidth = max(2, String(page.rows.last!.row).count)
+        let numberWidth = max(2, String(page.rows.last!.row).utf8.count)
+        // Each row is put together in one string, kept from row to row, rather than
+        // by joining six new ones.
+        var line = ""
         for row in page.rows {
             let number = String(row.row)
-            let mark = row.task.done ? "[x]" : "[ ]"
-            lines.add(String(repeating: " ", count: numberWidth - number.count) + number + "  " + mark + " "
-                + row.task.title.escapedForDisplay, row.task.done ? .dim : nil)
+            line.removeAll(keepingCapacity: true)
+            for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
+            line += number
+            line += row.task.done ? "  [x] " : "  [ ] "
+            line += row.task.title.escapedForDisplay
+            lines.add(line, row.task.done ? .dim : nil)
         }
     }
 
@@ -183,6 +190,15 @@ public struct TextRenderer {
         var kind: ScreenKind
         var actions: [CommandWord]
         var canSave: Bool
+
+        /// Hashed without the words themselves, each of which would hash its name (equal
+        /// keys still hash alike; the words are compared when hashes meet): a screen's
+        /// kind and how many words it has tell the few keys of a session apart.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(actions.count)
+            hasher.combine(canSave)
+        }
     }
 
     /// The screen's own actions, then the ones available anywhere.
@@ -285,6 +301,7 @@ struct Lines {
     /// itself.
     mutating func fields(_ pairs: [(label: String, value: String)]) {
         let labelWidth = (pairs.map { $0.label.displayWidth }.max() ?? 0) + 3
+        let pad = String(repeating: " ", count: labelWidth)
         for (label, value) in pairs {
             let head = (label + ":").padded(toWidth: labelWidth)
             let room = width - labelWidth
@@ -293,7 +310,6 @@ struct Lines {
                 wrap(value, indent: 2)
                 continue
             }
-            let pad = String(repeating: " ", count: labelWidth)
             for (index, line) in value.wrapped(toWidth: room).enumerated() {
                 add((index == 0 ? head : pad) + line)
             }
