@@ -25,6 +25,47 @@ ABOUT = ["A task app whose every screen lives on a navigation path: open pushes,
          "screen has a navstack:// link that rebuilds it."]
 
 
+M64 = (1 << 64) - 1
+
+
+class UUIDs:
+    """The uuids a store in memory makes: version 7 on a fixed clock, the random bits
+    from xoshiro256** seeded by SplitMix64 from a fixed number (TaskUUIDSource.fixed)."""
+
+    def __init__(self):
+        seed = 0x6E6176737461636B
+        self.state = []
+        for _ in range(4):
+            seed = (seed + 0x9E3779B97F4A7C15) & M64
+            z = seed
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+            self.state.append(z ^ (z >> 31))
+        self.millis, self.counter = 0, 0
+
+    def next(self):
+        s = self.state
+        rotl = lambda x, k: ((x << k) | (x >> (64 - k))) & M64
+        result = (rotl((s[1] * 5) & M64, 7) * 9) & M64
+        t = (s[1] << 17) & M64
+        s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t
+        s[3] = rotl(s[3], 45)
+        return result
+
+    def make(self):
+        now = 1_704_067_200_000
+        if now > self.millis:
+            self.millis, self.counter = now, 0
+        else:
+            self.counter += 1
+            if self.counter > 0xFFF:
+                self.millis, self.counter = self.millis + 1, 0
+        high = (self.millis << 16) | 0x7000 | self.counter
+        low = (self.next() >> 2) | (2 << 62)
+        h = f"{high:016x}{low:016x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 class Reference(cmd.Cmd):
     prompt = ""
     use_rawinput = False
@@ -42,10 +83,11 @@ class Reference(cmd.Cmd):
         self.next_id = 4
         self.filter = "all"
         self.page = 1
+        self.uuids = UUIDs()
         self.tasks = [
-            {"id": 1, "title": "Buy fruit", "notes": "Apples, bananas, grapes", "done": False},
-            {"id": 2, "title": "Study SwiftUI", "notes": "NavigationStack and routes", "done": False},
-            {"id": 3, "title": "Go for a walk", "notes": "30 minutes", "done": True},
+            {"id": 1, "uuid": self.uuids.make(), "title": "Buy fruit", "notes": "Apples, bananas, grapes", "done": False},
+            {"id": 2, "uuid": self.uuids.make(), "title": "Study SwiftUI", "notes": "NavigationStack and routes", "done": False},
+            {"id": 3, "uuid": self.uuids.make(), "title": "Go for a walk", "notes": "30 minutes", "done": True},
         ]
 
     # ------------------------------------------------------------------ state
@@ -153,6 +195,7 @@ class Reference(cmd.Cmd):
             screen["draft"] = dict(draft["fields"])
             screen["canSave"] = bool(draft["fields"]["title"].strip())
             screen["dirty"] = draft["fields"] != draft["original"]
+            screen.update({"conflicts": [], "deleted": False})  # one writer: nothing changes elsewhere
         elif kind == "account":
             done = sum(1 for t in self.tasks if t["done"])
             screen.update({"user": self.user, "open": len(self.tasks) - done, "done": done})
@@ -295,7 +338,7 @@ class Reference(cmd.Cmd):
         self.path().append(f"detail/{t['id']}")
 
     def insert(self, fields):
-        t = {"id": self.next_id, **fields}
+        t = {"id": self.next_id, "uuid": self.uuids.make(), **fields}
         self.next_id += 1
         self.tasks.insert(0, t)
         return t
