@@ -1,7 +1,7 @@
 import NavStackCore
 
 extension SQLiteStore {
-    static let columns = "id, uuid, rev, title, notes, done"
+    static let columns = "id, uuid, title, notes, done"
 
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
@@ -11,7 +11,7 @@ extension SQLiteStore {
     static let storedColumns = "id, position, uuid, rev, title, notes, done"
 
     static func task(_ row: Row) -> TaskItem {
-        TaskItem(id: row.int(0), uuid: row.text(1), rev: row.int(2), title: row.text(3), notes: row.text(4), done: row.bool(5))
+        TaskItem(id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4))
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
@@ -296,7 +296,7 @@ struct StoredTask: Equatable {
     }
 
     var item: TaskItem {
-        TaskItem(id: id ?? 0, uuid: uuid, rev: rev, title: fields.title, notes: fields.notes, done: fields.done)
+        TaskItem(id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done)
     }
 
     var json: String {

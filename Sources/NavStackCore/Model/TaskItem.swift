@@ -2,19 +2,19 @@
 ///
 /// Ids are assigned 1, 2, 3 … by the store and never reused; they are what a user types.
 /// The uuid names the task everywhere (exports, imports, other stores) and never
-/// changes; the revision grows with every change of the task.
+/// changes. (The store also keeps a revision that grows with every change of the task;
+/// nothing shown depends on it, so a task as read leaves it out: a screen of the same
+/// task is then the same screen, whatever its revision.)
 public struct TaskItem: Equatable, Hashable, Sendable {
     public var id: Int
     public var uuid: String
-    public var rev: Int
     public var title: String
     public var notes: String
     public var done: Bool
 
-    public init(id: Int, uuid: String, rev: Int = 1, title: String, notes: String = "", done: Bool = false) {
+    public init(id: Int, uuid: String, title: String, notes: String = "", done: Bool = false) {
         self.id = id
         self.uuid = uuid
-        self.rev = rev
         self.title = title
         self.notes = notes
         self.done = done

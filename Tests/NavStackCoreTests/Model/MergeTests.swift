@@ -58,7 +58,7 @@ final class MergeTests: XCTestCase {
         var draft = Draft(editing: TaskItem(id: 1, uuid: "u", title: "Base"))
         draft.fields.title = "Mine"
         draft.fields.notes = "mine notes"
-        let stored = TaskItem(id: 1, uuid: "u", rev: 2, title: "Theirs", notes: "", done: true)
+        let stored = TaskItem(id: 1, uuid: "u", title: "Theirs", notes: "", done: true)
         XCTAssertEqual(draft.merge(with: stored.fields).conflicts.map(\.field), [.title])
         let taken = draft.rebased(on: stored, keepingMine: false)
         XCTAssertEqual(taken.fields, DraftFields(title: "Theirs", notes: "mine notes", done: true))
