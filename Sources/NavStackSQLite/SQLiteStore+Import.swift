@@ -113,6 +113,10 @@ extension SQLiteStore {
             var done = 0
             var first: Int64?
             var index = 0
+            // The new uuids of a statement's rows, bound where they are written: SQLite
+            // reads them when the statement runs.
+            let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: batch * TaskUUIDSource.textLength, alignment: 1)
+            defer { uuidText.deallocate() }
             while index < records.count {
                 let rows = records.count - index >= batch ? batch : 1
                 let handle = rows == batch ? many.handle : one.handle
@@ -128,10 +132,11 @@ extension SQLiteStore {
                     if let uuid = record.uuid {
                         _ = uuid.bind(to: handle, at: column + 5)
                     } else {
-                        uuids.withNext { text in
-                            let bytes = UnsafeRawPointer(text.baseAddress!).assumingMemoryBound(to: CChar.self)
-                            _ = sqlite3_bind_text(handle, column + 5, bytes, Int32(text.count), ns_sqlite_transient())
-                        }
+                        let at = offset * TaskUUIDSource.textLength
+                        let text = UnsafeMutableRawBufferPointer(rebasing: uuidText[at..<at + TaskUUIDSource.textLength])
+                        uuids.write(into: text)
+                        sqlite3_bind_text(handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                          Int32(TaskUUIDSource.textLength), nil)
                     }
                     if fields.done { done += 1 }
                 }

@@ -29,6 +29,18 @@ extension StringProtocol {
     public var isBlank: Bool { allSatisfy(\.isWhitespace) }
 }
 
+extension String {
+    /// The text without leading and trailing whitespace; most text has none to trim.
+    public var trimmed: String {
+        let bytes = utf8
+        if let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80,
+           !first.isASCIIWhitespace, !last.isASCIIWhitespace {
+            return self
+        }
+        return self[...].trimmed
+    }
+}
+
 extension [UInt8] {
     /// Appends the decimal digits of `number` (and its sign) as ASCII.
     mutating func appendDecimal(_ number: Int) {

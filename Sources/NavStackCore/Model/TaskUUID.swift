@@ -60,12 +60,18 @@ public struct TaskUUIDSource: Sendable {
 
     /// A new uuid, `tttttttt-tttt-7ccc-yrrr-rrrrrrrrrrrr`, later than the ones before it.
     public mutating func make() -> String {
-        withNext { String(decoding: $0, as: UTF8.self) }
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            write(into: UnsafeMutableRawBufferPointer(buffer))
+            return Self.textLength
+        }
     }
 
-    /// Makes a new uuid and hands its 36 bytes of text to `body` (an import binds a
-    /// million of them without making strings).
-    public mutating func withNext<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+    /// The length of a uuid as text.
+    public static let textLength = 36
+
+    /// Writes a new uuid's text into the first 36 bytes of `buffer` (an import writes a
+    /// batch of them into one buffer, without making strings).
+    public mutating func write(into buffer: UnsafeMutableRawBufferPointer) {
         let now = clock() & 0xFFFF_FFFF_FFFF
         if now > lastMillis {
             lastMillis = now
@@ -81,19 +87,17 @@ public struct TaskUUIDSource: Sendable {
         }
         let high = (lastMillis << 16) | 0x7000 | counter
         let low = (next() >> 2) | (0x2 << 62)
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
-            var at = 0
-            for index in 0..<32 {
-                if index == 8 || index == 12 || index == 16 || index == 20 {
-                    text[at] = UInt8(ascii: "-")
-                    at += 1
-                }
-                let word = index < 16 ? high : low
-                let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
-                text[at] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+        let text = buffer.baseAddress!
+        var at = 0
+        for index in 0..<32 {
+            if index == 8 || index == 12 || index == 16 || index == 20 {
+                text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: at, as: UInt8.self)
                 at += 1
             }
-            return try body(UnsafeBufferPointer(text))
+            let word = index < 16 ? high : low
+            let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
+            text.storeBytes(of: digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit, toByteOffset: at, as: UInt8.self)
+            at += 1
         }
     }
 }
