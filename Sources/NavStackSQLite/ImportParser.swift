@@ -78,7 +78,6 @@ struct ImportParser {
                 while true {
                     do throws(Stop) {
                         records.append(try record())
-                        try checkUUID(of: records)
                     } catch {
                         throw .badRecord(index: records.count, error.problem)
                     }
@@ -106,7 +105,6 @@ struct ImportParser {
             if reader.index < reader.end {
                 do throws(Stop) {
                     records.append(try record())
-                    try checkUUID(of: records)
                     reader.skipBlanks()
                     guard reader.index == reader.end else { throw Stop.json(reader.unexpected()) }
                 } catch {
@@ -117,12 +115,6 @@ struct ImportParser {
         }
         reader.end = total
         return records
-    }
-
-    /// Refuses the last record's uuid when an earlier record has it.
-    private mutating func checkUUID(of records: [ImportRecord]) throws(Stop) {
-        guard let uuid = records.last?.uuid else { return }
-        guard uuids.insert(uuid).inserted else { throw .problem(.duplicateUUID(uuid)) }
     }
 
     /// One record, checked.
@@ -176,7 +168,10 @@ struct ImportParser {
         let trimmed = rawTitle.trimmed
         guard !trimmed.isEmpty else { throw .problem(.blankTitle) }
         let given = (uuid ?? nil)?.lowercased()
-        if let given, !given.isUUID { throw .problem(.notAUUID) }
+        if let given {
+            guard given.isUUID else { throw .problem(.notAUUID) }
+            guard uuids.insert(given).inserted else { throw .problem(.duplicateUUID(given)) }
+        }
         return ImportRecord(DraftFields(title: trimmed, notes: text, done: (done ?? nil) ?? false), uuid: given)
     }
 

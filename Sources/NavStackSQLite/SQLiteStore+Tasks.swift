@@ -81,7 +81,7 @@ extension SQLiteStore {
 
     public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
-            let position = try db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
+            let position = try Self.newTop(db, user)
             let row = try Self.change(db, user, ChangePair(before: nil, after: StoredTask(id: nil, position: position, uuid: uuids.make(), fields)),
                                       as: kind.rawValue)
             try record(db, user, kind, [row])
@@ -125,7 +125,7 @@ extension SQLiteStore {
                     SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1
                     """, [uuid]) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
             }
-            let position = try deleted?.position ?? db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
+            let position = try deleted?.position ?? Self.newTop(db, user)
             var task = StoredTask(id: id, position: position, uuid: uuid ?? uuids.make(), fields)
             task.rev = (deleted?.rev ?? 0) + 1
             let pair = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
@@ -179,6 +179,11 @@ extension SQLiteStore {
         return task
     }
 
+    /// A position above every task the profile has had: a place at the top of the list.
+    static func newTop(_ db: Connection, _ user: String) throws -> Int {
+        try db.first("SELECT top - 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
+    }
+
     /// Adds a task at the bottom of the list, unrecorded (sample tasks).
     static func append(_ db: Connection, _ user: String, _ fields: DraftFields, uuid: String) throws -> StoredTask {
         let position = try db.first("SELECT bottom + 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
@@ -202,27 +207,23 @@ extension SQLiteStore {
     /// Makes a change of one task and logs its operations: the pair as made (an
     /// inserted task with its id). `kind` names the change in the log.
     static func change(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws -> ChangePair {
-        var made = pair
-        if pair.before == nil, let after = pair.after {
-            made.after = try insert(db, user, after)
-        } else {
-            try put(db, user, pair.after, replacing: pair.before)
-        }
+        let made = ChangePair(before: pair.before, after: try put(db, user, pair.after, replacing: pair.before))
         try log(db, user, made, as: kind)
         return made
     }
 
     /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
-    /// or a delete (`task` nil).
-    static func put(_ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws {
+    /// or a delete (`task` nil). Returns `task` as stored (an inserted one with its id).
+    static func put(_ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws -> StoredTask? {
         switch (old, task) {
         case (nil, nil):
-            return
+            return nil
         case (nil, let task?):
-            _ = try insert(db, user, task)
+            return try insert(db, user, task)
         case (let old?, nil):
             try db.run("DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [old.id, user])
             try db.run("UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?", [old.fields.done ? 1 : 0, user])
+            return nil
         case (let old?, let task?):
             // A task keeps its place (positions are given once): its index entry in list
             // order is left alone.
@@ -234,6 +235,7 @@ extension SQLiteStore {
             if delta != 0 {
                 try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
             }
+            return task
         }
     }
 

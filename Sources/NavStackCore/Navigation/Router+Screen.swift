@@ -58,6 +58,11 @@ extension Router {
         }
     }
 
+    /// What the state shows, read in one snapshot of the store, outside a command.
+    func showingNow() throws(NavError) -> Showing {
+        try storeCall { try store.snapshot { () throws(NavError) -> Showing in try showing() } }
+    }
+
     /// The screen the state shows, read from the store now: every read of it sees the
     /// store at one moment, though another process deletes or changes its task meanwhile.
     public func screen() throws(NavError) -> Screen {

@@ -88,7 +88,7 @@ public struct Router {
         case .quit:
             return .quit
         case .help(let topic):
-            let shown = try storeCall { try store.snapshot { () throws(NavError) -> Showing in try showing() } }
+            let shown = try showingNow()
             return help(topic, on: shown.kind, available: availableWords(on: shown))
         case .where:
             let breadcrumb = try storeCall {
@@ -178,17 +178,14 @@ public struct Router {
         case .login(let user):
             try storeCall { try store.openProfile(user, sample: configuration.sampleForNewProfiles) }
             var session = Session(user: user)
-            if var pending {
+            if let pending {
                 session.tab = pending.tab
-                if let uuid = pending.uuid, let task = try storeCall({ try store.task(user, uuid: uuid) }) {
-                    pending = pending.resolved(id: task.id)
-                }
                 // As `go` would: a link to a task the profile lacks is not opened.
-                if let missing = try missingTask(of: pending, user: user) {
-                    linkFailure = .linkNotOpened(url: pending.url, id: missing)
+                if let link = try pending.opened(by: user, in: store) {
+                    session[path: link.tab] = link.routes
+                    session.sheet = link.sheet
                 } else {
-                    session[path: pending.tab] = pending.routes
-                    session.sheet = pending.sheet
+                    linkFailure = .linkNotOpened(url: pending.url, id: pending.taskName ?? "")
                 }
             }
             phase = .signedIn(session)
@@ -196,14 +193,6 @@ public struct Router {
         default:
             preconditionFailure("\(command) is not available signed out")
         }
-    }
-
-    /// The task a link names that the profile lacks (its id, or its uuid when the link
-    /// could not be resolved), or `nil`.
-    private func missingTask(of link: DeepLink, user: String) throws(NavError) -> String? {
-        if let uuid = link.uuid { return uuid }
-        guard let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil else { return nil }
-        return String(id)
     }
 
     /// Makes `next` the session, unless that would drop a dirty draft without being
@@ -229,7 +218,7 @@ public struct Router {
 
     /// Fails unless the command can be used on the screen shown now.
     public func ensureAvailable(_ word: CommandWord) throws(NavError) {
-        try ensureAvailable(word, on: try storeCall { try store.snapshot { () throws(NavError) -> Showing in try showing() } })
+        try ensureAvailable(word, on: try showingNow())
     }
 
     /// Fails unless the command can be used on the screen shown.
@@ -281,5 +270,22 @@ func storeCall<T>(_ body: () throws -> T) throws(NavError) -> T {
         throw error
     } catch {
         throw .store(String(describing: error))
+    }
+}
+
+extension DeepLink {
+    /// The link as `go` or `login` opens it for a profile: a task named by uuid resolved
+    /// to its id; `nil` when the task it names is not the profile's.
+    func opened(by user: String, in store: any TaskStore) throws(NavError) -> DeepLink? {
+        if let uuid {
+            return try storeCall { try store.task(user, uuid: uuid) }.map { resolved(id: $0.id) }
+        }
+        guard let id = taskID else { return self }
+        return try storeCall { try store.task(user, id: id) } == nil ? nil : self
+    }
+
+    /// The task the link names, as it names it (an id or a uuid).
+    var taskName: String? {
+        uuid ?? taskID.map(String.init)
     }
 }

@@ -24,13 +24,8 @@ extension Session {
             path = []
         case .tab(let selected):
             if selected == tab { path = [] } else { tab = selected }
-        case .go(var link):
-            if let uuid = link.uuid {
-                guard let task = try storeCall({ try store.task(user, uuid: uuid) }) else { throw .noSuchTask(uuid) }
-                link = link.resolved(id: task.id)
-            } else if let id = link.taskID, try storeCall({ try store.task(user, id: id) }) == nil {
-                throw .noSuchTask(String(id))
-            }
+        case .go(let named):
+            guard let link = try named.opened(by: user, in: store) else { throw .noSuchTask(named.taskName ?? "") }
             tab = link.tab
             self[path: link.tab] = link.routes
             sheet = link.sheet
