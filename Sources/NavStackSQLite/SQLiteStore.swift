@@ -271,11 +271,11 @@ public final class SQLiteStore: TaskStore {
     private func failingAsStore<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as NavError {
-            throw error
         } catch let error as StoreFailure {
             throw NavError.storeFailure(error.description)
-        } catch {
+        } catch let error as SQLiteError {
+            throw NavError.storeFailure(storeFailure(error).description)
+        } catch let error as StoreError {
             throw NavError.storeFailure(storeFailure(error).description)
         }
     }

@@ -133,6 +133,19 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false}\n]\n")
     }
 
+    /// An exported file imported again: its uuids are the store's already, and the import
+    /// says so plainly, naming the record, and adds nothing.
+    func testReimportingAnExportIsRefusedByItsUUIDs() throws {
+        XCTAssertEqual(try importing(Array(#"[{"title":"t"}]"#.utf8)).status, 0)
+        let exported = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let uuid = try XCTUnwrap(exported.stdout.firstMatch(of: /"uuid":"([0-9a-f-]{36})"/)).1
+        let result = try importing(Array(exported.stdout.utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: record 0: uuid \(uuid) is already in the store; nothing was imported\n")
+        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store, "--user", "ana"]).stdout, exported.stdout)
+    }
+
     func testMemoryIsAUsageErrorForImportAndExport() throws {
         var result = try NavstackProcess.run(["import", "--memory", "--user", "ana", try file(Array(#"[{"title":"t"}]"#.utf8))])
         XCTAssertEqual(result.status, 64)

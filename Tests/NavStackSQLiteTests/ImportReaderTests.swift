@@ -112,4 +112,15 @@ final class ImportReaderTests: XCTestCase {
         }
         XCTAssertNil(JSONValue(parsing: #"{"x":+e.}"#))
     }
+
+    func testAGivenUUIDIsKeptLowercasedAndMustBeOneAndUnique() throws {
+        let uuid = "018CC251-F400-7000-B516-F52548DA1785"
+        let records = try SQLiteStore.parseImport(Array(("{\"title\":\"a\",\"uuid\":\"\(uuid)\"}\n{\"title\":\"b\",\"uuid\":null}\n{\"title\":\"c\"}").utf8))
+        XCTAssertEqual(records.map(\.uuid), [uuid.lowercased(), nil, nil])
+        XCTAssertEqual(error(#"[{"title":"a","uuid":"not-a-uuid"}]"#), .badRecord(index: 0, .notAUUID))
+        XCTAssertEqual(error(#"[{"title":"a","uuid":7}]"#), .badRecord(index: 0, .wrongType("uuid")))
+        XCTAssertEqual(error("[{\"title\":\"a\",\"uuid\":\"\(uuid)\"},{\"title\":\"b\"},{\"title\":\"c\",\"uuid\":\"\(uuid.lowercased())\"}]"),
+                       .badRecord(index: 2, .duplicateUUID(uuid.lowercased())))
+        XCTAssertEqual(error(#"{"title":"a","\u0075uid":"x"}"#), .badRecord(index: 0, .notAUUID), "a key written with escapes is the same key")
+    }
 }

@@ -156,6 +156,28 @@ final class SQLiteStoreTests: XCTestCase {
                                              user: "new"), 2, "JSON Lines; a missing profile is created")
     }
 
+    func testImportKeepsGivenUUIDsAndRefusesOnesTheStoreHas() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let kept = "018cc251-f400-7fff-8000-000000000001"
+        let records = try SQLiteStore.parseImport(Array(#"[{"title":"Kept","uuid":"\#(kept)"},{"title":"New"}]"#.utf8))
+        XCTAssertEqual(try store.importTasks(records, user: "ana"), 2)
+        XCTAssertEqual(try store.task("ana", uuid: kept)?.title, "Kept")
+        let made = try XCTUnwrap(try store.task("ana", id: 5)).uuid
+        XCTAssertTrue(made.isUUID && made != kept)
+        let sample = try XCTUnwrap(try store.task("ana", id: 2)).uuid
+        let again = try SQLiteStore.parseImport(Array(#"[{"title":"Other"},{"title":"Clash","uuid":"\#(sample)"}]"#.utf8))
+        XCTAssertThrowsError(try store.importTasks(again, user: "ana")) { error in
+            XCTAssertEqual(error as? ImportError, .badRecord(index: 1, .uuidInStore(sample)))
+        }
+        XCTAssertEqual(try store.count("ana", ListQuery()), 5, "nothing added")
+        // A task an undone import took away keeps its uuid for the redo.
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertThrowsError(try store.importTasks(try SQLiteStore.parseImport(Array(#"{"title":"K","uuid":"\#(kept)"}"#.utf8)), user: "ana")) { error in
+            XCTAssertEqual(error as? ImportError, .badRecord(index: 0, .uuidInStore(kept)))
+        }
+    }
+
     func testImportReadsEveryJSONForm() throws {
         let text = #"""
             [ {"title": "a\"b\\c\u00e9\ud83d\ude00\t", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
