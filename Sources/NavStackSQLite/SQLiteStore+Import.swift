@@ -145,8 +145,10 @@ extension SQLiteStore {
                 first = first ?? db.lastInsertedRowID - Int64(rows - 1)
                 index += rows
             }
-            try db.run("UPDATE profile SET total = total + ?, done = done + ?, bottom = ? WHERE name = ?",
-                       [records.count, done, bottom + records.count, user])
+            try db.run("""
+                UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?1, roots_done = roots_done + ?2, bottom = ?3
+                WHERE name = ?4
+                """, [records.count, done, bottom + records.count, user])
             let range = (first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
             try record(db, user, .import, .imported(first: range.first, last: range.last))
             try Self.logImport(db, user, first: range.first, last: range.last, adding: true, as: ChangeKind.import.rawValue)

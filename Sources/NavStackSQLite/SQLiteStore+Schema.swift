@@ -88,6 +88,22 @@ extension SQLiteStore {
             );
             CREATE INDEX op_by_task ON op(task_uuid, seq);
             """),
+        // A task may be a subtask of another (`parent`, 0 at the top of the list) and
+        // counts its own subtasks and those done; a profile counts the tasks at the top.
+        // The list orders are kept for each parent's tasks.
+        ("v4: subtasks", """
+            ALTER TABLE task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE task ADD COLUMN subtasks INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE task ADD COLUMN subtasks_done INTEGER NOT NULL DEFAULT 0;
+            DROP INDEX task_in_order;
+            DROP INDEX task_by_done_in_order;
+            CREATE UNIQUE INDEX task_in_order ON task(profile_id, parent, position);
+            CREATE INDEX task_by_done_in_order ON task(profile_id, parent, done, position);
+            ALTER TABLE profile ADD COLUMN roots INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE profile ADD COLUMN roots_done INTEGER NOT NULL DEFAULT 0;
+            UPDATE profile SET roots = total, roots_done = done;
+            ALTER TABLE undone_task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
+            """),
     ]
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
@@ -142,6 +158,14 @@ extension SQLiteStore {
             "session": ["id", "user", "pending"],
             "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
             "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev"],
+            "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new"],
+        ],
+        [
+            "profile": ["id", "name", "total", "done", "top", "bottom", "state", "changes", "roots", "roots_done"],
+            "task": ["id", "profile_id", "position", "title", "notes", "done", "uuid", "rev", "parent", "subtasks", "subtasks_done"],
+            "session": ["id", "user", "pending"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
+            "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev", "parent"],
             "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new"],
         ],
     ]

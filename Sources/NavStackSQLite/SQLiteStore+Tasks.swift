@@ -1,17 +1,24 @@
 import NavStackCore
 
 extension SQLiteStore {
-    static let columns = "id, uuid, title, notes, done"
+    static let columns = "id, uuid, title, notes, done, parent, subtasks, subtasks_done"
 
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
     static let profileID = "(SELECT id FROM profile WHERE name = ?)"
 
     /// The columns a ``StoredTask`` reads, in the order ``storedTask(_:)`` expects.
-    static let storedColumns = "id, position, uuid, rev, title, notes, done"
+    static let storedColumns = "id, position, uuid, rev, title, notes, done, parent, subtasks, subtasks_done"
+
+    /// ``storedColumns`` of the table named `table` in a join.
+    static func storedColumns(of table: String) -> String {
+        storedColumns.split(separator: ", ").map { table + "." + $0 }.joined(separator: ", ")
+    }
 
     static func task(_ row: Row) -> TaskItem {
-        TaskItem(id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4))
+        let parent = row.int(5)
+        return TaskItem(id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4),
+                        parent: parent == 0 ? nil : parent, subtasks: SubtaskCounts(done: row.int(7), total: row.int(6)))
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
@@ -33,28 +40,33 @@ extension SQLiteStore {
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
         try cached(cache.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
             guard let search = query.search else {
-                let counters = try Self.counters(db, user)
+                let counters: (total: Int, done: Int)
+                switch query.scope {
+                case .top: counters = try Self.counters(db, user, "roots, roots_done")
+                case .everywhere: counters = try Self.counters(db, user)
+                case .children(let id):
+                    counters = try db.first("SELECT subtasks, subtasks_done FROM task WHERE id = ? AND profile_id = \(Self.profileID)",
+                                            [id, user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+                }
                 switch query.filter {
                 case .all: return counters.total
                 case .open: return counters.total - counters.done
                 case .done: return counters.done
                 }
             }
-            let (filter, arguments) = Self.filterClause(query.filter, user)
-            return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(filter) AND navstack_matches(title, notes, ?)",
-                                arguments + [search]) { $0.int(0) } ?? 0
+            let (clause, arguments) = Self.whereClause(query, user)
+            return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(clause)",
+                                arguments) { $0.int(0) } ?? 0
         }
     }
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
-            var (sql, arguments) = Self.filterClause(query.filter, user)
-            if let search = query.search {
-                sql += " AND navstack_matches(title, notes, ?)"
-                arguments += [search]
-            }
+            let (sql, arguments) = Self.whereClause(query, user)
+            // Results from every level come the top's first, then each task's subtasks.
+            let order = query.scope == .everywhere ? "parent, position" : "position"
             let statement = try db.statement("""
-                SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY position LIMIT ? OFFSET ?
+                SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY \(order) LIMIT ? OFFSET ?
                 """)
             return try statement.all(arguments + [limit, offset], Self.task)
         }
@@ -63,6 +75,51 @@ extension SQLiteStore {
     public func task(_ user: String, id: Int) throws -> TaskItem? {
         try cached(cache.tasks, ReadCache.Task(user: user, id: id)) { db in
             try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [id, user], Self.task)
+        }
+    }
+
+    public func chain(_ user: String, id: Int) throws -> [TaskItem] {
+        try cached(cache.chains, ReadCache.Task(user: user, id: id)) { db in
+            // Most tasks shown are at the top: their chain is themselves.
+            guard let task = try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)",
+                                          [id, user], Self.task) else { return [] }
+            guard task.parent != nil else { return [task] }
+            let columns = Self.columns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
+            return try db.prepare("""
+                WITH RECURSIVE up(id, level) AS (
+                    SELECT ?, 0
+                    UNION ALL
+                    SELECT t.parent, up.level + 1 FROM up JOIN task AS t ON t.id = up.id
+                    WHERE t.parent != 0 AND up.level <= \(TreeLimits.depth))
+                SELECT \(columns) FROM up JOIN task AS t ON t.id = up.id
+                WHERE t.profile_id = \(Self.profileID) ORDER BY up.level DESC
+                """).all([id, user], Self.task)
+        }
+    }
+
+    public func descendantCount(_ user: String, id: Int) throws -> Int {
+        try reading { db in try Self.below(db, user, id: id).count }
+    }
+
+    public func move(_ user: String, id: Int, under parent: Int?) throws -> TaskItem? {
+        try writing { db in
+            guard let before = try Self.stored(db, user, id: id) else { return nil }
+            var above = 0
+            if let parent {
+                let chain = try Self.chainIDs(db, user, id: parent)
+                guard !chain.isEmpty else { throw NavError.noSuchTask(String(parent)) }
+                guard !chain.contains(id) else { throw NavError.moveIntoItself(task: before.fields.title) }
+                above = chain.count
+            }
+            let levels = 1 + (try Self.below(db, user, id: id).map(\.level).max() ?? 0)
+            guard above + levels <= TreeLimits.depth else { throw NavError.tooDeep(depth: above + levels) }
+            var after = before
+            after.parent = parent ?? 0
+            after.position = try Self.newTop(db, user)
+            after.rev += 1
+            let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: ChangeKind.move.rawValue)
+            try record(db, user, .move, [pair])
+            return pair.after!.item
         }
     }
 
@@ -79,11 +136,16 @@ extension SQLiteStore {
         }
     }
 
-    public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+    public func insertAtTop(_ user: String, _ fields: DraftFields, under parent: Int?, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
-            let position = try Self.newTop(db, user)
-            let row = try Self.change(db, user, ChangePair(before: nil, after: StoredTask(id: nil, position: position, uuid: uuids.make(), fields)),
-                                      as: kind.rawValue)
+            if let parent {
+                let depth = try Self.chainIDs(db, user, id: parent).count
+                guard depth > 0 else { throw NavError.taskVanished(parent) }
+                guard depth < TreeLimits.depth else { throw NavError.tooDeep(depth: depth + 1) }
+            }
+            var task = StoredTask(id: nil, position: try Self.newTop(db, user), uuid: uuids.make(), fields)
+            task.parent = parent ?? 0
+            let row = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
             try record(db, user, kind, [row])
             return row.after!.item
         }
@@ -112,7 +174,8 @@ extension SQLiteStore {
             after.rev += 1
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: kind.rawValue)
             try record(db, user, kind, [pair])
-            if isCaching { cache.replace(before.item, with: after.item, of: user) }
+            // A subtask's change moves its parent's counts too.
+            if isCaching { before.parent == 0 ? cache.replace(before.item, with: after.item, of: user) : (cache = ReadCache()) }
             return after.item
         }
     }
@@ -137,7 +200,13 @@ extension SQLiteStore {
     public func delete(_ user: String, id: Int) throws -> Bool {
         try writing { db in
             guard let before = try Self.stored(db, user, id: id) else { return false }
-            try record(db, user, .delete, [try Self.change(db, user, ChangePair(before: before, after: nil), as: ChangeKind.delete.rawValue)])
+            // The deepest first: every task deleted has no subtasks left, and undo, going
+            // the other way, brings each parent back before its subtasks.
+            var pairs: [ChangePair] = []
+            for task in try Self.below(db, user, id: id).map(\.task) + [before] {
+                pairs.append(try Self.change(db, user, ChangePair(before: task, after: nil), as: ChangeKind.delete.rawValue))
+            }
+            try record(db, user, .delete, pairs)
             return true
         }
     }
@@ -153,17 +222,62 @@ extension SQLiteStore {
 
     // MARK: - Rows and counters
 
-    /// ` AND done = ?` for a filter, and the arguments that start with the profile.
-    static func filterClause(_ filter: ListFilter, _ user: String) -> (String, [any SQLArgument]) {
-        switch filter {
-        case .all: ("", [user])
-        case .open: (" AND done = ?", [user, false])
-        case .done: (" AND done = ?", [user, true])
+    /// ` AND parent = ? AND done = ? AND …` for a query, and the arguments that start
+    /// with the profile.
+    static func whereClause(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
+        var sql = ""
+        var arguments: [any SQLArgument] = [user]
+        switch query.scope {
+        case .top: sql += " AND parent = 0"
+        case .children(let id):
+            sql += " AND parent = ?"
+            arguments.append(id)
+        case .everywhere: break
         }
+        switch query.filter {
+        case .all: break
+        case .open, .done:
+            sql += " AND done = ?"
+            arguments.append(query.filter == .done)
+        }
+        if let search = query.search {
+            sql += " AND navstack_matches(title, notes, ?)"
+            arguments.append(search)
+        }
+        return (sql, arguments)
     }
 
-    static func counters(_ db: Connection, _ user: String) throws -> (total: Int, done: Int) {
-        try db.first("SELECT total, done FROM profile WHERE name = ?", [user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+    /// A profile's counts of all its tasks (or of the columns named).
+    static func counters(_ db: Connection, _ user: String, _ columns: String = "total, done") throws -> (total: Int, done: Int) {
+        try db.first("SELECT \(columns) FROM profile WHERE name = ?", [user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+    }
+
+    /// The ids of a task's chain, from the top of the tree down to it; empty when it does
+    /// not exist.
+    static func chainIDs(_ db: Connection, _ user: String, id: Int) throws -> [Int] {
+        try db.prepare("""
+            WITH RECURSIVE up(id, parent, level) AS (
+                SELECT id, parent, 0 FROM task WHERE id = ? AND profile_id = \(Self.profileID)
+                UNION ALL
+                SELECT t.id, t.parent, up.level + 1 FROM up JOIN task AS t ON t.id = up.parent
+                WHERE up.parent != 0 AND up.level <= \(TreeLimits.depth))
+            SELECT id FROM up ORDER BY level DESC
+            """).all([id, user]) { $0.int(0) }
+    }
+
+    /// The tasks below a task, at every level, the deepest first, each with how many
+    /// levels below it is (1 for its own subtasks).
+    static func below(_ db: Connection, _ user: String, id: Int) throws -> [(task: StoredTask, level: Int)] {
+        try db.prepare("""
+            WITH RECURSIVE down(id, level) AS (
+                SELECT ?, 0
+                UNION ALL
+                SELECT t.id, down.level + 1 FROM down JOIN task AS t
+                ON t.profile_id = (SELECT id FROM profile WHERE name = ?2) AND t.parent = down.id
+                WHERE down.level <= \(TreeLimits.depth))
+            SELECT \(storedColumns(of: "t")), down.level FROM down JOIN task AS t ON t.id = down.id
+            WHERE down.level > 0 ORDER BY down.level DESC, t.position
+            """).all([id, user]) { (storedTask($0), $0.int(10)) }
     }
 
     /// A task with its place in the list.
@@ -176,6 +290,8 @@ extension SQLiteStore {
         var task = StoredTask(id: row.int(0), position: row.int(1), uuid: row.text(2),
                               DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6)))
         task.rev = row.int(3)
+        task.parent = row.int(7)
+        task.subtasks = SubtaskCounts(done: row.int(9), total: row.int(8))
         return task
     }
 
@@ -194,14 +310,38 @@ extension SQLiteStore {
     /// positions given so far.
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
         try db.run("""
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev) VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?)
-            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev])
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
+            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?)
+            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent])
         try db.run("""
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
             """, [task.fields.done ? 1 : 0, task.position, task.position, user])
+        try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
         var inserted = task
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
+        if task.id != nil {
+            // A task brought back finds the subtasks brought back before it.
+            try db.run("""
+                UPDATE task SET subtasks = (SELECT count(*) FROM task AS s WHERE s.profile_id = task.profile_id AND s.parent = task.id),
+                    subtasks_done = (SELECT count(*) FROM task AS s WHERE s.profile_id = task.profile_id AND s.parent = task.id AND s.done)
+                WHERE id = ?
+                """, [task.id])
+            inserted.subtasks = try db.first("SELECT subtasks_done, subtasks FROM task WHERE id = ?", [task.id]) {
+                SubtaskCounts(done: $0.int(0), total: $0.int(1))
+            } ?? SubtaskCounts()
+        }
         return inserted
+    }
+
+    /// Counts tasks joining (positive) or leaving (negative) a parent's subtasks, or the
+    /// top of the list (parent 0).
+    static func countSubtask(_ db: Connection, _ user: String, parent: Int, total: Int, done: Int) throws {
+        guard total != 0 || done != 0 else { return }
+        if parent == 0 {
+            try db.run("UPDATE profile SET roots = roots + ?, roots_done = roots_done + ? WHERE name = ?", [total, done, user])
+        } else {
+            try db.run("UPDATE task SET subtasks = subtasks + ?, subtasks_done = subtasks_done + ? WHERE id = ?", [total, done, parent])
+        }
     }
 
     /// Makes a change of one task and logs its operations: the pair as made (an
@@ -223,19 +363,36 @@ extension SQLiteStore {
         case (let old?, nil):
             try db.run("DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [old.id, user])
             try db.run("UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?", [old.fields.done ? 1 : 0, user])
+            try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
             return nil
         case (let old?, let task?):
-            // A task keeps its place (positions are given once): its index entry in list
-            // order is left alone.
-            assert(task.position == old.position, "a task moved")
-            try db.run("""
-                UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
+            let moved = task.position != old.position || task.parent != old.parent
+            // A task that keeps its place (most changes) leaves its index entries in list
+            // order alone.
+            if moved {
+                try db.run("""
+                    UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, parent = ?, position = ? WHERE id = ? AND profile_id = \(Self.profileID)
+                    """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, task.parent, task.position, old.id, user])
+                try db.run("UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
+                           [task.position, task.position, user])
+            } else {
+                try db.run("""
+                    UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(Self.profileID)
+                    """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
+            }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 {
                 try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
             }
-            return task
+            if task.parent != old.parent {
+                try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
+                try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
+            } else if delta != 0 {
+                try countSubtask(db, user, parent: task.parent, total: 0, done: delta)
+            }
+            var written = task
+            written.subtasks = old.subtasks
+            return written
         }
     }
 
@@ -258,6 +415,14 @@ extension SQLiteStore {
         case (let before?, let after?):
             for field in after.fields.changedFields(from: before.fields) {
                 try insert.run([user, kind, after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json])
+            }
+            if after.parent != before.parent {
+                // The parents by uuid (null: the top of the list), as other stores know them.
+                try db.run("""
+                    INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, ?, 'parent',
+                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
+                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'))
+                    """, [user, kind, after.uuid, before.parent, after.parent])
             }
         }
     }
@@ -289,6 +454,10 @@ struct StoredTask: Equatable {
     var uuid: String
     var rev = 1
     var fields: DraftFields
+    /// The task it is a subtask of; 0 at the top of the list.
+    var parent = 0
+    /// Its subtasks as last counted (kept by the store, never written from here).
+    var subtasks = SubtaskCounts()
 
     init(id: Int?, position: Int, uuid: String, _ fields: DraftFields) {
         self.id = id
@@ -298,7 +467,8 @@ struct StoredTask: Equatable {
     }
 
     var item: TaskItem {
-        TaskItem(id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done)
+        TaskItem(id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done,
+                 parent: parent == 0 ? nil : parent, subtasks: subtasks)
     }
 
     var json: String {
@@ -307,7 +477,8 @@ struct StoredTask: Equatable {
         return writer.text
     }
 
-    /// `{"id","position","uuid","rev","title","notes","done"}`.
+    /// `{"id","position","uuid","rev","title","notes","done","parent"}` (`parent` only
+    /// for a subtask).
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.key("id")
@@ -318,6 +489,7 @@ struct StoredTask: Equatable {
             json.key("title"); json.string(fields.title)
             json.key("notes"); json.string(fields.notes)
             json.key("done"); json.bool(fields.done)
+            if parent != 0 { json.key("parent"); json.number(parent) }
         }
     }
 
@@ -328,6 +500,7 @@ struct StoredTask: Equatable {
               let notes = value["notes"]?.string, let done = value["done"]?.bool else { return nil }
         self.init(id: id, position: position, uuid: value["uuid"]?.string ?? "", DraftFields(title: title, notes: notes, done: done))
         rev = value["rev"]?.number ?? 1
+        parent = value["parent"]?.number ?? 0
     }
 }
 
@@ -375,6 +548,8 @@ struct ReadCache {
     let pages = Answers<Query, [TaskItem]>()
     /// A task, or `nil` for one that does not exist.
     let tasks = Answers<Task, TaskItem?>()
+    /// A task's chain, empty for one that does not exist.
+    let chains = Answers<Task, [TaskItem]>()
     let counters = Answers<String, TaskCounts>()
 
     /// Mends what was read for a task changed in place (same id, same position): counts
@@ -382,6 +557,9 @@ struct ReadCache {
     /// it left or joined is forgotten, as rows after it move.
     func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
         tasks[Task(user: user, id: new.id)] = .some(new)
+        chains.update { key, chain in
+            key.user == user ? chain.map { $0.id == new.id ? new : $0 } : chain
+        }
         let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
         counters.update { key, counts in
             key == user ? TaskCounts(open: counts.open - moved, done: counts.done + moved) : counts

@@ -124,6 +124,18 @@ extension SQLiteStore {
                     steps.append(try Self.revert(current, from: from, to: to, by: word))
                 }
                 for step in steps { _ = try Self.change(db, user, step, as: word.rawValue) }
+                // The tree stays whole: no task left without its parent, none under itself.
+                for step in steps {
+                    if let after = step.after {
+                        guard try Self.isRooted(db, user, id: after.id ?? 0) else {
+                            throw NavError.treeChangedSince(word, task: after.fields.title)
+                        }
+                    } else if let before = step.before,
+                              try db.first("SELECT 1 FROM task WHERE parent = ? AND profile_id = \(Self.profileID)",
+                                           [before.id, user], { _ in true }) != nil {
+                        throw NavError.treeChangedSince(word, task: before.fields.title)
+                    }
+                }
             case .imported(let first, let last):
                 if undone {
                     try Self.restoreImport(db, user, seq: seq, first: first, last: last, batch: batch)
@@ -164,6 +176,14 @@ extension SQLiteStore {
             guard let to else { return ChangePair(before: current, after: nil) }
             var after = current
             for field in set { after.fields[field] = to.fields[field] }
+            if to.parent != from.parent || to.position != from.position {
+                // A move goes back only from where it left the task.
+                guard current.parent == from.parent, current.position == from.position else {
+                    throw NavError.treeChangedSince(word, task: current.fields.title)
+                }
+                after.parent = to.parent
+                after.position = to.position
+            }
             after.rev += 1
             return ChangePair(before: current, after: after)
         case (let current?, nil, _):
@@ -171,6 +191,14 @@ extension SQLiteStore {
         case (nil, let from?, _):
             throw NavError.changedSince(word, task: from.fields.title, fields: [])
         }
+    }
+
+    /// Whether a task's chain reaches the top of the list within the depth limit: its
+    /// parents all exist, and it is not under itself.
+    static func isRooted(_ db: Connection, _ user: String, id: Int) throws -> Bool {
+        let chain = try chainIDs(db, user, id: id)
+        guard let top = chain.first, chain.count <= TreeLimits.depth else { return false }
+        return try db.first("SELECT parent FROM task WHERE id = ?", [top]) { $0.int(0) } == 0
     }
 
     /// Refuses to undo an import while a later change that is not undone touches one
@@ -200,9 +228,19 @@ extension SQLiteStore {
         let (total, done) = try db.first("""
             SELECT count(*), total(done) FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """, [first, last, profile]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        // A task added since under one of the import's would be left without its parent.
+        if try db.first("""
+            SELECT title FROM task WHERE +profile_id = ?1 AND parent BETWEEN ?2 AND ?3 AND id NOT BETWEEN ?2 AND ?3 LIMIT 1
+            """, [profile, first, last], { $0.text(0) }) != nil {
+            throw NavError.changedSince(.undo, task: try db.first("""
+                SELECT p.title FROM task AS t JOIN task AS p ON p.id = t.parent
+                WHERE t.profile_id = ?1 AND t.parent BETWEEN ?2 AND ?3 AND t.id NOT BETWEEN ?2 AND ?3 LIMIT 1
+                """, [profile, first, last]) { $0.text(0) } ?? "", fields: [])
+        }
+        let parents = try outsideParents(db, "task", "+profile_id = ?", profile, first: first, last: last)
         let copy = try db.prepare("""
-            INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev)
-            SELECT ?, id, position, title, notes, done, uuid, rev FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+            INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev, parent)
+            SELECT ?, id, position, title, notes, done, uuid, rev, parent FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """)
         let remove = try db.prepare("DELETE FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?")
         try inBatches(from: first, through: last, of: batch) { low, high in
@@ -210,6 +248,30 @@ extension SQLiteStore {
             try remove.run([low, high, profile])
         }
         try db.run("UPDATE profile SET total = total - ?, done = done - ? WHERE id = ?", [total, done, profile])
+        try recount(db, profile, parents: parents)
+    }
+
+    /// The parents outside `first...last` of the tasks in it (0: the top of the list), in
+    /// `table` (`task` or `undone_task`) where `condition` holds for `key`.
+    private static func outsideParents(_ db: Connection, _ table: String, _ condition: String, _ key: Int64,
+                                       first: Int, last: Int) throws -> [Int] {
+        try db.prepare("""
+            SELECT DISTINCT parent FROM \(table) WHERE \(condition) AND id BETWEEN ? AND ? AND parent NOT BETWEEN ? AND ?
+            """).all([key, first, last, first, last]) { $0.int(0) }
+    }
+
+    /// Counts again the subtasks of each parent (0: the profile's tasks at the top).
+    static func recount(_ db: Connection, _ profile: Int64, parents: [Int]) throws {
+        for parent in parents {
+            let (total, done) = try db.first("""
+                SELECT count(*), total(done) FROM task WHERE profile_id = ? AND parent = ?
+                """, [profile, parent]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            if parent == 0 {
+                try db.run("UPDATE profile SET roots = ?, roots_done = ? WHERE id = ?", [total, done, profile])
+            } else {
+                try db.run("UPDATE task SET subtasks = ?, subtasks_done = ? WHERE id = ?", [total, done, parent])
+            }
+        }
     }
 
     /// Runs `body` on the ids from `first` through `last` (none when `last < first`) cut
@@ -227,9 +289,10 @@ extension SQLiteStore {
         guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else { return }
         let (total, done) = try db.first("SELECT count(*), total(done) FROM undone_task WHERE change_seq = ?",
                                          [seq]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        let parents = try outsideParents(db, "undone_task", "change_seq = ?", seq, first: first, last: last)
         let copy = try db.prepare("""
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev)
-            SELECT id, ?, position, title, notes, done, uuid, rev FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
+            SELECT id, ?, position, title, notes, done, uuid, rev, parent FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
             """)
         let remove = try db.prepare("DELETE FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?")
         try inBatches(from: first, through: last, of: batch) { low, high in
@@ -237,6 +300,7 @@ extension SQLiteStore {
             try remove.run([seq, low, high])
         }
         try db.run("UPDATE profile SET total = total + ?, done = done + ? WHERE id = ?", [total, done, profile])
+        try recount(db, profile, parents: parents)
     }
 
     static func encode(_ change: ChangeRecord) -> String {

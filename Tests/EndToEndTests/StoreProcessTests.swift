@@ -406,14 +406,14 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(try snapshot(store).bytes, before.bytes)
     }
 
-    /// A store on a 200 KB tmpfs filled up: reads and writes say the disk is full, and a
+    /// A store on a 1 MB tmpfs filled up: reads and writes say the disk is full, and a
     /// store that could not be made leaves no empty file behind.
     func testAFullDiskSaysSoAndLeavesNoEmptyStore() throws {
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        mount.arguments = ["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", disk.path]
+        mount.arguments = ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]
         mount.standardError = Pipe()
         try mount.run()
         mount.waitUntilExit()
@@ -431,7 +431,7 @@ final class StoreProcessTests: XCTestCase {
         let filler = disk.appendingPathComponent("filler").path
         XCTAssertTrue(FileManager.default.createFile(atPath: filler, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: filler))
-        for _ in 0..<100 { try? handle.write(contentsOf: Data(repeating: 1, count: 4096)) }
+        for _ in 0..<400 { try? handle.write(contentsOf: Data(repeating: 1, count: 4096)) }
         try? handle.close()
         let full = "the disk is full; free some space and try again (nothing was changed)\n"
         for arguments in [["-c", "add X"], ["-c", "where"], ["export", "--user", "ana"]] {

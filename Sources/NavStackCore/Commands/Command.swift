@@ -5,6 +5,8 @@ public enum Command: Equatable, Hashable, Sendable {
     case `where`
     case go(DeepLink)
     case back(Int, discarding: Bool)
+    /// `back to ID`, `back to list`: pop until that task's detail screen is on top.
+    case backTo(BackTarget, discarding: Bool)
     case root
     case tab(Tab)
     case undo, redo
@@ -16,6 +18,8 @@ public enum Command: Equatable, Hashable, Sendable {
     case new
     case toggle(row: Int?)
     case delete(row: Int?)
+    /// Make row N a subtask of a task, or a task at the top of the list.
+    case move(row: Int, to: MoveTarget)
     case filter(ListFilter)
     case find(String?)
     case next, prev
@@ -30,6 +34,8 @@ public enum Command: Equatable, Hashable, Sendable {
     case theirs
     case cancel
     case settings, about
+    /// Answers to a question.
+    case yes, no
 
     /// The word the command was typed with.
     public var word: CommandWord {
@@ -37,7 +43,7 @@ public enum Command: Equatable, Hashable, Sendable {
         case .help: .help
         case .where: .where
         case .go: .go
-        case .back(_, let discarding): discarding ? .backDiscarding : .back
+        case .back(_, let discarding), .backTo(_, let discarding): discarding ? .backDiscarding : .back
         case .root: .root
         case .tab: .tab
         case .undo: .undo
@@ -50,6 +56,7 @@ public enum Command: Equatable, Hashable, Sendable {
         case .new: .new
         case .toggle: .toggle
         case .delete: .delete
+        case .move: .move
         case .filter: .filter
         case .find: .find
         case .next: .next
@@ -64,8 +71,22 @@ public enum Command: Equatable, Hashable, Sendable {
         case .cancel: .cancel
         case .settings: .settings
         case .about: .about
+        case .yes: .yes
+        case .no: .no
         }
     }
+}
+
+/// Where `back to` pops to.
+public enum BackTarget: Equatable, Hashable, Sendable {
+    case list
+    case task(Int)
+}
+
+/// Where `move` puts a task.
+public enum MoveTarget: Equatable, Hashable, Sendable {
+    case top
+    case task(Int)
 }
 
 /// Limits on what a line may carry; past them the line is refused with a clear error.
@@ -178,8 +199,15 @@ extension Command {
         case .where: try none(); self = .where
         case .go: self = .go(try DeepLink(parsing: try required()))
         case .back, .backDiscarding:
-            self = .back(try arg.map { a throws(NavError) in try Self.number(a, for: word) } ?? 1,
-                         discarding: word == .backDiscarding)
+            let discarding = word == .backDiscarding
+            if let arg, let target = try Self.after("to", in: arg, for: word) {
+                switch target.lowercased() {
+                case "list": self = .backTo(.list, discarding: discarding)
+                default: self = .backTo(.task(try Self.number(target, for: word)), discarding: discarding)
+                }
+                return
+            }
+            self = .back(try arg.map { a throws(NavError) in try Self.number(a, for: word) } ?? 1, discarding: discarding)
         case .root: try none(); self = .root
         case .tab:
             let name = try required()
@@ -195,6 +223,14 @@ extension Command {
         case .new: try none(); self = .new
         case .toggle: self = .toggle(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
         case .delete: self = .delete(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
+        case .move:
+            let text = try required()
+            let end = Self.firstWhitespace(in: text)
+            guard end != text.endIndex, let target = try Self.after("to", in: text[end...].trimmed, for: word) else {
+                throw .missingArgument(word)
+            }
+            let row = try Self.number(String(text[..<end]), for: word)
+            self = .move(row: row, to: target.lowercased() == "top" ? .top : .task(try Self.number(target, for: word)))
         case .filter:
             let name = try required()
             guard let filter = ListFilter(rawValue: name.lowercased()) else { throw .badChoice(word, name.escapedForDisplay) }
@@ -217,7 +253,20 @@ extension Command {
         case .cancel: try none(); self = .cancel
         case .settings: try none(); self = .settings
         case .about: try none(); self = .about
+        case .yes: try none(); self = .yes
+        case .no: try none(); self = .no
         }
+    }
+
+    /// What follows a leading keyword (`to` in `back to 4`), trimmed; `nil` when the text
+    /// does not start with it. The keyword alone misses what it names.
+    private static func after(_ keyword: String, in text: String, for word: CommandWord) throws(NavError) -> String? {
+        let end = firstWhitespace(in: text)
+        guard text[..<end].lowercased() == keyword else { return nil }
+        let rest = text[end...].trimmed
+        guard !rest.isEmpty else { throw .missingArgument(word) }
+        guard !rest.contains(where: \.isWhitespace) else { throw .unexpectedArgument(word, rest.escapedForDisplay) }
+        return rest
     }
 
     /// A count or row number: one whole number from 1.

@@ -8,11 +8,12 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case backDiscarding = "back!"
     case root, tab, undo, redo, quit, exit
     case login, logout
-    case open, add, new, toggle, delete, filter, find, next, prev, page
+    case open, add, new, toggle, delete, move, filter, find, next, prev, page
     case edit, title, notes, done, save
     case saveKeepingMine = "save!"
     case theirs, cancel
     case settings, about
+    case yes, no
 
     /// How the command is typed.
     public var usage: String {
@@ -20,8 +21,8 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .help: "help [COMMAND]"
         case .where: "where"
         case .go: "go URL"
-        case .back: "back [N]"
-        case .backDiscarding: "back! [N]"
+        case .back: "back [N|to ID|to list]"
+        case .backDiscarding: "back! [N|to ID|to list]"
         case .root: "root"
         case .tab: "tab tasks|account"
         case .undo: "undo"
@@ -35,6 +36,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .new: "new"
         case .toggle: "toggle [N]"
         case .delete: "delete [N]"
+        case .move: "move N to ID|top"
         case .filter: "filter all|open|done"
         case .find: "find [TEXT]"
         case .next: "next"
@@ -50,6 +52,8 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .cancel: "cancel"
         case .settings: "settings"
         case .about: "about"
+        case .yes: "yes"
+        case .no: "no"
         }
     }
 

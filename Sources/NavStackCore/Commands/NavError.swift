@@ -63,6 +63,19 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
     /// was deleted or re-created since).
     case changedSince(CommandWord, task: String, fields: [TaskField])
 
+    // MARK: Subtasks
+    /// A task would be deeper than ``TreeLimits/depth`` levels (`depth` is how deep).
+    case tooDeep(depth: Int)
+    /// `move` of a task under itself or one of its own subtasks.
+    case moveIntoItself(task: String)
+    /// `back to ID` names a task whose detail screen is not on the path.
+    case notOnPath(Int)
+    /// `undo` or `redo` of a change whose task was moved since, or would be left without
+    /// its parent or with subtasks it never had.
+    case treeChangedSince(CommandWord, task: String)
+    /// A link names a chain of tasks the tree does not have; the task is at `actual`.
+    case chainMismatch(url: String, id: Int, actual: String)
+
     /// The message shown after `error:` or `navstack: line N:`, in English.
     public var message: String { message(in: .english) }
 
@@ -151,6 +164,16 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
         case .changedSince(let word, let task, let fields):
             t(.changedSince, ("word", word.rawValue), ("task", task.escapedForDisplay),
               ("fields", fields.map(\.rawValue).joined(separator: ", ")))
+        case .tooDeep(let depth):
+            t(.tooDeep, ("limit", TreeLimits.depth), ("depth", depth))
+        case .moveIntoItself(let task):
+            t(.moveIntoItself, ("task", task.escapedForDisplay))
+        case .treeChangedSince(let word, let task):
+            t(.treeChangedSince, ("word", word.rawValue), ("task", task.escapedForDisplay))
+        case .notOnPath(let id):
+            t(.notOnPath, ("id", id))
+        case .chainMismatch(let url, let id, let actual):
+            t(.chainMismatch, ("url", url), ("id", id), ("actual", actual))
         }
     }
 }
@@ -163,6 +186,8 @@ extension CommandWord {
         case .tab: .nounTab
         case .login: .nounName
         case .open, .toggle, .delete: .nounRow
+        case .move: .nounMove
+        case .back, .backDiscarding: .nounBackTarget
         case .page: .nounPage
         case .filter: .nounFilter
         case .title: .nounTitle

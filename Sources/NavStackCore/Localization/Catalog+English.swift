@@ -265,5 +265,24 @@ extension Catalog {
         .transcriptNotRegularFile: "it is not a regular file",
         .transcriptTooLarge: "it is too large ({bytes} bytes; the limit is {limit})",
         .transcriptDanglingLink: "it is a symbolic link to a file that does not exist",
+
+        // MARK: Subtasks and deep stacks
+        .summaryMove: "Make row N a subtask of task ID, or a task at the top of the list",
+        .summaryYes: "Answer yes to the question",
+        .summaryNo: "Answer no: nothing is done",
+        .tooDeep: "subtasks go {limit} levels deep at most; this would make {depth}",
+        .moveIntoItself: "cannot move '{task}' under itself or one of its own subtasks",
+        .notOnPath: "task {id} is not open on this path (back to list goes to the list)",
+        .chainMismatch: "{url} does not match the tasks: task {id} is at navstack://{actual}",
+        .nounMove: "a row and where it goes",
+        .nounBackTarget: "a task id or list",
+        .phraseConfirm: "the question",
+        .titleConfirmDelete: "Delete task?",
+        .confirmDeleteOne: "Delete '{task}' and its 1 subtask? yes deletes both (undo brings them back); no keeps them.",
+        .confirmDeleteMany: "Delete '{task}' and its {count} subtasks? yes deletes them all (undo brings them back); no keeps them.",
+        .labelSubtasks: "Subtasks",
+        .subtasksHeading: "Subtasks: {done} of {total} done · page {page} of {pages}",
+        .subtasksNone: "No subtasks. add TITLE adds one.",
+        .treeChangedSince: "cannot {word}: '{task}' was moved since, or its place in the tasks changed; nothing was changed",
     ]
 }

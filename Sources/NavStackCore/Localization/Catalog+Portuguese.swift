@@ -266,5 +266,24 @@ extension Catalog {
         .transcriptNotRegularFile: "não é um arquivo comum",
         .transcriptTooLarge: "é grande demais ({bytes} bytes; o limite é {limit})",
         .transcriptDanglingLink: "é um link simbólico para um arquivo que não existe",
+
+        // MARK: Subtasks and deep stacks
+        .summaryMove: "Tornar a linha N subtarefa da tarefa ID, ou uma tarefa no topo da lista",
+        .summaryYes: "Responder sim à pergunta",
+        .summaryNo: "Responder não: nada é feito",
+        .tooDeep: "as subtarefas vão até {limit} níveis; isto faria {depth}",
+        .moveIntoItself: "não é possível mover '{task}' para dentro de si mesma ou de uma das suas subtarefas",
+        .notOnPath: "a tarefa {id} não está aberta neste caminho (back to list volta à lista)",
+        .chainMismatch: "{url} não corresponde às tarefas: a tarefa {id} está em navstack://{actual}",
+        .nounMove: "uma linha e o destino",
+        .nounBackTarget: "o id de uma tarefa ou list",
+        .phraseConfirm: "na pergunta",
+        .titleConfirmDelete: "Excluir tarefa?",
+        .confirmDeleteOne: "Excluir '{task}' e a sua 1 subtarefa? yes exclui as duas (undo traz de volta); no mantém.",
+        .confirmDeleteMany: "Excluir '{task}' e as suas {count} subtarefas? yes exclui todas (undo traz de volta); no mantém.",
+        .labelSubtasks: "Subtarefas",
+        .subtasksHeading: "Subtarefas: {done} de {total} concluídas · página {page} de {pages}",
+        .subtasksNone: "Sem subtarefas. add TÍTULO adiciona uma.",
+        .treeChangedSince: "não é possível {word}: '{task}' foi movida desde então, ou o seu lugar nas tarefas mudou; nada foi alterado",
     ]
 }

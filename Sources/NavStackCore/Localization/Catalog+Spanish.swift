@@ -266,5 +266,24 @@ extension Catalog {
         .transcriptNotRegularFile: "no es un archivo normal",
         .transcriptTooLarge: "es demasiado grande ({bytes} bytes; el límite es {limit})",
         .transcriptDanglingLink: "es un enlace simbólico a un archivo que no existe",
+
+        // MARK: Subtasks and deep stacks
+        .summaryMove: "Hacer la fila N subtarea de la tarea ID, o una tarea al principio de la lista",
+        .summaryYes: "Responder sí a la pregunta",
+        .summaryNo: "Responder no: no se hace nada",
+        .tooDeep: "las subtareas llegan a {limit} niveles como máximo; esto haría {depth}",
+        .moveIntoItself: "no se puede mover '{task}' dentro de sí misma ni de una de sus subtareas",
+        .notOnPath: "la tarea {id} no está abierta en este camino (back to list vuelve a la lista)",
+        .chainMismatch: "{url} no coincide con las tareas: la tarea {id} está en navstack://{actual}",
+        .nounMove: "una fila y el destino",
+        .nounBackTarget: "el id de una tarea o list",
+        .phraseConfirm: "en la pregunta",
+        .titleConfirmDelete: "¿Eliminar tarea?",
+        .confirmDeleteOne: "¿Eliminar '{task}' y su 1 subtarea? yes elimina las dos (undo las recupera); no las conserva.",
+        .confirmDeleteMany: "¿Eliminar '{task}' y sus {count} subtareas? yes elimina todas (undo las recupera); no las conserva.",
+        .labelSubtasks: "Subtareas",
+        .subtasksHeading: "Subtareas: {done} de {total} hechas · página {page} de {pages}",
+        .subtasksNone: "Sin subtareas. add TÍTULO añade una.",
+        .treeChangedSince: "no se puede {word}: '{task}' se movió desde entonces, o su lugar en las tareas cambió; no se cambió nada",
     ]
 }

@@ -272,4 +272,23 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNotRegularFile = "transcript.notRegularFile"
     case transcriptTooLarge = "transcript.tooLarge"
     case transcriptDanglingLink = "transcript.danglingLink"
+
+    // MARK: Subtasks and deep stacks
+    case summaryMove = "summary.move"
+    case summaryYes = "summary.yes"
+    case summaryNo = "summary.no"
+    case tooDeep = "error.tooDeep"
+    case moveIntoItself = "error.moveIntoItself"
+    case notOnPath = "error.notOnPath"
+    case chainMismatch = "error.chainMismatch"
+    case nounMove = "noun.move"
+    case nounBackTarget = "noun.backTarget"
+    case phraseConfirm = "screen.confirm"
+    case titleConfirmDelete = "title.confirmDelete"
+    case confirmDeleteOne = "text.confirmDeleteOne"
+    case confirmDeleteMany = "text.confirmDeleteMany"
+    case labelSubtasks = "label.subtasks"
+    case subtasksHeading = "list.subtasksHeading"
+    case subtasksNone = "list.subtasksNone"
+    case treeChangedSince = "error.treeChangedSince"
 }

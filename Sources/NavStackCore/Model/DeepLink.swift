@@ -1,21 +1,37 @@
 /// A `navstack://` URL: one per screen of the signed-in app.
 ///
 /// `go` opens a link by selecting its tab and replacing that tab's path with the
-/// synthesised back stack: `tasks/2/edit` becomes `[detail/2, edit/2]`.
+/// synthesised back stack: `tasks/1/4/edit` becomes `[detail/1, detail/4, edit/4]`. A
+/// task's link names the chain of tasks from the top of the tree down to it; the short
+/// form (`tasks/4`) names the task alone, and `go` builds the chain from the tree.
 public enum DeepLink: Equatable, Hashable, Sendable {
-    case tasks
-    case task(Int)
-    case editTask(Int)
-    case newTask
+    /// The list, with what differs from its default state: `tasks?filter=open&q=fruit&page=2`.
+    case list(ListState)
+    /// A task's detail screen, with the page of its subtasks shown (`?page=2`).
+    case detail(chain: [Int], page: Int)
+    case edit(chain: [Int])
+    /// The new-task sheet, over the list (`tasks/new`) or over a task's detail, for a
+    /// subtask of it (`tasks/1/4/new`).
+    case sheet(under: [Int])
     case account
     case settings
     case about
     /// `tasks/<uuid>` and `tasks/<uuid>/edit`: a task named by its uuid, which `go`
-    /// resolves to its id before it opens the link (a screen's own link names ids).
+    /// resolves to its chain before it opens the link (a screen's own link names ids).
     case taskByUUID(String)
     case editTaskByUUID(String)
 
     public static let scheme = "navstack"
+
+    /// The list in its default state: `tasks`.
+    public static let tasks = DeepLink.list(ListState())
+    /// The new-task sheet over the list: `tasks/new`.
+    public static let newTask = DeepLink.sheet(under: [])
+
+    /// The short link of a task's detail screen: `tasks/ID`.
+    public static func task(_ id: Int) -> DeepLink { .detail(chain: [id], page: 1) }
+    /// The short link of a task's edit screen: `tasks/ID/edit`.
+    public static func editTask(_ id: Int) -> DeepLink { .edit(chain: [id]) }
 
     /// The full URL, `navstack://tasks/2/edit`.
     public var url: String { "navstack://" + path }
@@ -23,16 +39,34 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The part after the scheme, `tasks/2/edit`.
     public var path: String {
         switch self {
-        case .tasks: "tasks"
-        case .task(let id): "tasks/\(id)"
-        case .editTask(let id): "tasks/\(id)/edit"
-        case .newTask: "tasks/new"
+        case .list(let state): "tasks" + Self.query(state)
+        case .detail(let chain, let page): "tasks" + Self.segments(chain) + (page > 1 ? "?page=\(page)" : "")
+        case .edit(let chain): "tasks" + Self.segments(chain) + "/edit"
+        case .sheet(let chain): "tasks" + Self.segments(chain) + "/new"
         case .account: "account"
         case .settings: "account/settings"
         case .about: "account/about"
         case .taskByUUID(let uuid): "tasks/\(uuid)"
         case .editTaskByUUID(let uuid): "tasks/\(uuid)/edit"
         }
+    }
+
+    private static func segments(_ chain: [Int]) -> String {
+        var text = ""
+        for id in chain {
+            text += "/"
+            text += String(id)
+        }
+        return text
+    }
+
+    /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.
+    private static func query(_ state: ListState) -> String {
+        var items: [String] = []
+        if state.filter != .all { items.append("filter=" + state.filter.rawValue) }
+        if let search = state.search { items.append("q=" + search.percentEncoded) }
+        if state.page > 1 { items.append("page=\(state.page)") }
+        return items.isEmpty ? "" : "?" + items.joined(separator: "&")
     }
 
     /// The uuid a link names its task by, until it is resolved.
@@ -43,11 +77,13 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         }
     }
 
-    /// The link with its task named by id.
-    public func resolved(id: Int) -> DeepLink {
+    /// The link with its task's chain, as the tree has it now.
+    public func resolved(chain: [Int]) -> DeepLink {
         switch self {
-        case .taskByUUID: .task(id)
-        case .editTaskByUUID: .editTask(id)
+        case .taskByUUID: .detail(chain: chain, page: 1)
+        case .detail(_, let page): .detail(chain: chain, page: page)
+        case .editTaskByUUID, .edit: .edit(chain: chain)
+        case .sheet: .sheet(under: chain)
         default: self
         }
     }
@@ -55,7 +91,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The tab the link selects.
     public var tab: Tab {
         switch self {
-        case .tasks, .task, .editTask, .newTask, .taskByUUID, .editTaskByUUID: .tasks
+        case .list, .detail, .edit, .sheet, .taskByUUID, .editTaskByUUID: .tasks
         case .account, .settings, .about: .account
         }
     }
@@ -63,34 +99,51 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The synthesised back stack of the link's tab.
     public var routes: [Route] {
         switch self {
-        case .tasks, .newTask, .account, .taskByUUID, .editTaskByUUID: []
-        case .task(let id): [.detail(id)]
-        case .editTask(let id): [.detail(id), .edit(id)]
+        case .list, .account, .taskByUUID, .editTaskByUUID: []
+        case .detail(let chain, _), .sheet(let chain): chain.map(Route.detail)
+        case .edit(let chain): chain.map(Route.detail) + [.edit(chain.last ?? 0)]
         case .settings: [.settings]
         case .about: [.about]
         }
     }
 
     /// The sheet the link presents.
-    public var sheet: Sheet? { self == .newTask ? .newTask : nil }
+    public var sheet: Sheet? {
+        if case .sheet = self { return .newTask }
+        return nil
+    }
 
-    /// The task the link names, which must exist when it is opened.
+    /// The task the link names (the one a sheet would add a subtask to), which must exist
+    /// when it is opened.
     public var taskID: Int? {
         switch self {
-        case .task(let id), .editTask(let id): id
+        case .detail(let chain, _), .edit(let chain), .sheet(let chain): chain.last
         default: nil
         }
     }
 
-    /// The link of a screen: a tab, its path and the sheet over it.
+    /// The chain of ids the link gives, as it gives it.
+    public var chain: [Int] {
+        switch self {
+        case .detail(let chain, _), .edit(let chain), .sheet(let chain): chain
+        default: []
+        }
+    }
+
+    /// The link of a screen: a tab, its path and the sheet over it; the list's state and
+    /// the page of the subtasks of the task on top.
     ///
-    /// Every path the app can reach has a link, so `go` can rebuild any state.
-    public init(tab: Tab, path: [Route], sheet: Sheet?) {
+    /// Every state the app can reach has a link, so `go` can rebuild any state.
+    public init(tab: Tab, path: [Route], sheet: Sheet?, list: ListState = ListState(), page: Int = 1) {
+        let chain = path.compactMap { route -> Int? in
+            if case .detail(let id) = route { return id }
+            return nil
+        }
         switch (tab, path.last, sheet) {
-        case (.tasks, _, .newTask): self = .newTask
-        case (.tasks, nil, nil): self = .tasks
-        case (.tasks, .detail(let id)?, nil): self = .task(id)
-        case (.tasks, .edit(let id)?, nil): self = .editTask(id)
+        case (.tasks, _, .newTask): self = .sheet(under: chain)
+        case (.tasks, nil, nil): self = .list(list)
+        case (.tasks, .detail?, nil): self = .detail(chain: chain, page: page)
+        case (.tasks, .edit?, nil): self = .edit(chain: chain)
         case (.account, .settings?, _): self = .settings
         case (.account, .about?, _): self = .about
         default: self = tab == .tasks ? .tasks : .account
@@ -113,40 +166,131 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             }
             throw .malformedLink(text.escapedForDisplay)
         }
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2 || parts.count == 3, parts[0] == "tasks", String(parts[1]).isUUID {
-            let uuid = parts[1].lowercased()
-            switch parts.count {
-            case 2: self = .taskByUUID(uuid); return
-            default:
-                guard parts[2] == "edit" else { throw .malformedLink(text.escapedForDisplay) }
-                self = .editTaskByUUID(uuid); return
-            }
+        let malformed = NavError.malformedLink(text.escapedForDisplay)
+        var query: [String: String] = [:]
+        if let mark = rest.firstIndex(of: "?") {
+            guard let items = Self.queryItems(rest[rest.index(after: mark)...]) else { throw malformed }
+            query = items
+            rest = rest[..<mark]
         }
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
         func id(_ part: Substring) throws(NavError) -> Int {
-            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw .malformedLink(text.escapedForDisplay)
-            }
+            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw malformed }
             guard part.count <= 18, let value = Int(part), value > 0 else {
                 throw .noSuchTask(String(part))
             }
             return value
         }
-        switch parts.count {
-        case 1 where parts[0] == "tasks": self = .tasks
-        case 1 where parts[0] == "account": self = .account
-        case 2 where parts[0] == "tasks" && parts[1] == "new": self = .newTask
-        case 2 where parts[0] == "tasks": self = .task(try id(parts[1]))
-        case 2 where parts[0] == "account" && parts[1] == "settings": self = .settings
-        case 2 where parts[0] == "account" && parts[1] == "about": self = .about
-        case 3 where parts[0] == "tasks" && parts[2] == "edit": self = .editTask(try id(parts[1]))
-        default: throw .malformedLink(text.escapedForDisplay)
+        func page() throws(NavError) -> Int {
+            guard let text = query.removeValue(forKey: "page") else { return 1 }
+            guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let page = Int(text), page > 0 else { throw malformed }
+            return page
         }
+        switch parts.first {
+        case "tasks" where parts.count == 1:
+            var state = ListState()
+            if let filter = query.removeValue(forKey: "filter") {
+                guard let known = ListFilter(rawValue: filter) else { throw malformed }
+                state.filter = known
+            }
+            if let search = query.removeValue(forKey: "q") {
+                guard let decoded = search.percentDecoded, !decoded.isBlank,
+                      !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw malformed }
+                state.search = decoded
+            }
+            state.page = try page()
+            self = .list(state)
+        case "tasks" where (parts.count == 2 || parts.count == 3) && String(parts[1]).isUUID:
+            let uuid = parts[1].lowercased()
+            if parts.count == 2 {
+                self = .taskByUUID(uuid)
+            } else {
+                guard parts[2] == "edit" else { throw malformed }
+                self = .editTaskByUUID(uuid)
+            }
+        case "tasks":
+            var chain: [Int] = []
+            for part in parts.dropFirst().dropLast() { chain.append(try id(part)) }
+            switch parts.last! {
+            case "new": self = .sheet(under: chain)
+            case "edit":
+                guard !chain.isEmpty else { throw malformed }
+                self = .edit(chain: chain)
+            case let last:
+                chain.append(try id(last))
+                self = .detail(chain: chain, page: try page())
+            }
+        case "account" where parts.count == 1: self = .account
+        case "account" where parts.count == 2 && parts[1] == "settings": self = .settings
+        case "account" where parts.count == 2 && parts[1] == "about": self = .about
+        default: throw malformed
+        }
+        // Keys the link's screen does not take.
+        guard query.isEmpty else { throw malformed }
+    }
+
+    /// A query's `key=value` items; `nil` for an item without `=`, an empty value or a key
+    /// given twice.
+    private static func queryItems(_ text: Substring) -> [String: String]? {
+        var items: [String: String] = [:]
+        for item in text.split(separator: "&", omittingEmptySubsequences: false) {
+            guard let equals = item.firstIndex(of: "="), item.index(after: equals) != item.endIndex else { return nil }
+            let key = String(item[..<equals])
+            guard items[key] == nil else { return nil }
+            items[key] = String(item[item.index(after: equals)...])
+        }
+        return items
     }
 
     /// Every link form, for help and for completion.
     public static let forms = [
-        "tasks", "tasks/ID", "tasks/ID/edit", "tasks/new",
-        "account", "account/settings", "account/about",
+        "tasks", "tasks?filter=open&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit", "tasks/new",
+        "tasks/ID/new", "account", "account/settings", "account/about",
     ]
+}
+
+extension String {
+    /// The text as a URL query value: bytes other than letters, digits and `-._~` as `%XX`.
+    var percentEncoded: String {
+        var text = ""
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                text += "%"
+                text.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                text.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 15)]))
+            }
+        }
+        return text
+    }
+
+    /// A query value decoded: `%XX` as a byte and `+` as a space; `nil` for a bad escape or
+    /// bytes that are not UTF-8.
+    var percentDecoded: String? {
+        var bytes: [UInt8] = []
+        var input = utf8.makeIterator()
+        func hexValue(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case let b? where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b): b - UInt8(ascii: "0")
+            case let b? where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(b): b - UInt8(ascii: "a") + 10
+            case let b? where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(b): b - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while let byte = input.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = hexValue(input.next()), let low = hexValue(input.next()) else { return nil }
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }

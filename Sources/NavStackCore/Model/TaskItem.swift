@@ -11,13 +11,20 @@ public struct TaskItem: Equatable, Hashable, Sendable {
     public var title: String
     public var notes: String
     public var done: Bool
+    /// The task it is a subtask of; `nil` for a task at the top of the list.
+    public var parent: Int?
+    /// How many subtasks it has (its own, not theirs), and how many of them are done.
+    public var subtasks: SubtaskCounts
 
-    public init(id: Int, uuid: String, title: String, notes: String = "", done: Bool = false) {
+    public init(id: Int, uuid: String, title: String, notes: String = "", done: Bool = false,
+                parent: Int? = nil, subtasks: SubtaskCounts = SubtaskCounts()) {
         self.id = id
         self.uuid = uuid
         self.title = title
         self.notes = notes
         self.done = done
+        self.parent = parent
+        self.subtasks = subtasks
     }
 
     /// The fields a user edits.
@@ -31,4 +38,20 @@ extension TaskItem {
         ("Study SwiftUI", "NavigationStack and routes", false),
         ("Go for a walk", "30 minutes", true),
     ]
+}
+
+/// A task's progress: how many of its subtasks are done, of how many.
+public struct SubtaskCounts: Equatable, Hashable, Sendable {
+    public var done: Int
+    public var total: Int
+
+    public init(done: Int = 0, total: Int = 0) {
+        self.done = done
+        self.total = total
+    }
+}
+
+/// How deep subtasks go: a task at the top of the list is at level 1.
+public enum TreeLimits {
+    public static let depth = 100
 }

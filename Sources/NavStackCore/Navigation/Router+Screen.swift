@@ -3,6 +3,9 @@
 struct Showing {
     var kind: ScreenKind
     var task: TaskItem?
+    /// On a task's screen: the task and those above it, from the top of the tree down,
+    /// as the store has them now.
+    var chain: [TaskItem] = []
     /// On an edit screen: how the task stands against the draft's base.
     var elsewhere: Elsewhere = .unchanged
 
@@ -14,10 +17,16 @@ struct Showing {
         case deleted
     }
 
-    init(_ kind: ScreenKind, task: TaskItem? = nil, elsewhere: Elsewhere = .unchanged) {
+    init(_ kind: ScreenKind, task: TaskItem? = nil, chain: [TaskItem] = [], elsewhere: Elsewhere = .unchanged) {
         self.kind = kind
         self.task = task
+        self.chain = chain
         self.elsewhere = elsewhere
+    }
+
+    /// The path the chain makes: its detail screens, and the edit screen when `editing`.
+    func path(editing: Bool) -> [Route] {
+        chain.map { Route.detail($0.id) } + (editing ? [.edit(chain.last?.id ?? 0)] : [])
     }
 
     /// The commands this screen has besides its kind's: `save!` and `theirs` on an edit
@@ -41,20 +50,23 @@ extension Router {
     /// from the same read that decided it.
     func showing() throws(NavError) -> Showing {
         guard let session else { return Showing(.login) }
+        if let confirm = session.confirm {
+            return Showing(.confirm, task: try storeCall { try store.task(session.user, id: confirm.taskID) })
+        }
         if session.sheet != nil { return Showing(.newTask) }
         switch session.path.last {
         case nil: return Showing(session.tab == .tasks ? .list : .account)
         case .settings?: return Showing(.settings)
         case .about?: return Showing(.about)
         case .detail(let id)?:
-            let task = try storeCall { try store.task(session.user, id: id) }
-            return Showing(task == nil ? .notFound : .detail, task: task)
+            let chain = try storeCall { try store.chain(session.user, id: id) }
+            return Showing(chain.isEmpty ? .notFound : .detail, task: chain.last, chain: chain)
         case .edit(let id)?:
-            let task = try storeCall { try store.task(session.user, id: id) }
+            let chain = try storeCall { try store.chain(session.user, id: id) }
             // A draft outlives its task deleted elsewhere: `save!` can bring it back.
-            guard let draft = session.drafts[.edit(id)] else { return Showing(.notFound, task: task) }
-            guard let task else { return Showing(.edit, elsewhere: .deleted) }
-            return Showing(.edit, task: task, elsewhere: task.fields == draft.original ? .unchanged : .changed)
+            guard let draft = session.drafts[.edit(id)] else { return Showing(.notFound, task: chain.last, chain: chain) }
+            guard let task = chain.last else { return Showing(.edit, elsewhere: .deleted) }
+            return Showing(.edit, task: task, chain: chain, elsewhere: task.fields == draft.original ? .unchanged : .changed)
         }
     }
 
@@ -76,10 +88,10 @@ extension Router {
         let actions = availableWords(on: showing)
         guard let session else {
             return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
-                          breadcrumb: try breadcrumb(of: nil, top: nil), actions: actions, content: .login(pending: pendingLink))
+                          breadcrumb: try breadcrumb(of: nil, chain: []), actions: actions, content: .login(pending: pendingLink))
         }
         let user = session.user
-        let breadcrumb = try self.breadcrumb(of: session, top: showing.task)
+        let breadcrumb = try self.breadcrumb(of: session, chain: showing.chain)
 
         let title: String
         let content: Screen.Content
@@ -90,7 +102,14 @@ extension Router {
         case .detail:
             guard let task = showing.task else { preconditionFailure("a detail screen is decided by its task") }
             title = task.title
-            content = .detail(task)
+            content = .detail(task, subtasks: try subtaskPage(of: task, in: session))
+        case .confirm:
+            title = t(.titleConfirmDelete)
+            let id = session.confirm?.taskID ?? 0
+            let task = showing.task ?? TaskItem(id: id, uuid: "", title: t(.crumbTask, ("id", id)))
+            let count = try storeCall { try store.descendantCount(user, id: id) }
+            content = .confirm(task: task, subtasks: count, message: t(count == 1 ? .confirmDeleteOne : .confirmDeleteMany,
+                                                                       ("task", task.title.escapedForDisplay), ("count", count)))
         case .edit:
             title = t(.titleEditTask)
             // The draft as it would be saved: what changed elsewhere where it changed
@@ -123,24 +142,44 @@ extension Router {
     }
 
     /// Where the session is, as the screen's second line names it: the tab, then each
-    /// route of its path (a task by its title), then the sheet; signed out, the sign-in.
-    /// `top` is the task of the screen on top, read already.
-    func breadcrumb(of session: Session?, top: TaskItem?) throws(NavError) -> [String] {
+    /// route of its path (a task by its title), then the sheet or question; signed out,
+    /// the sign-in. `chain` is the chain of the task on top, when it was read already.
+    func breadcrumb(of session: Session?, chain: [TaskItem]) throws(NavError) -> [String] {
         let t = configuration.catalog
         guard let session else { return [t(.titleSignIn)] }
         var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
+        var chain = chain
+        if chain.isEmpty, let id = session.path.last(where: { $0.taskID != nil })?.taskID {
+            chain = try storeCall { try store.chain(session.user, id: id) }
+        }
+        var titles: [Int: String] = [:]
+        for task in chain { titles[task.id] = task.title }
         for route in session.path {
             switch route {
             case .detail(let id):
-                let task = top?.id == id ? top : try storeCall { try store.task(session.user, id: id) }
-                breadcrumb.append(task?.title ?? t(.crumbTask, ("id", id)))
+                var title = titles[id]
+                if title == nil { title = try storeCall { try store.task(session.user, id: id) }?.title }
+                breadcrumb.append(title ?? t(.crumbTask, ("id", id)))
             case .edit: breadcrumb.append(t(.crumbEdit))
             case .settings: breadcrumb.append(t(.crumbSettings))
             case .about: breadcrumb.append(t(.crumbAbout))
             }
         }
         if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
+        if session.confirm != nil { breadcrumb.append(t(.titleConfirmDelete)) }
         return breadcrumb
+    }
+
+    /// The visible page of a task's subtasks, its page clamped to the pages that exist.
+    func subtaskPage(of task: TaskItem, in session: Session) throws(NavError) -> ListPage {
+        let pageSize = configuration.pageSize
+        let total = task.subtasks.total
+        let pages = ListPage.pageCount(total: total, pageSize: pageSize)
+        let page = min(session.subtaskPages[task.id] ?? 1, pages)
+        let offset = (page - 1) * pageSize
+        let tasks = total == 0 ? [] : try storeCall { try store.page(session.user, .subtasks(of: task.id), offset: offset, limit: pageSize) }
+        let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
+        return ListPage(rows: rows, total: total, filter: .all, search: nil, page: page, pages: pages)
     }
 
     /// The visible page of the list, its page clamped to the pages that exist.

@@ -95,7 +95,7 @@ public struct Router {
                 try store.snapshot { () throws(NavError) -> [String] in
                     let showing = try showing()
                     try ensureAvailable(.where, on: showing)
-                    return try self.breadcrumb(of: session, top: showing.task)
+                    return try self.breadcrumb(of: session, chain: showing.chain)
                 }
             }
             return .location(url: session?.link.url, breadcrumb: breadcrumb)
@@ -131,10 +131,14 @@ public struct Router {
         return screen
     }
 
-    /// Keeps the rows of a list screen shown.
+    /// Keeps the rows of a list screen, or of a task's subtasks, shown.
     private mutating func remember(_ screen: Screen) {
-        guard case .list(let page) = screen.content, let session else { return }
-        shownList = ShownList(user: session.user, query: session.list.query, rows: page.rows)
+        guard let session else { return }
+        switch screen.content {
+        case .list(let page): shownList = ShownList(user: session.user, query: session.list.query, rows: page.rows)
+        case .detail(let task, let page): shownList = ShownList(user: session.user, query: .subtasks(of: task.id), rows: page.rows)
+        default: break
+        }
     }
 
     /// Applies a command that changes the state or the store, keeps the navigation
@@ -152,6 +156,7 @@ public struct Router {
     /// read once, for the check that the command is available there and for the command.
     private mutating func change(by command: Command) throws(NavError) {
         let showing = try showing()
+        settle(on: showing)
         try ensureAvailable(command.word, on: showing)
         switch session {
         case nil:
@@ -170,6 +175,15 @@ public struct Router {
         }
     }
 
+    /// Makes the tasks path the chain of the task shown, as the tree has it now: another
+    /// process may have moved a task on it.
+    private mutating func settle(on showing: Showing) {
+        guard let session, session.tab == .tasks, !session.isModal, !showing.chain.isEmpty else { return }
+        let editing = session.tasksPath.last.map { if case .edit = $0 { true } else { false } } ?? false
+        let path = showing.path(editing: editing)
+        if path != session.tasksPath { self.session?.tasksPath = path }
+    }
+
     /// Handles the login screen: `login` and `go`.
     private mutating func applySignedOut(_ command: Command, pending: DeepLink?) throws(NavError) {
         switch command {
@@ -181,11 +195,14 @@ public struct Router {
             if let pending {
                 session.tab = pending.tab
                 // As `go` would: a link to a task the profile lacks is not opened.
-                if let link = try pending.opened(by: user, in: store) {
-                    session[path: link.tab] = link.routes
-                    session.sheet = link.sheet
-                } else {
-                    linkFailure = .linkNotOpened(url: pending.url, id: pending.taskName ?? "")
+                do {
+                    if let link = try pending.opened(by: user, in: store) {
+                        session.open(link)
+                    } else {
+                        linkFailure = .linkNotOpened(url: pending.url, id: pending.taskName ?? "")
+                    }
+                } catch .chainMismatch(let url, let id, let actual) {
+                    linkFailure = .chainMismatch(url: url, id: id, actual: actual)
                 }
             }
             phase = .signedIn(session)
@@ -207,6 +224,10 @@ public struct Router {
         }
         if next.sheet != nil, next.drafts[.sheet] == nil {
             next.drafts[.sheet] = Draft(editing: DraftFields())
+        }
+        // A page of subtasks is kept while its task's screen is open.
+        if !next.subtaskPages.isEmpty {
+            next.subtaskPages = next.subtaskPages.filter { next.tasksPath.contains(.detail($0.key)) }
         }
         for case .edit(let id) in next.tasksPath where next.drafts[.edit(id)] == nil {
             if let task = try storeCall({ try store.task(next.user, id: id) }) {
@@ -250,12 +271,15 @@ public struct Router {
     /// The commands available on a screen of a session (`nil`: signed out).
     static func availableWords(on kind: ScreenKind, in session: Session?, extra: [CommandWord] = []) -> [CommandWord] {
         guard let session else { return [.login, .go, .help, .quit, .exit] }
+        // A question takes an answer (`back` is no), or `go` leaves it; nothing else
+        // changes until then.
+        if session.confirm != nil { return kind.ownWords + [.back, .go, .where, .help, .quit, .exit] }
         var words = kind.ownWords
         // After `save`, before `cancel`.
         if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }
         if session.depth > 0 { words.append(.back) }
         if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
-        if session.sheet == nil { words += [.root, .tab] }
+        if !session.isModal { words += [.root, .tab] }
         words += [.undo, .redo, .go, .where, .help, .quit, .exit]
         return words
     }
@@ -274,14 +298,25 @@ func storeCall<T>(_ body: () throws -> T) throws(NavError) -> T {
 }
 
 extension DeepLink {
-    /// The link as `go` or `login` opens it for a profile: a task named by uuid resolved
-    /// to its id; `nil` when the task it names is not the profile's.
+    /// The link as `go` or `login` opens it for a profile, with its task's chain as the
+    /// tree has it (a task named by uuid resolved to it); `nil` when the task it names is
+    /// not the profile's. A chain given in full must be the tree's.
     func opened(by user: String, in store: any TaskStore) throws(NavError) -> DeepLink? {
+        let id: Int
         if let uuid {
-            return try storeCall { try store.task(user, uuid: uuid) }.map { resolved(id: $0.id) }
+            guard let task = try storeCall({ try store.task(user, uuid: uuid) }) else { return nil }
+            id = task.id
+        } else {
+            guard let named = taskID else { return self }
+            id = named
         }
-        guard let id = taskID else { return self }
-        return try storeCall { try store.task(user, id: id) } == nil ? nil : self
+        let chain = try storeCall { try store.chain(user, id: id) }.map(\.id)
+        guard !chain.isEmpty else { return nil }
+        let given = self.chain
+        if given.count > 1, given != chain {
+            throw .chainMismatch(url: url, id: id, actual: resolved(chain: chain).path)
+        }
+        return resolved(chain: chain)
     }
 
     /// The task the link names, as it names it (an id or a uuid).

@@ -48,7 +48,8 @@ public final class Screen: Hashable, Sendable {
     public enum Content: Equatable, Hashable, Sendable {
         case login(pending: DeepLink?)
         case list(ListPage)
-        case detail(TaskItem)
+        /// A task, with the page of its subtasks shown.
+        case detail(TaskItem, subtasks: ListPage)
         /// An edit draft or the new-task sheet's, with the fields it and another writer
         /// both changed, and whether its task was deleted elsewhere. An edit draft is shown
         /// rebased on its task as stored now (see ``Draft/rebased(on:keepingMine:)``).
@@ -57,6 +58,8 @@ public final class Screen: Hashable, Sendable {
         case account(user: String, counts: TaskCounts)
         case settings(SettingsInfo)
         case about(version: String)
+        /// Whether to delete a task with its subtasks (how many, at every level).
+        case confirm(task: TaskItem, subtasks: Int, message: String)
     }
 
     public let kind: ScreenKind
@@ -109,9 +112,14 @@ public final class Screen: Hashable, Sendable {
                 hasher.combine(row.task.id)
                 hasher.combine(row.task.done)
             }
-        case .detail(let task):
+        case .detail(let task, let subtasks):
             hasher.combine(task.id)
             hasher.combine(task.done)
+            hasher.combine(subtasks.total)
+            hasher.combine(subtasks.page)
+        case .confirm(let task, let count, _):
+            hasher.combine(task.id)
+            hasher.combine(count)
         case .draft(let draft, let conflicts, let deleted):
             hasher.combine(draft.fields)
             hasher.combine(conflicts.count)

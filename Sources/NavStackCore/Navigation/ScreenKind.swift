@@ -9,6 +9,8 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case settings
     case about
     case newTask = "new-task"
+    /// A question over the tasks tab (delete a task with its subtasks?).
+    case confirm
 
     /// The screen as messages name it: "not available on the task list".
     public var phrase: Phrase {
@@ -22,6 +24,7 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         case .settings: .phraseSettings
         case .about: .phraseAbout
         case .newTask: .phraseNewTask
+        case .confirm: .phraseConfirm
         }
     }
 
@@ -29,8 +32,9 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     var ownWords: [CommandWord] {
         switch self {
         case .login: [.login]
-        case .list: [.open, .add, .new, .toggle, .delete, .filter, .find, .next, .prev, .page]
-        case .detail: [.edit, .toggle, .delete]
+        case .list: [.open, .add, .new, .toggle, .delete, .move, .filter, .find, .next, .prev, .page]
+        case .detail: [.edit, .toggle, .delete, .open, .add, .new, .move, .next, .prev, .page]
+        case .confirm: [.yes, .no]
         case .edit, .newTask: [.title, .notes, .done, .save, .cancel]
         case .account: [.settings, .about, .logout]
         case .notFound, .settings, .about: []

@@ -14,11 +14,21 @@ extension Session {
                 throw depth == 0 ? .nothingToGoBack : .cannotGoBack(count, depth: depth)
             }
             var remaining = count
-            if sheet != nil {
-                sheet = nil
+            if isModal {
+                (sheet, confirm) = (nil, nil)
                 remaining -= 1
             }
             path.removeLast(remaining)
+            return discarding
+        case .backTo(let target, let discarding):
+            switch target {
+            case .list:
+                path = []
+            case .task(let id):
+                guard tab == .tasks, let index = tasksPath.lastIndex(of: .detail(id)) else { throw .notOnPath(id) }
+                tasksPath.removeSubrange((index + 1)...)
+            }
+            (sheet, confirm) = (nil, nil)
             return discarding
         case .root:
             path = []
@@ -26,17 +36,23 @@ extension Session {
             if selected == tab { path = [] } else { tab = selected }
         case .go(let named):
             guard let link = try named.opened(by: user, in: store) else { throw .noSuchTask(named.taskName ?? "") }
-            tab = link.tab
-            self[path: link.tab] = link.routes
-            sheet = link.sheet
+            open(link)
         case .logout:
             break
 
         // The list
         case .open(let row):
-            path.append(.detail(try task(atRow: row, by: .open, shown: shown, store: store, pageSize: pageSize).id))
+            let task = try target(row, on: showing, word: .open, shown: shown, store: store, pageSize: pageSize)
+            // Its chain: the path to here and the task, unless it is a search result
+            // from further down.
+            if task.parent == showing.task?.id {
+                path.append(.detail(task.id))
+            } else {
+                path = try storeCall { try store.chain(user, id: task.id) }.map { Route.detail($0.id) }
+            }
         case .add(let title):
-            let task = try storeCall { try store.insertAtTop(user, DraftFields(title: title ?? Catalog.english(.defaultTaskTitle)), as: .add) }
+            let fields = DraftFields(title: title ?? Catalog.english(.defaultTaskTitle))
+            let task = try storeCall { try store.insertAtTop(user, fields, under: showing.task?.id, as: .add) }
             path.append(.detail(task.id))
         case .new:
             sheet = .newTask
@@ -46,28 +62,53 @@ extension Session {
             guard try storeCall({ try store.toggle(user, id: task.id) }) != nil else { throw .taskVanished(task.id) }
         case .delete(let row):
             let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize)
+            let popping = kind == .detail && row == nil
+            // A task with subtasks goes only once the question is answered.
+            if task.subtasks.total > 0 {
+                confirm = .delete(task.id, popping: popping)
+                return false
+            }
             guard try storeCall({ try store.delete(user, id: task.id) }) else { throw .taskVanished(task.id) }
-            if kind == .detail { path = [] }
+            if popping { path.removeLast() }
+        case .yes:
+            guard case .delete(let id, let popping)? = confirm else { break }
+            guard try storeCall({ try store.delete(user, id: id) }) else { throw .taskVanished(id) }
+            confirm = nil
+            if popping, let index = tasksPath.firstIndex(of: .detail(id)) { tasksPath.removeSubrange(index...) }
+        case .no:
+            confirm = nil
+        case .move(let row, let place):
+            let task = try target(row, on: showing, word: .move, shown: shown, store: store, pageSize: pageSize)
+            let parent: Int? = if case .task(let id) = place { id } else { nil }
+            guard try storeCall({ try store.move(user, id: task.id, under: parent) }) != nil else { throw .taskVanished(task.id) }
         case .filter(let filter):
             list = ListState(filter: filter, search: list.search)
         case .find(let text):
             list = ListState(filter: list.filter, search: text)
         case .next, .prev, .page:
-            let pages = try listPages(store: store, pageSize: pageSize)
-            let current = min(list.page, pages)
+            // The list's pages, or the subtasks' of the task shown.
+            let subtasks = kind == .detail ? showing.task : nil
+            let pages = if let subtasks {
+                ListPage.pageCount(total: subtasks.subtasks.total, pageSize: pageSize)
+            } else {
+                try listPages(store: store, pageSize: pageSize)
+            }
+            let current = min(subtasks.map { subtaskPages[$0.id] ?? 1 } ?? list.page, pages)
+            let next: Int
             switch command {
             case .next:
                 guard current < pages else { throw .alreadyLastPage(pages: pages) }
-                list.page = current + 1
+                next = current + 1
             case .prev:
                 guard current > 1 else { throw .alreadyFirstPage }
-                list.page = current - 1
+                next = current - 1
             case .page(let number):
                 guard number <= pages else { throw .noSuchPage(number, pages: pages) }
-                list.page = number
+                next = number
             default:
-                break
+                next = current
             }
+            if let subtasks { subtaskPages[subtasks.id] = next == 1 ? nil : next } else { list.page = next }
 
         // A task
         case .edit:
@@ -87,7 +128,8 @@ extension Session {
             guard draft.canSave else { throw .cannotSaveBlankTitle }
             switch owner {
             case .sheet:
-                try storeCall { try store.insertAtTop(user, draft.fields, as: .save) }
+                // Over a task's screen, a subtask of that task.
+                try storeCall { try store.insertAtTop(user, draft.fields, under: topTaskID, as: .save) }
                 sheet = nil
             case .edit(let id):
                 if draft.isDirty {
@@ -122,12 +164,23 @@ extension Session {
         return false
     }
 
-    /// The task on a row of the filtered list, read with the page of the list it is on
-    /// (the page the list shows, read already). A row the list showed must still hold the
-    /// task it showed.
-    func task(atRow row: Int, by word: CommandWord, shown: ShownList?,
+    /// Opens a link: its tab, with the path, sheet and list state it names.
+    mutating func open(_ link: DeepLink) {
+        tab = link.tab
+        self[path: link.tab] = link.routes
+        sheet = link.sheet
+        confirm = nil
+        switch link {
+        case .list(let state): list = state
+        case .detail(let chain, let page): subtaskPages = page > 1 ? [chain.last!: page] : [:]
+        default: break
+        }
+    }
+
+    /// The task on a row of the filtered list, or of a task's subtasks (`query`), read
+    /// with the page it is on. A row the list showed must still hold the task it showed.
+    func task(atRow row: Int, by word: CommandWord, in query: ListQuery, shown: ShownList?,
               store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
-        let query = list.query
         let seen = shown?.task(atRow: row, user: user, query: query)
         let (page, index) = (row - 1).quotientAndRemainder(dividingBy: pageSize)
         let tasks = try storeCall { try store.page(user, query, offset: page * pageSize, limit: pageSize) }
@@ -147,8 +200,12 @@ extension Session {
                         store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
         switch (showing.kind, row) {
         case (.list, let row?):
-            return try task(atRow: row, by: word, shown: shown, store: store, pageSize: pageSize)
+            return try task(atRow: row, by: word, in: list.query, shown: shown, store: store, pageSize: pageSize)
+        case (.detail, let row?):
+            return try task(atRow: row, by: word, in: .subtasks(of: showing.task?.id ?? 0), shown: shown, store: store, pageSize: pageSize)
         case (.list, nil):
+            throw .needsRow(word)
+        case (.detail, nil) where word == .open || word == .move:
             throw .needsRow(word)
         case (_, nil):
             if let task = showing.task { return task }

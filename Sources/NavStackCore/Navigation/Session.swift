@@ -22,8 +22,12 @@ public struct Session: Equatable, Hashable, Sendable {
     public var tasksPath: [Route] = []
     public var accountPath: [Route] = []
     public var sheet: Sheet?
+    /// A question over the tasks tab, modal like the sheet and never on a path.
+    public var confirm: Confirmation?
     public var drafts: [DraftOwner: Draft] = [:]
     public var list = ListState()
+    /// The page of subtasks each task's detail screen on the path shows, when not the first.
+    public var subtaskPages: [Int: Int] = [:]
 
     public init(user: String) {
         self.user = user
@@ -43,11 +47,23 @@ public struct Session: Equatable, Hashable, Sendable {
         set { self[path: tab] = newValue }
     }
 
-    /// How many screens sit above the tab's root: the path and the sheet over it.
-    public var depth: Int { path.count + (sheet == nil ? 0 : 1) }
+    /// How many screens sit above the tab's root: the path and the sheet or question
+    /// over it.
+    public var depth: Int { path.count + (sheet == nil && confirm == nil ? 0 : 1) }
 
-    /// The deep link of what is shown.
-    public var link: DeepLink { DeepLink(tab: tab, path: path, sheet: sheet) }
+    /// Whether a sheet or a question covers the path.
+    public var isModal: Bool { sheet != nil || confirm != nil }
+
+    /// The deep link of what is shown (a question has none of its own: the screen under it).
+    public var link: DeepLink {
+        DeepLink(tab: tab, path: path, sheet: sheet, list: list, page: topTaskID.flatMap { subtaskPages[$0] } ?? 1)
+    }
+
+    /// The task whose detail screen is on top of the tasks path, if any.
+    public var topTaskID: Int? {
+        guard tab == .tasks, case .detail(let id)? = tasksPath.last else { return nil }
+        return id
+    }
 
     /// The draft of the screen on top, if that screen edits one.
     public var topDraftOwner: DraftOwner? {
@@ -61,6 +77,20 @@ public struct Session: Equatable, Hashable, Sendable {
         switch owner {
         case .sheet: sheet != nil
         case .edit(let id): tasksPath.contains(.edit(id))
+        }
+    }
+}
+
+/// A question the app asks before it acts.
+public enum Confirmation: Equatable, Hashable, Sendable {
+    /// Delete a task with its subtasks; `popping` when it is the task shown, whose
+    /// screen then closes.
+    case delete(Int, popping: Bool)
+
+    /// The task the question is about.
+    public var taskID: Int {
+        switch self {
+        case .delete(let id, _): id
         }
     }
 }

@@ -47,21 +47,24 @@ public struct JSONRenderer: Sendable {
         case .login(let pending):
             json.key("pending"); json.string(pending?.url)
         case .list(let page):
-            json.key("items")
-            json.array(page.rows) { json, row in
-                json.object { json in
-                    json.key("row"); json.number(row.row)
-                    taskMembers(row.task, into: &json)
-                }
-            }
+            rows(page, into: &json)
             json.key("total"); json.number(page.total)
             json.key("filter"); json.string(page.filter.rawValue)
             json.key("search"); json.string(page.search)
             json.key("page"); json.number(page.page)
             json.key("pages"); json.number(page.pages)
-        case .detail(let task):
+        case .detail(let task, let subtasks):
             json.key("task")
             json.object { taskMembers(task, into: &$0) }
+            rows(subtasks, into: &json)
+            json.key("total"); json.number(subtasks.total)
+            json.key("page"); json.number(subtasks.page)
+            json.key("pages"); json.number(subtasks.pages)
+        case .confirm(let task, let count, let message):
+            json.key("message"); json.string(message)
+            json.key("task")
+            json.object { taskMembers(task, into: &$0) }
+            json.key("subtasks"); json.number(count)
         case .draft(let draft, let conflicts, let deleted):
             json.key("draft")
             json.object { json in
@@ -103,11 +106,29 @@ public struct JSONRenderer: Sendable {
         }
     }
 
+    /// `"items": [{"row": N, …task}]`
+    private func rows(_ page: ListPage, into json: inout JSONWriter) {
+        json.key("items")
+        json.array(page.rows) { json, row in
+            json.object { json in
+                json.key("row"); json.number(row.row)
+                taskMembers(row.task, into: &json)
+            }
+        }
+    }
+
     private func taskMembers(_ task: TaskItem, into json: inout JSONWriter) {
         json.key("id"); json.number(task.id)
         json.key("uuid"); json.string(task.uuid)
         json.key("title"); json.string(task.title)
         json.key("notes"); json.string(task.notes)
         json.key("done"); json.bool(task.done)
+        json.key("parent")
+        if let parent = task.parent { json.number(parent) } else { json.string(nil) }
+        json.key("subtasks")
+        json.object { json in
+            json.key("done"); json.number(task.subtasks.done)
+            json.key("total"); json.number(task.subtasks.total)
+        }
     }
 }

@@ -63,8 +63,9 @@ public struct TextRenderer {
         case .help(let entries, let details):
             helpLines(entries, details: details, into: &lines)
         case .location(let url, let breadcrumb):
-            lines.add(breadcrumb.map(\.escapedForDisplay).joined(separator: " › "))
-            lines.add(url ?? catalog(.signedOut))
+            lines.add(Self.breadcrumb(breadcrumb, fitting: width))
+            // Whole, however long, to be copied.
+            if let url { lines.append(url + "\n") } else { lines.add(catalog(.signedOut)) }
         case .quit:
             return
         }
@@ -87,11 +88,13 @@ public struct TextRenderer {
     private func screenLines(_ screen: Screen, into lines: inout Lines) {
         let t = catalog
         lines.add(screen.title.escapedForDisplay, .title)
-        let place = screen.breadcrumb.map(\.escapedForDisplay).joined(separator: " › ")
         if let link = screen.link {
             let url = link.url
             let room = width - url.displayWidth - 3
-            lines.add(room >= 8 ? place.truncated(toWidth: room) + " · " + url : url)
+            // A URL too long to share the line gives it to the breadcrumb (`where`
+            // prints it whole).
+            let place = Self.breadcrumb(screen.breadcrumb, fitting: room >= 16 ? room : width)
+            lines.add(room >= 16 || place.displayWidth <= room ? place + " · " + url : place)
         } else {
             lines.add(t(.signedOut))
         }
@@ -102,10 +105,21 @@ public struct TextRenderer {
             if let pending { lines.fields([(t(.labelOpens), pending.url)]) }
         case .list(let page):
             listLines(page, into: &lines)
-        case .detail(let task):
+        case .detail(let task, let subtasks):
             lines.fields([(t(.labelTitle), task.title.escapedForDisplay),
                           (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
                           (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo))])
+            lines.blank()
+            if subtasks.total == 0 {
+                lines.wrap(t(.subtasksNone))
+            } else {
+                lines.add(t(.subtasksHeading, ("done", task.subtasks.done), ("total", subtasks.total),
+                            ("page", subtasks.page), ("pages", subtasks.pages)))
+                lines.blank()
+                rowLines(subtasks.rows, into: &lines)
+            }
+        case .confirm(_, _, let message):
+            lines.wrap(message)
         case .draft(let draft, let conflicts, let deleted):
             lines.fields([(t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
                           (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
@@ -146,6 +160,26 @@ public struct TextRenderer {
         actionLines(screen, into: &lines)
     }
 
+    /// A breadcrumb in `room` columns: whole when it fits, else shortened in the middle,
+    /// keeping the tab and as many of the last crumbs as fit (`My Tasks › … › Parent ›
+    /// Task`), the last one cut short only when nothing else fits.
+    static func breadcrumb(_ crumbs: [String], fitting room: Int) -> String {
+        let separator = " › "
+        let shown = crumbs.map(\.escapedForDisplay)
+        let whole = shown.joined(separator: separator)
+        guard shown.count > 2, whole.displayWidth > room else { return whole.truncated(toWidth: room) }
+        let head = shown[0] + separator + "…"
+        var used = head.displayWidth
+        var kept = 0
+        for crumb in shown.dropFirst().reversed() {
+            let more = separator.count + crumb.displayWidth
+            guard used + more <= room else { break }
+            used += more
+            kept += 1
+        }
+        return ([head] + shown.suffix(max(1, kept))).joined(separator: separator).truncated(toWidth: room)
+    }
+
     /// A field's value in a conflict line: text quoted and escaped, done as on or off.
     private func shown(_ value: FieldValue) -> String {
         switch value {
@@ -170,17 +204,32 @@ public struct TextRenderer {
             lines.add(page.filter == .all && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
             return
         }
-        let numberWidth = max(2, String(page.rows.last!.row).utf8.count)
+        rowLines(page.rows, into: &lines)
+    }
+
+    /// Numbered rows: ` 1  [ ] Title [1/3]`, with the progress of a task that has
+    /// subtasks.
+    private func rowLines(_ rows: [ListRow], into lines: inout Lines) {
+        guard let last = rows.last else { return }
+        let numberWidth = max(2, String(last.row).utf8.count)
         // Each row is put together in one string, kept from row to row, rather than
         // by joining six new ones.
         var line = ""
-        for row in page.rows {
+        for row in rows {
             let number = String(row.row)
             line.removeAll(keepingCapacity: true)
             for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
             line += number
             line += row.task.done ? "  [x] " : "  [ ] "
             line += row.task.title.escapedForDisplay
+            let progress = row.task.subtasks
+            if progress.total > 0 {
+                line += " ["
+                line += String(progress.done)
+                line += "/"
+                line += String(progress.total)
+                line += "]"
+            }
             lines.add(line, row.task.done ? .dim : nil)
         }
     }
@@ -222,7 +271,7 @@ public struct TextRenderer {
         func shown(_ word: CommandWord) -> (String, TextStyle.Emphasis?)? {
             switch word {
             case .exit: nil
-            case .toggle, .delete: (screen.kind == .list ? "\(word.rawValue) N" : word.rawValue, nil)
+            case .toggle, .delete: (screen.kind == .list ? "\(word.rawValue) N" : word.usage, nil)
             case .back: ("back [N]", nil)
             case .backDiscarding: ("back!", nil)
             case .help: ("help", nil)

@@ -1,15 +1,40 @@
-/// What the list shows: a filter and an optional search text.
+/// Which tasks a list is made of.
+public enum ListScope: Equatable, Hashable, Sendable {
+    /// The tasks at the top of the tree: the list.
+    case top
+    /// A task's own subtasks: its detail screen.
+    case children(of: Int)
+    /// Tasks at every level: the list searching.
+    case everywhere
+}
+
+/// What a list shows: its tasks, a filter and an optional search text.
 public struct ListQuery: Equatable, Hashable, Sendable {
     public var filter: ListFilter
     public var search: String?
+    public var scope: ListScope
 
+    /// A search looks at every level; else the list is the top of the tree.
     public init(filter: ListFilter = .all, search: String? = nil) {
         self.filter = filter
         self.search = search
+        scope = search == nil ? .top : .everywhere
+    }
+
+    /// A task's subtasks.
+    public static func subtasks(of id: Int) -> ListQuery {
+        var query = ListQuery()
+        query.scope = .children(of: id)
+        return query
     }
 
     /// Whether the list shows the task.
     public func includes(_ task: TaskItem) -> Bool {
+        switch scope {
+        case .top: guard task.parent == nil else { return false }
+        case .children(let parent): guard task.parent == parent else { return false }
+        case .everywhere: break
+        }
         switch filter {
         case .all: break
         case .open: guard !task.done else { return false }
@@ -41,6 +66,7 @@ public struct TaskCounts: Equatable, Hashable, Sendable {
 public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case add, delete, toggle, save
     case `import`
+    case move
 }
 
 /// Where tasks live, with the navigation state that shows them. Every task method names
@@ -76,8 +102,21 @@ public protocol TaskStore: AnyObject {
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
 
-    /// Adds a task at the top of the list and returns it with its new id and uuid.
-    func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem
+    /// Adds a task at the top of the list, or at the top of a task's subtasks, and
+    /// returns it with its new id and uuid. Fails with ``NavError/tooDeep`` past
+    /// ``TreeLimits/depth`` levels, and with ``NavError/taskVanished(_:)`` when the parent
+    /// is gone.
+    func insertAtTop(_ user: String, _ fields: DraftFields, under parent: Int?, as kind: ChangeKind) throws -> TaskItem
+    /// A task and the tasks above it, from the top of the tree down to it; empty when it
+    /// does not exist.
+    func chain(_ user: String, id: Int) throws -> [TaskItem]
+    /// How many tasks are below a task, at every level.
+    func descendantCount(_ user: String, id: Int) throws -> Int
+    /// Makes a task a subtask of another (`nil`: a task at the top of the list), at the
+    /// top of its new place, with its subtasks. Fails with ``NavError/moveIntoItself(task:)``
+    /// for a task moved under itself or a subtask of its own, with
+    /// ``NavError/tooDeep`` past the depth limit; `nil` when the task no longer exists.
+    func move(_ user: String, id: Int, under parent: Int?) throws -> TaskItem?
     /// Sets some fields of a task to `values`, leaving the others as they are stored;
     /// returns the task as written, `nil` when it no longer exists.
     func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem?
@@ -87,7 +126,7 @@ public protocol TaskStore: AnyObject {
     /// Brings back a task deleted elsewhere, with its id, its uuid (a new one when `nil`)
     /// and its place, holding `fields`.
     func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem
-    /// Deletes a task; `false` when it no longer exists.
+    /// Deletes a task with its subtasks, as one change; `false` when it no longer exists.
     func delete(_ user: String, id: Int) throws -> Bool
     /// Reverts the newest change not undone yet (this process's own first, else the
     /// profile's); `nil` when there is none. Fails with ``NavError/changedSince(_:task:fields:)``,
@@ -103,4 +142,11 @@ public protocol TaskStore: AnyObject {
     /// Keeps the root phase for the next run. Signing out forgets the profile's
     /// navigation state.
     func savePhase(_ phase: Phase) throws
+}
+
+extension TaskStore {
+    /// Adds a task at the top of the list.
+    public func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
+        try insertAtTop(user, fields, under: nil, as: kind)
+    }
 }

@@ -43,13 +43,24 @@ final class RacingStore: TaskStore {
     }
 
     func task(_ user: String, id: Int) throws -> TaskItem? {
-        taskReads += 1
         let task = try base.task(user, id: id)
+        read(user, id: id)
+        return task
+    }
+
+    func chain(_ user: String, id: Int) throws -> [TaskItem] {
+        let chain = try base.chain(user, id: id)
+        read(user, id: id)
+        return chain
+    }
+
+    /// Counts a read of a task, and sets off the delete when it is the victim.
+    private func read(_ user: String, id: Int) {
+        taskReads += 1
         if let victim, victim.user == user, victim.id == id {
             deleteWaiting = true
             if isolated == 0 { deleteNowIfWaiting() }
         }
-        return task
     }
 
     func openProfile(_ user: String, sample: Bool) throws { try base.openProfile(user, sample: sample) }
@@ -58,9 +69,11 @@ final class RacingStore: TaskStore {
         try base.page(user, query, offset: offset, limit: limit)
     }
     func counts(_ user: String) throws -> TaskCounts { try base.counts(user) }
-    func insertAtTop(_ user: String, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
-        try base.insertAtTop(user, fields, as: kind)
+    func insertAtTop(_ user: String, _ fields: DraftFields, under parent: Int?, as kind: ChangeKind) throws -> TaskItem {
+        try base.insertAtTop(user, fields, under: parent, as: kind)
     }
+    func descendantCount(_ user: String, id: Int) throws -> Int { try base.descendantCount(user, id: id) }
+    func move(_ user: String, id: Int, under parent: Int?) throws -> TaskItem? { try base.move(user, id: id, under: parent) }
     func task(_ user: String, uuid: String) throws -> TaskItem? { try base.task(user, uuid: uuid) }
     func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem? {
         try base.write(user, id: id, fields, from: values, as: kind)

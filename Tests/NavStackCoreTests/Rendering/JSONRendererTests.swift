@@ -21,9 +21,11 @@ final class JSONRendererTests: XCTestCase {
         let router = try makeRouter(pageSize: 2)
         XCTAssertEqual(json(.screen(router.shown)), """
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
-            "actions":["open","add","new","toggle","delete","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
-            "items":[{"row":1,"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false},\
-            {"row":2,"id":2,"uuid":"018cc251-f400-7001-bb44-5c5c9f7b74cb","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false}],\
+            "actions":["open","add","new","toggle","delete","move","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
+            "items":[{"row":1,"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,\
+            "parent":null,"subtasks":{"done":0,"total":0}},\
+            {"row":2,"id":2,"uuid":"018cc251-f400-7001-bb44-5c5c9f7b74cb","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false,\
+            "parent":null,"subtasks":{"done":0,"total":0}}],\
             "total":3,"filter":"all","search":null,"page":1,"pages":2}
 
             """)
@@ -43,7 +45,7 @@ final class JSONRendererTests: XCTestCase {
     func testDetailNotFoundAccountAndSheet() throws {
         var router = try makeRouter()
         try router.run("open 1")
-        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false}"#))
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,"parent":null,"subtasks":{"done":0,"total":0}},"items":[],"total":0,"page":1,"pages":1}"#))
         _ = try router.store.delete("ana", id: 1)
         XCTAssertTrue(json(.screen(router.shown)).hasPrefix(#"{"screen":"not-found","title":"Task not found""#))
         XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""id":1}"# + "\n"))

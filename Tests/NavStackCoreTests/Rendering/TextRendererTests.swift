@@ -21,8 +21,8 @@ final class TextRendererTests: XCTestCase {
              3  [x] Go for a walk
             ────────────────────────────────────────────────────────────
             Actions: open N · add [TITLE] · new · toggle N · delete N
-                     filter all|open|done · find [TEXT] · next · prev
-                     page N
+                     move N to ID|top · filter all|open|done
+                     find [TEXT] · next · prev · page N
             Also:    root · tab tasks|account · undo · redo · go URL
                      where · help · quit
 
