@@ -22,7 +22,8 @@ public struct Completion: Equatable, Sendable {
 
 extension Router {
     /// Completes the word before the cursor: a command available on this screen, or
-    /// that command's argument (tab names, row numbers, `on|off`, filters, deep links).
+    /// that command's argument (tab names, row numbers, `on|off`, filters, deep links,
+    /// `to` and the tasks `back to` and `move N to` take).
     public func completions(for textBeforeCursor: String) -> Completion {
         let leading = textBeforeCursor.drop(while: { $0 == " " || $0 == "\t" })
         guard let space = leading.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
@@ -32,44 +33,83 @@ extension Router {
             return Completion(typed: typed, candidates: words.filter { $0.hasPrefix(typed.lowercased()) })
         }
         let rest = leading[space...].drop(while: { $0 == " " || $0 == "\t" })
-        guard !rest.contains(" "), let word = CommandWord(word: leading[..<space]) else {
+        guard let word = CommandWord(word: leading[..<space]) else {
             return Completion(typed: String(rest), candidates: [])
         }
-        let typed = String(rest)
-        let options = argumentCandidates(for: word)
+        // The words of the argument before the one being typed.
+        var before = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let typed = rest.last == " " ? "" : (before.popLast() ?? "")
+        let options = argumentCandidates(for: word, after: before, typed: typed)
         return Completion(typed: typed, candidates: options.filter { $0.hasPrefix(typed) })
     }
 
-    /// Every argument a command could take here.
-    func argumentCandidates(for word: CommandWord) -> [String] {
-        switch word {
-        case .tab: return Tab.allCases.map(\.rawValue)
-        case .filter: return ListFilter.allCases.map(\.rawValue)
-        case .done: return ["on", "off"]
-        case .help: return CommandWord.allCases.map(\.rawValue)
-        case .go: return linkCandidates()
-        case .open, .toggle, .delete:
-            guard let screen = try? screen(), case .list(let page) = screen.content else { return [] }
-            return page.rows.map { String($0.row) }
-        case .page:
-            guard let screen = try? screen(), case .list(let page) = screen.content else { return [] }
-            return (1...min(page.pages, 100)).map(String.init)
-        case .back, .backDiscarding:
+    /// Every argument word a command could take here, after the words `before`.
+    func argumentCandidates(for word: CommandWord, after before: [String] = [], typed: String = "") -> [String] {
+        switch (word, before.count) {
+        case (.tab, 0): return Tab.allCases.map(\.rawValue)
+        case (.filter, 0): return ListFilter.allCases.map(\.rawValue)
+        case (.done, 0): return ["on", "off"]
+        case (.help, 0): return CommandWord.allCases.map(\.rawValue)
+        case (.go, 0): return linkCandidates(typed: typed)
+        case (.open, 0), (.toggle, 0), (.delete, 0), (.move, 0):
+            return shownRows().map { String($0.row) }
+        case (.move, 1): return ["to"]
+        case (.move, 2) where before[1] == "to":
+            // A task shown, or one on the path.
+            var ids = shownRows().map { String($0.task.id) }
+            ids += pathTaskIDs().map(String.init).filter { !ids.contains($0) }
+            return ["top"] + ids
+        case (.page, 0):
+            guard let screen = try? screen() else { return [] }
+            switch screen.content {
+            case .list(let page), .detail(_, let page): return (1...min(page.pages, 100)).map(String.init)
+            default: return []
+            }
+        case (.back, 0), (.backDiscarding, 0):
             guard let depth = session?.depth, depth > 0 else { return [] }
-            return (1...depth).map(String.init)
+            return (1...depth).map(String.init) + ["to"]
+        case (.back, 1) where before[0] == "to", (.backDiscarding, 1) where before[0] == "to":
+            return ["list"] + pathTaskIDs().reversed().map(String.init)
         default: return []
         }
     }
 
-    /// The deep links that open now: the fixed screens and the tasks of the list page.
-    private func linkCandidates() -> [String] {
-        var links = [DeepLink.tasks, .newTask, .account, .settings, .about].map(\.path)
-        if let session, let screenPage = try? listPage(of: session) {
-            for row in screenPage.rows {
-                links.append(DeepLink.task(row.task.id).path)
-                links.append(DeepLink.editTask(row.task.id).path)
-            }
+    /// The rows of the list or of the subtasks shown.
+    private func shownRows() -> [ListRow] {
+        guard let screen = try? screen() else { return [] }
+        switch screen.content {
+        case .list(let page), .detail(_, let page): return page.rows
+        default: return []
         }
-        return links
+    }
+
+    /// The tasks whose detail screens are on the tasks path.
+    private func pathTaskIDs() -> [Int] {
+        session?.tasksPath.compactMap { if case .detail(let id) = $0 { id } else { nil } } ?? []
+    }
+
+    /// The deep links that open now: the fixed screens, the tasks of the page shown and
+    /// the chain open; after `tasks/1/4/`, the subtasks of task 4 (their first page).
+    private func linkCandidates(typed: String) -> [String] {
+        var links = [DeepLink.tasks, .newTask, .account, .settings, .about].map(\.path)
+        guard let session else { return links }
+        let chain = pathTaskIDs()
+        if !chain.isEmpty {
+            links += [DeepLink.detail(chain: chain, page: 1), .edit(chain: chain), .sheet(under: chain)].map(\.path)
+        }
+        for row in shownRows() {
+            let rowChain = row.task.parent == chain.last && row.task.parent != nil ? chain + [row.task.id] : [row.task.id]
+            links += [DeepLink.detail(chain: rowChain, page: 1), .edit(chain: rowChain)].map(\.path)
+        }
+        // `tasks/1/4/`: what comes after task 4.
+        if typed.hasPrefix("tasks/"), typed.hasSuffix("/"),
+           case .detail(let typedChain, _)? = try? DeepLink(parsing: String(typed.dropLast())),
+           let id = typedChain.last {
+            let subtasks = (try? store.page(session.user, .subtasks(of: id), offset: 0, limit: 100)) ?? []
+            links += subtasks.map { DeepLink.detail(chain: typedChain + [$0.id], page: 1).path }
+            links += [DeepLink.edit(chain: typedChain), .sheet(under: typedChain)].map(\.path)
+        }
+        var seen = Set<String>()
+        return links.filter { seen.insert($0).inserted }
     }
 }

@@ -23,6 +23,22 @@ final class CompletionTests: XCTestCase {
         try router.run("open 1", "edit")
         XCTAssertEqual(router.completions(for: "done o").candidates, ["on", "off"])
         XCTAssertEqual(router.completions(for: "done o").commonPrefix, "o")
-        XCTAssertEqual(router.completions(for: "back ").candidates, ["1", "2"])
+        XCTAssertEqual(router.completions(for: "back ").candidates, ["1", "2", "to"])
+    }
+
+    func testSubtaskLinksRowsAndPlaces() throws {
+        var router = try makeRouter()
+        try router.run("open 1", "add Child", "add Grandchild", "back")
+        // Task 1 › 4 › 5: on the detail of 4.
+        XCTAssertEqual(router.completions(for: "go tasks/1/").candidates,
+                       ["tasks/1/4", "tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit", "tasks/1/edit", "tasks/1/new"])
+        XCTAssertEqual(router.completions(for: "go tasks/1/4/").candidates,
+                       ["tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit"])
+        XCTAssertEqual(router.completions(for: "open ").candidates, ["1"])
+        XCTAssertEqual(router.completions(for: "back to ").candidates, ["list", "4", "1"])
+        XCTAssertEqual(router.completions(for: "back to l").candidates, ["list"])
+        XCTAssertEqual(router.completions(for: "move 1 ").candidates, ["to"])
+        XCTAssertEqual(router.completions(for: "move 1 to t").candidates, ["top"])
+        XCTAssertEqual(router.completions(for: "move 1 to ").candidates, ["top", "5", "1", "4"])
     }
 }
