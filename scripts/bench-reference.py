@@ -120,8 +120,8 @@ class Reference(cmd.Cmd):
         if self.sheet is not None:
             return ["title", "notes", "done", "save", "cancel", "back", "back!", "undo", "redo", "go", "where", "help", "quit", "exit"]
         own = {
-            "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
-            "detail": ["edit", "toggle", "delete"],
+            "list": LIST_WORDS,
+            "detail": DETAIL_WORDS,
             "edit": ["title", "notes", "done", "save", "cancel"],
             "account": ["settings", "about", "logout"],
         }.get(self.kind(), [])
@@ -139,7 +139,9 @@ class Reference(cmd.Cmd):
         if self.tab == "account":
             return "navstack://account" + ("/" + path[-1] if path else "")
         if not path:
-            return "navstack://tasks"
+            # The list's state, where it is not the default.
+            query = ([f"filter={self.filter}"] if self.filter != "all" else []) + ([f"page={self.page}"] if self.page > 1 else [])
+            return "navstack://tasks" + ("?" + "&".join(query) if query else "")
         kind, task_id = path[-1].split("/")
         return f"navstack://tasks/{task_id}" + ("/edit" if kind == "edit" else "")
 
@@ -186,10 +188,11 @@ class Reference(cmd.Cmd):
             screen["pending"] = None
         elif kind == "list":
             rows, total, page, pages = self.list_page()
-            screen["items"] = [{"row": row, **t} for row, t in rows]
+            screen["items"] = [{"row": row, **t, **NO_SUBTASKS} for row, t in rows]
             screen.update({"total": total, "filter": self.filter, "search": None, "page": page, "pages": pages})
         elif kind == "detail":
-            screen["task"] = dict(self.task(int(self.path()[-1].split("/")[1])))
+            screen["task"] = {**self.task(int(self.path()[-1].split("/")[1])), **NO_SUBTASKS}
+            screen.update({"items": [], "total": 0, "page": 1, "pages": 1})
         elif kind in ("edit", "new-task"):
             draft = self.draft()
             screen["draft"] = dict(draft["fields"])
@@ -239,7 +242,8 @@ class Reference(cmd.Cmd):
                     out.append(str(row).rjust(width) + "  " + ("[x]" if t["done"] else "[ ]") + " " + t["title"])
             elif kind == "detail":
                 t = self.task(int(self.path()[-1].split("/")[1]))
-                out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no")]
+                out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no"),
+                        "", "No subtasks. add TITLE adds one."]
             elif kind in ("edit", "new-task"):
                 draft = self.draft()
                 f = draft["fields"]
@@ -260,17 +264,17 @@ class Reference(cmd.Cmd):
 
     def action_lines(self):
         kind = self.kind()
-        own_words = {"login": ["login"], "list": ["open", "add", "new", "toggle", "delete", "filter", "find", "next", "prev", "page"],
-                     "detail": ["edit", "toggle", "delete"], "edit": ["title", "notes", "done", "save", "cancel"],
+        own_words = {"login": ["login"], "list": LIST_WORDS,
+                     "detail": DETAIL_WORDS, "edit": ["title", "notes", "done", "save", "cancel"],
                      "new-task": ["title", "notes", "done", "save", "cancel"],
                      "account": ["settings", "about", "logout"]}.get(kind, []) + ["back!"]
         usage = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]", "filter": "filter all|open|done",
                  "find": "find [TEXT]", "page": "page N", "tab": "tab tasks|account", "back": "back [N]", "title": "title TEXT",
-                 "notes": "notes [TEXT]", "done": "done on|off"}
+                 "notes": "notes [TEXT]", "done": "done on|off", "move": "move N to ID|top"}
 
         def shown(word):
             if word in ("toggle", "delete"):
-                return word + " N" if kind == "list" else word
+                return word + (" N" if kind == "list" else " [N]")
             if word == "save" and not self.draft()["fields"]["title"].strip():
                 return "save (disabled)"
             return usage.get(word, word)
@@ -462,6 +466,7 @@ class Reference(cmd.Cmd):
         self.tab = arg
 
     def do_go(self, arg):
+        arg, _, query = arg.partition("?")
         parts = arg.removeprefix("navstack://").split("/")
         tab, sheet = parts[0], None
         if tab == "account":
@@ -477,6 +482,10 @@ class Reference(cmd.Cmd):
         for route in self.paths[tab]:
             self.drafts.pop(route, None)
         self.tab, self.paths[tab], self.sheet = tab, path, None
+        if parts == ["tasks"]:
+            # The list's state is in its URL: what it does not say is the default.
+            items = dict(item.split("=") for item in query.split("&") if item)
+            self.filter, self.page = items.get("filter", "all"), int(items.get("page", 1))
         if sheet:
             self.do_new("")
         for route in path:
@@ -492,6 +501,12 @@ class Reference(cmd.Cmd):
 
     def do_where(self, arg):
         pass
+
+
+LIST_WORDS = ["open", "add", "new", "toggle", "delete", "move", "filter", "find", "next", "prev", "page"]
+DETAIL_WORDS = ["edit", "toggle", "delete", "open", "add", "new", "move", "next", "prev", "page"]
+# The walk has no subtasks: every task is at the top, with none below it.
+NO_SUBTASKS = {"parent": None, "subtasks": {"done": 0, "total": 0}}
 
 
 def flow(items, prefix):
