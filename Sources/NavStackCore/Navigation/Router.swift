@@ -91,14 +91,11 @@ public struct Router {
             let shown = try showingNow()
             return help(topic, on: shown.kind, available: availableWords(on: shown))
         case .where:
-            let breadcrumb = try storeCall {
-                try store.snapshot { () throws(NavError) -> [String] in
-                    let showing = try showing()
-                    try ensureAvailable(.where, on: showing)
-                    return try self.breadcrumb(of: session, chain: showing.chain)
-                }
-            }
-            return .location(url: session?.link.url, breadcrumb: breadcrumb)
+            let showing = try showingNow()
+            try ensureAvailable(.where, on: showing)
+            // Where the session is in the tree as it is now (kept with the next command).
+            settle(on: showing)
+            return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session, chain: showing.chain))
         default:
             // Whether the command is available is checked once, in its transaction, on
             // the screen as the transaction reads it. (A transaction begins nothing in
@@ -126,6 +123,7 @@ public struct Router {
     /// The screen the state shows, as it is shown: the row numbers typed next name its
     /// rows. (``screen()`` reads the same screen without showing it, for completion.)
     public mutating func show() throws(NavError) -> Screen {
+        settle(on: try showingNow())
         let screen = try screen()
         remember(screen)
         return screen
