@@ -90,15 +90,16 @@ extension SQLiteStore {
             """),
         // A task may be a subtask of another (`parent`, 0 at the top of the list) and
         // counts its own subtasks and those done; a profile counts the tasks at the top.
-        // The list orders are kept for each parent's tasks.
+        // The list order is kept for each parent's tasks, with whether each is done: one
+        // index serves every filter (a filtered page reads it alone), and a task added or
+        // imported at either end of a list goes at the end of it.
         ("v4: subtasks", """
             ALTER TABLE task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE task ADD COLUMN subtasks INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE task ADD COLUMN subtasks_done INTEGER NOT NULL DEFAULT 0;
             DROP INDEX task_in_order;
             DROP INDEX task_by_done_in_order;
-            CREATE UNIQUE INDEX task_in_order ON task(profile_id, parent, position);
-            CREATE INDEX task_by_done_in_order ON task(profile_id, parent, done, position);
+            CREATE INDEX task_in_order ON task(profile_id, parent, position, done);
             ALTER TABLE profile ADD COLUMN roots INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE profile ADD COLUMN roots_done INTEGER NOT NULL DEFAULT 0;
             UPDATE profile SET roots = total, roots_done = done;
