@@ -111,6 +111,12 @@ extension SQLiteStore {
                 guard !chain.contains(id) else { throw NavError.moveIntoItself(task: before.fields.title) }
                 above = chain.count
             }
+            // Already the first of its place: nothing to do (nor to undo).
+            if before.parent == parent ?? 0, try db.first("""
+                SELECT min(position) FROM task WHERE profile_id = \(Self.profileID) AND parent = ?
+                """, [user, before.parent], { $0.int(0) }) == before.position {
+                return before.item
+            }
             let levels = 1 + (try Self.below(db, user, id: id).map(\.level).max() ?? 0)
             guard above + levels <= TreeLimits.depth else { throw NavError.tooDeep(depth: above + levels) }
             var after = before

@@ -94,7 +94,7 @@ public struct Router {
             let showing = try showingNow()
             try ensureAvailable(.where, on: showing)
             // Where the session is in the tree as it is now (kept with the next command).
-            settle(on: showing)
+            try settle(on: showing)
             return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session, chain: showing.chain))
         default:
             // Whether the command is available is checked once, in its transaction, on
@@ -123,7 +123,8 @@ public struct Router {
     /// The screen the state shows, as it is shown: the row numbers typed next name its
     /// rows. (``screen()`` reads the same screen without showing it, for completion.)
     public mutating func show() throws(NavError) -> Screen {
-        settle(on: try showingNow())
+        let showing = try showingNow()
+        try settle(on: showing)
         let screen = try screen()
         remember(screen)
         return screen
@@ -144,17 +145,21 @@ public struct Router {
     /// transaction's closure: a closure would copy the router to make the screen.)
     private mutating func changeAndShow(by command: Command, from before: Session?, _ pendingBefore: DeepLink?) throws -> Response {
         try change(by: command)
+        // What the command left, as the tree and the lists are now (an undone move put a
+        // task elsewhere; a delete left fewer pages).
+        let showing = try showing()
+        try settle(on: showing)
         if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
             try store.savePhase(phase)
         }
-        return .screen(try screen())
+        return .screen(try makeScreen(showing))
     }
 
     /// Applies a command that changes the state or the store: the screen it acts on is
     /// read once, for the check that the command is available there and for the command.
     private mutating func change(by command: Command) throws(NavError) {
         let showing = try showing()
-        settle(on: showing)
+        try settle(on: showing)
         try ensureAvailable(command.word, on: showing)
         switch session {
         case nil:
@@ -173,13 +178,28 @@ public struct Router {
         }
     }
 
-    /// Makes the tasks path the chain of the task shown, as the tree has it now: another
-    /// process may have moved a task on it.
-    private mutating func settle(on showing: Showing) {
-        guard let session, session.tab == .tasks, !session.isModal, !showing.chain.isEmpty else { return }
-        let editing = session.tasksPath.last.map { if case .edit = $0 { true } else { false } } ?? false
-        let path = showing.path(editing: editing)
-        if path != session.tasksPath { self.session?.tasksPath = path }
+    /// Makes the state name what is shown: the tasks path the chain of the task shown, as
+    /// the tree has it now (another process, or an undone move, may have moved a task on
+    /// it), and the page of the list or of the subtasks one that exists, so the URL names
+    /// the page shown.
+    private mutating func settle(on showing: Showing) throws(NavError) {
+        guard var session, session.tab == .tasks else { return }
+        let pageSize = configuration.pageSize
+        switch showing.kind {
+        case .list where session.list.page > 1:
+            session.list.page = min(session.list.page, try session.listPages(store: store, pageSize: pageSize))
+        case .detail, .edit:
+            guard !session.isModal, !showing.chain.isEmpty else { return }
+            let editing = session.tasksPath.last.map { if case .edit = $0 { true } else { false } } ?? false
+            session.tasksPath = showing.path(editing: editing)
+            if let task = showing.task, let page = session.subtaskPages[task.id] {
+                let last = ListPage.pageCount(total: task.subtasks.total, pageSize: pageSize)
+                session.subtaskPages[task.id] = page > last ? (last == 1 ? nil : last) : page
+            }
+        default:
+            return
+        }
+        if session != self.session { self.session = session }
     }
 
     /// Handles the login screen: `login` and `go`.

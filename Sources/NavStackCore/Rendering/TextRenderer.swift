@@ -93,8 +93,10 @@ public struct TextRenderer {
             let room = width - url.displayWidth - 3
             // A URL too long to share the line gives it to the breadcrumb (`where`
             // prints it whole).
-            let place = Self.breadcrumb(screen.breadcrumb, fitting: room >= 16 ? room : width)
-            lines.add(room >= 16 || place.displayWidth <= room ? place + " · " + url : place)
+            // The URL gives way when the screen's own crumb would be cut.
+            let last = screen.breadcrumb.last?.escapedForDisplay ?? ""
+            let shared = Self.breadcrumb(screen.breadcrumb, fitting: room)
+            lines.add(room >= 8 && shared.hasSuffix(last) ? shared + " · " + url : Self.breadcrumb(screen.breadcrumb, fitting: width))
         } else {
             lines.add(t(.signedOut))
         }
@@ -113,8 +115,8 @@ public struct TextRenderer {
             if subtasks.total == 0 {
                 lines.wrap(t(.subtasksNone))
             } else {
-                lines.add(t(.subtasksHeading, ("done", task.subtasks.done), ("total", subtasks.total),
-                            ("page", subtasks.page), ("pages", subtasks.pages)))
+                lines.wrap(t(.subtasksHeading, ("done", task.subtasks.done), ("total", subtasks.total),
+                             ("page", subtasks.page), ("pages", subtasks.pages)))
                 lines.blank()
                 rowLines(subtasks.rows, into: &lines)
             }
@@ -176,6 +178,16 @@ public struct TextRenderer {
             guard used + more <= room else { break }
             used += more
             kept += 1
+        }
+        // The task a screen is about stays named, cut short, when only the last crumb fits
+        // whole (an edit screen's or a question's).
+        if kept == 1 {
+            // With three crumbs the parent itself takes the place of "…".
+            let front = shown.count == 3 ? shown[0] : head
+            let left = room - front.displayWidth - separator.count * 2 - shown[shown.count - 1].displayWidth
+            if left >= 4 {
+                return [front, shown[shown.count - 2].truncated(toWidth: left), shown[shown.count - 1]].joined(separator: separator)
+            }
         }
         return ([head] + shown.suffix(max(1, kept))).joined(separator: separator).truncated(toWidth: room)
     }
