@@ -197,6 +197,10 @@ extension SQLiteStore {
             let position = try deleted?.position ?? Self.newTop(db, user)
             var task = StoredTask(id: id, position: position, uuid: uuid ?? uuids.make(), fields)
             task.rev = (deleted?.rev ?? 0) + 1
+            // Under its parent, while that is there; else at the top of the list.
+            if let parent = deleted?.parent, parent != 0, try Self.isRooted(db, user, id: parent) {
+                task.parent = parent
+            }
             let pair = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
             try record(db, user, kind, [pair])
             return pair.after!.item
