@@ -39,7 +39,7 @@ extension SQLiteStore {
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
         try cached(cache.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
-            guard let search = query.search else {
+            guard query.search != nil else {
                 let counters: (total: Int, done: Int)
                 switch query.scope {
                 case .top: counters = try Self.counters(db, user, "roots, roots_done")
