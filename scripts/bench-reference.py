@@ -310,6 +310,9 @@ class Reference(cmd.Cmd):
             self.fail(f"unknown command '{word}' (help lists the commands)")
             return False
         if handler(arg) is not False:
+            if self.kind() == "list":
+                # The list shows its last page for one past it, and its URL says so.
+                self.page = min(self.page, self.list_page()[3])
             if word == "where":
                 print(" › ".join(self.breadcrumb()) + "\n" + self.url() + "\n" if self.fmt == "text" else
                       json.dumps({"url": self.url(), "breadcrumb": self.breadcrumb()}, ensure_ascii=False, separators=(",", ":")))
