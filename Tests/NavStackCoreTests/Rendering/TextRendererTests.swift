@@ -99,4 +99,21 @@ final class TextRendererTests: XCTestCase {
         try two.run("open 2", "edit", "title Same")
         XCTAssertEqual(text(one), text(two))
     }
+
+    func testABreadcrumbTooLongIsShortenedInTheMiddle() {
+        let crumbs = ["My Tasks"] + (1...100).map { "Level \($0)" }
+        // Whole when it fits.
+        XCTAssertEqual(TextRenderer.breadcrumb(["My Tasks", "Buy fruit"], fitting: 40), "My Tasks › Buy fruit")
+        // The tab, then as many of the last crumbs as fit.
+        XCTAssertEqual(TextRenderer.breadcrumb(crumbs, fitting: 40), "My Tasks › … › Level 99 › Level 100")
+        XCTAssertEqual(TextRenderer.breadcrumb(crumbs, fitting: 60), "My Tasks › … › Level 97 › Level 98 › Level 99 › Level 100")
+        // When only the last fits whole, the one before it stays named, cut short.
+        XCTAssertEqual(TextRenderer.breadcrumb(["My Tasks", "Shopping", "A rather long title", "Edit"], fitting: 30),
+                       "My Tasks › … › A rathe… › Edit")
+        XCTAssertEqual(TextRenderer.breadcrumb(["My Tasks", "A rather long title", "Edit"], fitting: 28),
+                       "My Tasks › A rather … › Edit")
+        for width in 20...80 {
+            XCTAssertLessThanOrEqual(TextRenderer.breadcrumb(crumbs, fitting: width).displayWidth, width)
+        }
+    }
 }
