@@ -85,7 +85,7 @@ extension SQLiteStore {
                                           [id, user], Self.task) else { return [] }
             guard task.parent != nil else { return [task] }
             let columns = Self.columns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
-            return try db.prepare("""
+            return try db.statement("""
                 WITH RECURSIVE up(id, level) AS (
                     SELECT ?, 0
                     UNION ALL
@@ -117,7 +117,7 @@ extension SQLiteStore {
                 """, [user, before.parent], { $0.int(0) }) == before.position {
                 return before.item
             }
-            let levels = 1 + (try Self.below(db, user, id: id).map(\.level).max() ?? 0)
+            let levels = before.subtasks.total == 0 ? 1 : 1 + (try Self.below(db, user, id: id).map(\.level).max() ?? 0)
             guard above + levels <= TreeLimits.depth else { throw NavError.tooDeep(depth: above + levels) }
             var after = before
             after.parent = parent ?? 0
@@ -213,7 +213,8 @@ extension SQLiteStore {
             // The deepest first: every task deleted has no subtasks left, and undo, going
             // the other way, brings each parent back before its subtasks.
             var pairs: [ChangePair] = []
-            for task in try Self.below(db, user, id: id).map(\.task) + [before] {
+            let below = before.subtasks.total == 0 ? [] : try Self.below(db, user, id: id).map(\.task)
+            for task in below + [before] {
                 pairs.append(try Self.change(db, user, ChangePair(before: task, after: nil), as: ChangeKind.delete.rawValue))
             }
             try record(db, user, .delete, pairs)
@@ -265,7 +266,7 @@ extension SQLiteStore {
     /// The ids of a task's chain, from the top of the tree down to it; empty when it does
     /// not exist.
     static func chainIDs(_ db: Connection, _ user: String, id: Int) throws -> [Int] {
-        try db.prepare("""
+        try db.statement("""
             WITH RECURSIVE up(id, parent, level) AS (
                 SELECT id, parent, 0 FROM task WHERE id = ? AND profile_id = \(Self.profileID)
                 UNION ALL
@@ -278,7 +279,7 @@ extension SQLiteStore {
     /// The tasks below a task, at every level, the deepest first, each with how many
     /// levels below it is (1 for its own subtasks).
     static func below(_ db: Connection, _ user: String, id: Int) throws -> [(task: StoredTask, level: Int)] {
-        try db.prepare("""
+        try db.statement("""
             WITH RECURSIVE down(id, level) AS (
                 SELECT ?, 0
                 UNION ALL

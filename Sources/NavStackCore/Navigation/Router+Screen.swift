@@ -152,12 +152,10 @@ extension Router {
         if chain.isEmpty, let id = session.path.last(where: { $0.taskID != nil })?.taskID {
             chain = try storeCall { try store.chain(session.user, id: id) }
         }
-        var titles: [Int: String] = [:]
-        for task in chain { titles[task.id] = task.title }
         for route in session.path {
             switch route {
             case .detail(let id):
-                var title = titles[id]
+                var title = chain.first(where: { $0.id == id })?.title
                 if title == nil { title = try storeCall { try store.task(session.user, id: id) }?.title }
                 breadcrumb.append(title ?? t(.crumbTask, ("id", id)))
             case .edit: breadcrumb.append(t(.crumbEdit))

@@ -183,23 +183,29 @@ public struct Router {
     /// it), and the page of the list or of the subtasks one that exists, so the URL names
     /// the page shown.
     private mutating func settle(on showing: Showing) throws(NavError) {
-        guard var session, session.tab == .tasks else { return }
+        guard let session, session.tab == .tasks else { return }
         let pageSize = configuration.pageSize
         switch showing.kind {
         case .list where session.list.page > 1:
-            session.list.page = min(session.list.page, try session.listPages(store: store, pageSize: pageSize))
+            let pages = try session.listPages(store: store, pageSize: pageSize)
+            if session.list.page > pages { self.session?.list.page = pages }
         case .detail, .edit:
             guard !session.isModal, !showing.chain.isEmpty else { return }
-            let editing = session.tasksPath.last.map { if case .edit = $0 { true } else { false } } ?? false
-            session.tasksPath = showing.path(editing: editing)
+            // The usual case, a path that is the chain already, is checked without
+            // building the chain's path.
+            let path = session.tasksPath
+            let editing = if case .edit? = path.last { true } else { false }
+            let details = path.count - (editing ? 1 : 0)
+            if details != showing.chain.count || zip(path, showing.chain).contains(where: { $0.0 != .detail($0.1.id) }) {
+                self.session?.tasksPath = showing.path(editing: editing)
+            }
             if let task = showing.task, let page = session.subtaskPages[task.id] {
                 let last = ListPage.pageCount(total: task.subtasks.total, pageSize: pageSize)
-                session.subtaskPages[task.id] = page > last ? (last == 1 ? nil : last) : page
+                if page > last { self.session?.subtaskPages[task.id] = last == 1 ? nil : last }
             }
         default:
             return
         }
-        if session != self.session { self.session = session }
     }
 
     /// Handles the login screen: `login` and `go`.
