@@ -130,7 +130,7 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false}\n]\n")
+        XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false,\"parent\":null}\n]\n")
     }
 
     /// An exported file imported again: its uuids are the store's already, and the import

@@ -187,7 +187,7 @@ final class SQLiteStoreTests: XCTestCase {
             DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
             DraftFields(title: "padded", notes: "n//", done: true),
         ])
-        XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)), [])
+        XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)).records, [])
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array(#"[{"title":"\u00g1"}]"#.utf8)))
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array("{\"title\":\"a\\\n\"}\n".utf8)))
     }
