@@ -267,6 +267,16 @@ extension SQLiteStore {
         try db.prepare("SELECT \(Self.storedColumns) FROM task ORDER BY id").all([], Self.storedTask)
     }
 
+    /// Each task of a profile by uuid, with its parent's uuid ("" at the top).
+    func tree(_ user: String) throws -> [String: String] {
+        var tree: [String: String] = [:]
+        try db.prepare("""
+            SELECT t.uuid, coalesce(p.uuid, '') FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
+            WHERE t.profile_id = (SELECT id FROM profile WHERE name = ?)
+            """).each([user]) { tree[$0.text(0)] = $0.text(1) }
+        return tree
+    }
+
     /// A profile's tree, one line a task in list order, subtasks indented under their
     /// parent: the title, ✓ when done, and the counts the store keeps of its subtasks.
     func shape(_ user: String) throws -> [String] {
@@ -289,5 +299,10 @@ extension StoredTask {
         var task = self
         task.rev = 0
         return task
+    }
+
+    /// The task's identity and place: id, uuid, parent, position.
+    var placed: String {
+        "\(id ?? 0) \(uuid) \(parent) \(position)"
     }
 }
