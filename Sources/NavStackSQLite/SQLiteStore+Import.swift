@@ -43,6 +43,17 @@ public enum RecordProblem: Error, Equatable, Sendable {
     case notAUUID
     case duplicateUUID(String)
     case uuidInStore(String)
+    /// `parent` is neither a record's number nor a uuid.
+    case badParent
+    case parentIsItself
+    /// `parent` names a record past the input's last (`count` records).
+    case parentOutOfRange(Int, count: Int)
+    /// The record's chain of parents comes back to a record of the chain.
+    case parentCycle
+    /// `parent` is a uuid that neither a record nor a task of the profile has.
+    case parentNotFound(String)
+    /// The record would be deeper than ``TreeLimits/depth`` levels (`depth` is how deep).
+    case tooDeep(depth: Int)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -59,6 +70,12 @@ public enum RecordProblem: Error, Equatable, Sendable {
         case .notAUUID: t(.recordNotAUUID)
         case .duplicateUUID(let uuid): t(.recordDuplicateUUID, ("uuid", uuid))
         case .uuidInStore(let uuid): t(.recordUUIDInStore, ("uuid", uuid))
+        case .badParent: t(.recordBadParent)
+        case .parentIsItself: t(.recordParentIsItself)
+        case .parentOutOfRange(let number, let count): t(.recordParentOutOfRange, ("number", number), ("count", count))
+        case .parentCycle: t(.recordParentCycle)
+        case .parentNotFound(let uuid): t(.recordParentNotFound, ("uuid", uuid))
+        case .tooDeep(let depth): NavError.tooDeep(depth: depth).message(in: t)
         }
     }
 }
@@ -78,19 +95,31 @@ extension SQLiteStore {
         return user
     }
 
-    /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?, "uuid"?}`
-    /// (other keys, such as an exported `id`, are ignored). Records are numbered from 0;
-    /// the first bad one fails the whole input. `source` names the input in errors.
-    public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> [ImportRecord] {
+    /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?, "uuid"?,
+    /// "parent"?, "subtasks"?}` (other keys, such as an exported `id`, are ignored).
+    /// Records are numbered from 0 in document order, a nested record right after the
+    /// one it is nested in; the first bad one fails the whole input, and so does a tree
+    /// the records cannot make (a `parent` past the last record, a record under itself,
+    /// one deeper than the limit). `source` names the input in errors.
+    public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> ImportInput {
         try ImportParser.parse(data, source: source)
     }
 
-    /// Adds tasks after the profile's existing ones, in order, as one transaction and one
-    /// change for `undo` and one operation in the log. Creates the profile if it is
-    /// missing. A task keeps the uuid its record gives (one the store has is refused);
-    /// the others get new ones.
+    /// Adds tasks at the top of the list, after the profile's existing ones: an input
+    /// whose records have no parents.
     public func importTasks(_ records: [ImportRecord], user: String) throws -> Int {
-        try writing { db in
+        try importTasks(ImportInput(records), user: user)
+    }
+
+    /// Adds an input's tasks after the profile's existing ones, in order, as one
+    /// transaction and one change for `undo` and one operation in the log. Creates the
+    /// profile if it is missing. A task keeps the uuid its record gives (one the store
+    /// has is refused); the others get new ones. A record with a parent goes under it,
+    /// after the parent's subtasks; a parent named by uuid must be a task of the profile
+    /// or a record. The new tasks' ids are one consecutive range, in record order.
+    public func importTasks(_ input: ImportInput, user: String) throws -> Int {
+        let records = input.records
+        return try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
             let known = try db.prepare("""
@@ -103,6 +132,9 @@ extension SQLiteStore {
             }
             guard let (profileID, bottom) = try db.first("SELECT id, bottom FROM profile WHERE name = ?", [user], { ($0.int64(0), $0.int(1)) })
             else { return 0 }
+            if input.isTree {
+                return try importTree(db, input, user: user, profile: profileID, bottom: bottom)
+            }
             // Rows go in batches of 500 a statement (the rest one by one), bound through
             // SQLite's own API: this loop runs a million times for a large import.
             let batch = 500
@@ -121,15 +153,17 @@ extension SQLiteStore {
                 let rows = records.count - index >= batch ? batch : 1
                 let handle = rows == batch ? many.handle : one.handle
                 sqlite3_reset(handle)
-                for (offset, record) in records[index..<(index + rows)].enumerated() {
-                    let fields = record.fields
+                for offset in 0..<rows {
+                    // Each record's fields are read where they are, never copied.
+                    let number = index + offset
                     let column = Int32(offset * 6 + 1)
                     sqlite3_bind_int64(handle, column, profileID)
-                    sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + index + offset))
-                    _ = fields.title.bind(to: handle, at: column + 2)
-                    _ = fields.notes.bind(to: handle, at: column + 3)
-                    sqlite3_bind_int(handle, column + 4, fields.done ? 1 : 0)
-                    if let uuid = record.uuid {
+                    sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + number))
+                    _ = records[number].fields.title.bind(to: handle, at: column + 2)
+                    _ = records[number].fields.notes.bind(to: handle, at: column + 3)
+                    let isDone = records[number].fields.done
+                    sqlite3_bind_int(handle, column + 4, isDone ? 1 : 0)
+                    if let uuid = records[number].uuid {
                         _ = uuid.bind(to: handle, at: column + 5)
                     } else {
                         let at = offset * TaskUUIDSource.textLength
@@ -138,7 +172,7 @@ extension SQLiteStore {
                         sqlite3_bind_text(handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
                                           Int32(TaskUUIDSource.textLength), nil)
                     }
-                    if fields.done { done += 1 }
+                    if isDone { done += 1 }
                 }
                 try db.check(sqlite3_step(handle), done: true)
                 // A multi-row insert reports its last row; the ids before it are consecutive.
@@ -156,21 +190,109 @@ extension SQLiteStore {
         }
     }
 
-    /// The profile's tasks in list order, as a JSON array of `id`, `uuid`, `title`,
-    /// `notes`, `done`, written in pieces.
-    public func exportTasks(user: String, write: (String) throws -> Void) throws {
-        try reading { db in
-            try write("[")
-            var first = true
-            try db.prepare("SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID) ORDER BY position").each([user]) { row in
-                try write((first ? "\n" : ",\n") + Self.json(Self.task(row)))
-                first = false
+    /// Adds records that make a tree, one a statement, each with the counts of its
+    /// subtasks among the records; the counts of the parents the store has grow by
+    /// theirs. Each record's id is the first new id plus its number, so a record may
+    /// name a parent that comes after it.
+    private func importTree(_ db: Connection, _ given: ImportInput, user: String, profile: Int64, bottom: Int) throws -> Int {
+        var input = given
+        let tree = try ImportTree(&input)
+        let (records, parents) = (input.records, input.parents)
+        // The parents the store has: the profile's tasks, each with how deep it is.
+        var stored: [String: (id: Int, depth: Int)] = [:]
+        for (index, parent) in parents.enumerated() {
+            guard case .task(let uuid) = parent, stored[uuid] == nil else { continue }
+            guard let id = try db.first("SELECT id FROM task WHERE uuid = ? AND profile_id = ?", [uuid, profile], { $0.int(0) })
+            else { throw ImportError.badRecord(index: index, .parentNotFound(uuid)) }
+            stored[uuid] = (id, try Self.chainIDs(db, user, id: id).count)
+        }
+        if !stored.isEmpty {
+            for index in records.indices {
+                guard case .task(let uuid) = parents[tree.tops[index]], let parent = stored[uuid] else { continue }
+                let depth = parent.depth + tree.levels[index] + 1
+                guard depth <= TreeLimits.depth else { throw ImportError.badRecord(index: index, .tooDeep(depth: depth)) }
             }
-            try write(first ? "]\n" : "\n]\n")
+        }
+        // The id SQLite would give next: past every id the table has ever had.
+        let first = try db.first("""
+            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'task'), 0), coalesce((SELECT max(id) FROM task), 0)) + 1
+            """) { $0.int(0) } ?? 1
+        let insert = try db.prepare("""
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, parent, subtasks, subtasks_done)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var done = 0
+        var roots = SubtaskCounts()
+        var underStored: [Int: SubtaskCounts] = [:]
+        for (index, record) in records.enumerated() {
+            let fields = record.fields
+            let parent: Int
+            switch parents[index] {
+            case nil:
+                parent = 0
+                roots.total += 1
+                if fields.done { roots.done += 1 }
+            case .record(let number):
+                parent = first + number
+            case .task(let uuid):
+                parent = stored[uuid]!.id
+                underStored[parent, default: SubtaskCounts()].total += 1
+                if fields.done { underStored[parent]!.done += 1 }
+            }
+            if fields.done { done += 1 }
+            let counts = tree.subtasks[index]
+            try insert.run([first + index, profile, bottom + 1 + index, fields.title, fields.notes, fields.done,
+                            record.uuid ?? uuids.make(), parent, counts.total, counts.done])
+        }
+        for (parent, counts) in underStored.sorted(by: { $0.key < $1.key }) {
+            try Self.countSubtask(db, user, parent: parent, total: counts.total, done: counts.done)
+        }
+        try db.run("""
+            UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?3, roots_done = roots_done + ?4, bottom = ?5
+            WHERE id = ?6
+            """, [records.count, done, roots.total, roots.done, bottom + records.count, profile])
+        let last = first + records.count - 1
+        try record(db, user, .import, .imported(first: first, last: last))
+        try Self.logImport(db, user, first: first, last: last, adding: true, as: ChangeKind.import.rawValue)
+        return records.count
+    }
+
+    /// The profile's tasks as a JSON array of `id`, `uuid`, `title`, `notes`, `done`,
+    /// `parent` (an id, or null at the top): the top of the list in order, each task with
+    /// its subtasks in order nested in it (`subtasks`, only when it has some), written in
+    /// pieces. A profile without subtasks is read in one query; subtasks are read a
+    /// statement a level, all in one snapshot of the store.
+    public func exportTasks(user: String, write: (String) throws -> Void) throws {
+        try snapshot {
+            try reading { db in
+                let query = "SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID) AND parent = ? ORDER BY position"
+                var levels: [Statement] = []
+                /// Writes the tasks under `parent` (0: the top), each on a line of its own
+                /// after a comma but the first; whether there were any.
+                func tasks(under parent: Int, level: Int) throws -> Bool {
+                    if levels.count == level { levels.append(try db.prepare(query)) }
+                    var first = true
+                    try levels[level].each([user, parent]) { row in
+                        let task = Self.task(row)
+                        let nested = task.subtasks.total > 0
+                        try write((first ? "\n" : ",\n") + Self.json(task, closed: !nested))
+                        first = false
+                        if nested {
+                            try write(",\"subtasks\":[")
+                            try write(try tasks(under: task.id, level: level + 1) ? "\n]}" : "]}")
+                        }
+                    }
+                    return !first
+                }
+                try write("[")
+                try write(try tasks(under: 0, level: 0) ? "\n]\n" : "]\n")
+            }
         }
     }
 
-    private static func json(_ task: TaskItem) -> String {
-        "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done)}"
+    /// A task's record, without its closing brace unless `closed`.
+    private static func json(_ task: TaskItem, closed: Bool) -> String {
+        "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done),\"parent\":\(task.parent.map(String.init) ?? "null")"
+            + (closed ? "}" : "")
     }
 }

@@ -53,7 +53,7 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
-        let records: [ImportRecord]
+        let records: ImportInput
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {

@@ -130,7 +130,7 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false}\n]\n")
+        XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false,\"parent\":null}\n]\n")
     }
 
     /// An exported file imported again: its uuids are the store's already, and the import
@@ -144,6 +144,94 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "navstack: import: record 0: uuid \(uuid) is already in the store; nothing was imported\n")
         XCTAssertEqual(try NavstackProcess.run(["export", "--store", store, "--user", "ana"]).stdout, exported.stdout)
+    }
+
+    func testANestedFileIsImportedAsATree() throws {
+        let text = """
+            {"title":"Trip","subtasks":[{"title":"Pack","done":true},{"title":"Book","subtasks":[{"title":"Train"}]}]}
+            {"title":"Garden","notes":"after the trip"}
+            {"title":"Tickets","parent":2}
+            {"title":"Seeds","parent":4,"done":true}
+
+            """
+        var result = try importing(Array(text.utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 7 tasks\n")
+        result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.withoutUUIDs, """
+            [
+            {"id":1,"uuid":"…","title":"Trip","notes":"","done":false,"parent":null,"subtasks":[
+            {"id":2,"uuid":"…","title":"Pack","notes":"","done":true,"parent":1},
+            {"id":3,"uuid":"…","title":"Book","notes":"","done":false,"parent":1,"subtasks":[
+            {"id":4,"uuid":"…","title":"Train","notes":"","done":false,"parent":3},
+            {"id":6,"uuid":"…","title":"Tickets","notes":"","done":false,"parent":3}
+            ]}
+            ]},
+            {"id":5,"uuid":"…","title":"Garden","notes":"after the trip","done":false,"parent":null,"subtasks":[
+            {"id":7,"uuid":"…","title":"Seeds","notes":"","done":true,"parent":5}
+            ]}
+            ]
+
+            """)
+        // The list shows the top, each with the progress of its subtasks.
+        result = try NavstackProcess.run(["--store", store, "--width", "60", "-c", "login ana"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Trip [1/2]"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Garden [1/1]"), result.stdout)
+    }
+
+    func testABadTreeIsRefusedNamingTheRecordAndImportsNothing() throws {
+        var result = try importing(Array(#"[{"title":"a","parent":1},{"title":"b","subtasks":[{"title":"c","parent":0}]},{"title":"d","parent":1}]"#.utf8))
+        XCTAssertEqual(result.status, 0, "a nested record's parent is the record it is in: \(result.stderr)")
+        result = try importing(Array(#"[{"title":"a","parent":1},{"title":"b","parent":2},{"title":"c","parent":0}]"#.utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr,
+                       "navstack: import: record 0: its parents go round in a circle: it would be under itself; nothing was imported\n")
+        let unknown = "018cc251-f400-7fff-8000-00000000abcd"
+        result = try importing(Array(#"{"title":"x"}\#n{"title":"y","parent":"\#(unknown)"}"#.utf8))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, #"navstack: import: record 1: "parent" \#(unknown) is neither a task of the profile nor a record of the input; nothing was imported"# + "\n")
+        let deep = String(repeating: #"{"title":"t","subtasks":["#, count: 100) + #"{"title":"t"}"# + String(repeating: "]}", count: 100)
+        result = try importing(Array(deep.utf8))
+        XCTAssertEqual(result.stderr, "navstack: import: record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported\n")
+        result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(result.stdout.matches(of: /"id":/).count, 4, "only the first import: \(result.stdout)")
+    }
+
+    /// An export imported into another store rebuilds the same tree: the same tasks, uuids,
+    /// order and parents, numbered by the new store in document order.
+    func testAnExportImportsIntoAnotherStoreAsTheSameTree() throws {
+        // Later (record 0) goes under A1 (record 2), which comes after it.
+        let text = #"[{"title":"Later","parent":2},{"title":"A","subtasks":[{"title":"A1","done":true}]},{"title":"B","parent":1}]"#
+        XCTAssertEqual(try importing(Array(text.utf8)).status, 0)
+        // A task added at the prompt, at the top of A's subtasks.
+        var result = try NavstackProcess.run(["--store", store, "-c", "login ana", "-c", "open 1", "-c", "add Second thoughts"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let exported = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+
+        let other = folder.appendingPathComponent("other.sqlite").path
+        result = try NavstackProcess.run(["import", "--store", other, "--user", "bo", try file(Array(exported.stdout.utf8), named: "export.json")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "imported 5 tasks\n")
+        let again = try NavstackProcess.run(["export", "--store", other, "--user", "bo"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout.withoutUUIDs, """
+            [
+            {"id":1,"uuid":"…","title":"A","notes":"","done":false,"parent":null,"subtasks":[
+            {"id":2,"uuid":"…","title":"Second thoughts","notes":"","done":false,"parent":1},
+            {"id":3,"uuid":"…","title":"A1","notes":"","done":true,"parent":1,"subtasks":[
+            {"id":4,"uuid":"…","title":"Later","notes":"","done":false,"parent":3}
+            ]},
+            {"id":5,"uuid":"…","title":"B","notes":"","done":false,"parent":1}
+            ]}
+            ]
+
+            """)
+        // The same as the first store's export but for the ids it gave.
+        let ids = /"(id|parent)":\d+/
+        XCTAssertEqual(again.stdout.replacing(ids, with: ""), exported.stdout.replacing(ids, with: ""))
     }
 
     func testMemoryIsAUsageErrorForImportAndExport() throws {

@@ -123,4 +123,126 @@ final class ImportReaderTests: XCTestCase {
                        .badRecord(index: 2, .duplicateUUID(uuid.lowercased())))
         XCTAssertEqual(error(#"{"title":"a","\u0075uid":"x"}"#), .badRecord(index: 0, .notAUUID), "a key written with escapes is the same key")
     }
+
+    // MARK: - The tree
+
+    private func input(_ text: String) throws -> ImportInput {
+        try SQLiteStore.parseImport(Array(text.utf8))
+    }
+
+    func testAParentIsARecordsNumberOrAUUID() throws {
+        let stored = "018CC251-F400-7000-B516-F52548DA1785"
+        let given = "018cc251-f400-7000-b516-000000000007"
+        let read = try input("""
+            [{"title":"a","parent":null},{"title":"b","parent":0},{"title":"c","parent":"\(stored)"},
+             {"title":"d","parent":"\(given)"},{"title":"e","uuid":"\(given.uppercased())","parent":0}]
+            """)
+        XCTAssertEqual(read.map(\.fields.title), ["a", "b", "c", "d", "e"])
+        // A uuid a record gives names that record (the case of letters aside); the store
+        // must have the others.
+        XCTAssertEqual(read.parents, [nil, .record(0), .task(uuid: stored.lowercased()), .record(4), .record(0)])
+        XCTAssertEqual((0..<5).map(read.parent(of:)), read.parents)
+        // A record may name one after it; without any parent there are no parents at all.
+        XCTAssertEqual(try input(#"{"title":"a","parent":1}\#n{"title":"b"}"#).parents, [.record(1), nil])
+        XCTAssertEqual(try input(#"[{"title":"a"},{"title":"b","parent":null}]"#).parents, [])
+        XCTAssertNil(try input(#"[{"title":"a"}]"#).parent(of: 0))
+    }
+
+    func testNestedRecordsAreNumberedDepthFirstAfterTheirParent() throws {
+        // A nested record's parent is the record it is nested in: its own `parent` is
+        // read (strictly) and ignored, as an export writes its parent's id there.
+        let text = """
+            [{"subtasks":[{"title":"a1","subtasks":[{"title":"a1x","parent":77,"done":true}]},{"title":"a2","parent":"x"}],"title":"a"},
+             {"title":"b","subtasks":[]},
+             {"title":"c","subtasks":null,"parent":0},
+             {"title":"d","subtasks":[{"title":"d1"}],"id":9}]
+            """
+        let read = try input(text)
+        XCTAssertEqual(read.map(\.fields.title), ["a", "a1", "a1x", "a2", "b", "c", "d", "d1"])
+        XCTAssertEqual(read.parents, [nil, .record(0), .record(1), .record(0), nil, .record(0), nil, .record(6)])
+        XCTAssertEqual(read[2].fields.done, true)
+        // JSON Lines: one top-level record a line, each with its subtasks.
+        let lines = try input(#"{"title":"a","subtasks":[{"title":"a1"}]}"# + "\n" + #"{"title":"b","subtasks":[{"title":"b1"}]}"#)
+        XCTAssertEqual(lines.map(\.fields.title), ["a", "a1", "b", "b1"])
+        XCTAssertEqual(lines.parents, [nil, .record(0), nil, .record(2)])
+    }
+
+    func testAnErrorNamesANestedRecordByItsNumber() {
+        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"},{"notes":"no title"}]},{"title":"b"}]"#),
+                       .badRecord(index: 2, .noTitle))
+        XCTAssertEqual(error(#"[{"title":"a"},{"title":"b","subtasks":[{"title":"b1","subtasks":[{"title":" "}]}]}]"#),
+                       .badRecord(index: 3, .blankTitle))
+        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"}, 7]}]"#), .badRecord(index: 2, .notAnObject))
+        // The record itself, once its subtasks are read: after them, and between them.
+        XCTAssertEqual(error(#"[{"subtasks":[{"title":"a1"}],"done":"yes","title":"a"}]"#), .badRecord(index: 0, .wrongType("done")))
+        XCTAssertEqual(error(#"[{"subtasks":[{"title":"a1"}]}]"#), .badRecord(index: 0, .noTitle))
+        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"} {"title":"a2"}]}]"#),
+                       .badRecord(index: 0, .notJSON(.unexpected("{", at: 41))))
+        XCTAssertEqual(error("{\"title\":\"a\",\"subtasks\":[{\"title\":\"a1\"}]}\n{\"title\":\"b\"} x\n"),
+                       .badRecord(index: 2, .notJSON(.unexpected("x", at: 56))), "the record on the line")
+        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1","uuid":"not one"}]}]"#)?.description,
+                       #"record 1: "uuid" is not a uuid (8-4-4-4-12 hexadecimal digits); nothing was imported"#)
+    }
+
+    func testEveryBadParentIsRefusedNamingTheRecord() {
+        let cases: [(String, ImportError, String)] = [
+            (#"[{"title":"a"},{"title":"b","parent":1}]"#, .badRecord(index: 1, .parentIsItself),
+             #"record 1: "parent" names the record itself; nothing was imported"#),
+            (#"[{"title":"a","parent":2},{"title":"b"}]"#, .badRecord(index: 0, .parentOutOfRange(2, count: 2)),
+             #"record 0: "parent" 2 names no record: the input has 2, numbered from 0; nothing was imported"#),
+            (#"[{"title":"a","parent":99999999999999999999999}]"#, .badRecord(index: 0, .parentOutOfRange(Int.max, count: 1)),
+             #"record 0: "parent" 9223372036854775807 names no record: the input has 1, numbered from 0; nothing was imported"#),
+            (#"[{"title":"a"},{"title":"b","parent":3},{"title":"c","parent":1},{"title":"d","parent":2}]"#,
+             .badRecord(index: 1, .parentCycle),
+             "record 1: its parents go round in a circle: it would be under itself; nothing was imported"),
+            (#"[{"title":"a","parent":1},{"title":"b","parent":2},{"title":"c","parent":1}]"#, .badRecord(index: 0, .parentCycle),
+             "record 0: its parents go round in a circle: it would be under itself; nothing was imported"),
+            (#"[{"title":"a","parent":-1}]"#, .badRecord(index: 0, .badParent),
+             #"record 0: "parent" is neither the number of a record (a whole number from 0) nor a uuid; nothing was imported"#),
+            (#"[{"title":"a","parent":1.0},{"title":"b"}]"#, .badRecord(index: 0, .badParent), ""),
+            (#"[{"title":"a","parent":1e0},{"title":"b"}]"#, .badRecord(index: 0, .badParent), ""),
+            (#"[{"title":"a","parent":"b"}]"#, .badRecord(index: 0, .badParent), ""),
+            (#"[{"title":"a","parent":true}]"#, .badRecord(index: 0, .wrongType("parent")),
+             "record 0: parent has the wrong type; nothing was imported"),
+            (#"[{"title":"a","parent":[0]}]"#, .badRecord(index: 0, .wrongType("parent")), ""),
+            (#"[{"title":"a","subtasks":{"title":"b"}}]"#, .badRecord(index: 0, .wrongType("subtasks")),
+             "record 0: subtasks has the wrong type; nothing was imported"),
+            (#"[{"title":"a","subtasks":"b"}]"#, .badRecord(index: 0, .wrongType("subtasks")), ""),
+            // A uuid a record of the input gives, naming the record itself.
+            (#"[{"title":"a","uuid":"018cc251-f400-7000-b516-000000000007","parent":"018CC251-F400-7000-B516-000000000007"}]"#,
+             .badRecord(index: 0, .parentIsItself), ""),
+        ]
+        for (text, expected, message) in cases {
+            XCTAssertEqual(error(text), expected, text)
+            if !message.isEmpty { XCTAssertEqual(error(text)?.description, message, text) }
+        }
+        // Every language says it.
+        let tooFar = ImportError.badRecord(index: 0, .parentOutOfRange(2, count: 2))
+        XCTAssertEqual(tooFar.message(in: Catalog(.pt)),
+                       #"registro 0: "parent" 2 não indica nenhum registro: a entrada tem 2, numerados a partir de 0; nada foi importado"#)
+        XCTAssertEqual(tooFar.message(in: Catalog(.es)),
+                       #"registro 0: "parent" 2 no indica ningún registro: la entrada tiene 2, numerados desde 0; no se importó nada"#)
+    }
+
+    /// Subtasks nested `levels` deep under one top-level record (levels 1 is the record alone).
+    private func chain(_ levels: Int) -> String {
+        String(repeating: #"{"title":"t","subtasks":["#, count: levels - 1) + #"{"title":"t"}"# + String(repeating: "]}", count: levels - 1)
+    }
+
+    func testATreeGoesAHundredLevelsDeepAndNoDeeper() throws {
+        XCTAssertEqual(try input(chain(TreeLimits.depth)).count, 100)
+        // Record 100 is the 101st level down: the first one too deep.
+        XCTAssertEqual(error(chain(TreeLimits.depth + 1)), .badRecord(index: 100, .tooDeep(depth: 101)))
+        XCTAssertEqual(error(chain(TreeLimits.depth + 1))?.description,
+                       "record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported")
+        // The same with parents given by number, the deepest record first in the file.
+        func numbered(_ levels: Int) -> String {
+            (0..<levels).map { #"{"title":"t\#($0)""# + ($0 == levels - 1 ? "" : #","parent":\#($0 + 1)"#) + "}" }
+                .joined(separator: "\n")
+        }
+        XCTAssertEqual(error(numbered(101)), .badRecord(index: 0, .tooDeep(depth: 101)))
+        XCTAssertEqual(try input(numbered(100)).parents.first, .record(1))
+        // JSON's own limit is further: in an array, 512 arrays and objects hold 256 levels.
+        XCTAssertEqual(error("[" + chain(257) + "]"), .badRecord(index: 255, .notJSON(.tooDeep(at: 6400))), "the subtasks of the 256th")
+    }
 }

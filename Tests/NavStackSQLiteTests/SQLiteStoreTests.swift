@@ -187,7 +187,7 @@ final class SQLiteStoreTests: XCTestCase {
             DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
             DraftFields(title: "padded", notes: "n//", done: true),
         ])
-        XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)), [])
+        XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)).records, [])
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array(#"[{"title":"\u00g1"}]"#.utf8)))
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array("{\"title\":\"a\\\n\"}\n".utf8)))
     }
@@ -230,6 +230,14 @@ final class SQLiteStoreTests: XCTestCase {
         }
     }
 
+    func testExportOfAnEmptyProfileIsAnEmptyArray() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: false)
+        var text = ""
+        try store.exportTasks(user: "ana") { text += $0 }
+        XCTAssertEqual(text, "[]\n")
+    }
+
     func testExportWritesTheListInOrder() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: true)
@@ -239,6 +247,148 @@ final class SQLiteStoreTests: XCTestCase {
         let tasks = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         XCTAssertEqual(tasks?.map { $0["id"] as? Int }, [4, 1, 2, 3])
         XCTAssertEqual(tasks?.first?["title"] as? String, "Top \"quoted\"")
+        XCTAssertTrue(text.hasPrefix(#"[\#n{"id":4,"uuid":"\#(try XCTUnwrap(try store.task("ana", id: 4)).uuid)","title":"Top \"quoted\"","notes":"","done":false,"parent":null},\#n"#), text)
+    }
+
+    // MARK: - Importing and exporting a tree
+
+    /// A tree under a new top-level task, and subtasks for task 1 (Buy fruit), which
+    /// already has one: records 0 Trip, 1 Pack, 2 Book, 3 Train, 4 Pears, 5 Plums,
+    /// 6 Tickets.
+    private func treeRecords(under parent: String) -> String {
+        """
+        [{"title":"Trip","subtasks":[{"title":"Pack","done":true},{"title":"Book","subtasks":[{"title":"Train"}]}]},
+         {"title":"Pears","parent":"\(parent)","done":true},
+         {"title":"Plums","parent":"\(parent.uppercased())"},
+         {"title":"Tickets","parent":2}]
+        """
+    }
+
+    private let treeShape = [
+        "Buy fruit [1/3]", "  Apples [0/0]", "  Pears ✓ [0/0]", "  Plums [0/0]",
+        "Study SwiftUI [0/0]", "Go for a walk ✓ [0/0]",
+        "Trip [1/2]", "  Pack ✓ [0/0]", "  Book [0/2]", "    Train [0/0]", "    Tickets [0/0]",
+    ]
+
+    func testATreeImportGoesUnderItsParentsWithEveryCounter() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Apples"), under: 1, as: .add)
+        let fruit = try XCTUnwrap(try store.task("ana", id: 1)).uuid
+        XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana"), 7)
+        // Subtasks after a parent's own, in file order; new top-level tasks after the list.
+        XCTAssertEqual(try store.shape("ana"), treeShape)
+        XCTAssertEqual((5...11).map { try? store.task("ana", id: $0)?.title },
+                       ["Trip", "Pack", "Book", "Train", "Pears", "Plums", "Tickets"], "ids in record order")
+        XCTAssertEqual(try store.task("ana", id: 11)?.parent, 7)
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 8, done: 3))
+        XCTAssertEqual(try store.count("ana", ListQuery()), 4)
+        XCTAssertEqual(try store.count("ana", ListQuery(filter: .done)), 1)
+        XCTAssertEqual(try store.wrongCounters(), [])
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM change WHERE kind = 'import'") { $0.int(0) }, 1)
+        XCTAssertEqual(try store.db.first("SELECT new FROM op WHERE field = 'import'") { $0.text(0) }, #"{"first":5,"last":11}"#)
+    }
+
+    func testATreeImportRefusesAParentTheProfileLacksOrTooDeep() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        try store.openProfile("bo", sample: true)
+        let bos = try XCTUnwrap(try store.task("bo", id: 4)).uuid
+        let unknown = "018cc251-f400-7fff-8000-00000000abcd"
+        for (uuid, index) in [(bos, 1), (unknown, 1)] {
+            let records = try SQLiteStore.parseImport(Array(#"[{"title":"A"},{"title":"B","parent":"\#(uuid)"}]"#.utf8))
+            XCTAssertThrowsError(try store.importTasks(records, user: "ana")) { error in
+                XCTAssertEqual(error as? ImportError, .badRecord(index: index, .parentNotFound(uuid)))
+                XCTAssertEqual((error as? ImportError)?.description,
+                               #"record 1: "parent" \#(uuid) is neither a task of the profile nor a record of the input; nothing was imported"#)
+            }
+        }
+        // Under a task 98 deep: two more levels fit, three do not.
+        var deepest = 1
+        for level in 2...98 { deepest = try store.insertAtTop("ana", DraftFields(title: "L\(level)"), under: deepest, as: .add).id }
+        let under = try XCTUnwrap(try store.task("ana", id: deepest)).uuid
+        let tooDeep = try SQLiteStore.parseImport(Array(
+            #"[{"title":"x"},{"title":"y","parent":"\#(under)","subtasks":[{"title":"z","subtasks":[{"title":"zz"}]}]}]"#.utf8))
+        let total = try store.counts("ana")
+        XCTAssertThrowsError(try store.importTasks(tooDeep, user: "ana")) { error in
+            XCTAssertEqual(error as? ImportError, .badRecord(index: 3, .tooDeep(depth: 101)))
+        }
+        XCTAssertEqual(try store.counts("ana"), total, "nothing imported")
+        let fits = try SQLiteStore.parseImport(Array(#"[{"title":"y","parent":"\#(under)","subtasks":[{"title":"z"}]}]"#.utf8))
+        XCTAssertEqual(try store.importTasks(fits, user: "ana"), 2)
+        XCTAssertEqual(try store.chain("ana", id: deepest + 2).count, TreeLimits.depth)
+        XCTAssertEqual(try store.wrongCounters(), [])
+    }
+
+    func testUndoAndRedoOfATreeImport() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Apples"), under: 1, as: .add)
+        let before = try store.shape("ana")
+        let fruit = try XCTUnwrap(try store.task("ana", id: 1)).uuid
+        _ = try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana")
+        let imported = try store.storedTasks()
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.shape("ana"), before)
+        XCTAssertEqual(try store.wrongCounters(), [])
+        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.storedTasks().map(\.placed), imported.map(\.placed), "the same ids, uuids, parents and places")
+        XCTAssertEqual(try store.task("ana", id: 1)?.subtasks, SubtaskCounts(done: 1, total: 3))
+        XCTAssertEqual(try store.count("ana", ListQuery()), 4)
+        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 8, done: 3))
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.shape("ana"), before)
+        XCTAssertEqual(try store.wrongCounters(), [])
+    }
+
+    /// The imported tasks that have subtasks among the import's count them again when the
+    /// import is redone, as the tasks outside it do.
+    func testRedoOfATreeImportKeepsTheCountsOfItsParents() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Apples"), under: 1, as: .add)
+        let fruit = try XCTUnwrap(try store.task("ana", id: 1)).uuid
+        _ = try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana")
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.shape("ana"), treeShape)
+        XCTAssertEqual(try store.wrongCounters(), [])
+    }
+
+    func testATreeExportsNestedAndImportsAsTheSameTree() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let apples = try store.insertAtTop("ana", DraftFields(title: "Apples"), under: 1, as: .add).id
+        _ = try store.insertAtTop("ana", DraftFields(title: "Ripe \"ones\"", done: true), under: apples, as: .add)
+        _ = try store.insertAtTop("ana", DraftFields(title: "Pears", notes: "two"), under: 1, as: .add)
+        _ = try store.move("ana", id: 2, under: 3)
+        var text = ""
+        try store.exportTasks(user: "ana") { text += $0 }
+        let tasks = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(tasks.map { $0["id"] as? Int }, [1, 3], "the top of the list, in order")
+        XCTAssertTrue(tasks.allSatisfy { $0["parent"] is NSNull })
+        let fruit = try XCTUnwrap(tasks[0]["subtasks"] as? [[String: Any]])
+        XCTAssertEqual(fruit.map { $0["title"] as? String }, ["Pears", "Apples"])
+        XCTAssertEqual(fruit.map { $0["parent"] as? Int }, [1, 1])
+        XCTAssertNil(fruit[0]["subtasks"], "only a task with subtasks has the key")
+        XCTAssertEqual((fruit[1]["subtasks"] as? [[String: Any]])?.map { $0["parent"] as? Int }, [apples])
+        XCTAssertEqual((tasks[1]["subtasks"] as? [[String: Any]])?.map { $0["title"] as? String }, ["Study SwiftUI"])
+
+        // Into an empty profile of another store: the same tree, the same uuids.
+        let other = try SQLiteStore(path: nil)
+        try other.openProfile("bo", sample: false)
+        XCTAssertEqual(try other.importTasks(try SQLiteStore.parseImport(Array(text.utf8)), user: "bo"), 6)
+        XCTAssertEqual(try other.shape("bo"), try store.shape("ana"))
+        XCTAssertEqual(try other.shape("bo"), [
+            "Buy fruit [0/2]", "  Pears [0/0]", "  Apples [1/1]", "    Ripe \"ones\" ✓ [0/0]",
+            "Go for a walk ✓ [0/1]", "  Study SwiftUI [0/0]",
+        ])
+        XCTAssertEqual(try other.tree("bo"), try store.tree("ana"), "each task under the same parent, by uuid")
+        XCTAssertEqual(try other.wrongCounters(), [])
+        var again = ""
+        try other.exportTasks(user: "bo") { again += $0 }
+        XCTAssertEqual(again.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""),
+                       text.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""))
     }
 
     /// A store in memory answers reads from its cache until it writes; a transaction that

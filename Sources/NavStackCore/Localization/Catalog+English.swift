@@ -115,6 +115,11 @@ extension Catalog {
         .recordUUIDInStore: "uuid {uuid} is already in the store",
         .recordTooManyBytes: "the {field} is {bytes} bytes long; the limit is {limit}",
         .recordNotJSON: "not JSON ({reason})",
+        .recordBadParent: "\"parent\" is neither the number of a record (a whole number from 0) nor a uuid",
+        .recordParentIsItself: "\"parent\" names the record itself",
+        .recordParentOutOfRange: "\"parent\" {number} names no record: the input has {count}, numbered from 0",
+        .recordParentCycle: "its parents go round in a circle: it would be under itself",
+        .recordParentNotFound: "\"parent\" {uuid} is neither a task of the profile nor a record of the input",
 
         .nounLink: "a link",
         .nounTab: "a tab",

@@ -116,6 +116,11 @@ extension Catalog {
         .recordUUIDInStore: "o uuid {uuid} já está no armazenamento",
         .recordTooManyBytes: "{field} tem {bytes} bytes; o limite é {limit}",
         .recordNotJSON: "não é JSON ({reason})",
+        .recordBadParent: "\"parent\" não é o número de um registro (um inteiro a partir de 0) nem um uuid",
+        .recordParentIsItself: "\"parent\" indica o próprio registro",
+        .recordParentOutOfRange: "\"parent\" {number} não indica nenhum registro: a entrada tem {count}, numerados a partir de 0",
+        .recordParentCycle: "os seus pais formam um ciclo: ficaria dentro de si mesmo",
+        .recordParentNotFound: "\"parent\" {uuid} não é uma tarefa do perfil nem um registro da entrada",
 
         .nounLink: "um link",
         .nounTab: "uma aba",

@@ -116,6 +116,11 @@ extension Catalog {
         .recordUUIDInStore: "el uuid {uuid} ya está en el almacén",
         .recordTooManyBytes: "{field} ocupa {bytes} bytes; el límite es {limit}",
         .recordNotJSON: "no es JSON ({reason})",
+        .recordBadParent: "\"parent\" no es el número de un registro (un entero desde 0) ni un uuid",
+        .recordParentIsItself: "\"parent\" indica el propio registro",
+        .recordParentOutOfRange: "\"parent\" {number} no indica ningún registro: la entrada tiene {count}, numerados desde 0",
+        .recordParentCycle: "sus padres forman un ciclo: quedaría dentro de sí mismo",
+        .recordParentNotFound: "\"parent\" {uuid} no es una tarea del perfil ni un registro de la entrada",
 
         .nounLink: "un enlace",
         .nounTab: "una pestaña",

@@ -116,6 +116,11 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case recordUUIDInStore = "record.uuidInStore"
     case recordTooManyBytes = "record.tooManyBytes"
     case recordNotJSON = "record.notJSON"
+    case recordBadParent = "record.badParent"
+    case recordParentIsItself = "record.parentIsItself"
+    case recordParentOutOfRange = "record.parentOutOfRange"
+    case recordParentCycle = "record.parentCycle"
+    case recordParentNotFound = "record.parentNotFound"
 
     // What arguments and numbers are called in errors
     case nounLink = "noun.link"
