@@ -300,7 +300,11 @@ extension SQLiteStore {
             try remove.run([seq, low, high])
         }
         try db.run("UPDATE profile SET total = total + ?, done = done + ? WHERE id = ?", [total, done, profile])
-        try recount(db, profile, parents: parents)
+        // The import's own parents too: `undone_task` keeps no counts.
+        let inside = try db.prepare("""
+            SELECT DISTINCT parent FROM task WHERE id BETWEEN ?2 AND ?3 AND +profile_id = ?1 AND parent BETWEEN ?2 AND ?3
+            """).all([profile, first, last]) { $0.int(0) }
+        try recount(db, profile, parents: parents + inside)
     }
 
     static func encode(_ change: ChangeRecord) -> String {

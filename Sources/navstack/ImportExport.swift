@@ -12,7 +12,9 @@ struct Import: Subcommand {
         name: "navstack import",
         abstract: "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.",
         discussion: """
-            Each record is {"title": …, "notes"?: …, "done"?: …}; titles and notes are held \
+            Each record is {"title": …, "notes"?: …, "done"?: …, "uuid"?: …, "parent"?: …, \
+            "subtasks"?: […]}: parent is another record's number (from 0, nested ones counted \
+            depth-first) or a task's uuid, and subtasks nests records, to 100 levels. Titles and notes are held \
             to what `title` and `notes` accept at the prompt. The input is strict JSON of at \
             most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte \
             order mark is skipped. The import is one transaction: a bad record fails it \
@@ -77,7 +79,7 @@ struct Import: Subcommand {
 struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "navstack export",
-        abstract: "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.",
+        abstract: "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.",
         discussion: "A profile that does not exist is an error, as is no --user when no one is signed in.",
         options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
 

@@ -493,8 +493,8 @@ final class StoreProcessTests: XCTestCase {
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.stdout.withoutUUIDs, """
             [
-            {"id":1,"uuid":"…","title":"Imported one","notes":"","done":false},
-            {"id":2,"uuid":"…","title":"Imported two","notes":"n","done":true}
+            {"id":1,"uuid":"…","title":"Imported one","notes":"","done":false,"parent":null},
+            {"id":2,"uuid":"…","title":"Imported two","notes":"n","done":true,"parent":null}
             ]
 
             """)

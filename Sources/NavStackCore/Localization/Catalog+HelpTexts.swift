@@ -32,16 +32,16 @@ extension Catalog {
             "Idioma das telas e mensagens: en, pt ou es (padrão: de LC_ALL, LC_MESSAGES ou LANG).",
         "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.":
             "Adiciona tarefas de um arquivo com um array JSON ou JSON Lines, depois das tarefas do perfil.",
-        "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.":
-            "Mostra as tarefas do perfil como um array JSON de id, title, notes e done, na ordem da lista.",
+        "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.":
+            "Mostra as tarefas do perfil como um array JSON de id, uuid, title, notes, done e parent, na ordem da lista, com as subtarefas de cada tarefa aninhadas nela.",
         "Replay golden transcripts and compare their output byte for byte.":
             "Reexecuta transcrições de referência e compara a saída byte a byte.",
         "Print the shell completion script for bash, zsh or fish.":
             "Mostra o script de completar do shell para bash, zsh ou fish.",
         "Print the manual page navstack(1) in roff (read it with 'man ./navstack.1').":
             "Mostra a página de manual navstack(1) em roff (leia com 'man ./navstack.1').",
-        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …}; titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
-            "Cada registro é {\"title\": …, \"notes\"?: …, \"done\"?: …}; títulos e notas seguem o que `title` e `notes` aceitam no prompt. A entrada é JSON estrito de no máximo 256 MiB, com arrays e objetos aninhados até 512 níveis; uma marca de ordem de bytes UTF-8 no início é ignorada. A importação é uma só transação: um registro ruim a faz falhar inteira, dizendo o índice dele (a partir de 0), e nada é adicionado. O perfil é criado se não existir; --user segue as regras de `login NAME`.",
+        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …, \"uuid\"?: …, \"parent\"?: …, \"subtasks\"?: […]}: parent is another record's number (from 0, nested ones counted depth-first) or a task's uuid, and subtasks nests records, to 100 levels. Titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
+            "Cada registro é {\"title\": …, \"notes\"?: …, \"done\"?: …, \"uuid\"?: …, \"parent\"?: …, \"subtasks\"?: […]}: parent é o número de outro registro (a partir de 0, os aninhados contados em profundidade) ou o uuid de uma tarefa, e subtasks aninha registros, até 100 níveis. Títulos e notas seguem o que `title` e `notes` aceitam no prompt. A entrada é JSON estrito de no máximo 256 MiB, com arrays e objetos aninhados até 512 níveis; uma marca de ordem de bytes UTF-8 no início é ignorada. A importação é uma só transação: um registro ruim a faz falhar inteira, dizendo o índice dele (a partir de 0), e nada é adicionado. O perfil é criado se não existir; --user segue as regras de `login NAME`.",
         "Refused: an in-memory store would be thrown away when the command ends.":
             "Recusada: um armazenamento em memória seria descartado ao fim do comando.",
         "The profile (default: the signed-in one).":
@@ -94,16 +94,16 @@ extension Catalog {
             "Idioma de las pantallas y los mensajes: en, pt o es (por defecto: de LC_ALL, LC_MESSAGES o LANG).",
         "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.":
             "Añade tareas de un archivo con un array JSON o JSON Lines, después de las tareas del perfil.",
-        "Print the profile's tasks as a JSON array of id, title, notes, done, in list order.":
-            "Muestra las tareas del perfil como un array JSON de id, title, notes y done, en el orden de la lista.",
+        "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.":
+            "Muestra las tareas del perfil como un array JSON de id, uuid, title, notes, done y parent, en el orden de la lista, con las subtareas de cada tarea anidadas en ella.",
         "Replay golden transcripts and compare their output byte for byte.":
             "Vuelve a ejecutar transcripciones de referencia y compara su salida byte a byte.",
         "Print the shell completion script for bash, zsh or fish.":
             "Muestra el script de completado del shell para bash, zsh o fish.",
         "Print the manual page navstack(1) in roff (read it with 'man ./navstack.1').":
             "Muestra la página de manual navstack(1) en roff (léela con 'man ./navstack.1').",
-        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …}; titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
-            "Cada registro es {\"title\": …, \"notes\"?: …, \"done\"?: …}; los títulos y las notas siguen lo que `title` y `notes` aceptan en el prompt. La entrada es JSON estricto de 256 MiB como mucho, con arrays y objetos anidados hasta 512 niveles; una marca de orden de bytes UTF-8 al principio se ignora. La importación es una sola transacción: un registro erróneo la hace fallar entera, indicando su índice (desde 0), y no se añade nada. El perfil se crea si no existe; --user sigue las reglas de `login NAME`.",
+        "Each record is {\"title\": …, \"notes\"?: …, \"done\"?: …, \"uuid\"?: …, \"parent\"?: …, \"subtasks\"?: […]}: parent is another record's number (from 0, nested ones counted depth-first) or a task's uuid, and subtasks nests records, to 100 levels. Titles and notes are held to what `title` and `notes` accept at the prompt. The input is strict JSON of at most 256 MiB, arrays and objects nested at most 512 deep; a leading UTF-8 byte order mark is skipped. The import is one transaction: a bad record fails it whole, naming its index (from 0), and nothing is added. The profile is created if missing; --user is held to the rules of `login NAME`.":
+            "Cada registro es {\"title\": …, \"notes\"?: …, \"done\"?: …, \"uuid\"?: …, \"parent\"?: …, \"subtasks\"?: […]}: parent es el número de otro registro (desde 0, los anidados contados en profundidad) o el uuid de una tarea, y subtasks anida registros, hasta 100 niveles. Los títulos y las notas siguen lo que `title` y `notes` aceptan en el prompt. La entrada es JSON estricto de 256 MiB como mucho, con arrays y objetos anidados hasta 512 niveles; una marca de orden de bytes UTF-8 al principio se ignora. La importación es una sola transacción: un registro erróneo la hace fallar entera, indicando su índice (desde 0), y no se añade nada. El perfil se crea si no existe; --user sigue las reglas de `login NAME`.",
         "Refused: an in-memory store would be thrown away when the command ends.":
             "Rechazada: un almacén en memoria se perdería al terminar el comando.",
         "The profile (default: the signed-in one).":
