@@ -510,5 +510,29 @@ history_under_home() {
 }
 check "a relative XDG_STATE_HOME is ignored: the history is under HOME" history_under_home
 
+# ------------------------------------------------------------------ subtasks
+
+start_session subtasks
+check "subtasks: launch shows the login screen" wait_for '^Sign in with your name'
+type_text 'login ana'; send Enter
+check "subtasks: 'login ana' shows My Tasks" wait_for '^My Tasks$'
+mark
+type_text 'open 1'; send Enter
+type_text 'add Apples'; send Enter
+check "'add Apples' on a task's screen opens the subtask under it" wait_for 'My Tasks › Buy fruit › Apples · navstack://tasks/1/4$'
+type_text 'back'; send Enter
+check "back shows the task with its subtask row" wait_for '^ 1  \[ \] Apples$'
+mark
+type_text 'go tasks/1/'; send Tab
+check "'go tasks/1/' + Tab offers the subtask's link tasks/1/4" wait_for '(^|[[:space:]])tasks/1/4([[:space:]]|$)'
+send C-c
+mark
+type_text 'back to l'; send Tab
+check "'back to l' + Tab completes to 'back to list '" wait_for 'back to list $'
+send Enter
+check "'back to list' shows the list with the task's progress" wait_for '^ 1  \[ \] Buy fruit \[0/1\]$'
+send C-d
+check "subtasks: Ctrl-D ends with EXIT=0" wait_for '^EXIT=0$'
+
 echo "$PASSED passed, $FAILED failed"
 (( FAILED == 0 ))

@@ -97,7 +97,10 @@ extension Router {
         if !chain.isEmpty {
             links += [DeepLink.detail(chain: chain, page: 1), .edit(chain: chain), .sheet(under: chain)].map(\.path)
         }
-        for row in shownRows() {
+        // The list's page, wherever it is shown from, and the subtasks shown.
+        var rows = (try? listPage(of: session).rows) ?? []
+        if case .detail(_, let page)? = try? screen().content { rows += page.rows }
+        for row in rows {
             let rowChain = row.task.parent == chain.last && row.task.parent != nil ? chain + [row.task.id] : [row.task.id]
             links += [DeepLink.detail(chain: rowChain, page: 1), .edit(chain: rowChain)].map(\.path)
         }

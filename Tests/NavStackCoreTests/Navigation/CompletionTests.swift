@@ -31,7 +31,7 @@ final class CompletionTests: XCTestCase {
         try router.run("open 1", "add Child", "add Grandchild", "back")
         // Task 1 › 4 › 5: on the detail of 4.
         XCTAssertEqual(router.completions(for: "go tasks/1/").candidates,
-                       ["tasks/1/4", "tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit", "tasks/1/edit", "tasks/1/new"])
+                       ["tasks/1/4", "tasks/1/4/edit", "tasks/1/4/new", "tasks/1/edit", "tasks/1/4/5", "tasks/1/4/5/edit", "tasks/1/new"])
         XCTAssertEqual(router.completions(for: "go tasks/1/4/").candidates,
                        ["tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1"])
