@@ -144,7 +144,8 @@ extension SQLiteStore {
     }
 
     public func savePhase(_ phase: Phase) throws {
-        try writing { db in
+        // Where a session is changes no task: what was read stays true.
+        try writing(keepingCache: true) { db in
             switch phase {
             case .signedOut(let pending):
                 try db.run("UPDATE profile SET state = NULL WHERE name = (SELECT user FROM session WHERE id = 1)")

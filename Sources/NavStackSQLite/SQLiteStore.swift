@@ -34,15 +34,18 @@ public final class SQLiteStore: TaskStore {
     private var pending = false
     /// Why the shared transaction could not be committed; nothing after it is kept.
     private var commitFailure: StoreFailure?
-    /// Reads of a store in memory since its last write.
+    /// Reads since the last write: of a store in memory, or of a file while this process
+    /// holds its write lock through a burst of commands.
     var cache = ReadCache()
     /// Where new tasks' uuids come from: random for a file, the same every run in memory
     /// (a test may give a file the same).
     public var uuids: TaskUUIDSource
     /// Names this process's changes in the undo history: `undo` reverts its own first.
     let writer: String
-    /// Whether reads are cached: in memory, where no one else writes.
-    var isCaching: Bool { isMemory }
+    /// Whether reads are cached: in memory, where no one else writes, and in a file's
+    /// shared transaction (``defersCommits``), which locks every other writer out until
+    /// it commits.
+    var isCaching: Bool { isMemory || pending }
 
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
@@ -185,6 +188,8 @@ public final class SQLiteStore: TaskStore {
         if let commitFailure { throw commitFailure }
         guard pending else { return }
         pending = false
+        // Other processes may write from now on.
+        cache = ReadCache()
         do {
             try db.run("COMMIT")
         } catch {
@@ -261,6 +266,8 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
+            // What the command mended in the cache was rolled back with it.
+            cache = ReadCache()
             throw error
         }
     }

@@ -1,0 +1,72 @@
+import Foundation
+import NavStackCore
+@testable import NavStackSQLite
+import XCTest
+
+/// A store file caches what it reads only while its shared transaction (a burst of
+/// commands) holds the write lock: another process's change made between bursts is read,
+/// and a command that failed leaves nothing it mended behind.
+final class BatchCacheTests: XCTestCase {
+    private var folder: URL!
+    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func firstPage(_ store: SQLiteStore) throws -> [TaskItem] {
+        var tasks: [TaskItem] = []
+        try store.transaction { tasks = try store.page("ana", ListQuery(), offset: 0, limit: 20) }
+        return tasks
+    }
+
+    func testAChangeByAnotherProcessBetweenBurstsIsRead() throws {
+        let session = try SQLiteStore(path: path)
+        defer { session.close() }
+        session.defersCommits = true
+        try session.transaction { try session.openProfile("ana", sample: true) }
+        XCTAssertTrue(session.isCaching, "the burst holds the write lock")
+        XCTAssertEqual(try firstPage(session).map(\.done), [false, false, true])
+        try session.commitPending()
+        XCTAssertFalse(session.isCaching)
+
+        let other = try SQLiteStore(path: path)
+        XCTAssertEqual(try other.toggle("ana", id: 1)?.done, true)
+        _ = try other.insertAtTop("ana", DraftFields(title: "From elsewhere"), as: .add)
+        other.close()
+
+        // The next burst reads the file again.
+        let page = try firstPage(session)
+        XCTAssertEqual(page.map(\.title), ["From elsewhere", "Buy fruit", "Study SwiftUI", "Go for a walk"])
+        XCTAssertEqual(page[1].done, true)
+        try session.commitPending()
+    }
+
+    func testACommandThatFailedInABurstLeavesNoReadOfWhatItChanged() throws {
+        struct Refused: Error {}
+        let session = try SQLiteStore(path: path)
+        defer { session.close() }
+        session.defersCommits = true
+        try session.transaction { try session.openProfile("ana", sample: true) }
+        XCTAssertEqual(try firstPage(session)[0].done, false)
+        // A command that toggles, reads its change, then fails: rolled back whole.
+        XCTAssertThrowsError(try session.transaction {
+            _ = try session.toggle("ana", id: 1)
+            XCTAssertEqual(try session.task("ana", id: 1)?.done, true)
+            throw Refused()
+        })
+        XCTAssertEqual(try firstPage(session)[0].done, false)
+        var task: TaskItem?
+        try session.transaction { task = try session.task("ana", id: 1) }
+        XCTAssertEqual(task?.done, false)
+        try session.commitPending()
+        let reopened = try SQLiteStore(path: path)
+        defer { reopened.close() }
+        XCTAssertEqual(try reopened.task("ana", id: 1)?.done, false)
+    }
+}
