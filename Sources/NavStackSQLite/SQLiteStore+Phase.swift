@@ -144,6 +144,27 @@ extension SQLiteStore {
     }
 
     public func savePhase(_ phase: Phase) throws {
+        // In a burst of commands, where a signed-in session is goes to the file once, as
+        // the burst commits (the commit that keeps the commands keeps it with them).
+        if deferringPhase, case .signedIn = phase {
+            deferredPhase = phase
+            return
+        }
+        if let deferred = deferredPhase {
+            deferredPhase = nil
+            try writePhase(deferred)
+        }
+        try writePhase(phase)
+    }
+
+    /// Writes the phase a burst of commands left, before the burst commits.
+    func writeDeferredPhase() throws {
+        guard let deferred = deferredPhase else { return }
+        deferredPhase = nil
+        try writePhase(deferred)
+    }
+
+    private func writePhase(_ phase: Phase) throws {
         // Where a session is changes no task: what was read stays true.
         try writing(keepingCache: true) { db in
             switch phase {

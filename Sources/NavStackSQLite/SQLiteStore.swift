@@ -32,6 +32,10 @@ public final class SQLiteStore: TaskStore {
     public var defersCommits = false
     /// Whether a shared transaction is open.
     private var pending = false
+    /// The phase the commands of the shared transaction left, written as it commits.
+    var deferredPhase: Phase?
+    /// Whether a phase saved now waits for the shared transaction's commit.
+    var deferringPhase: Bool { pending && inTransaction }
     /// Why the shared transaction could not be committed; nothing after it is kept.
     private var commitFailure: StoreFailure?
     /// Reads since the last write: of a store in memory, or of a file while this process
@@ -187,6 +191,16 @@ public final class SQLiteStore: TaskStore {
     public func commitPending() throws {
         if let commitFailure { throw commitFailure }
         guard pending else { return }
+        do {
+            try writeDeferredPhase()
+        } catch {
+            pending = false
+            deferredPhase = nil
+            try? db.run("ROLLBACK")
+            let failure = storeFailure(error)
+            commitFailure = failure
+            throw failure
+        }
         pending = false
         // Other processes may write from now on.
         cache = ReadCache()
@@ -254,6 +268,7 @@ public final class SQLiteStore: TaskStore {
             pending = true
         }
         try db.run("SAVEPOINT command")
+        let phaseBefore = deferredPhase
         inTransaction = true
         began = true
         defer {
@@ -266,8 +281,9 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
-            // What the command mended in the cache was rolled back with it.
+            // What the command mended in the cache, or left to save, was rolled back with it.
             cache = ReadCache()
+            deferredPhase = phaseBefore
             throw error
         }
     }

@@ -69,4 +69,39 @@ final class BatchCacheTests: XCTestCase {
         defer { reopened.close() }
         XCTAssertEqual(try reopened.task("ana", id: 1)?.done, false)
     }
+
+    func testWhereTheSessionIsIsKeptAsTheBurstLeftItNotAsAFailedCommandDid() throws {
+        struct Refused: Error {}
+        let session = try SQLiteStore(path: path)
+        session.defersCommits = true
+        try session.transaction { try session.openProfile("ana", sample: true) }
+        var onFirst = Session(user: "ana")
+        onFirst.tasksPath = [.detail(1)]
+        var onSecond = onFirst
+        onSecond.tasksPath = [.detail(2)]
+        try session.transaction { try session.savePhase(.signedIn(onFirst)) }
+        XCTAssertThrowsError(try session.transaction {
+            try session.savePhase(.signedIn(onSecond))
+            throw Refused()
+        })
+        session.close()
+        let reopened = try SQLiteStore(path: path)
+        defer { reopened.close() }
+        XCTAssertEqual(try reopened.loadPhase(), .signedIn(onFirst))
+    }
+
+    func testSigningOutInABurstForgetsTheSessionAtOnce() throws {
+        let session = try SQLiteStore(path: path)
+        session.defersCommits = true
+        try session.transaction { try session.openProfile("ana", sample: true) }
+        var deep = Session(user: "ana")
+        deep.tasksPath = [.detail(3)]
+        try session.transaction { try session.savePhase(.signedIn(deep)) }
+        try session.transaction { try session.savePhase(.signedOut(pending: nil)) }
+        try session.transaction { try session.savePhase(.signedIn(Session(user: "ana"))) }
+        session.close()
+        let reopened = try SQLiteStore(path: path)
+        defer { reopened.close() }
+        XCTAssertEqual(try reopened.loadPhase(), .signedIn(Session(user: "ana")))
+    }
 }
