@@ -435,6 +435,10 @@ extension SQLiteStore {
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'))
                     """, [user, kind, after.uuid, before.parent, after.parent])
             }
+            if after.position != before.position {
+                // Its place among its new siblings, for another store to order them alike.
+                try insert.run([user, kind, after.uuid, "position", String(before.position), String(after.position)])
+            }
         }
     }
 

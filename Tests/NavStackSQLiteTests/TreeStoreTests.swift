@@ -148,6 +148,14 @@ final class TreeStoreTests: XCTestCase {
         XCTAssertEqual(try store.db.first("SELECT kind, old, new FROM op WHERE field = 'parent' ORDER BY seq DESC LIMIT 1") {
             [$0.text(0), $0.text(1), $0.text(2)]
         }, ["undo", "null", #""\#(uuids[1])""#])
+        // Each move also logs the task's place among its new siblings, and undo its old one.
+        let places = try store.db.prepare("SELECT kind, old, new FROM op WHERE field = 'position' ORDER BY seq").all {
+            [$0.text(0), $0.text(1), $0.text(2)]
+        }
+        XCTAssertEqual(places.map { $0[0] }, ["move", "move", "undo"])
+        XCTAssertEqual(places[2][1], places[1][2], "undo starts where the last move left it")
+        XCTAssertEqual(places[2][2], places[1][1], "and puts it back where it was")
+        XCTAssertLessThan(Int(places[0][2])!, Int(places[0][1])!, "a move puts the task at the top of its new siblings")
     }
 
     func testDeletingASubtreeIsOneChangeThatUndoBringsBackWhole() throws {
