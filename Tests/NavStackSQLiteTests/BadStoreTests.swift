@@ -5,19 +5,12 @@ import XCTest
 
 /// A store that cannot be used is refused with a clear error and left byte for byte as
 /// it was.
-final class BadStoreTests: XCTestCase {
-    private var folder: URL!
-    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-bad-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
+final class BadStoreTests: StoreFolderTestCase {
     override func tearDownWithError() throws {
+        // Tests take permissions away; the folder is removed with them given back.
         try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
         try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        try? FileManager.default.removeItem(at: folder)
+        try super.tearDownWithError()
     }
 
     /// Opens the store expecting `expected`, and checks the file did not change.

@@ -6,18 +6,7 @@ import XCTest
 /// A store file caches what it reads only while its shared transaction (a burst of
 /// commands) holds the write lock: another process's change made between bursts is read,
 /// and a command that failed leaves nothing it mended behind.
-final class BatchCacheTests: XCTestCase {
-    private var folder: URL!
-    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class BatchCacheTests: StoreFolderTestCase {
 
     private func firstPage(_ store: SQLiteStore) throws -> [TaskItem] {
         var tasks: [TaskItem] = []

@@ -5,18 +5,7 @@ import XCTest
 
 /// The schema's migrations: each brings a store of the version before it up to date
 /// with its data, with foreign keys off so that rebuilding a table deletes nothing.
-final class MigrationTests: XCTestCase {
-    private var folder: URL!
-    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-migrations-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class MigrationTests: StoreFolderTestCase {
 
     /// The current migrations and one that rebuilds the profile table (with a new
     /// column), as SQLite's documentation says a table is changed.

@@ -5,18 +5,7 @@ import XCTest
 
 /// The task tree in the store: subtasks added, read as chains, moved and deleted, every
 /// change undone and redone, with the counters of every parent kept true.
-final class TreeStoreTests: XCTestCase {
-    private var folder: URL!
-    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-tree-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
+final class TreeStoreTests: StoreFolderTestCase {
 
     /// A store in memory with ana's three sample tasks (1 Buy fruit, 2 Study SwiftUI,
     /// 3 Go for a walk, done).
