@@ -233,14 +233,16 @@ public struct TextRenderer {
             for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
             line += number
             line += row.task.done ? "  [x] " : "  [ ] "
-            line += row.task.title.escapedForDisplay
             let progress = row.task.subtasks
             if progress.total > 0 {
-                line += " ["
-                line += String(progress.done)
-                line += "/"
-                line += String(progress.total)
-                line += "]"
+                // The progress stays on the row: a title too long gives way to it.
+                let count = " [\(progress.done)/\(progress.total)]"
+                let title = row.task.title.escapedForDisplay
+                let room = width - numberWidth - 6 - count.utf8.count
+                line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
+                line += count
+            } else {
+                line += row.task.title.escapedForDisplay
             }
             lines.add(line, row.task.done ? .dim : nil)
         }

@@ -116,4 +116,12 @@ final class TextRendererTests: XCTestCase {
             XCTAssertLessThanOrEqual(TextRenderer.breadcrumb(crumbs, fitting: width).displayWidth, width)
         }
     }
+
+    func testARowKeepsItsProgressWhenItsTitleIsCutShort() throws {
+        var router = try makeRouter()
+        try router.run("add A very long title for a task that has subtasks", "add Sub", "root")
+        let rows = text(router, width: 40).split(separator: "\n").filter { $0.hasPrefix(" 1  ") }
+        XCTAssertEqual(rows, [" 1  [ ] A very long title for a t… [0/1]"])
+        XCTAssertTrue(text(router, width: 80).contains(" 1  [ ] A very long title for a task that has subtasks [0/1]\n"))
+    }
 }
