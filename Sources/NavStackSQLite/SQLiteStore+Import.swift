@@ -204,7 +204,7 @@ extension SQLiteStore {
             guard case .task(let uuid) = parent, stored[uuid] == nil else { continue }
             guard let id = try db.first("SELECT id FROM task WHERE uuid = ? AND profile_id = ?", [uuid, profile], { $0.int(0) })
             else { throw ImportError.badRecord(index: index, .parentNotFound(uuid)) }
-            stored[uuid] = (id, try Self.chainIDs(db, user, id: id).count)
+            stored[uuid] = (id, try Self.chain(db, user, id: id).count)
         }
         if !stored.isEmpty {
             for index in records.indices {

@@ -79,22 +79,7 @@ extension SQLiteStore {
     }
 
     public func chain(_ user: String, id: Int) throws -> [TaskItem] {
-        try cached(cache.chains, ReadCache.Task(user: user, id: id)) { db in
-            // Most tasks shown are at the top: their chain is themselves.
-            guard let task = try db.first("SELECT \(Self.columns) FROM task WHERE id = ? AND profile_id = \(Self.profileID)",
-                                          [id, user], Self.task) else { return [] }
-            guard task.parent != nil else { return [task] }
-            let columns = Self.columns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
-            return try db.statement("""
-                WITH RECURSIVE up(id, level) AS (
-                    SELECT ?, 0
-                    UNION ALL
-                    SELECT t.parent, up.level + 1 FROM up JOIN task AS t ON t.id = up.id
-                    WHERE t.parent != 0 AND up.level <= \(TreeLimits.depth))
-                SELECT \(columns) FROM up JOIN task AS t ON t.id = up.id
-                WHERE t.profile_id = \(Self.profileID) ORDER BY up.level DESC
-                """).all([id, user], Self.task)
-        }
+        try cached(cache.chains, ReadCache.Task(user: user, id: id)) { db in try Self.chain(db, user, id: id) }
     }
 
     public func descendantCount(_ user: String, id: Int) throws -> Int {
@@ -106,7 +91,7 @@ extension SQLiteStore {
             guard let before = try Self.stored(db, user, id: id) else { return nil }
             var above = 0
             if let parent {
-                let chain = try Self.chainIDs(db, user, id: parent)
+                let chain = try Self.chain(db, user, id: parent).map(\.id)
                 guard !chain.isEmpty else { throw NavError.noSuchTask(String(parent)) }
                 guard !chain.contains(id) else { throw NavError.moveIntoItself(task: before.fields.title) }
                 above = chain.count
@@ -145,7 +130,7 @@ extension SQLiteStore {
     public func insertAtTop(_ user: String, _ fields: DraftFields, under parent: Int?, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
             if let parent {
-                let depth = try Self.chainIDs(db, user, id: parent).count
+                let depth = try Self.chain(db, user, id: parent).count
                 guard depth > 0 else { throw NavError.taskVanished(parent) }
                 guard depth < TreeLimits.depth else { throw NavError.tooDeep(depth: depth + 1) }
             }
@@ -263,17 +248,24 @@ extension SQLiteStore {
         try db.first("SELECT \(columns) FROM profile WHERE name = ?", [user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
     }
 
-    /// The ids of a task's chain, from the top of the tree down to it; empty when it does
-    /// not exist.
-    static func chainIDs(_ db: Connection, _ user: String, id: Int) throws -> [Int] {
-        try db.statement("""
-            WITH RECURSIVE up(id, parent, level) AS (
-                SELECT id, parent, 0 FROM task WHERE id = ? AND profile_id = \(Self.profileID)
+    /// A task and the tasks above it, from the top of the tree down to it; empty when it
+    /// does not exist. In a broken tree the chain stops short: its first task has a parent
+    /// (one that is missing), or it runs past the depth limit (a loop).
+    static func chain(_ db: Connection, _ user: String, id: Int) throws -> [TaskItem] {
+        // Most tasks shown are at the top: their chain is themselves.
+        guard let task = try db.first("SELECT \(columns) FROM task WHERE id = ? AND profile_id = \(profileID)",
+                                      [id, user], Self.task) else { return [] }
+        guard task.parent != nil else { return [task] }
+        let columns = columns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
+        return try db.statement("""
+            WITH RECURSIVE up(id, level) AS (
+                SELECT ?, 0
                 UNION ALL
-                SELECT t.id, t.parent, up.level + 1 FROM up JOIN task AS t ON t.id = up.parent
-                WHERE up.parent != 0 AND up.level <= \(TreeLimits.depth))
-            SELECT id FROM up ORDER BY level DESC
-            """).all([id, user]) { $0.int(0) }
+                SELECT t.parent, up.level + 1 FROM up JOIN task AS t ON t.id = up.id
+                WHERE t.parent != 0 AND up.level <= \(TreeLimits.depth))
+            SELECT \(columns) FROM up JOIN task AS t ON t.id = up.id
+            WHERE t.profile_id = \(profileID) ORDER BY up.level DESC
+            """).all([id, user], Self.task)
     }
 
     /// The tasks below a task, at every level, the deepest first, each with how many

@@ -196,9 +196,9 @@ extension SQLiteStore {
     /// Whether a task's chain reaches the top of the list within the depth limit: its
     /// parents all exist, and it is not under itself.
     static func isRooted(_ db: Connection, _ user: String, id: Int) throws -> Bool {
-        let chain = try chainIDs(db, user, id: id)
+        let chain = try chain(db, user, id: id)
         guard let top = chain.first, chain.count <= TreeLimits.depth else { return false }
-        return try db.first("SELECT parent FROM task WHERE id = ?", [top]) { $0.int(0) } == 0
+        return top.parent == nil
     }
 
     /// Refuses to undo an import while a later change that is not undone touches one
