@@ -170,28 +170,27 @@ extension Router {
 
     /// The visible page of a task's subtasks, its page clamped to the pages that exist.
     func subtaskPage(of task: TaskItem, in session: Session) throws(NavError) -> ListPage {
-        let pageSize = configuration.pageSize
-        let total = task.subtasks.total
-        let pages = ListPage.pageCount(total: total, pageSize: pageSize)
-        let page = min(session.subtaskPages[task.id] ?? 1, pages)
-        let offset = (page - 1) * pageSize
-        let tasks = total == 0 ? [] : try storeCall { try store.page(session.user, .subtasks(of: task.id), offset: offset, limit: pageSize) }
-        let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
-        return ListPage(rows: rows, total: total, filter: .all, search: nil, page: page, pages: pages)
+        try page(of: .subtasks(of: task.id), total: task.subtasks.total, asked: session.subtaskPages[task.id] ?? 1,
+                 user: session.user)
     }
 
     /// The visible page of the list, its page clamped to the pages that exist.
     func listPage(of session: Session) throws(NavError) -> ListPage {
-        let pageSize = configuration.pageSize
         let query = session.list.query
-        let total = try storeCall { try store.count(session.user, query) }
+        return try page(of: query, total: try storeCall { try store.count(session.user, query) }, asked: session.list.page,
+                        user: session.user)
+    }
+
+    /// The page `asked` of a query's `total` rows, clamped to the pages that exist, its
+    /// rows numbered across pages.
+    private func page(of query: ListQuery, total: Int, asked: Int, user: String) throws(NavError) -> ListPage {
+        let pageSize = configuration.pageSize
         let pages = ListPage.pageCount(total: total, pageSize: pageSize)
-        let page = min(session.list.page, pages)
+        let page = min(asked, pages)
         let offset = (page - 1) * pageSize
-        let tasks = try storeCall { try store.page(session.user, query, offset: offset, limit: pageSize) }
+        let tasks = total == 0 ? [] : try storeCall { try store.page(user, query, offset: offset, limit: pageSize) }
         let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
-        return ListPage(rows: rows, total: total, filter: session.list.filter, search: session.list.search,
-                        page: page, pages: pages)
+        return ListPage(rows: rows, total: total, filter: query.filter, search: query.search, page: page, pages: pages)
     }
 
     /// `help`: the commands of this screen, or one command in detail.
