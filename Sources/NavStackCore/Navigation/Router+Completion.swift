@@ -60,11 +60,8 @@ extension Router {
             ids += pathTaskIDs().map(String.init).filter { !ids.contains($0) }
             return ["top"] + ids
         case (.page, 0):
-            guard let screen = try? screen() else { return [] }
-            switch screen.content {
-            case .list(let page), .detail(_, let page): return (1...min(page.pages, 100)).map(String.init)
-            default: return []
-            }
+            guard let page = shownPage() else { return [] }
+            return (1...min(page.pages, 100)).map(String.init)
         case (.back, 0), (.backDiscarding, 0):
             guard let depth = session?.depth, depth > 0 else { return [] }
             return (1...depth).map(String.init) + ["to"]
@@ -74,13 +71,17 @@ extension Router {
         }
     }
 
+    /// The page of the list, or of the subtasks, the screen shows now.
+    private func shownPage() -> ListPage? {
+        switch try? screen().content {
+        case .list(let page)?, .detail(_, let page)?: page
+        default: nil
+        }
+    }
+
     /// The rows of the list or of the subtasks shown.
     private func shownRows() -> [ListRow] {
-        guard let screen = try? screen() else { return [] }
-        switch screen.content {
-        case .list(let page), .detail(_, let page): return page.rows
-        default: return []
-        }
+        shownPage()?.rows ?? []
     }
 
     /// The tasks whose detail screens are on the tasks path.
