@@ -91,11 +91,16 @@ public struct Router {
             let shown = try showingNow()
             return help(topic, on: shown.kind, available: availableWords(on: shown))
         case .where:
-            let showing = try showingNow()
-            try ensureAvailable(.where, on: showing)
-            // Where the session is in the tree as it is now (kept with the next command).
-            try settle(on: showing)
-            return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session, chain: showing.chain))
+            // Where the session is in the tree as it is now (kept with the next command),
+            // read in one snapshot.
+            return try storeCall {
+                try store.snapshot { () throws(NavError) -> Response in
+                    let showing = try showing()
+                    try ensureAvailable(.where, on: showing)
+                    try settle(on: showing)
+                    return .location(url: session?.link.url, breadcrumb: try breadcrumb(of: session, chain: showing.chain))
+                }
+            }
         default:
             // Whether the command is available is checked once, in its transaction, on
             // the screen as the transaction reads it. (A transaction begins nothing in
@@ -123,9 +128,14 @@ public struct Router {
     /// The screen the state shows, as it is shown: the row numbers typed next name its
     /// rows. (``screen()`` reads the same screen without showing it, for completion.)
     public mutating func show() throws(NavError) -> Screen {
-        let showing = try showingNow()
-        try settle(on: showing)
-        let screen = try screen()
+        // Settled and made from one read of the store, as a command's screen is.
+        let screen = try storeCall {
+            try store.snapshot { () throws(NavError) -> Screen in
+                let showing = try showing()
+                try settle(on: showing)
+                return try makeScreen(showing)
+            }
+        }
         remember(screen)
         return screen
     }
