@@ -179,15 +179,25 @@ extension SQLiteStore {
                 first = first ?? db.lastInsertedRowID - Int64(rows - 1)
                 index += rows
             }
-            try db.run("""
-                UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?1, roots_done = roots_done + ?2, bottom = ?3
-                WHERE name = ?4
-                """, [records.count, done, bottom + records.count, user])
-            let range = (first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
-            try record(db, user, .import, .imported(first: range.first, last: range.last))
-            try Self.logImport(db, user, first: range.first, last: range.last, adding: true, as: ChangeKind.import.rawValue)
+            // Every record at the top of the list.
+            let counts = SubtaskCounts(done: done, total: records.count)
+            try recordImport(db, user, profile: profileID, all: counts, top: counts, bottom: bottom,
+                             first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
             return records.count
         }
+    }
+
+    /// Counts an import's tasks (`all`, and those at the top of the list, `top`) in the
+    /// profile, whose bottom position moves past them, and records it as one change for
+    /// `undo` and one operation in the log: the ids `first…last`.
+    private func recordImport(_ db: Connection, _ user: String, profile: Int64, all: SubtaskCounts, top: SubtaskCounts,
+                              bottom: Int, first: Int, last: Int) throws {
+        try db.run("""
+            UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?3, roots_done = roots_done + ?4, bottom = ?5
+            WHERE id = ?6
+            """, [all.total, all.done, top.total, top.done, bottom + all.total, profile])
+        try record(db, user, .import, .imported(first: first, last: last))
+        try Self.logImport(db, user, first: first, last: last, adding: true, as: ChangeKind.import.rawValue)
     }
 
     /// Adds records that make a tree, one a statement, each with the counts of its
@@ -247,13 +257,8 @@ extension SQLiteStore {
         for (parent, counts) in underStored.sorted(by: { $0.key < $1.key }) {
             try Self.countSubtask(db, user, parent: parent, total: counts.total, done: counts.done)
         }
-        try db.run("""
-            UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?3, roots_done = roots_done + ?4, bottom = ?5
-            WHERE id = ?6
-            """, [records.count, done, roots.total, roots.done, bottom + records.count, profile])
-        let last = first + records.count - 1
-        try record(db, user, .import, .imported(first: first, last: last))
-        try Self.logImport(db, user, first: first, last: last, adding: true, as: ChangeKind.import.rawValue)
+        try recordImport(db, user, profile: profile, all: SubtaskCounts(done: done, total: records.count), top: roots,
+                         bottom: bottom, first: first, last: first + records.count - 1)
         return records.count
     }
 
