@@ -270,7 +270,7 @@ extension SQLiteStore {
     public func exportTasks(user: String, write: (String) throws -> Void) throws {
         try snapshot {
             try reading { db in
-                let query = "SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID) AND parent = ? ORDER BY position"
+                let query = "SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID) AND parent = ? ORDER BY position, uuid"
                 var levels: [Statement] = []
                 /// Writes the tasks under `parent` (0: the top), each on a line of its own
                 /// after a comma but the first; whether there were any.

@@ -105,6 +105,63 @@ extension SQLiteStore {
             UPDATE profile SET roots = total, roots_done = done;
             ALTER TABLE undone_task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
             """),
+        // Sync (docs/sync.md): each operation records when it was made; `sync` keeps a
+        // profile's server, token, replica id, clock and how far it has sent and
+        // received; `sync_outbox` holds its stamped operations until the server has
+        // them; `sync_register` holds, for each task it knows, every field's value with
+        // the stamp of the operation that set it; `sync_displaced` lists the tasks kept
+        // away from the parent their register names (gone, or a move dropped).
+        ("v5: sync", """
+            ALTER TABLE op ADD COLUMN millis INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE sync (
+                profile_id INTEGER PRIMARY KEY REFERENCES profile(id) ON DELETE CASCADE,
+                replica TEXT NOT NULL,
+                server TEXT NOT NULL DEFAULT '',
+                token TEXT NOT NULL DEFAULT '',
+                stamped INTEGER NOT NULL DEFAULT 0,
+                outbox INTEGER NOT NULL DEFAULT 0,
+                sent INTEGER NOT NULL DEFAULT 0,
+                pulled INTEGER NOT NULL DEFAULT 0,
+                millis INTEGER NOT NULL DEFAULT 0,
+                counter INTEGER NOT NULL DEFAULT 0,
+                notices TEXT NOT NULL DEFAULT ''
+            );
+            CREATE TABLE sync_outbox (
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                millis INTEGER NOT NULL,
+                counter INTEGER NOT NULL,
+                task TEXT NOT NULL,
+                field TEXT NOT NULL,
+                value TEXT NOT NULL,
+                old TEXT NOT NULL,
+                PRIMARY KEY (profile_id, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE sync_register (
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                uuid TEXT NOT NULL,
+                alive INTEGER NOT NULL DEFAULT 0,
+                alive_at TEXT NOT NULL DEFAULT '',
+                title TEXT NOT NULL DEFAULT '',
+                title_at TEXT NOT NULL DEFAULT '',
+                notes TEXT NOT NULL DEFAULT '',
+                notes_at TEXT NOT NULL DEFAULT '',
+                done INTEGER NOT NULL DEFAULT 0,
+                done_at TEXT NOT NULL DEFAULT '',
+                parent TEXT,
+                parent_old TEXT,
+                parent_at TEXT NOT NULL DEFAULT '',
+                position INTEGER NOT NULL DEFAULT 0,
+                position_at TEXT NOT NULL DEFAULT '',
+                PRIMARY KEY (profile_id, uuid)
+            ) WITHOUT ROWID;
+            CREATE INDEX sync_register_by_parent ON sync_register(profile_id, parent);
+            CREATE TABLE sync_displaced (
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                uuid TEXT NOT NULL,
+                PRIMARY KEY (profile_id, uuid)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
@@ -168,6 +225,19 @@ extension SQLiteStore {
             "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
             "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev", "parent"],
             "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new"],
+        ],
+        [
+            "profile": ["id", "name", "total", "done", "top", "bottom", "state", "changes", "roots", "roots_done"],
+            "task": ["id", "profile_id", "position", "title", "notes", "done", "uuid", "rev", "parent", "subtasks", "subtasks_done"],
+            "session": ["id", "user", "pending"],
+            "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
+            "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev", "parent"],
+            "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new", "millis"],
+            "sync": ["profile_id", "replica", "server", "token", "stamped", "outbox", "sent", "pulled", "millis", "counter", "notices"],
+            "sync_displaced": ["profile_id", "uuid"],
+            "sync_outbox": ["profile_id", "seq", "millis", "counter", "task", "field", "value", "old"],
+            "sync_register": ["profile_id", "uuid", "alive", "alive_at", "title", "title_at", "notes", "notes_at", "done", "done_at",
+                              "parent", "parent_old", "parent_at", "position", "position_at"],
         ],
     ]
 

@@ -64,7 +64,8 @@ extension SQLiteStore {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
             let (sql, arguments) = Self.whereClause(query, user)
             // Results from every level come the top's first, then each task's subtasks.
-            let order = query.scope == .everywhere ? "parent, position" : "position"
+            // Equal positions (given by two replicas) are ordered by uuid, alike everywhere.
+            let order = query.scope == .everywhere ? "parent, position, uuid" : "position, uuid"
             let statement = try db.statement("""
                 SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY \(order) LIMIT ? OFFSET ?
                 """)
@@ -406,30 +407,31 @@ extension SQLiteStore {
     /// set, with the old and new values as JSON.
     static func log(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws {
         let insert = try db.statement("""
-            INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, ?, ?, ?, ?)
+            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, ?, ?, ?, ?)
             """)
+        let now = Int(milliseconds())
         switch (pair.before, pair.after) {
         case (nil, nil):
             return
         case (nil, let after?):
-            try insert.run([user, kind, after.uuid, "task", nil as String?, after.json])
+            try insert.run([user, kind, after.uuid, "task", nil as String?, after.json, now])
         case (let before?, nil):
-            try insert.run([user, kind, before.uuid, "task", before.json, nil as String?])
+            try insert.run([user, kind, before.uuid, "task", before.json, nil as String?, now])
         case (let before?, let after?):
             for field in after.fields.changedFields(from: before.fields) {
-                try insert.run([user, kind, after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json])
+                try insert.run([user, kind, after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json, now])
             }
             if after.parent != before.parent {
                 // The parents by uuid (null: the top of the list), as other stores know them.
                 try db.run("""
-                    INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, ?, 'parent',
+                    INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, 'parent',
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
-                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'))
-                    """, [user, kind, after.uuid, before.parent, after.parent])
+                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?)
+                    """, [user, kind, after.uuid, before.parent, after.parent, now])
             }
             if after.position != before.position {
                 // Its place among its new siblings, for another store to order them alike.
-                try insert.run([user, kind, after.uuid, "position", String(before.position), String(after.position)])
+                try insert.run([user, kind, after.uuid, "position", String(before.position), String(after.position), now])
             }
         }
     }
@@ -439,8 +441,8 @@ extension SQLiteStore {
     static func logImport(_ db: Connection, _ user: String, first: Int, last: Int, adding: Bool, as kind: String) throws {
         let range = "{\"first\":\(first),\"last\":\(last)}"
         try db.run("""
-            INSERT INTO op (profile_id, kind, task_uuid, field, old, new) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?)
-            """, [user, kind, adding ? nil : range, adding ? range : nil])
+            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?, ?)
+            """, [user, kind, adding ? nil : range, adding ? range : nil, Int(milliseconds())])
     }
 }
 

@@ -39,6 +39,24 @@ public enum JSONValue: Equatable, Sendable {
         self = value
     }
 
+    /// Writes the value back as compact JSON.
+    public func write(to json: inout JSONWriter) {
+        switch self {
+        case .null: json.string(nil)
+        case .bool(let value): json.bool(value)
+        case .number(let value): json.number(value)
+        case .string(let value): json.string(value)
+        case .array(let values): json.array(values) { json, value in value.write(to: &json) }
+        case .object(let members):
+            json.object { json in
+                for (key, value) in members {
+                    json.key(key)
+                    value.write(to: &json)
+                }
+            }
+        }
+    }
+
     /// A member of an object; `nil` for anything else or a missing key.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }

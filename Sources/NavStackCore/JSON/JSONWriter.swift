@@ -50,6 +50,13 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A value that is JSON already, copied as it is.
+    public mutating func raw(_ json: String) {
+        separate()
+        bytes.append(contentsOf: json.utf8)
+        needsComma = true
+    }
+
     public mutating func strings(_ values: [String]) {
         array(values) { $0.string($1) }
     }

@@ -67,6 +67,8 @@ public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case add, delete, toggle, save
     case `import`
     case move
+    /// Local values another replica's later change replaced, kept so `undo` brings them back.
+    case sync
 }
 
 /// Where tasks live, with the navigation state that shows them. Every task method names
