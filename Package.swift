@@ -31,6 +31,12 @@ let package = Package(
         ),
         // The parts of the C library Swift does not see.
         .systemLibrary(name: "CPosix"),
+        // A small HTTP/1.1 client over the C library's sockets, for the sync server: no
+        // Foundation networking and no package, so the static executable stays as it is.
+        .target(
+            name: "NavStackHTTP",
+            dependencies: ["CPosix"]
+        ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
             name: "navstack",
@@ -48,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "NavStackSQLiteTests",
             dependencies: ["NavStackSQLite", "CSQLite"]
+        ),
+        .testTarget(
+            name: "NavStackHTTPTests",
+            dependencies: ["NavStackHTTP"]
         ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(

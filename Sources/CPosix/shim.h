@@ -1,15 +1,47 @@
-// What of the C library Swift does not see: glibc declares these only with _GNU_SOURCE,
-// which would change the other headers Swift shares with its own Glibc module.
+// What of the C library Swift does not see or cannot call plainly.
 #ifndef NAVSTACK_CPOSIX_SHIM_H
 #define NAVSTACK_CPOSIX_SHIM_H
 
 #include <spawn.h>
+#include <sys/socket.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
 
+// glibc declares this only with _GNU_SOURCE, which would change the other headers Swift
+// shares with its own Glibc module.
 extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
 
 /// The spawned process starts in `path` (glibc 2.29 and later).
 static inline int ns_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+// Swift imports glibc's socket types and message flags as enums; these wrappers take and
+// give plain ints.
+
+/// A TCP socket that never blocks and is not inherited by a spawned process.
+static inline int ns_tcp_socket(int family) {
+    return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+/// `send` that reports a closed peer as EPIPE instead of raising SIGPIPE, which would end
+/// the process (Linux has no SO_NOSIGPIPE; MSG_NOSIGNAL is its per-call equivalent).
+static inline ssize_t ns_send(int fd, const void *bytes, size_t count) {
+    return send(fd, bytes, count, MSG_NOSIGNAL);
+}
+
+/// The addresses of `host` for a TCP connection to `port`, of either family.
+/// `numeric` when the host is an address, so that no resolver is asked.
+static inline int ns_getaddrinfo_tcp(const char *host, const char *port, int numeric, struct addrinfo **result) {
+    struct addrinfo hints = {0};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    hints.ai_flags = AI_NUMERICSERV | (numeric ? AI_NUMERICHOST : 0);
+    return getaddrinfo(host, port, &hints, result);
 }
 
 #endif

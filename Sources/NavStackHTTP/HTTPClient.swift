@@ -1,0 +1,59 @@
+import Glibc
+
+/// Sends HTTP/1.1 requests over plain TCP with nothing but the C library, so that the
+/// static navstack executable stays free of Foundation's networking and its start-up cost.
+///
+/// One connection per request (`Connection: close`). The whole request — resolving the
+/// host, connecting to each of its addresses in turn, writing, reading the answer — ends
+/// by the deadline it is given, so a screen waiting on the server is never held longer.
+public struct HTTPClient: Sendable {
+    /// The largest answer body accepted, in bytes; a longer one is `responseTooLarge`.
+    public var maximumResponseSize: Int
+
+    public init(maximumResponseSize: Int = 64 << 20) {
+        self.maximumResponseSize = maximumResponseSize
+    }
+
+    /// Sends `request` and reads the server's answer, whatever its status, within `deadline`.
+    public func send(_ request: HTTPRequest, deadline budget: Duration) throws(HTTPError) -> HTTPResponse {
+        let deadline = Deadline(budget)
+        let head = try request.head()
+        let url = request.url
+        let addresses = try Resolver.addresses(of: url.host, port: url.port, by: deadline)
+        let socket = try Self.connect(to: addresses, host: url.host, port: url.port, by: deadline)
+        if try socket.send(head, by: deadline) {
+            _ = try socket.send(request.body, by: deadline)
+        }
+        return try read(from: socket, by: deadline)
+    }
+
+    /// A socket connected to the first of `addresses` that accepts. When none does, the
+    /// error says `refused` if any address refused (a server that is not running), else
+    /// why the last one could not be reached.
+    static func connect(to addresses: [SocketAddress], host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> Socket {
+        var refused = false
+        var lastFailure: Int32 = 0
+        for address in addresses {
+            let socket = try Socket(family: address.family)
+            let failure = try socket.connect(to: address, by: deadline)
+            if failure == 0 { return socket }
+            refused = refused || failure == ECONNREFUSED
+            lastFailure = failure
+        }
+        if refused { throw .refused(host: host, port: port) }
+        throw .unreachable(host: host, port: port, reason: systemMessage(lastFailure))
+    }
+
+    /// The answer, read until its framing says it is complete or the server closes.
+    private func read(from socket: borrowing Socket, by deadline: Deadline) throws(HTTPError) -> HTTPResponse {
+        var reader = ResponseReader(limit: maximumResponseSize)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            if let response = reader.response { return response }
+            let count = try socket.receive(into: buffer, by: deadline)
+            if count == 0 { return try reader.finish() }
+            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+}

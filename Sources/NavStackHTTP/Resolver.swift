@@ -1,0 +1,116 @@
+import CPosix
+import Glibc
+
+/// One address to connect to: a `sockaddr_in` or `sockaddr_in6`, copied out of what
+/// `getaddrinfo` returned so that it can outlive the list.
+struct SocketAddress: Equatable, Sendable {
+    let family: Int32
+    let bytes: [UInt8]
+}
+
+/// Turns a host into the addresses to try, within the request's deadline.
+///
+/// An address in the URL (127.0.0.1, ::1) is read without asking any resolver. A name is
+/// looked up on a thread of its own: `getaddrinfo` cannot be given a time limit, and a
+/// resolver that does not answer would otherwise hold the caller for its own timeouts
+/// (5 s per try by default). When the deadline passes first, the caller gets `timedOut`
+/// and the thread finishes in the background, dropping what it finds.
+enum Resolver {
+    static func addresses(of host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> [SocketAddress] {
+        let numeric = HTTPURL.isIPv6(host) || isIPv4(host)
+        let result = numeric ? lookUp(host, port: port, numeric: true) : try lookUpOnThread(host, port: port, by: deadline)
+        guard let addresses = result, !addresses.isEmpty else { throw .cannotResolve(host: host) }
+        return addresses
+    }
+
+    private static func isIPv4(_ text: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+
+    /// The addresses `getaddrinfo` gives, in its order (which follows RFC 6724's
+    /// preferences), or nil when it fails.
+    static func lookUp(_ host: String, port: Int, numeric: Bool) -> [SocketAddress]? {
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard ns_getaddrinfo_tcp(host, String(port), numeric ? 1 : 0, &list) == 0 else { return nil }
+        defer { freeaddrinfo(list) }
+        var addresses: [SocketAddress] = []
+        var entry = list
+        while let info = entry?.pointee {
+            if let address = info.ai_addr, info.ai_family == AF_INET || info.ai_family == AF_INET6 {
+                let bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen)))
+                let found = SocketAddress(family: info.ai_family, bytes: bytes)
+                if !addresses.contains(found) { addresses.append(found) }
+            }
+            entry = info.ai_next
+        }
+        return addresses
+    }
+
+    private static func lookUpOnThread(_ host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
+        let lookup = Lookup(host: host, port: port)
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<Lookup>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, Unmanaged.passRetained(lookup).toOpaque())
+        guard started == 0 else {
+            Unmanaged.passUnretained(lookup).release()
+            throw .system(call: "pthread_create", code: started)
+        }
+        pthread_detach(thread)
+        return try lookup.wait(by: deadline)
+    }
+}
+
+/// A name lookup shared by the thread that does it and the caller that waits for it.
+/// `finished`, `addresses` and `abandoned` are read and written only under `mutex`.
+private final class Lookup: @unchecked Sendable {
+    let host: String
+    let port: Int
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var finished = false
+    private var addresses: [SocketAddress]?
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// On the lookup's thread.
+    func run() {
+        let found = Resolver.lookUp(host, port: port, numeric: false)
+        pthread_mutex_lock(mutex)
+        addresses = found
+        finished = true
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The addresses (nil when the name has none), or `timedOut` at the deadline.
+    func wait(by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
+        var end = deadline.endTime
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !finished {
+            if pthread_cond_timedwait(condition, mutex, &end) == ETIMEDOUT && !finished {
+                throw deadline.timedOut
+            }
+        }
+        return addresses
+    }
+}

@@ -1,0 +1,83 @@
+import CPosix
+import Glibc
+
+/// A non-blocking TCP socket, closed when it goes away. Every wait is a `poll` bounded by
+/// the request's deadline, so no call can hold the caller past it.
+struct Socket: ~Copyable {
+    let descriptor: Int32
+
+    init(family: Int32) throws(HTTPError) {
+        descriptor = ns_tcp_socket(family)
+        guard descriptor >= 0 else { throw .system(call: "socket", code: errno) }
+        // The head and the body are written one after the other; without this the body's
+        // first packet could wait for the server to acknowledge the head.
+        var on: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Connects to `address`: 0 when connected, else the `errno` of the failure.
+    func connect(to address: SocketAddress, by deadline: Deadline) throws(HTTPError) -> Int32 {
+        let result = address.bytes.withUnsafeBytes { bytes in
+            Glibc.connect(descriptor, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        if result == 0 { return 0 }
+        guard errno == EINPROGRESS || errno == EINTR else { return errno }
+        try wait(for: Int16(POLLOUT), by: deadline)
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
+        return code
+    }
+
+    /// Writes all of `bytes`. False when the server closed the connection first: it may
+    /// have answered already (say, refusing a body too large), so the caller reads on.
+    func send(_ bytes: [UInt8], by deadline: Deadline) throws(HTTPError) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { ns_send(descriptor, $0.baseAddress! + sent, $0.count - sent) }
+            if count >= 0 {
+                sent += count
+                continue
+            }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLOUT), by: deadline)
+            case EINTR: continue
+            case EPIPE, ECONNRESET: return false
+            case let code: throw .system(call: "send", code: code)
+            }
+        }
+        return true
+    }
+
+    /// Reads what has arrived into `buffer`, waiting for something if nothing has: the
+    /// count read, or 0 when the server has closed the connection.
+    func receive(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN), by: deadline)
+            case EINTR: continue
+            case ECONNRESET: throw .connectionClosed
+            case let code: throw .system(call: "recv", code: code)
+            }
+        }
+    }
+
+    /// Waits until the socket is ready for `events` (or has an error or hang-up to report,
+    /// which the next call reads), or throws `timedOut` at the deadline.
+    private func wait(for events: Int16, by deadline: Deadline) throws(HTTPError) {
+        while true {
+            let milliseconds = deadline.remainingMilliseconds
+            guard milliseconds > 0 else { throw deadline.timedOut }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw .system(call: "poll", code: errno) }
+        }
+    }
+}
