@@ -45,6 +45,7 @@ let package = Package(
                 "NavStackSQLite",
                 "CEditLine",
                 "CPosix",
+                "NavStackHTTP",
             ]
         ),
         .testTarget(

@@ -113,7 +113,7 @@ struct Export: Subcommand {
 }
 
 /// `--user NAME` held to the rules of `login NAME`, with the same messages.
-private func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) throws -> String? {
+func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) throws -> String? {
     guard let user else { return nil }
     do {
         return try Command.loginName(user)

@@ -38,7 +38,7 @@ struct ExitStatus: Error {
 struct Navstack: Subcommand {
     static let version = "0.2.0"
 
-    static let subcommands = [Import.entry, Export.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry]
+    static let subcommands = [Import.entry, Export.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry]
 
     /// The deep links `--open` completes to: each screen's URL and its short form.
     static let linkCompletions = [DeepLink.tasks, .newTask, .account, .settings, .about].flatMap { [$0.url, $0.path] }
@@ -246,6 +246,10 @@ struct Navstack: Subcommand {
                 catalog: catalog,
                 savesNavigation: !storage.memory),
             phase: phase)
+        // A profile with a sync server catches up before its first screen.
+        let autoSync = AutoSync(store: store, streams: streams, memory: storage.memory)
+        autoSync?.sync(router.session?.user, always: true)
+        autoSync?.showNotices(router.session?.user)
         if let link, router.session != nil {
             do {
                 _ = try router.apply(.go(link))
@@ -279,7 +283,10 @@ struct Navstack: Subcommand {
         // The loop: read a line, apply it, and deliver the answers (commit, then print)
         // before waiting for more, when enough waits, and at the end.
         while !delivery.failed {
-            if interactive, !delivery.deliver() { break }
+            if interactive {
+                guard delivery.deliver() else { break }
+                autoSync?.sync(shell.interpreter.router.session?.user, always: false)
+            }
             guard let line = reader.next(prompt: { (shell.interpreter.router.session?.link.path ?? "login") + "> " })
             else { break }
             if interactive { fitToWindow(shell, Terminal.size()) }  // the window may have been resized while typing
@@ -292,6 +299,7 @@ struct Navstack: Subcommand {
             launchFailed = true
         }
         if delivery.failed || !delivery.deliver() { throw ExitStatus.failure }
+        if !interactive { autoSync?.sync(shell.interpreter.router.session?.user, always: false) }
         if shell.interpreter.failures > 0 || launchFailed { throw ExitStatus.failure }
     }
 }

@@ -2,6 +2,14 @@
 /// text the specs declare). A test checks that every text has both, and no more.
 extension Catalog {
     public static let portugueseHelpTexts: [String: String] = [
+        "Send this store's changes to the sync server and apply the other devices' changes.":
+            "Envia as mudanças deste armazenamento ao servidor de sincronização e aplica as mudanças dos outros dispositivos.",
+        "Prints 'sent N, received N, conflicts N'. --server and --token are kept for the profile (in the store, which is private to you), so later runs need neither. A profile with a server also syncs by itself at launch and after commands that change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed sync changes nothing here: your changes are kept and sent next time. Exit status: 0 when the sync finished, 1 when it did not, 64 on bad usage.":
+            "Mostra 'sent N, received N, conflicts N'. --server e --token ficam guardados para o perfil (no armazenamento, que só você lê), então as próximas vezes não precisam deles. Um perfil com servidor também sincroniza sozinho ao abrir e depois de comandos que mudam tarefas (no máximo 2 s, nunca mais); NAVSTACK_SYNC=0 desliga isso. Uma sincronização que falha não muda nada aqui: suas mudanças ficam guardadas e são enviadas da próxima vez. Código de saída: 0 quando a sincronização terminou, 1 quando não, 64 em uso incorreto.",
+        "The server, http://HOST:PORT (kept for the profile).":
+            "O servidor, http://HOST:PORT (guardado para o perfil).",
+        "Your token, from navstack-server user add (kept for the profile).":
+            "Seu token, de navstack-server user add (guardado para o perfil).",
         "A task app whose every screen lives on a NavigationStack-style path.":
             "Um app de tarefas em que cada tela vive num caminho ao estilo de NavigationStack.",
         "Reads one command a line: from the terminal (with line editing, history and Tab completion), from a pipe, or from -c options. Type 'help' on any screen for its commands. Deep links: navstack://tasks[?filter=F&q=TEXT&page=N], tasks/ID (or its chain, tasks/ID/ID…), tasks/ID/edit, tasks/new, tasks/ID/new, account, account/settings, account/about.\n\nTasks and where you were are kept in one SQLite file: --store PATH, else $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nThe options --store, --memory and --sample (and a subcommand's --user) may also come before a subcommand: navstack --store s.sqlite import tasks.json. Shell completion: navstack completion bash|zsh|fish; the manual page: navstack man-page.\n\nExit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.":
@@ -64,6 +72,14 @@ extension Catalog {
             "bash, zsh ou fish.",
     ]
     public static let spanishHelpTexts: [String: String] = [
+        "Send this store's changes to the sync server and apply the other devices' changes.":
+            "Envía los cambios de este almacén al servidor de sincronización y aplica los cambios de los otros dispositivos.",
+        "Prints 'sent N, received N, conflicts N'. --server and --token are kept for the profile (in the store, which is private to you), so later runs need neither. A profile with a server also syncs by itself at launch and after commands that change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed sync changes nothing here: your changes are kept and sent next time. Exit status: 0 when the sync finished, 1 when it did not, 64 on bad usage.":
+            "Muestra 'sent N, received N, conflicts N'. --server y --token se guardan para el perfil (en el almacén, que solo tú lees), así que las siguientes veces no hacen falta. Un perfil con servidor también se sincroniza solo al abrir y después de los comandos que cambian tareas (2 s como mucho, nunca más); NAVSTACK_SYNC=0 lo desactiva. Una sincronización que falla no cambia nada aquí: tus cambios se guardan y se envían la próxima vez. Estado de salida: 0 cuando la sincronización terminó, 1 cuando no, 64 con un uso incorrecto.",
+        "The server, http://HOST:PORT (kept for the profile).":
+            "El servidor, http://HOST:PORT (se guarda para el perfil).",
+        "Your token, from navstack-server user add (kept for the profile).":
+            "Tu token, de navstack-server user add (se guarda para el perfil).",
         "A task app whose every screen lives on a NavigationStack-style path.":
             "Una app de tareas en la que cada pantalla vive en una ruta al estilo de NavigationStack.",
         "Reads one command a line: from the terminal (with line editing, history and Tab completion), from a pipe, or from -c options. Type 'help' on any screen for its commands. Deep links: navstack://tasks[?filter=F&q=TEXT&page=N], tasks/ID (or its chain, tasks/ID/ID…), tasks/ID/edit, tasks/new, tasks/ID/new, account, account/settings, account/about.\n\nTasks and where you were are kept in one SQLite file: --store PATH, else $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite (~/.local/share/navstack/navstack.sqlite).\n\nThe options --store, --memory and --sample (and a subcommand's --user) may also come before a subcommand: navstack --store s.sqlite import tasks.json. Shell completion: navstack completion bash|zsh|fish; the manual page: navstack man-page.\n\nExit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.":

@@ -1,0 +1,236 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavStackCore
+import NavStackHTTP
+import NavStackSQLite
+
+/// Why a sync did not finish. What was committed locally stays; the next sync sends it.
+enum SyncError: Error, Equatable {
+    case http(HTTPError)
+    case refusedToken
+    case server(status: Int, message: String)
+    case store(String)
+    case outOfTime
+
+    var message: String {
+        switch self {
+        case .http(let error): error.description
+        case .refusedToken: "the server refused the token (401): give the right one with --token"
+        case .server(let status, let message): "the server answered \(status)\(message.isEmpty ? "" : ": " + message)"
+        case .store(let reason): reason
+        case .outOfTime: "the sync did not finish in time"
+        }
+    }
+}
+
+/// What one sync did.
+struct SyncTotals: Equatable {
+    var sent = 0
+    var received = 0
+    var conflicts = 0
+
+    var line: String { "sent \(sent), received \(received), conflicts \(conflicts)" }
+}
+
+/// Runs sync rounds against the server (docs/sync.md): each sends up to a batch of this
+/// replica's operations and applies what the server answers, until there is nothing
+/// left either way.
+struct Syncer {
+    let store: SQLiteStore
+    let user: String
+    let settings: SyncSettings
+    var client = HTTPClient()
+
+    /// Syncs within `budget` (each request gets what is left of it).
+    func run(within budget: Duration) throws(SyncError) -> SyncTotals {
+        let url: HTTPURL
+        do {
+            url = try HTTPURL(settings.server).appending("/v1/sync")
+        } catch {
+            throw .http(error)
+        }
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: budget)
+        var totals = SyncTotals()
+        while true {
+            let left = clock.now.duration(to: end)
+            guard left > .zero else { throw .outOfTime }
+            let request: SyncRequest
+            do {
+                request = try store.syncRequest(user)
+            } catch {
+                throw .store(Self.describe(error))
+            }
+            let answer: HTTPResponse
+            do {
+                answer = try client.send(HTTPRequest(
+                    method: .post, url: url,
+                    headers: ["Authorization": "Bearer " + settings.token, "Content-Type": "application/json"],
+                    body: request.body), deadline: left)
+            } catch {
+                throw .http(error)
+            }
+            switch answer.status {
+            case 200: break
+            case 401: throw .refusedToken
+            default:
+                let text = String(decoding: answer.body, as: UTF8.self)
+                let message = JSONValue(parsing: text)?["error"]?.string ?? ""
+                throw .server(status: answer.status, message: message.escapedForDisplay)
+            }
+            let round: SyncRound
+            do {
+                round = try store.applySyncAnswer(user, answer.body, to: request)
+            } catch {
+                throw .store(Self.describe(error))
+            }
+            totals.sent += request.count
+            totals.received += round.received
+            totals.conflicts += round.conflicts
+            if !round.more && request.count < SQLiteStore.syncBatch { return totals }
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let failure = error as? SyncFailure { return failure.message }
+        return String(describing: error).escapedForDisplay
+    }
+
+    /// The notice lines for local values another device replaced.
+    static func lines(_ notices: [SyncNotice]) -> [String] {
+        notices.map { notice in
+            let what: String
+            if notice.fields.contains("task") {
+                what = "deleted on another device"
+            } else {
+                let fields = notice.fields.map { $0 == "parent" ? "place" : $0 }
+                what = fields.joined(separator: " and ") + " changed on another device"
+            }
+            return "navstack: '\(notice.title.escapedForDisplay)': \(what); undo restores yours"
+        }
+    }
+}
+
+/// `navstack sync`: sends this replica's changes to the server and applies the others'.
+struct SyncCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "navstack sync",
+        abstract: "Send this store's changes to the sync server and apply the other devices' changes.",
+        discussion: """
+            Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
+            profile (in the store, which is private to you), so later runs need neither. \
+            A profile with a server also syncs by itself at launch and after commands that \
+            change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
+            sync changes nothing here: your changes are kept and sent next time. \
+            Exit status: 0 when the sync finished, 1 when it did not, 64 on bad usage.
+            """,
+        options: StoreOptions.fileOptions + [
+            .init("server", value: "url", help: "The server, http://HOST:PORT (kept for the profile)."),
+            .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+        ])
+
+    let storage: StoreOptions
+    let server: String?
+    let token: String?
+    let user: String?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(fileOnly: parsed, command: "sync")
+        server = parsed.value("server")
+        token = parsed.value("token")
+        user = parsed.value("user")
+    }
+
+    func run() throws {
+        let streams = StandardStreams.shared
+        let user = try checkedUser(self.user, streams, command: "sync")
+        if let server {
+            do {
+                _ = try HTTPURL(server)
+            } catch {
+                streams.write("navstack: sync: --server: \(error.description)\n", to: .error)
+                throw ExitStatus.failure
+            }
+        }
+        let store = try storage.open(streams)
+        defer { store.close() }
+        func fail(_ message: String) -> ExitStatus {
+            streams.write("navstack: sync: \(message)\n", to: .error)
+            return ExitStatus.failure
+        }
+        let profile: String
+        let settings: SyncSettings
+        do {
+            profile = try store.profile(named: user, existing: true)
+            if server != nil || token != nil {
+                settings = try store.configureSync(profile, server: server, token: token)
+            } else {
+                guard let kept = try store.syncSettings(profile) else { throw SyncFailure.notConfigured(user: profile) }
+                settings = kept
+            }
+            guard !settings.server.isEmpty else { throw SyncFailure.notConfigured(user: profile) }
+        } catch {
+            throw fail(Syncer.describe(error))
+        }
+        do {
+            let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
+            streams.write(totals.line + "\n", to: .output)
+        } catch {
+            throw fail(error.message + "; your changes are kept and will be sent next time")
+        }
+    }
+}
+
+/// Sync by itself: at launch and after commands that changed tasks, for a profile with a
+/// server, within 2 s each time. A failure prints one notice line; after one, the next
+/// tries wait 30 s (a server that does not answer would otherwise cost 2 s a command).
+final class AutoSync {
+    static let budget: Duration = .seconds(2)
+    static let pause: Duration = .seconds(30)
+
+    let store: SQLiteStore
+    let streams: StandardStreams
+    private var quietUntil: ContinuousClock.Instant?
+    private var failedLast = false
+
+    /// `nil` for a store in memory, or with NAVSTACK_SYNC=0.
+    init?(store: SQLiteStore, streams: StandardStreams, memory: Bool) {
+        guard !memory, Terminal.environment("NAVSTACK_SYNC") != "0" else { return nil }
+        self.store = store
+        self.streams = streams
+    }
+
+    /// Syncs the profile when it has a server and (unless `always`) unsent changes.
+    func sync(_ user: String?, always: Bool) {
+        guard let user else { return }
+        if let quietUntil, ContinuousClock.now < quietUntil { return }
+        do {
+            guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return }
+            let unsent = try store.hasUnsentChanges(user)
+            guard always || unsent else { return }
+            try store.commitPending()
+            _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+            quietUntil = nil
+            failedLast = false
+            showNotices(user)
+        } catch {
+            quietUntil = ContinuousClock.now.advanced(by: Self.pause)
+            // One line for a run of failures.
+            if !failedLast {
+                let reason = (error as? SyncError)?.message ?? Syncer.describe(error)
+                streams.write("navstack: sync: \(reason); your changes are kept and will be sent next time\n", to: .error)
+            }
+            failedLast = true
+        }
+    }
+
+    /// Prints the notices of local values another device replaced, once each.
+    func showNotices(_ user: String?) {
+        guard let user, let notices = try? store.takeSyncNotices(user) else { return }
+        for line in Syncer.lines(notices) { streams.write(line + "\n", to: .error) }
+    }
+}
