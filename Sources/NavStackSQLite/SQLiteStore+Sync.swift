@@ -425,11 +425,11 @@ extension SQLiteStore {
                 }
                 touched.append(uuid)
             }
-            // Tasks this replica created (or brought back) since its last answer: tasks
-            // of other replicas waiting at the top for them come under them.
+            // Tasks this replica created (or brought back) and sent in this request:
+            // tasks of other replicas waiting at the top for them come under them.
             touched += try db.prepare("""
-                SELECT task FROM sync_outbox WHERE profile_id = ? AND seq > ? AND field = 'task' AND value != 'null'
-                """).all([state.profile, state.sent]) { $0.text(0) }
+                SELECT task FROM sync_outbox WHERE profile_id = ? AND seq > ? AND seq <= ? AND field = 'task' AND value != 'null'
+                """).all([state.profile, state.sent, request.through]) { $0.text(0) }
             try Self.place(db, user, state, touched)
             let conflicts = try recordLosses(db, user, lost, before: before)
             state.sent = max(state.sent, request.through)
@@ -723,7 +723,7 @@ extension SQLiteStore {
             // gone), come under it.
             let id = try localID(uuid) ?? 0
             let waiting = try db.statement("""
-                SELECT r.uuid FROM sync_register AS r JOIN task AS t ON t.uuid = r.uuid
+                SELECT r.uuid FROM sync_register AS r INDEXED BY sync_register_by_parent JOIN task AS t ON t.uuid = r.uuid
                 WHERE r.profile_id = ? AND r.parent = ? AND r.alive AND t.parent != ?
                 """).all([state.profile, uuid, id]) { $0.text(0) }
             // Once each an answer: a task kept away on purpose stays away.

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `navstack sync` against real servers on a real PostgreSQL.
+
+Run inside scripts/sync-env (which starts PostgreSQL and two navstack-server instances and
+exports NAVSTACK_PG_URL, NAVSTACK_SERVER_A/_B, NAVSTACK_SERVER_BIN, NAVSTACK_PG_SOCKET_DIR):
+
+    scripts/sync-env python3 Tests/Sync/client_checks.py --bin .build/debug/navstack [--seeds 1 2 3]
+
+Checks:
+  - convergence: for each seed, three replicas (store files) run random offline commands
+    (adds, edits through drafts, toggles, deletes with their confirmation, moves, undo)
+    and sync in a random order through both servers; after a final round (each twice) all
+    three hold identical tasks (uuid, title, notes, done, parent, order among siblings);
+    every task added and never deleted anywhere is there.
+  - kill -9 of the client mid-sync: running sync again converges, and the server's log
+    holds no operation twice.
+  - the server stopped or unreachable: local work goes on, the notice is one line, the
+    next sync catches up.
+Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8")
+passed = 0
+failed = 0
+
+
+def check(ok, what, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok - {what}")
+    else:
+        failed += 1
+        print(f"not ok - {what}" + (f"\n  {detail}" if detail else ""))
+
+
+def run(binary, store, *args, stdin=None, env=ENV, timeout=120):
+    return subprocess.run([binary, "--store", store, *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
+
+
+def token(name):
+    """A new user's token (names are unique to this run: a database may be reused)."""
+    out = subprocess.run([os.environ["NAVSTACK_SERVER_BIN"], "--database", os.environ["NAVSTACK_PG_URL"],
+                          "user", "add", name + RUN], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def psql(sql):
+    out = subprocess.run(["psql", "-h", os.environ["NAVSTACK_PG_SOCKET_DIR"], "-p",
+                          os.environ["NAVSTACK_PG_URL"].rsplit(":", 1)[1].split("/")[0], "-U", "postgres",
+                          "-d", "navstack", "-tAc", sql], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def tasks(binary, store, user):
+    """Every task as replicas must agree on it, by uuid."""
+    out = run(binary, store, "export", "--user", user)
+    assert out.returncode == 0, out.stderr
+    found = {}
+
+    def walk(items, parent):
+        for index, item in enumerate(items):
+            found[item["uuid"]] = (item["title"], item["notes"], item["done"], parent, index)
+            walk(item.get("subtasks", []), item["uuid"])
+
+    walk(json.loads(out.stdout), None)
+    return found
+
+
+def sync(binary, store, server, tok=None):
+    args = ["sync", "--server", server] + (["--token", tok] if tok else [])
+    return run(binary, store, *args)
+
+
+def random_commands(rng, label, count):
+    """A session of random commands; some fail where they do not apply, as a person's would."""
+    lines = []
+    for step in range(count):
+        roll = rng.random()
+        row = rng.randint(1, 4)
+        if roll < 0.22:
+            lines += ["root", f"add {label}-{step}"]
+        elif roll < 0.30:
+            lines += ["root", f"open {row}", f"add {label}-{step} sub"]
+        elif roll < 0.45:
+            lines += ["root", f"open {row}", "edit", f"title {label}-e{step}", "notes from " + label, "save"]
+        elif roll < 0.55:
+            lines += ["root", f"toggle {row}"]
+        elif roll < 0.62:
+            lines += ["root", f"delete {row}", "yes"]
+        elif roll < 0.72:
+            lines += ["root", f"move {row} to top" if rng.random() < 0.3 else f"move {row} to {rng.randint(1, 30)}"]
+        elif roll < 0.80:
+            lines += ["undo"]
+        elif roll < 0.88:
+            lines += ["root", "new", f"title {label}-n{step}", "save"]
+        else:
+            lines += ["root", f"open {row}", "edit", f"title {label}-x{step}", "back!"]
+    return "\n".join(lines) + "\n"
+
+
+def converge(binary, seed, workdir):
+    rng = random.Random(seed)
+    user = f"conv{seed}"
+    tok = token(user)
+    servers = [os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]]
+    stores = [os.path.join(workdir, f"s{seed}-{n}.sqlite") for n in range(3)]
+    for n, store in enumerate(stores):
+        run(binary, store, "-c", f"login {user}")
+        out = sync(binary, store, servers[n % 2], tok)
+        assert out.returncode == 0, out.stderr
+    conflicts = 0
+    for round_ in range(8):
+        for n in rng.sample(range(3), 3):
+            run(binary, stores[n], stdin=random_commands(rng, f"r{n}s{round_}", rng.randint(3, 12)))
+            if rng.random() < 0.7:
+                out = sync(binary, stores[n], rng.choice(servers))
+                if out.returncode != 0:
+                    return f"sync failed: {out.stderr.strip()}"
+                conflicts += int(out.stdout.strip().rsplit(" ", 1)[1])
+    for _ in range(2):
+        for n in range(3):
+            out = sync(binary, stores[n], servers[n % 2])
+            if out.returncode != 0:
+                return f"final sync failed: {out.stderr.strip()}"
+    states = [tasks(binary, store, user) for store in stores]
+    for n in (1, 2):
+        if states[n] != states[0]:
+            differ = sorted(set(states[0].items()) ^ set(states[n].items()))[:6]
+            return f"replica {n} differs from replica 0: {differ}"
+    if not states[0]:
+        return "no task at all: the walk did nothing"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=".build/debug/navstack")
+    parser.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3])
+    args = parser.parse_args()
+    binary = os.path.abspath(args.bin)
+    workdir = tempfile.mkdtemp(prefix="navstack-sync-client.")
+    server_a, server_b = os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]
+
+    for seed in args.seeds:
+        problem = converge(binary, seed, workdir)
+        check(problem is None, f"seed {seed}: three replicas converge through both servers", problem or "")
+
+    # A client killed with kill -9 in the middle of a large sync.
+    user = "killed"
+    tok = token(user)
+    a, b = os.path.join(workdir, "kill-a.sqlite"), os.path.join(workdir, "kill-b.sqlite")
+    records = "\n".join(json.dumps({"title": f"imported {i}"}) for i in range(60000)) + "\n"
+    out = run(binary, a, "import", "--user", user, "-", stdin=records)
+    check(out.returncode == 0, "60,000 tasks imported for the kill test", out.stderr)
+    run(binary, a, "-c", f"login {user}")
+    process = subprocess.Popen([binary, "--store", a, "sync", "--server", server_a, "--token", tok], env=ENV,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.4)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    partial = int(psql("SELECT count(*) FROM op"))
+    again = sync(binary, a, server_b)
+    check(again.returncode == 0 and again.stdout.startswith("sent "), "sync after kill -9 finishes", again.stderr)
+    run(binary, b, "-c", f"login {user}")
+    got = sync(binary, b, server_a, tok)
+    counts = psql("SELECT count(*), count(DISTINCT (account_id, replica, seq)) FROM op o JOIN account a ON a.id = o.account_id "
+                  f"WHERE a.name = '{user}{RUN}'").split("|")
+    check(counts[0] == counts[1] == "60000",
+          f"the server holds each operation once (killed after {partial} rows in all accounts)", str(counts))
+    same = tasks(binary, a, user) == tasks(binary, b, user)
+    check(got.returncode == 0 and same and len(tasks(binary, b, user)) == 60000,
+          "the other replica receives all 60,000 tasks", got.stderr)
+
+    # The server unreachable: local work goes on, one notice line, the next sync catches up.
+    user = "offline"
+    tok = token(user)
+    c, d = os.path.join(workdir, "off-c.sqlite"), os.path.join(workdir, "off-d.sqlite")
+    run(binary, c, "-c", f"login {user}")
+    sync(binary, c, "http://127.0.0.1:9", tok)
+    auto = dict(os.environ, LANG="C.UTF-8")
+    auto.pop("NAVSTACK_SYNC", None)
+    start = time.monotonic()
+    out = run(binary, c, "-c", "add Written offline", "-c", "add Also offline", env=auto)
+    took = time.monotonic() - start
+    notices = [line for line in out.stderr.splitlines() if "sync" in line]
+    check(out.returncode == 0 and "Also offline" in out.stdout, "commands work while the server is unreachable", out.stderr)
+    check(len(notices) == 1 and "kept" in notices[0], "one notice line says the changes are kept", repr(out.stderr))
+    check(took < 5, f"the unreachable server held the run {took:.2f} s (the budget is 2 s a sync)")
+    out = sync(binary, c, server_a)
+    check(out.returncode == 0 and out.stdout.startswith("sent 2,"), "the next sync sends what was written offline",
+          out.stdout + out.stderr)
+    run(binary, d, "-c", f"login {user}")
+    sync(binary, d, server_b, tok)
+    titles = sorted(t[0] for t in tasks(binary, d, user).values())
+    check(titles == ["Also offline", "Written offline"], "another replica receives them", str(titles))
+
+    # Auto sync: a change made with a configured profile reaches the server by itself.
+    out = run(binary, c, "-c", "root", "-c", "add Sent by itself", env=auto)
+    sync(binary, d, server_b)
+    titles = sorted(t[0] for t in tasks(binary, d, user).values())
+    check("Sent by itself" in titles, "a change is synced by itself after the command", out.stderr + str(titles))
+
+    # Two users never see each other's tasks.
+    check(not any(t[0].startswith("imported") for t in tasks(binary, d, user).values()),
+          "one user's tasks never reach another user's replica")
+
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
