@@ -77,6 +77,12 @@ let package = Package(
             name: "NavStackSQLiteTests",
             dependencies: ["NavStackSQLite", "CSQLite"]
         ),
+        // The server's request decoding, answer, options and database URL; the server
+        // itself against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
+        .testTarget(
+            name: "NavStackServerTests",
+            dependencies: ["NavStackServer"]
+        ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(
             name: "EndToEndTests",

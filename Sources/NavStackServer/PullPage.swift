@@ -1,4 +1,4 @@
-import NIOCore
+import Hummingbird
 import NavStackCore
 
 /// What one sync answers: other replicas' operations after the requester's `after`, in
@@ -51,14 +51,14 @@ public struct PullPage: Equatable, Sendable {
     /// The answer's body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order.
     /// `value` and `old` are JSON the server checked when it took them, so they are copied.
     public func json(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: 32 + operations.count * 200)
+        var buffer = allocator.buffer(capacity: 32 + operations.reduce(0) { $0 + 120 + $1.value.utf8.count + $1.old.utf8.count })
         buffer.writeStaticString("{\"ops\":[")
         for (index, operation) in operations.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             buffer.writeStaticString("{\"server_seq\":")
             buffer.writeString(String(operation.serverSeq))
             buffer.writeStaticString(",\"replica\":")
-            buffer.writeString(operation.replica.jsonQuoted)
+            buffer.writeJSONString(operation.replica)
             buffer.writeStaticString(",\"seq\":")
             buffer.writeString(String(operation.seq))
             buffer.writeStaticString(",\"millis\":")
@@ -66,9 +66,9 @@ public struct PullPage: Equatable, Sendable {
             buffer.writeStaticString(",\"counter\":")
             buffer.writeString(String(operation.counter))
             buffer.writeStaticString(",\"task\":")
-            buffer.writeString(operation.task.jsonQuoted)
+            buffer.writeJSONString(operation.task)
             buffer.writeStaticString(",\"field\":")
-            buffer.writeString(operation.field.jsonQuoted)
+            buffer.writeJSONString(operation.field)
             buffer.writeStaticString(",\"value\":")
             buffer.writeString(operation.value)
             buffer.writeStaticString(",\"old\":")
@@ -79,5 +79,22 @@ public struct PullPage: Equatable, Sendable {
         buffer.writeString(String(last))
         buffer.writeStaticString(more ? ",\"more\":true}" : ",\"more\":false}")
         return buffer
+    }
+}
+
+extension ByteBuffer {
+    /// `text` as a JSON string literal. Replicas, fields and uuids need no escape and are
+    /// copied as they are; anything else goes through navstack's one JSON string writer.
+    fileprivate mutating func writeJSONString(_ text: String) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            else { return false }
+            writeInteger(UInt8(ascii: "\""))
+            writeBytes(bytes)
+            writeInteger(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { writeString(text.jsonQuoted) }
     }
 }

@@ -36,6 +36,7 @@ public struct ServerOptions: Equatable, Sendable {
         case unknownOption(String)
         case missingValue(option: String)
         case unexpectedArgument(String)
+        case unknownCommand(String)
         case missingDatabase
         case badDatabase(DatabaseAddress.Failure)
         case badListen(String)
@@ -49,6 +50,7 @@ public struct ServerOptions: Equatable, Sendable {
             case .unknownOption(let option): "unknown option '\(option)'"
             case .missingValue(let option): "\(option) needs a value"
             case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+            case .unknownCommand(let command): "unknown command '\(command)': the one command is user add NAME"
             case .missingDatabase: "no database: give --database URL or set NAVSTACK_DATABASE"
             case .badDatabase(let failure): failure.message
             case .badListen(let text): "--listen '\(text)' is not HOST:PORT with a port from 0 to 65535"
@@ -150,9 +152,7 @@ public struct ServerOptions: Equatable, Sendable {
         case nil:
             command = .serve
         case "user":
-            guard words.count >= 2, words[1] == "add" else {
-                throw .unexpectedArgument(words.count >= 2 ? words[1] : words[0])
-            }
+            guard words.count >= 2, words[1] == "add" else { throw .unknownCommand(words.prefix(2).joined(separator: " ")) }
             guard words.count >= 3 else { throw .missingUserName }
             guard words.count == 3 else { throw .unexpectedArgument(words[3]) }
             let name = words[2]
@@ -160,7 +160,7 @@ public struct ServerOptions: Equatable, Sendable {
             else { throw .badUserName }
             command = .addUser(name: name)
         default:
-            throw .unexpectedArgument(words[0])
+            throw .unknownCommand(words[0])
         }
 
         guard let url = databaseURL ?? environment["NAVSTACK_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) else {

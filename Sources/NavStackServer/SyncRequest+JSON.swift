@@ -176,9 +176,11 @@ private struct RequestDecoder {
                 task = try decoder.task(path: { path(key) })
             case "field":
                 guard field == nil else { throw SyncRequest.Failure.repeated(path: path(key)) }
-                guard decoder.reader.peek == UInt8(ascii: "\""), let named = SyncRequest.Field(rawValue: try decoder.reader.string())
-                else {
+                guard decoder.reader.peek == UInt8(ascii: "\"") else {
                     try decoder.reader.skipValue(depth: 3)
+                    throw SyncRequest.Failure.badField(path: path(key))
+                }
+                guard let named = SyncRequest.Field(rawValue: try decoder.reader.string()) else {
                     throw SyncRequest.Failure.badField(path: path(key))
                 }
                 field = named
