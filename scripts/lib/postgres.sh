@@ -95,6 +95,8 @@ server_start() {
   local pid_file="${log%.log}.pid"
   "$bin" --database "$url" --listen "127.0.0.1:$port" >>"$log" 2>&1 &
   local pid=$!
+  # Not a job of this shell: a server killed on purpose is not reported as one.
+  disown "$pid"
   echo "$pid" >"$pid_file"
   NAVSTACK_SERVER_PID_FILES[$port]=$pid_file
   local tries=0
