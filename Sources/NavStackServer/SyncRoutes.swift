@@ -10,7 +10,7 @@ public struct SyncRoutes: Sendable {
     /// How long /health waits for `SELECT 1`.
     let healthDeadline: Duration
 
-    public init(log: OperationLog, databaseDeadline: Duration = .seconds(10), healthDeadline: Duration = .seconds(2)) {
+    public init(log: OperationLog, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2)) {
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline

@@ -4,17 +4,25 @@ import HummingbirdTLS
 import Logging
 import PostgresNIO
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs what ``ServerOptions`` asks for: the server, or `user add`.
 public enum SyncServer {
     /// Why a run stopped; the executable prints the message and exits with 1.
     public enum Failure: Error, Sendable {
         case databaseUnreachable(DatabaseAddress, reason: String)
         case badTLSFiles(reason: String)
+        case cannotListen(host: String, port: Int, reason: String)
 
         public var message: String {
             switch self {
             case .databaseUnreachable(let address, let reason): "cannot use the database \(address.description): \(reason)"
             case .badTLSFiles(let reason): "cannot read the TLS certificate or key: \(reason)"
+            case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
             }
         }
     }
@@ -35,7 +43,13 @@ public enum SyncServer {
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             services: [client],
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw Failure.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode)))
+        } catch let error as SocketAddressError {
+            throw Failure.cannotListen(host: options.host, port: options.port, reason: "\(error)")
+        }
     }
 
     /// Migrates the database and gives the account `name` a new token, which it returns.
@@ -78,8 +92,9 @@ public enum SyncServer {
 
     /// PostgreSQL's own message when it gave one, else the error as PostgresNIO names it.
     static func reason(_ error: any Error) -> String {
-        if let error = error as? PostgresTransactionError {
-            return reason(error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? error)
+        if let error = error as? PostgresTransactionError,
+           let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError {
+            return reason(cause)
         }
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }

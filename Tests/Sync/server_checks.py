@@ -401,6 +401,38 @@ def check_concurrent_writers():
           f"failures {failures}, received {len(received)}, distinct {len(set(received))}, expected {len(expected)}")
 
 
+def postgres(action):
+    """Stops or starts the PostgreSQL of scripts/sync-env through scripts/lib/postgres.sh."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    port = str(urllib.parse.urlsplit(PG_URL).port)
+    command = 'source scripts/lib/postgres.sh && if [ "$1" = stop ]; then pg_stop "$2"; else pg_start "$2" "$3"; fi'
+    return subprocess.run(["bash", "-c", command, "_", action, os.environ["NAVSTACK_PG_SOCKET_DIR"], port],
+                          cwd=root).returncode == 0
+
+
+def check_database_stopped():
+    token = new_user("erin")
+    replica = new_replica()
+    stopped = postgres("stop")
+    began = time.monotonic()
+    status, body, _ = call(SERVER_B, "GET", "/health")
+    check("with the database stopped, /health → 503 {\"error\":…} within 2 s",
+          stopped and status == 503 and isinstance(body, dict) and "error" in body and time.monotonic() - began < 3,
+          f"{status} {body}")
+    began = time.monotonic()
+    status, body, _ = sync(SERVER_B, token, replica, 0, make_ops(3, tag="down"))
+    check("and a sync → 503 {\"error\":…} within 5 s",
+          status == 503 and isinstance(body, dict) and "error" in body and time.monotonic() - began < 6, f"{status} {body}")
+    started = postgres("start")
+    deadline = time.monotonic() + 20
+    while not healthy(SERVER_B) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    status, body, _ = sync(SERVER_B, token, replica, 0, make_ops(3, tag="down"))
+    check("the database started again, the same server answers: /health 200 and the sync stores its ops",
+          started and healthy(SERVER_B) and status == 200 and op_count(account_id("erin"), replica) == 3,
+          f"{status} {body}")
+
+
 def restart_a():
     host, port = address(SERVER_A)
     with open(A_LOG, "ab") as log:
@@ -472,6 +504,7 @@ def main():
     timed(check_refusals, alice)
     timed(check_concurrent_writers)
     timed(check_kill_mid_request)
+    timed(check_database_stopped)
     check("B answered throughout", healthy(SERVER_B))
     print(f"# {time.monotonic() - started:.1f} s")
     print(f"{passed} passed, {failed} failed")
