@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,16 @@ let package = Package(
         .executable(name: "navstack", targets: ["navstack"]),
         .library(name: "NavStackCore", targets: ["NavStackCore"]),
         .library(name: "NavStackSQLite", targets: ["NavStackSQLite"]),
+        .executable(name: "navstack-server", targets: ["navstack-server"]),
+    ],
+    // Only the sync server uses these: navstack itself depends on none of them, so its
+    // static release build compiles none of them.
+    dependencies: [
+        // Hummingbird's default traits add swift-configuration and full Foundation, which
+        // the server does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The app as values (routes, the router, commands, screens, renderers) plus the
@@ -48,6 +58,24 @@ let package = Package(
                 "NavStackHTTP",
             ]
         ),
+        // The sync server: the wire format, the PostgreSQL log of operations, the routes.
+        .target(
+            name: "NavStackServer",
+            dependencies: [
+                // Its strict JSON reader, so the server accepts exactly the JSON navstack does.
+                "NavStackCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The server's thin executable: options, then the server or `user add`.
+        .executableTarget(
+            name: "navstack-server",
+            dependencies: ["NavStackServer"]
+        ),
         .testTarget(
             name: "NavStackCoreTests",
             dependencies: ["NavStackCore", "NavStackSQLite"]
@@ -59,6 +87,12 @@ let package = Package(
         .testTarget(
             name: "NavStackHTTPTests",
             dependencies: ["NavStackHTTP"]
+        ),
+        // The server's request decoding, answer, options and database URL; the server
+        // itself against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
+        .testTarget(
+            name: "NavStackServerTests",
+            dependencies: ["NavStackServer"]
         ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(

@@ -1,0 +1,173 @@
+import PostgresNIO
+
+/// Where the database is, read from a URL as libpq writes them:
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
+/// A HOST that is a directory (percent-encoded, as `%2Ftmp`) names the folder of a Unix
+/// socket, as does `?host=/dir`.
+public struct DatabaseAddress: Equatable, Sendable {
+    public enum Endpoint: Equatable, Sendable {
+        case tcp(host: String, port: Int)
+        /// The socket file itself: `DIR/.s.PGSQL.PORT`.
+        case socket(path: String)
+    }
+
+    /// TLS to the database. `prefer` and `require` check the certificate against the
+    /// system's trusted roots.
+    public enum TLSMode: String, Sendable {
+        case disable, prefer, require
+    }
+
+    public var endpoint: Endpoint
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+
+    /// Why a URL does not name a database.
+    public enum Failure: Error, Equatable, Sendable {
+        case notPostgresURL
+        case badPort(String)
+        case badSSLMode(String)
+        case badEscape
+
+        public var message: String {
+            switch self {
+            case .notPostgresURL: "the database URL must look like postgres://USER@HOST:PORT/DATABASE"
+            case .badPort(let port): "the database URL's port '\(port)' is not a number from 1 to 65535"
+            case .badSSLMode(let mode): "the database URL's sslmode '\(mode)' is not disable, prefer or require"
+            case .badEscape: "the database URL has a bad %-escape"
+            }
+        }
+    }
+
+    public init(url: String) throws(Failure) {
+        var rest = Substring(url)
+        if rest.hasPrefix("postgres://") {
+            rest = rest.dropFirst("postgres://".count)
+        } else if rest.hasPrefix("postgresql://") {
+            rest = rest.dropFirst("postgresql://".count)
+        } else {
+            throw .notPostgresURL
+        }
+        var query: Substring = ""
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        var path: Substring = ""
+        if let slash = rest.firstIndex(of: "/") {
+            path = rest[rest.index(after: slash)...]
+            rest = rest[..<slash]
+        }
+        var userinfo: Substring = ""
+        if let at = rest.lastIndex(of: "@") {
+            userinfo = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+        }
+        // HOST, HOST:PORT, [IPv6]:PORT
+        var host = rest
+        var portText: Substring = ""
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            let after = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw .notPostgresURL }
+        } else if let colon = host.lastIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        var port = 5432
+        if !portText.isEmpty {
+            guard let number = Int(portText), (1...65535).contains(number) else { throw .badPort(String(portText)) }
+            port = number
+        }
+        var user = userinfo
+        var password: String?
+        if let colon = userinfo.firstIndex(of: ":") {
+            user = userinfo[..<colon]
+            password = try Self.percentDecoded(userinfo[userinfo.index(after: colon)...])
+        }
+        var hostName = try Self.percentDecoded(host)
+        tls = .disable
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts[0]
+            let value = parts.count > 1 ? try Self.percentDecoded(parts[1]) : ""
+            switch key {
+            case "sslmode":
+                guard let mode = TLSMode(rawValue: value) else { throw .badSSLMode(value) }
+                tls = mode
+            case "host":
+                hostName = value
+            default:
+                continue  // libpq's other parameters do not apply here
+            }
+        }
+        if hostName.isEmpty { hostName = "localhost" }
+        endpoint = hostName.hasPrefix("/") ? .socket(path: "\(hostName)/.s.PGSQL.\(port)") : .tcp(host: hostName, port: port)
+        username = user.isEmpty ? "postgres" : try Self.percentDecoded(user)
+        self.password = password
+        database = path.isEmpty ? username : try Self.percentDecoded(path)
+    }
+
+    /// The URL without its password, for logs.
+    public var description: String {
+        let place =
+            switch endpoint {
+            case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            case .socket(let path): path
+            }
+        return "postgres://\(username)@\(place)/\(database)"
+    }
+
+    /// For the pool that serves requests.
+    public func clientConfiguration() throws -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        switch endpoint {
+        case .tcp(let host, let port):
+            let tls: PostgresClient.Configuration.TLS =
+                switch self.tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        case .socket(let path):
+            configuration = .init(unixSocketPath: path, username: username, password: password, database: database)
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// For one connection of its own: migrations and `user add`.
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        switch endpoint {
+        case .tcp(let host, let port):
+            let tls: PostgresConnection.Configuration.TLS =
+                switch self.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            return .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
+        case .socket(let path):
+            return .init(unixSocketPath: path, username: username, password: password, database: database)
+        }
+    }
+
+    private static func percentDecoded(_ text: Substring) throws(Failure) -> String {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { throw .badEscape }
+            bytes.append(value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

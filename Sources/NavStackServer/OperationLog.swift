@@ -1,0 +1,167 @@
+import Logging
+import PostgresNIO
+
+/// Each account's log of operations in PostgreSQL, in arrival order (`server_seq`). The
+/// server keeps nothing else: every request is one transaction here, so any number of
+/// server instances can share one database.
+public struct OperationLog: Sendable {
+    let client: PostgresClient
+
+    public init(client: PostgresClient) {
+        self.client = client
+    }
+
+    /// What one sync did, for its answer and its log line.
+    public struct Outcome: Sendable {
+        public var account: Int64
+        public var page: PullPage
+    }
+
+    /// Whether the database answers: `SELECT 1`.
+    public func ping(logger: Logger) async throws {
+        try await client.query("SELECT 1", logger: logger).drain()
+    }
+
+    /// Pushes the request's operations into the token's account and pulls the page that
+    /// follows `after`, in one transaction. Throws ``Refusal/badToken`` when no account has
+    /// the token.
+    ///
+    /// With operations to insert, the transaction first takes the account's advisory lock,
+    /// so the account's writers commit one at a time and in `server_seq` order: a reader
+    /// that has seen `server_seq` N can never miss a row committed later below N.
+    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> Outcome {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                guard let account = try await Self.account(token: token, on: connection, logger: logger) else {
+                    throw Refusal.badToken
+                }
+                if !request.operations.isEmpty {
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
+                    try await connection.query(Self.insert(request, into: account), logger: logger).drain()
+                }
+                let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
+                return Outcome(account: account, page: page)
+            }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
+        }
+    }
+
+    /// Creates the account `name` if it is new, and gives it a new token: 32 random bytes
+    /// as 64 hexadecimal digits, returned here and stored only as its SHA-256.
+    public static func addUser(
+        name: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> (token: String, isNew: Bool) {
+        let token = newToken()
+        let isNew = try await connection.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO account (name) VALUES (\(name))
+                ON CONFLICT (name) DO UPDATE SET name = excluded.name
+                RETURNING id, xmax = 0
+                """, logger: logger)
+            var account: (id: Int64, isNew: Bool)?
+            for try await (id, isNew) in rows.decode((Int64, Bool).self) { account = (id, isNew) }
+            guard let account else { preconditionFailure("INSERT … RETURNING returns its row") }
+            try await connection.query(
+                "INSERT INTO token (sha256, account_id) VALUES (sha256(convert_to(\(token), 'UTF8')), \(account.id))",
+                logger: logger
+            ).drain()
+            return account.isNew
+        }
+        return (token, isNew)
+    }
+
+    /// The form every token has; anything else is refused before the database is asked.
+    public static func isWellFormed(token: some StringProtocol) -> Bool {
+        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    private static func account(token: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64? {
+        let rows = try await connection.query(
+            "SELECT account_id FROM token WHERE sha256 = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
+        var account: Int64?
+        for try await id in rows.decode(Int64.self) { account = id }
+        return account
+    }
+
+    /// All the operations in one statement, as arrays unnested in the order they were
+    /// sent; one already in the log (the same replica and seq) is left as it is, so a
+    /// request sent again adds nothing twice.
+    private static func insert(_ request: SyncRequest, into account: Int64) -> PostgresQuery {
+        let operations = request.operations
+        var bindings = PostgresBindings(capacity: 9)
+        bindings.append(account)
+        bindings.append(request.replica)
+        bindings.append(operations.map(\.seq))
+        bindings.append(operations.map(\.millis))
+        bindings.append(operations.map(\.counter))
+        bindings.append(operations.map(\.task))
+        bindings.append(operations.map(\.field.rawValue))
+        bindings.append(operations.map(\.value))
+        bindings.append(operations.map(\.old))
+        return PostgresQuery(
+            unsafeSQL: """
+                INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
+                SELECT $1, $2, o.seq, o.millis, o.counter, o.task, o.field, o.value, o.old
+                FROM unnest($3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[])
+                    WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, n)
+                ORDER BY o.n
+                ON CONFLICT (account_id, replica, seq) DO NOTHING
+                """,
+            binds: bindings)
+    }
+
+    /// The page after `after` and the account's highest `server_seq` in one statement, so
+    /// both come from one snapshot. One row more than a page is read to know whether
+    /// there are more; the highest comes on every row, and on a row of nulls when the
+    /// page is empty (coalesced to zeros and empty strings: decoding optionals costs more).
+    /// The rows are put in order here: sorting them in the statement, after
+    /// the join, costs PostgreSQL more than the whole rest of it.
+    private static func pull(
+        account: Int64, request: SyncRequest, on connection: PostgresConnection, logger: Logger
+    ) async throws -> PullPage {
+        let rows = try await connection.query(
+            """
+            WITH page AS (
+                SELECT server_seq, replica, seq, millis, counter, task, field, value, old
+                FROM op
+                WHERE account_id = \(account) AND server_seq > \(request.after) AND replica <> \(request.replica)
+                ORDER BY server_seq
+                LIMIT \(SyncLimits.pageSize + 1)
+            )
+            SELECT coalesce((SELECT max(server_seq) FROM op WHERE account_id = \(account)), 0),
+                coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
+                coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
+                coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
+            FROM (VALUES (1)) AS one LEFT JOIN page ON true
+            """, logger: logger)
+        var highest: Int64 = 0
+        var operations: [PullPage.StoredOperation] = []
+        for try await row in rows {
+            let (top, serverSeq, replica, seq, millis, counter, task, field, value, old) = try row.decode(
+                (Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+            highest = top
+            // The row of an empty page: server_seq starts at 1.
+            guard serverSeq > 0 else { continue }
+            operations.append(
+                .init(
+                    serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: counter, task: task,
+                    field: field, value: value, old: old))
+        }
+        operations.sort { $0.serverSeq < $1.serverSeq }
+        let more = operations.count > SyncLimits.pageSize
+        if more { operations.removeLast(operations.count - SyncLimits.pageSize) }
+        let last = more ? operations[operations.count - 1].serverSeq : max(request.after, highest)
+        return PullPage(operations: operations, last: last, more: more)
+    }
+}
+

@@ -1,0 +1,50 @@
+import Hummingbird
+
+/// Why the server answers a request with an error, and the status it gets. Every error
+/// body is `{"error": message}`; the words are here and nowhere else.
+public enum Refusal: Error, Equatable, Sendable {
+    /// The body is not the JSON the protocol asks for: says which part and why.
+    case malformed(SyncRequest.Failure)
+    /// The body ended before its Content-Length: the client went away.
+    case truncatedBody
+    case missingToken
+    case badToken
+    case notFound
+    /// The path exists, but not for this method; `allowed` is what the Allow header says.
+    case methodNotAllowed(allowed: String)
+    case tooLarge
+    /// The database did not answer in time, or the connection to it failed.
+    case databaseUnavailable
+    /// The database answered with an error the server did not expect.
+    case databaseFailed
+    /// Something else went wrong while answering.
+    case failed
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .malformed, .truncatedBody: .badRequest
+        case .missingToken, .badToken: .unauthorized
+        case .notFound: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        case .tooLarge: .contentTooLarge
+        case .databaseUnavailable: .serviceUnavailable
+        case .databaseFailed, .failed: .internalServerError
+        }
+    }
+
+    /// One line, for the error body and the log.
+    public var message: String {
+        switch self {
+        case .malformed(let failure): failure.message
+        case .truncatedBody: "the body ended before its Content-Length"
+        case .missingToken: "missing token: send Authorization: Bearer TOKEN"
+        case .badToken: "bad token"
+        case .notFound: "no such path"
+        case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
+        case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"
+        case .databaseUnavailable: "the database did not answer"
+        case .databaseFailed: "the database refused the request"
+        case .failed: "the server could not answer this request"
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// The two endpoints: POST /v1/sync and GET /health.
+public struct SyncRoutes: Sendable {
+    let log: OperationLog
+    /// How long a request waits for the database before it is answered with 503.
+    let databaseDeadline: Duration
+    /// How long /health waits for `SELECT 1`.
+    let healthDeadline: Duration
+
+    public init(log: OperationLog, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2)) {
+        self.log = log
+        self.databaseDeadline = databaseDeadline
+        self.healthDeadline = healthDeadline
+    }
+
+    /// The paths and the methods each one answers; another method gets 405.
+    static let methods: [String: HTTPRequest.Method] = ["/v1/sync": .post, "/health": .get]
+
+    public func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.post("/v1/sync") { request, context in try await sync(request, context: context) }
+        router.get("/health") { _, context in try await health(context: context) }
+        return router
+    }
+
+    func sync(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
+        let token = try Self.bearerToken(authorization)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > SyncLimits.maximumBodyBytes {
+            throw Refusal.tooLarge
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: SyncLimits.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw Refusal.tooLarge
+        } catch {
+            throw Refusal.truncatedBody
+        }
+        let syncRequest: SyncRequest
+        do throws(SyncRequest.Failure) {
+            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncRequest.Failure) in try SyncRequest(json: bytes) }
+        } catch {
+            throw Refusal.malformed(error)
+        }
+        context.facts.record { $0.operationsIn = syncRequest.operations.count }
+        let log = self.log
+        let logger = context.logger
+        let outcome = try await Self.database(within: databaseDeadline) {
+            try await log.sync(token: token, request: syncRequest, logger: logger)
+        }
+        context.facts.record {
+            $0.account = outcome.account
+            $0.operationsOut = outcome.page.operations.count
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: outcome.page.json()))
+    }
+
+    func health(context: ServerContext) async throws -> Response {
+        let log = self.log
+        let logger = context.logger
+        try await Self.database(within: healthDeadline) { try await log.ping(logger: logger) }
+        var body = ByteBuffer()
+        body.writeStaticString("{\"status\":\"ok\"}")
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+    }
+
+    /// The token of `Bearer TOKEN`; anything not shaped like a token is refused here,
+    /// without asking the database.
+    static func bearerToken(_ authorization: String) throws(Refusal) -> String {
+        let parts = authorization.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", OperationLog.isWellFormed(token: parts[1]) else {
+            throw .badToken
+        }
+        return String(parts[1])
+    }
+
+    /// Runs `work` against the database, giving up after `deadline`. Errors from the
+    /// database become ``Refusal/databaseUnavailable`` or ``Refusal/databaseFailed``;
+    /// a ``Refusal`` passes through.
+    static func database<Result: Sendable>(
+        within deadline: Duration, _ work: @escaping @Sendable () async throws -> Result
+    ) async throws(Refusal) -> Result {
+        do {
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask { try await work() }
+                group.addTask {
+                    try await Task.sleep(for: deadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else { throw Refusal.databaseUnavailable }
+                return result
+            }
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch let error as PSQLError where error.code == .server {
+            // An answer from PostgreSQL: it refused the statement, unless it is shutting
+            // down or cannot take connections (SQLSTATE classes 08, 53 and 57).
+            let state = error.serverInfo?[.sqlState] ?? ""
+            throw ["08", "53", "57"].contains(state.prefix(2)) ? .databaseUnavailable : .databaseFailed
+        } catch {
+            throw .databaseUnavailable
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import PostgresNIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs what ``ServerOptions`` asks for: the server, or `user add`.
+public enum SyncServer {
+    /// Why a run stopped; the executable prints the message and exits with 1.
+    public enum Failure: Error, Sendable {
+        case databaseUnreachable(DatabaseAddress, reason: String)
+        case badTLSFiles(reason: String)
+        case cannotListen(host: String, port: Int, reason: String)
+
+        public var message: String {
+            switch self {
+            case .databaseUnreachable(let address, let reason): "cannot use the database \(address.description): \(reason)"
+            case .badTLSFiles(let reason): "cannot read the TLS certificate or key: \(reason)"
+            case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+            }
+        }
+    }
+
+    /// Migrates the database, then serves requests until SIGTERM or SIGINT, the pool of
+    /// database connections running beside the HTTP server in one service group.
+    public static func serve(_ options: ServerOptions, logger: Logger) async throws {
+        let database = options.database
+        logger.info(
+            "starting",
+            metadata: ["listen": "\(options.host):\(options.port)", "database": "\(database.description)"])
+        try await migrate(database, logger: logger)
+        let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
+        let routes = SyncRoutes(log: OperationLog(client: client))
+        let app = Application(
+            router: routes.router(),
+            server: try httpServer(options),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
+            services: [client],
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw Failure.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode)))
+        } catch let error as SocketAddressError {
+            throw Failure.cannotListen(host: options.host, port: options.port, reason: "\(error)")
+        }
+    }
+
+    /// Migrates the database and gives the account `name` a new token, which it returns.
+    public static func addUser(name: String, database: DatabaseAddress, logger: Logger) async throws -> String {
+        try await withConnection(to: database, logger: logger) { connection in
+            try await Migrations.apply(on: connection, logger: logger)
+            let (token, isNew) = try await OperationLog.addUser(name: name, on: connection, logger: logger)
+            logger.info(isNew ? "added a user" : "added a token to a user", metadata: ["name": "\(name)"])
+            return token
+        }
+    }
+
+    /// Applies the migrations through a connection of its own: at start-up a wrong
+    /// address or password fails at once, with the database's reason.
+    static func migrate(_ database: DatabaseAddress, logger: Logger) async throws {
+        _ = try await withConnection(to: database, logger: logger) { connection in
+            try await Migrations.apply(on: connection, logger: logger)
+        }
+    }
+
+    private static func withConnection<Result: Sendable>(
+        to database: DatabaseAddress, logger: Logger, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            throw Failure.databaseUnreachable(database, reason: reason(error))
+        }
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw Failure.databaseUnreachable(database, reason: reason(error))
+        }
+    }
+
+    /// PostgreSQL's own message when it gave one, else the error as PostgresNIO names it.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError,
+           let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError {
+            return reason(cause)
+        }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    /// HTTP/1.1, over TLS when the options name a certificate and a key.
+    static func httpServer(_ options: ServerOptions) throws -> HTTPServerBuilder {
+        guard let (certificatePath, keyPath) = options.tls else { return .http1() }
+        let configuration: TLSConfiguration
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
+            configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        } catch {
+            throw Failure.badTLSFiles(reason: "\(error)")
+        }
+        return try .tls(.http1(), tlsConfiguration: configuration)
+    }
+}

@@ -1,0 +1,46 @@
+import Logging
+import NavStackServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes one line to standard error.
+func complain(_ message: String) {
+    var line = "navstack-server: \(message)\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+let invocation: ServerOptions.Invocation
+do {
+    let environment = getenv("NAVSTACK_DATABASE").map { ["NAVSTACK_DATABASE": String(cString: $0)] } ?? [:]
+    invocation = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+} catch {
+    complain("\(error.message) (see navstack-server --help)")
+    exit(64)
+}
+
+switch invocation {
+case .help:
+    print(ServerOptions.help)
+case .run(let options):
+    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    var logger = Logger(label: "navstack-server")
+    logger.logLevel = options.logLevel
+    do {
+        switch options.command {
+        case .serve:
+            try await SyncServer.serve(options, logger: logger)
+        case .addUser(let name):
+            print(try await SyncServer.addUser(name: name, database: options.database, logger: logger))
+        }
+    } catch let failure as SyncServer.Failure {
+        complain(failure.message)
+        exit(1)
+    } catch {
+        complain("\(error)")
+        exit(1)
+    }
+}

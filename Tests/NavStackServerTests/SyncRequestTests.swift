@@ -1,0 +1,104 @@
+@testable import NavStackServer
+import XCTest
+
+/// The request body as the protocol writes it, and every way a body is refused, with the
+/// exact reason the client reads.
+final class SyncRequestTests: XCTestCase {
+    private let replica = "0123456789abcdef0123456789abcdef"
+
+    private func decode(_ text: String) throws -> SyncRequest {
+        var text = text
+        return try text.withUTF8 { try SyncRequest(json: UnsafeRawBufferPointer($0)) }
+    }
+
+    private func failure(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        do {
+            let request = try decode(text)
+            XCTFail("accepted: \(request)", file: file, line: line)
+            return nil
+        } catch let failure as SyncRequest.Failure {
+            return failure.message
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return nil
+        }
+    }
+
+    func testARequestIsReadWithItsValuesAsCompactJSONText() throws {
+        let request = try decode("""
+            { "replica": "\(replica)", "after": 12, "unknown": [1, {"x": null}],
+              "ops": [ {"seq": 1, "millis": 1700000000000, "counter": 0, "task": "a-b", "field": "task",
+                        "value": { "title" : "Buy \\"fruit\\"", "tags": [ 1, 2.5e3, true ] }, "old": null},
+                       {"seq": 2, "millis": 0, "counter": 2147483647, "task": "a-b", "field": "title", "value": " x y "} ] }
+            """)
+        XCTAssertEqual(request.replica, replica)
+        XCTAssertEqual(request.after, 12)
+        XCTAssertEqual(request.operations, [
+            .init(seq: 1, millis: 1_700_000_000_000, counter: 0, task: "a-b", field: .task,
+                  value: #"{"title":"Buy \"fruit\"","tags":[1,2.5e3,true]}"#, old: "null"),
+            .init(seq: 2, millis: 0, counter: 2_147_483_647, task: "a-b", field: .title, value: #"" x y ""#),
+        ])
+    }
+
+    func testAPullOnlyRequestHasNoOperations() throws {
+        XCTAssertEqual(try decode(#"{"replica":"\#(replica)","after":0,"ops":[]}"#).operations, [])
+    }
+
+    func testEachRefusalNamesThePartAndWhy() {
+        let start = #"{"replica":"\#(replica)","after":0,"ops":["#
+        let op = #""seq":1,"millis":2,"counter":3,"task":"t","field":"done""#
+        XCTAssertEqual(failure(""), "malformed JSON: unexpected end of input")
+        XCTAssertEqual(failure(#"{"replica":"#), "malformed JSON: unexpected end of input")
+        XCTAssertEqual(failure(#"{"after":0}x"#), "malformed JSON: unexpected 'x' at byte 11")
+        XCTAssertEqual(failure("[]"), "the body must be a JSON object")
+        XCTAssertEqual(failure(#"{"after":0,"ops":[]}"#), "replica is missing")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","ops":[]}"#), "after is missing")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0}"#), "ops is missing")
+        XCTAssertEqual(failure(#"{"replica":"ABCDEF0123456789abcdef0123456789","after":0,"ops":[]}"#),
+                       "replica must be 32 lowercase hexadecimal digits")
+        XCTAssertEqual(failure(#"{"replica":"\u0030123456789abcdef0123456789abcdef","after":0,"ops":[]}"#),
+                       "replica must be 32 lowercase hexadecimal digits")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":"1","ops":[]}"#),
+                       "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":1.0,"ops":[]}"#),
+                       "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":9223372036854775808,"ops":[]}"#),
+                       "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0,"after":1,"ops":[]}"#), "after is given twice")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0,"ops":{}}"#), "ops must be an array")
+        XCTAssertEqual(failure(start + "1]}"), "ops[0] must be a JSON object")
+        XCTAssertEqual(failure(start + "{" + op + "}]}"), "ops[0].value is missing")
+        XCTAssertEqual(failure(start + #"{"seq":0,"millis":2,"counter":3,"task":"t","field":"done","value":1}]}"#),
+                       "ops[0].seq must be a whole number from 1 to 9223372036854775807")
+        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":2147483648,"task":"t","field":"done","value":1}]}"#),
+                       "ops[0].counter must be a whole number from 0 to 2147483647")
+        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"","field":"done","value":1}]}"#),
+                       "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"a\u0000","field":"done","value":1}]}"#),
+                       "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"\#(String(repeating: "é", count: 65))","field":"done","value":1}]}"#),
+                       "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(failure(start + "{" + op + #","value":1},{"seq":2,"millis":2,"counter":3,"task":"t","field":"color","value":1}]}"#),
+                       "ops[1].field must be one of task, title, notes, done, parent, position")
+        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"t","field":5,"value":1}]}"#),
+                       "ops[0].field must be one of task, title, notes, done, parent, position")
+        XCTAssertEqual(failure(start + "{" + op + #","value":[1,}]}"#), "malformed JSON: unexpected '}' at byte 132")
+    }
+
+    func testMoreThanAPageOfOperationsIsRefused() {
+        let op = #"{"seq":1,"millis":2,"counter":3,"task":"t","field":"done","value":true}"#
+        let ops = Array(repeating: op, count: SyncLimits.maximumOperationsPerRequest)
+        let body = { (ops: [String]) in #"{"replica":"\#(self.replica)","after":0,"ops":[\#(ops.joined(separator: ","))]}"# }
+        XCTAssertEqual(try decode(body(ops)).operations.count, 10_000)
+        XCTAssertEqual(failure(body(ops + [op])), "more than 10000 ops in one request")
+    }
+
+    func testCompactingLeavesStringsAlone() {
+        func compact(_ text: String) -> String {
+            var text = text
+            return text.withUTF8 { compactJSON($0) }
+        }
+        XCTAssertEqual(compact(#"{"a":[1,2]}"#), #"{"a":[1,2]}"#)
+        XCTAssertEqual(compact("{ \"a b\" :\t[ 1 ,\n2 ] , \"c\\\" d\": \" \" }"), #"{"a b":[1,2],"c\" d":" "}"#)
+    }
+}

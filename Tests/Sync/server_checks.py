@@ -1,0 +1,515 @@
+#!/usr/bin/env python3
+"""End-to-end checks of navstack-server: two real server instances on one real PostgreSQL,
+as scripts/sync-env starts them (it exports where they are):
+
+    scripts/sync-env python3 Tests/Sync/server_checks.py
+
+Each check prints `ok - …` or `not ok - …`; the last line is `N passed, M failed`, and the
+exit status is 1 when any failed. Standard library only.
+"""
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+SERVER_A = os.environ["NAVSTACK_SERVER_A"]
+SERVER_B = os.environ["NAVSTACK_SERVER_B"]
+PG_URL = os.environ["NAVSTACK_PG_URL"]
+SERVER_BIN = os.environ["NAVSTACK_SERVER_BIN"]
+A_PID_FILE = os.environ["NAVSTACK_SERVER_A_PID_FILE"]
+A_LOG = os.environ["NAVSTACK_SERVER_A_LOG"]
+
+FIELDS = ["task", "title", "notes", "done", "parent", "position"]
+passed = 0
+failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print(f"ok - {name}")
+    else:
+        failed += 1
+        print(f"not ok - {name}" + (f": {detail}" if detail else ""))
+    sys.stdout.flush()
+
+
+def address(base):
+    parsed = urllib.parse.urlsplit(base)
+    return parsed.hostname, parsed.port
+
+
+def call(base, method, path, body=None, token=None, headers=None, timeout=60):
+    """One request on a new connection: (status, JSON body or None, raw body)."""
+    host, port = address(base)
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    all_headers = dict(headers or {})
+    if token is not None:
+        all_headers["Authorization"] = f"Bearer {token}"
+    if body is not None and not isinstance(body, (bytes, str)):
+        body = json.dumps(body, separators=(",", ":"))
+    if body is not None:
+        all_headers.setdefault("Content-Type", "application/json")
+    connection.request(method, path, body=body, headers=all_headers)
+    response = connection.getresponse()
+    raw = response.read()
+    connection.close()
+    try:
+        parsed = json.loads(raw) if raw else None
+    except ValueError:
+        parsed = None
+    return response.status, parsed, raw
+
+
+def sync(base, token, replica, after=0, ops=()):
+    return call(base, "POST", "/v1/sync", {"replica": replica, "after": after, "ops": list(ops)}, token=token)
+
+
+def psql(sql):
+    result = subprocess.run(["psql", PG_URL, "-Atqc", sql], capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def add_user(name):
+    result = subprocess.run(
+        [SERVER_BIN, "--database", PG_URL, "--log-level", "warning", "user", "add", name],
+        capture_output=True, text=True)
+    return result.returncode, result.stdout
+
+
+def new_user(name):
+    code, out = add_user(name)
+    assert code == 0, f"user add {name} failed"
+    return out.strip()
+
+
+def account_id(name):
+    return int(psql(f"SELECT id FROM account WHERE name = '{name}'"))
+
+
+def op_count(account, replica=None):
+    where = f"account_id = {account}" + (f" AND replica = '{replica}'" if replica else "")
+    return int(psql(f"SELECT count(*) FROM op WHERE {where}"))
+
+
+def new_replica():
+    return os.urandom(16).hex()
+
+
+def make_ops(count, first_seq=1, tag="t"):
+    ops = []
+    for index in range(count):
+        seq = first_seq + index
+        field = FIELDS[seq % len(FIELDS)]
+        op = {"seq": seq, "millis": 1_700_000_000_000 + seq, "counter": seq % 7,
+              "task": f"{tag}-{seq:08d}-0000-4000-8000-000000000000"[:36], "field": field}
+        if field == "task":
+            op["value"] = {"title": f"task {seq}", "notes": "ü ✓ \"quoted\"", "done": False, "position": seq}
+        elif field == "done":
+            op["value"] = seq % 2 == 0
+        elif field == "position":
+            op["value"] = -seq
+        elif field == "parent":
+            op["value"] = None
+        else:
+            op["value"] = f"{field} {seq} é"
+            op["old"] = f"before {seq}"
+        ops.append(op)
+    return ops
+
+
+def same_op(sent, got, replica):
+    return (got.get("replica") == replica and got.get("seq") == sent["seq"] and got.get("millis") == sent["millis"]
+            and got.get("counter") == sent["counter"] and got.get("task") == sent["task"]
+            and got.get("field") == sent["field"] and got.get("value") == sent["value"]
+            and got.get("old") == sent.get("old") and isinstance(got.get("server_seq"), int))
+
+
+def raw_exchange(base, head, body_chunks, read_timeout=10):
+    """Sends a hand-made request and returns (status line or '', whether the server closed
+    the connection before everything was sent)."""
+    host, port = address(base)
+    sock = socket.create_connection((host, port), timeout=read_timeout)
+    closed_early = False
+    try:
+        sock.sendall(head)
+        for chunk in body_chunks:
+            try:
+                sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                closed_early = True
+                break
+        try:
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        data = b""
+        try:
+            while b"\r\n" not in data:
+                part = sock.recv(4096)
+                if not part:
+                    break
+                data += part
+        except (ConnectionResetError, socket.timeout):
+            pass
+        return data.split(b"\r\n", 1)[0].decode("latin-1"), closed_early
+    finally:
+        sock.close()
+
+
+def healthy(base):
+    try:
+        status, body, _ = call(base, "GET", "/health", timeout=5)
+        return status == 200 and body == {"status": "ok"}
+    except OSError:
+        return False
+
+
+# --- checks -----------------------------------------------------------------------------
+
+def check_health_and_users():
+    check("GET /health answers 200 {\"status\":\"ok\"} on both servers", healthy(SERVER_A) and healthy(SERVER_B))
+    code, out = add_user("alice")
+    check("user add prints the token alone: 64 lowercase hex digits and a newline",
+          code == 0 and len(out) == 65 and out.endswith("\n") and all(c in "0123456789abcdef" for c in out[:64]),
+          repr(out))
+    code2, out2 = add_user("alice")
+    check("user add on an existing user gives it another, different token that also works",
+          code2 == 0 and out2 != out and sync(SERVER_A, out2.strip(), new_replica())[0] == 200)
+    return out.strip()
+
+
+def check_push_and_pull(token):
+    account = account_id("alice")
+    one, two = new_replica(), new_replica()
+    ops = make_ops(6, tag="pp")
+    status, body, _ = sync(SERVER_A, token, one, 0, ops)
+    highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account}"))
+    check("a push on A answers 200 without the pushing replica's own ops, last at the account's highest",
+          status == 200 and body == {"ops": [], "last": highest, "more": False}, f"{status} {body}")
+    status, body, _ = sync(SERVER_B, token, two, 0)
+    got = body["ops"] if status == 200 else []
+    check("a pull on B by another replica returns them in order, every field as sent",
+          len(got) == 6 and all(same_op(s, g, one) for s, g in zip(ops, got))
+          and [g["server_seq"] for g in got] == sorted(g["server_seq"] for g in got)
+          and body["last"] == highest and body["more"] is False, f"{status} {body}")
+    status, body, _ = sync(SERVER_B, token, one, 0)
+    check("the pushing replica's own ops are not returned to it", status == 200 and body["ops"] == [], f"{body}")
+    status, body, _ = sync(SERVER_A, token, two, highest)
+    check("a pull after the highest server_seq returns nothing, last unchanged",
+          status == 200 and body == {"ops": [], "last": highest, "more": False}, f"{body}")
+    status, body, _ = sync(SERVER_A, token, two, highest + 1000)
+    check("a pull after a server_seq past the highest keeps `after` as last",
+          status == 200 and body == {"ops": [], "last": highest + 1000, "more": False}, f"{body}")
+
+    before = op_count(account)
+    replay = [sync(SERVER_A, token, one, 0, ops)[0], sync(SERVER_B, token, one, 0, ops)[0]]
+    check("a replayed request (on A and on B) answers 200 and adds nothing twice",
+          replay == [200, 200] and before == 6 and op_count(account) == 6, f"{replay} {before} {op_count(account)}")
+
+    # Pushing and pulling in the same request: the pull sees what others pushed.
+    ops3 = make_ops(2, first_seq=1, tag="mix")
+    status, body, _ = sync(SERVER_B, token, two, highest, ops3)
+    newest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account}"))
+    check("a push by another replica stores its ops; its answer skips them, last at the new highest",
+          status == 200 and body["ops"] == [] and body["last"] == newest > highest, f"{body}")
+    status, body, _ = sync(SERVER_A, token, one, highest)
+    check("and the first replica then pulls exactly those two",
+          status == 200 and len(body["ops"]) == 2 and all(same_op(s, g, two) for s, g in zip(ops3, body["ops"])),
+          f"{body}")
+
+
+def check_paging():
+    token = new_user("pager")
+    account = account_id("pager")
+    writer, reader = new_replica(), new_replica()
+    ops = make_ops(25_000, tag="pg")
+    started = time.monotonic()
+    statuses = [sync(SERVER_A, token, writer, 0, ops[i:i + 10_000])[0] for i in range(0, 25_000, 10_000)]
+    push_seconds = time.monotonic() - started
+    check(f"25,000 ops pushed in 3 requests ({push_seconds:.2f} s)",
+          statuses == [200, 200, 200] and op_count(account) == 25_000, f"{statuses} {op_count(account)}")
+    highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account}"))
+    after, pages, got = 0, [], []
+    started = time.monotonic()
+    for _ in range(4):
+        status, body, _ = sync(SERVER_B, token, reader, after)
+        if status != 200:
+            pages.append((status, None, None))
+            break
+        pages.append((len(body["ops"]), body["more"], body["last"]))
+        got.extend(body["ops"])
+        after = body["last"]
+        if not body["more"]:
+            break
+    pull_seconds = time.monotonic() - started
+    shape = [(count, more) for count, more, _ in pages]
+    check(f"they are pulled in 3 pages of 10,000, 10,000 and 5,000 with more true, true, false ({pull_seconds:.2f} s)",
+          shape == [(10_000, True), (10_000, True), (5_000, False)], f"{pages}")
+    check("each page's last is its last op's server_seq, the final one the account's highest",
+          len(pages) == 3 and pages[0][2] == got[9_999]["server_seq"] and pages[1][2] == got[19_999]["server_seq"]
+          and pages[2][2] == highest, f"{pages} highest {highest}")
+    check("the pages hold every op once, in the order sent",
+          [g["seq"] for g in got] == list(range(1, 25_001)) and all(same_op(s, g, writer) for s, g in zip(ops, got)))
+    return token
+
+
+def check_accounts_apart(alice, pager):
+    bob = new_user("bob")
+    replica = new_replica()
+    ops = make_ops(3, tag="bob")
+    sync(SERVER_A, bob, replica, 0, ops)
+    status, body, _ = sync(SERVER_B, bob, new_replica(), 0)
+    check("a user sees only their own ops", status == 200 and [g["task"] for g in body["ops"]] == [o["task"] for o in ops],
+          f"{body}")
+    alice_sees = sync(SERVER_A, alice, new_replica(), 0)[1]["ops"]
+    pager_sees = sync(SERVER_B, pager, new_replica(), 0)[1]["ops"]
+    check("two users never see each other's ops",
+          all(g["replica"] != replica for g in alice_sees + pager_sees)
+          and not any(g["task"].startswith("pg-") for g in alice_sees))
+
+
+def check_refusals(token):
+    replica = new_replica()
+    good = {"replica": replica, "after": 0, "ops": []}
+
+    def refused(name, status_expected, *args, **kwargs):
+        status, body, raw = call(*args, **kwargs)
+        one_line = isinstance(body, dict) and list(body) == ["error"] and isinstance(body["error"], str) \
+            and body["error"] and "\n" not in body["error"]
+        check(f"{name} → {status_expected} {{\"error\":…}}", status == status_expected and one_line,
+              f"{status} {raw[:200]!r}")
+        return body["error"] if one_line else ""
+
+    refused("no token", 401, SERVER_A, "POST", "/v1/sync", good)
+    refused("an unknown token", 401, SERVER_A, "POST", "/v1/sync", good, token="0" * 64)
+    refused("a token of the wrong shape", 401, SERVER_A, "POST", "/v1/sync", good, token="not-a-token")
+    refused("another scheme than Bearer", 401, SERVER_A, "POST", "/v1/sync", good, headers={"Authorization": "Basic " + token})
+    refused("malformed JSON", 400, SERVER_A, "POST", "/v1/sync", b'{"replica": "', token=token)
+    refused("an empty body", 400, SERVER_A, "POST", "/v1/sync", b"", token=token)
+    refused("a body that is not an object", 400, SERVER_A, "POST", "/v1/sync", b"[1,2]", token=token)
+    message = refused("`after` of the wrong type", 400, SERVER_A, "POST", "/v1/sync",
+                      {"replica": replica, "after": "0", "ops": []}, token=token)
+    check("the reason names the member", "after" in message, message)
+    refused("a negative `after`", 400, SERVER_A, "POST", "/v1/sync", {"replica": replica, "after": -1, "ops": []},
+            token=token)
+    refused("a bad replica", 400, SERVER_A, "POST", "/v1/sync", {"replica": "ABC", "after": 0, "ops": []}, token=token)
+    refused("a missing replica", 400, SERVER_A, "POST", "/v1/sync", {"after": 0, "ops": []}, token=token)
+    bad_field = make_ops(3)
+    bad_field[2]["field"] = "colour"
+    message = refused("a bad field", 400, SERVER_A, "POST", "/v1/sync", {"replica": replica, "after": 0, "ops": bad_field},
+                      token=token)
+    check("the reason says which op and member", "ops[2].field" in message, message)
+    wrong = make_ops(1)
+    wrong[0]["seq"] = 1.5
+    refused("a seq that is not whole", 400, SERVER_A, "POST", "/v1/sync", {"replica": replica, "after": 0, "ops": wrong},
+            token=token)
+    wrong = make_ops(1)
+    wrong[0]["task"] = "x" * 65
+    refused("a task longer than 64 characters", 400, SERVER_A, "POST", "/v1/sync",
+            {"replica": replica, "after": 0, "ops": wrong}, token=token)
+    wrong = make_ops(1)
+    wrong[0]["task"] = "a\u0000b"
+    refused("a task holding NUL", 400, SERVER_A, "POST", "/v1/sync", {"replica": replica, "after": 0, "ops": wrong},
+            token=token)
+    wrong = make_ops(1)
+    del wrong[0]["value"]
+    refused("an op without value", 400, SERVER_A, "POST", "/v1/sync", {"replica": replica, "after": 0, "ops": wrong},
+            token=token)
+    refused("10,001 ops in one request", 400, SERVER_A, "POST", "/v1/sync",
+            {"replica": replica, "after": 0, "ops": make_ops(10_001)}, token=token)
+    check("nothing refused was stored", op_count(account_id("alice"), replica) == 0)
+    refused("an unknown path", 404, SERVER_A, "GET", "/v2/nothing")
+    refused("GET on /v1/sync", 405, SERVER_A, "GET", "/v1/sync")
+    refused("POST on /health", 405, SERVER_A, "POST", "/health", b"{}")
+
+    host, port = address(SERVER_A)
+    body = json.dumps(good).encode()
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body) + 1000}\r\n\r\n").encode()
+    status_line, _ = raw_exchange(SERVER_A, head, [body], read_timeout=10)
+    check("a truncated body (Content-Length past the bytes, then closed) is refused or dropped",
+          status_line == "" or " 400 " in status_line, status_line)
+    check("and the server still answers /health", healthy(SERVER_A))
+
+    size = 50 * 1024 * 1024
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode()
+    chunk = b" " * (1024 * 1024)
+    status_line, closed_early = raw_exchange(SERVER_A, head, (chunk for _ in range(50)), read_timeout=30)
+    check("a 50 MB body → 413 (or the connection closed early)",
+          " 413 " in status_line or (status_line == "" and closed_early), f"{status_line!r} closed early {closed_early}")
+    # Streamed without a Content-Length: refused once it passes 8 MiB.
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+    piece = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+    status_line, closed_early = raw_exchange(SERVER_A, head, (piece for _ in range(12)), read_timeout=30)
+    check("a chunked body streamed past 8 MiB → 413 (or the connection closed early)",
+          " 413 " in status_line or (status_line == "" and closed_early), f"{status_line!r} closed early {closed_early}")
+    check("and the server still answers /health after both", healthy(SERVER_A))
+
+
+def check_concurrent_writers():
+    """Writers on both servers push to one account while a reader pulls again and again
+    from where it left off: the account's lock makes server_seq the commit order, so the
+    reader gets every op exactly once."""
+    token = new_user("dave")
+    writers = [new_replica() for _ in range(4)]
+    reader = new_replica()
+    per_request, requests = 200, 6
+    failures = []
+
+    def write(index, replica):
+        base = SERVER_A if index % 2 == 0 else SERVER_B
+        last = 0
+        for number in range(requests):
+            ops = make_ops(per_request, first_seq=number * per_request + 1, tag=f"w{index}")
+            status, body, _ = sync(base, token, replica, last, ops)
+            if status != 200:
+                failures.append(status)
+            else:
+                last = body["last"]
+
+    threads = [threading.Thread(target=write, args=(i, r)) for i, r in enumerate(writers)]
+    for thread in threads:
+        thread.start()
+    received, after = [], 0
+    while any(thread.is_alive() for thread in threads):
+        status, body, _ = sync(SERVER_B if len(received) % 2 else SERVER_A, token, reader, after)
+        if status == 200:
+            received.extend((g["replica"], g["seq"]) for g in body["ops"])
+            after = body["last"]
+    for thread in threads:
+        thread.join()
+    while True:
+        status, body, _ = sync(SERVER_A, token, reader, after)
+        received.extend((g["replica"], g["seq"]) for g in body["ops"])
+        after = body["last"]
+        if not body["more"]:
+            break
+    expected = {(r, seq) for r in writers for seq in range(1, per_request * requests + 1)}
+    check(f"a reader pulling while 4 writers push to A and B gets all {len(expected):,} ops exactly once",
+          not failures and len(received) == len(expected) and set(received) == expected,
+          f"failures {failures}, received {len(received)}, distinct {len(set(received))}, expected {len(expected)}")
+
+
+def postgres(action):
+    """Stops or starts the PostgreSQL of scripts/sync-env through scripts/lib/postgres.sh."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    port = str(urllib.parse.urlsplit(PG_URL).port)
+    command = 'source scripts/lib/postgres.sh && if [ "$1" = stop ]; then pg_stop "$2"; else pg_start "$2" "$3"; fi'
+    return subprocess.run(["bash", "-c", command, "_", action, os.environ["NAVSTACK_PG_SOCKET_DIR"], port],
+                          cwd=root).returncode == 0
+
+
+def check_database_stopped():
+    token = new_user("erin")
+    replica = new_replica()
+    stopped = postgres("stop")
+    began = time.monotonic()
+    status, body, _ = call(SERVER_B, "GET", "/health")
+    check("with the database stopped, /health → 503 {\"error\":…} within 2 s",
+          stopped and status == 503 and isinstance(body, dict) and "error" in body and time.monotonic() - began < 3,
+          f"{status} {body}")
+    began = time.monotonic()
+    status, body, _ = sync(SERVER_B, token, replica, 0, make_ops(3, tag="down"))
+    check("and a sync → 503 {\"error\":…} within 5 s",
+          status == 503 and isinstance(body, dict) and "error" in body and time.monotonic() - began < 6, f"{status} {body}")
+    started = postgres("start")
+    deadline = time.monotonic() + 20
+    while not healthy(SERVER_B) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    status, body, _ = sync(SERVER_B, token, replica, 0, make_ops(3, tag="down"))
+    check("the database started again, the same server answers: /health 200 and the sync stores its ops",
+          started and healthy(SERVER_B) and status == 200 and op_count(account_id("erin"), replica) == 3,
+          f"{status} {body}")
+
+
+def restart_a():
+    host, port = address(SERVER_A)
+    with open(A_LOG, "ab") as log:
+        process = subprocess.Popen([SERVER_BIN, "--database", PG_URL, "--listen", f"{host}:{port}"],
+                                   stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+    with open(A_PID_FILE, "w") as pid_file:
+        pid_file.write(f"{process.pid}\n")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if healthy(SERVER_A):
+            return True
+        if process.poll() is not None:
+            return False
+        time.sleep(0.05)
+    return False
+
+
+def check_kill_mid_request():
+    token = new_user("carol")
+    account = account_id("carol")
+    host, port = address(SERVER_A)
+    outcomes = []
+    for round_number, delay in enumerate([0.0, 0.03, 0.3]):
+        replica = new_replica()
+        body = json.dumps({"replica": replica, "after": 0, "ops": make_ops(10_000, tag=f"k{round_number}")},
+                          separators=(",", ":")).encode()
+        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+        with open(A_PID_FILE) as pid_file:
+            pid = int(pid_file.read().strip())
+        sock = socket.create_connection((host, port), timeout=10)
+        sock.sendall(head + body)
+        time.sleep(delay)
+        os.kill(pid, signal.SIGKILL)
+        try:
+            answer = sock.recv(64)
+        except OSError:
+            answer = b""
+        sock.close()
+        # The killed process is gone once its port stops answering.
+        deadline = time.monotonic() + 10
+        while healthy(SERVER_A) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        count = op_count(account, replica)
+        outcomes.append("answered" if answer.startswith(b"HTTP/1.1 200") else f"{count} stored")
+        check(f"kill -9 of A {int(delay * 1000)} ms into a push of 10,000 ops leaves none or all of them ({count})",
+              count in (0, 10_000), f"{count}")
+        check("A starts again on the same database", restart_a())
+        status = call(SERVER_A, "POST", "/v1/sync", body, token=token)[0]
+        total = op_count(account, replica)
+        distinct = int(psql(f"SELECT count(DISTINCT seq) FROM op WHERE account_id = {account} AND replica = '{replica}'"))
+        check("the request sent again leaves exactly the 10,000, none twice",
+              status == 200 and total == 10_000 and distinct == 10_000, f"{status} {total} {distinct}")
+    print(f"# kill -9 outcomes: {', '.join(outcomes)}")
+
+
+def main():
+    started = time.monotonic()
+    def timed(step, *args):
+        began = time.monotonic()
+        result = step(*args)
+        print(f"# {step.__name__}: {time.monotonic() - began:.1f} s")
+        return result
+
+    alice = timed(check_health_and_users)
+    timed(check_push_and_pull, alice)
+    pager = timed(check_paging)
+    timed(check_accounts_apart, alice, pager)
+    timed(check_refusals, alice)
+    timed(check_concurrent_writers)
+    timed(check_kill_mid_request)
+    timed(check_database_stopped)
+    check("B answered throughout", healthy(SERVER_B))
+    print(f"# {time.monotonic() - started:.1f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
