@@ -256,46 +256,41 @@ private struct RequestDecoder {
 /// Valid JSON text without the blanks between its tokens. Clients send compact JSON, so
 /// the text is usually copied as it is, after one scan.
 func compactJSON(_ json: UnsafeBufferPointer<UInt8>) -> String {
-    var inString = false
-    var escaped = false
-    var firstBlank: Int?
-    for index in json.indices {
-        let byte = json[index]
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-            }
-        } else if byte == UInt8(ascii: "\"") {
-            inString = true
-        } else if byte.isJSONBlank {
-            firstBlank = index
-            break
-        }
+    var tokens = JSONTokenScan()
+    guard let firstBlank = json.indices.first(where: { tokens.isBlank(json[$0]) }) else {
+        return String(decoding: json, as: UTF8.self)
     }
-    guard let firstBlank else { return String(decoding: json, as: UTF8.self) }
     var compact = Array(json[..<firstBlank])
     compact.reserveCapacity(json.count)
-    for byte in json[firstBlank...] {
-        if inString {
-            if escaped {
-                escaped = false
-            } else if byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == UInt8(ascii: "\"") {
-                inString = false
-            }
-        } else if byte == UInt8(ascii: "\"") {
-            inString = true
-        } else if byte.isJSONBlank {
-            continue
-        }
+    for byte in json[(firstBlank + 1)...] where !tokens.isBlank(byte) {
         compact.append(byte)
     }
     return String(decoding: compact, as: UTF8.self)
+}
+
+/// Reads JSON text a byte at a time, knowing whether it is inside a string.
+private struct JSONTokenScan {
+    private var inString = false
+    private var escaped = false
+
+    /// Takes the next byte: `true` for a blank between tokens (not one inside a string).
+    mutating func isBlank(_ byte: UInt8) -> Bool {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+            }
+            return false
+        }
+        if byte == UInt8(ascii: "\"") {
+            inString = true
+            return false
+        }
+        return byte.isJSONBlank
+    }
 }
 
 extension UInt8 {
