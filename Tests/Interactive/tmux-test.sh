@@ -386,10 +386,16 @@ no_escapes() {
     fi
 }
 # The whole list screen, from its title to the prompt, is in the visible window.
+# The whole list screen is on the terminal at once, title to prompt. Polled for up to 5 s:
+# the prompt is drawn a moment after the screen, later on a busy machine.
 list_fits() {
-    local text
-    text=$(tm capture-pane -p -t "$PANE")
-    grep -qx 'My Tasks' <<<"$text" && grep -q '^tasks> *$' <<<"$text" && grep -q '^Also:' <<<"$text"
+    local text tries=50
+    while (( tries-- > 0 )); do
+        text=$(tm capture-pane -p -t "$PANE")
+        grep -qx 'My Tasks' <<<"$text" && grep -q '^tasks> *$' <<<"$text" && grep -q '^Also:' <<<"$text" && return 0
+        sleep 0.1
+    done
+    return 1
 }
 visible_no_wider_than() {
     local limit=$1 line
