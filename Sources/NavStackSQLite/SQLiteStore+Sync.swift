@@ -462,11 +462,9 @@ extension SQLiteStore {
             var restored = now ?? old
             if now != nil {
                 for field in TaskField.allCases where fields.contains(field.rawValue) { restored.fields[field] = old.fields[field] }
-                if fields.contains("parent"), old.parent != 0, try Self.stored(db, user, id: old.parent) != nil {
+                // Back where it was, while that place (the top, or a parent) is there.
+                if fields.contains("parent"), try old.parent == 0 || Self.stored(db, user, id: old.parent) != nil {
                     restored.parent = old.parent
-                    restored.position = old.position
-                } else if fields.contains("parent") && old.parent == 0 {
-                    restored.parent = 0
                     restored.position = old.position
                 }
             }
@@ -565,13 +563,9 @@ extension SQLiteStore {
                     SELECT id, 0 FROM task WHERE profile_id = ?1 AND parent = 0
                     UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id
                     WHERE t.profile_id = ?1 AND down.level < \(TreeLimits.depth))
-                SELECT t.uuid, t.title, t.notes, t.done, p.uuid, t.position
-                FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
+                SELECT \(createColumns) FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
                 ORDER BY down.level, t.id
-                """).all([state.profile]) { row in
-                (row.text(0), SyncTask(fields: DraftFields(title: row.text(1), notes: row.text(2), done: row.bool(3)),
-                                       parent: row.optionalText(4), position: row.int(5)))
-            }.forEach { uuid, task in try emit(db, &state, uuid, .create(task), madeAt: now) }
+                """).all([state.profile], created).forEach { uuid, change in try emit(db, &state, uuid, change, madeAt: now) }
             state.stamped = last
             return
         }
@@ -603,12 +597,9 @@ extension SQLiteStore {
         case "import":
             if let range = new.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number, let last = range["last"]?.number {
                 return try db.prepare("""
-                    SELECT t.uuid, t.title, t.notes, t.done, p.uuid, t.position FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
+                    SELECT \(createColumns) FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
                     WHERE t.id BETWEEN ? AND ? AND t.profile_id = ? ORDER BY t.id
-                    """).all([first, last, profile]) { row in
-                    (row.text(0), .create(SyncTask(fields: DraftFields(title: row.text(1), notes: row.text(2), done: row.bool(3)),
-                                                   parent: row.optionalText(4), position: row.int(5))))
-                }
+                    """).all([first, last, profile], created)
             }
             if let range = old.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number, let last = range["last"]?.number {
                 return try db.prepare("SELECT DISTINCT uuid FROM undone_task WHERE id BETWEEN ? AND ? ORDER BY id DESC")
@@ -619,6 +610,15 @@ extension SQLiteStore {
             guard let change = SyncChange(field: field, value: value(new), old: value(old)) else { return [] }
             return [(uuid, change)]
         }
+    }
+
+    /// The columns ``created(_:)`` reads, of a task `t` and its parent `p`.
+    private static let createColumns = "t.uuid, t.title, t.notes, t.done, p.uuid, t.position"
+
+    /// A row of ``createColumns`` as the operation that creates the task as it is.
+    private static func created(_ row: Row) -> (String, SyncChange) {
+        (row.text(0), .create(SyncTask(fields: DraftFields(title: row.text(1), notes: row.text(2), done: row.bool(3)),
+                                       parent: row.optionalText(4), position: row.int(5))))
     }
 
     /// A stored task as operations carry it: its parent by uuid (one brought back by a
@@ -711,17 +711,17 @@ extension SQLiteStore {
             }
             var task = StoredTask(id: local?.id, position: register.position, uuid: uuid, register.fields)
             task.parent = parentID
+            var id = local?.id ?? 0
             if let local {
                 if local.fields != task.fields || local.parent != parentID || local.position != task.position {
                     task.rev = local.rev + 1
                     _ = try put(db, user, task, replacing: local)
                 }
             } else {
-                _ = try put(db, user, task, replacing: nil)
+                id = try put(db, user, task, replacing: nil)?.id ?? 0
             }
             // Tasks whose parent this is, standing elsewhere (at the top while it was
             // gone), come under it.
-            let id = try localID(uuid) ?? 0
             let waiting = try db.statement("""
                 SELECT r.uuid FROM sync_register AS r INDEXED BY sync_register_by_parent JOIN task AS t ON t.uuid = r.uuid
                 WHERE r.profile_id = ? AND r.parent = ? AND r.alive AND t.parent != ?
