@@ -249,7 +249,6 @@ struct Navstack: Subcommand {
         // A profile with a sync server catches up before its first screen.
         let autoSync = AutoSync(store: store, streams: streams, memory: storage.memory)
         autoSync?.sync(router.session?.user, always: true)
-        autoSync?.showNotices(router.session?.user)
         if let link, router.session != nil {
             do {
                 _ = try router.apply(.go(link))

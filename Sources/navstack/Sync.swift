@@ -204,7 +204,8 @@ final class AutoSync {
         self.streams = streams
     }
 
-    /// Syncs the profile when it has a server and (unless `always`) unsent changes.
+    /// Syncs the profile when it has a server and (unless `always`) unsent changes, then
+    /// prints the notices of local values another device replaced.
     func sync(_ user: String?, always: Bool) {
         guard let user else { return }
         if let quietUntil, ContinuousClock.now < quietUntil { return }
@@ -212,11 +213,13 @@ final class AutoSync {
             guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return }
             let unsent = try store.hasUnsentChanges(user)
             guard always || unsent else { return }
+            // The notices of this sync, and of one that ran before (`navstack sync`), even
+            // when this one fails.
+            defer { showNotices(user) }
             try store.commitPending()
             _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
             quietUntil = nil
             failedLast = false
-            showNotices(user)
         } catch {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
@@ -229,8 +232,8 @@ final class AutoSync {
     }
 
     /// Prints the notices of local values another device replaced, once each.
-    func showNotices(_ user: String?) {
-        guard let user, let notices = try? store.takeSyncNotices(user) else { return }
+    private func showNotices(_ user: String) {
+        guard let notices = try? store.takeSyncNotices(user) else { return }
         for line in Syncer.lines(notices) { streams.write(line + "\n", to: .error) }
     }
 }
