@@ -158,8 +158,9 @@ public struct OperationLog: Sendable {
                     field: field, value: value, old: old))
         }
         operations.sort { $0.serverSeq < $1.serverSeq }
-        let more = operations.count > SyncLimits.pageSize
-        if more { operations.removeLast(operations.count - SyncLimits.pageSize) }
+        let fits = PullPage.fitting(operations)
+        let more = operations.count > fits
+        if more { operations.removeLast(operations.count - fits) }
         let last = more ? operations[operations.count - 1].serverSeq : max(request.after, highest)
         return PullPage(operations: operations, last: last, more: more)
     }

@@ -48,6 +48,18 @@ public struct PullPage: Equatable, Sendable {
         }
     }
 
+    /// How many of `operations` (in order) one answer carries: at most a page, and no
+    /// more than fill ``SyncLimits/maximumAnswerBytes`` (always one).
+    static func fitting(_ operations: [StoredOperation]) -> Int {
+        var bytes = 0
+        for (index, operation) in operations.prefix(SyncLimits.pageSize).enumerated() {
+            bytes += 160 + operation.replica.utf8.count + operation.task.utf8.count + operation.field.utf8.count
+                + operation.value.utf8.count + operation.old.utf8.count
+            if bytes > SyncLimits.maximumAnswerBytes && index > 0 { return index }
+        }
+        return min(operations.count, SyncLimits.pageSize)
+    }
+
     /// The answer's body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order.
     /// `value` and `old` are JSON the server checked when it took them, so they are copied.
     public func json(allocator: ByteBufferAllocator = ByteBufferAllocator()) -> ByteBuffer {

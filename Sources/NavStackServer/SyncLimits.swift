@@ -7,6 +7,9 @@ public enum SyncLimits {
     public static let maximumOperationsPerRequest = 10_000
     /// The most operations one answer carries; `more` says there are others.
     public static let pageSize = 10_000
+    /// The most bytes of operations one answer carries (one operation always goes, and
+    /// none is larger than a request): clients read answers of up to 64 MiB.
+    public static let maximumAnswerBytes = 8 << 20
     /// The longest task uuid text, in characters.
     public static let maximumTaskLength = 64
 }
