@@ -16,6 +16,12 @@ public struct HTTPClient: Sendable {
 
     /// Sends `request` and reads the server's answer, whatever its status, within `deadline`.
     public func send(_ request: HTTPRequest, deadline budget: Duration) throws(HTTPError) -> HTTPResponse {
+        try start(request, deadline: budget).response()
+    }
+
+    /// Sends `request` and leaves its answer to be read by ``HTTPExchange/response()``,
+    /// so the caller can work while the server does; both end by `deadline`.
+    public func start(_ request: HTTPRequest, deadline budget: Duration) throws(HTTPError) -> HTTPExchange {
         let deadline = Deadline(budget)
         let head = try request.head()
         let url = request.url
@@ -24,7 +30,7 @@ public struct HTTPClient: Sendable {
         if try socket.send(head, by: deadline) {
             _ = try socket.send(request.body, by: deadline)
         }
-        return try read(from: socket, by: deadline)
+        return HTTPExchange(socket: socket, deadline: deadline, limit: maximumResponseSize)
     }
 
     /// A socket connected to the first of `addresses` that accepts. When none does, the
@@ -44,9 +50,24 @@ public struct HTTPClient: Sendable {
         throw .unreachable(host: host, port: port, reason: systemMessage(lastFailure))
     }
 
-    /// The answer, read until its framing says it is complete or the server closes.
-    private func read(from socket: borrowing Socket, by deadline: Deadline) throws(HTTPError) -> HTTPResponse {
-        var reader = ResponseReader(limit: maximumResponseSize)
+}
+
+/// A request sent whose answer has not been read yet. Dropping it closes the connection.
+public final class HTTPExchange {
+    private let socket: Socket
+    private let deadline: Deadline
+    private let limit: Int
+
+    fileprivate init(socket: consuming Socket, deadline: Deadline, limit: Int) {
+        self.socket = socket
+        self.deadline = deadline
+        self.limit = limit
+    }
+
+    /// The answer, read until its framing says it is complete or the server closes, by
+    /// the deadline the request was given.
+    public func response() throws(HTTPError) -> HTTPResponse {
+        var reader = ResponseReader(limit: limit)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
         defer { buffer.deallocate() }
         while true {
