@@ -12,14 +12,59 @@ public struct SyncSettings: Equatable, Sendable {
     public var replica: String
 }
 
-/// The body of one sync request, and the last operation of this replica it carries.
+/// One sync request: this replica's operations it carries, the last of them, and the
+/// last server sequence number applied when it was made.
 public struct SyncRequest: Sendable {
-    public var body: [UInt8]
+    /// The replica id.
+    public var replica: String
+    /// The last server sequence number applied when the request was made.
+    public var after: Int
+    /// Its operations, a JSON array.
+    public var ops: [UInt8]
     /// The replica's own sequence number of the last operation sent (or of the last
     /// one the server already had, when there is none new).
     public var through: Int
     /// How many operations it carries.
     public var count: Int
+    /// Operations wait in the outbox after these.
+    public var more: Bool
+
+    /// The body as the server reads it.
+    public var body: [UInt8] { body(after: after) }
+
+    /// The body asking for the operations after `after`: an answer read while this
+    /// request was being made may have moved it on.
+    public func body(after: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.key("replica"); json.string(replica)
+            json.key("after"); json.number(after)
+            json.key("ops"); json.raw(ops)
+        }
+        return writer.bytes
+    }
+}
+
+/// An answer of the server, read: other replicas' operations and where the next pull
+/// starts.
+public struct SyncAnswer {
+    var ops: [JSONValue]
+    /// The last server sequence number this answer brings the replica to.
+    public var last: Int
+    /// The server has more to send.
+    public var more: Bool
+
+    public init(_ bytes: [UInt8]) throws(SyncFailure) {
+        let value = bytes.withUnsafeBufferPointer { bytes -> JSONValue? in
+            JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
+        }
+        guard let value, let ops = value["ops"]?.array, let last = value["last"]?.number, let more = value["more"]?.bool else {
+            throw .malformedAnswer("expected {\"ops\": […], \"last\": N, \"more\": true|false}")
+        }
+        self.ops = ops
+        self.last = last
+        self.more = more
+    }
 }
 
 /// What applying one answer of the server did.
@@ -292,8 +337,12 @@ public struct SyncNotice: Equatable, Sendable {
 }
 
 extension SQLiteStore {
-    /// How many operations one request sends at most.
-    public static let syncBatch = 5_000
+    /// How many operations one request sends at most (the server takes 10,000).
+    public static let syncBatch = 10_000
+    /// How many bytes of operations one request sends at most, past the first: the
+    /// server takes 8 MiB, and one operation (notes of 2,000 characters and their old
+    /// value, escaped) stays far below the difference.
+    public static let syncBatchBytes = 4 << 20
 
     // MARK: - Settings
 
@@ -350,41 +399,46 @@ extension SQLiteStore {
 
     /// The next request: local changes made since the last one get their stamps and go
     /// to the outbox (the first time, every task as it is), and up to `limit` of those
-    /// the server has not acknowledged are sent, with the last server sequence applied.
-    public func syncRequest(_ user: String, limit: Int = syncBatch) throws -> SyncRequest {
+    /// the server has not acknowledged (and ``syncBatchBytes`` of them) are sent, with
+    /// the last server sequence applied. `after`: the last operation of a request sent
+    /// already, whose answer is not applied yet (the next request goes on from there).
+    public func syncRequest(_ user: String, after sent: Int? = nil, limit: Int = syncBatch) throws -> SyncRequest {
         try writing { db in
             var state = try Self.syncState(db, user)
-            try Self.stampLocalChanges(db, &state)
+            let registers = SyncRegisters(db, profile: state.profile)
+            try Self.stampLocalChanges(db, &state, registers)
+            try registers.write()
             try Self.save(db, state)
             let rows = try db.prepare("""
                 SELECT seq, millis, counter, task, field, value, old FROM sync_outbox
                 WHERE profile_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """).all([state.profile, state.sent, limit]) { row in
+                """).all([state.profile, sent ?? state.sent, limit + 1]) { row in
                 (seq: row.int(0), millis: row.int(1), counter: row.int(2), task: row.text(3), field: row.text(4),
                  value: row.text(5), old: row.text(6))
             }
+            var bytes = 0
+            var count = 0
+            for op in rows.prefix(limit) {
+                bytes += 100 + op.task.utf8.count + op.field.utf8.count + op.value.utf8.count + op.old.utf8.count
+                if bytes > Self.syncBatchBytes && count > 0 { break }
+                count += 1
+            }
+            let sending = rows.prefix(count)
             var writer = JSONWriter()
-            writer.object { json in
-                json.key("replica"); json.string(state.replica)
-                json.key("after"); json.number(state.pulled)
-                json.key("ops")
-                json.array(rows) { json, op in
-                    json.object { json in
-                        json.key("seq"); json.number(op.seq)
-                        json.key("millis"); json.number(op.millis)
-                        json.key("counter"); json.number(op.counter)
-                        json.key("task"); json.string(op.task)
-                        json.key("field"); json.string(op.field)
-                        // Values are JSON already.
-                        json.key("value"); json.raw(op.value)
-                        json.key("old"); json.raw(op.old)
-                    }
+            writer.array(sending) { json, op in
+                json.object { json in
+                    json.key("seq"); json.number(op.seq)
+                    json.key("millis"); json.number(op.millis)
+                    json.key("counter"); json.number(op.counter)
+                    json.key("task"); json.string(op.task)
+                    json.key("field"); json.string(op.field)
+                    // Values are JSON already.
+                    json.key("value"); json.raw(op.value)
+                    json.key("old"); json.raw(op.old)
                 }
             }
-            let bytes = writer.bytes
-            let through = rows.last?.seq ?? state.sent
-            let count = rows.count
-            return SyncRequest(body: bytes, through: through, count: count)
+            return SyncRequest(replica: state.replica, after: state.pulled, ops: writer.bytes,
+                               through: sending.last?.seq ?? sent ?? state.sent, count: count, more: rows.count > count)
         }
     }
 
@@ -393,17 +447,19 @@ extension SQLiteStore {
     /// applied here in one transaction (again harmlessly, if a run before this one was
     /// cut off before it committed).
     public func applySyncAnswer(_ user: String, _ answer: [UInt8], to request: SyncRequest) throws -> SyncRound {
-        let value = answer.withUnsafeBufferPointer { bytes -> JSONValue? in
-            JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
-        }
-        guard let value, let ops = value["ops"]?.array, let last = value["last"]?.number, let more = value["more"]?.bool else {
-            throw SyncFailure.malformedAnswer("expected {\"ops\": […], \"last\": N, \"more\": true|false}")
-        }
+        try applySyncAnswer(user, SyncAnswer(answer), to: request)
+    }
+
+    public func applySyncAnswer(_ user: String, _ answer: SyncAnswer, to request: SyncRequest) throws -> SyncRound {
+        let (ops, last, more) = (answer.ops, answer.last, answer.more)
         return try writing { db in
             var state = try Self.syncState(db, user)
+            let registers = SyncRegisters(db, profile: state.profile)
             // Changes made here since the request count as this replica's, stamped now.
-            try Self.stampLocalChanges(db, &state)
+            try Self.stampLocalChanges(db, &state, registers)
             var touched: [String] = []
+            // Tasks this replica never knew before this answer: none stands here yet.
+            var unknown: Set<String> = []
             var before: [String: StoredTask] = [:]
             var lost: [(String, [String])] = []
             var received = 0
@@ -415,22 +471,24 @@ extension SQLiteStore {
                 received += 1
                 guard replica != state.replica, let change = SyncChange(field: field, value: opValue, old: op["old"]) else { continue }
                 state.clock.observe(millis: millis, counter: counter)
-                var register = try Self.register(db, state.profile, uuid) ?? SyncRegister(uuid: uuid)
+                var register: SyncRegister
+                if let known = try registers.get(uuid) {
+                    register = known
+                } else {
+                    register = SyncRegister(uuid: uuid)
+                    unknown.insert(uuid)
+                }
                 let fields = register.apply(change, at: Stamp.text(millis: millis, counter: counter, replica: replica),
                                             replica: state.replica)
-                try Self.save(db, state.profile, register)
+                registers.set(register)
                 if !fields.isEmpty {
                     if before[uuid] == nil, let task = try Self.stored(db, user, uuid: uuid) { before[uuid] = task }
                     lost.append((uuid, fields))
                 }
                 touched.append(uuid)
             }
-            // Tasks this replica created (or brought back) and sent in this request:
-            // tasks of other replicas waiting at the top for them come under them.
-            touched += try db.prepare("""
-                SELECT task FROM sync_outbox WHERE profile_id = ? AND seq > ? AND seq <= ? AND field = 'task' AND value != 'null'
-                """).all([state.profile, state.sent, request.through]) { $0.text(0) }
-            try Self.place(db, user, state, touched)
+            try Self.place(db, user, state, touched, registers, unknown: unknown)
+            try registers.write()
             let conflicts = try recordLosses(db, user, lost, before: before)
             state.sent = max(state.sent, request.through)
             state.pulled = max(state.pulled, last)
@@ -518,43 +576,13 @@ extension SQLiteStore {
         return String((0..<32).map { _ in digits[Int(generator.next() % 16)] })
     }
 
-    // MARK: - Registers
-
-    static func register(_ db: Connection, _ profile: Int64, _ uuid: String) throws -> SyncRegister? {
-        try db.statement("""
-            SELECT alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position, position_at
-            FROM sync_register WHERE profile_id = ? AND uuid = ?
-            """).first([profile, uuid]) { row in
-            var register = SyncRegister(uuid: uuid)
-            register.alive = row.bool(0)
-            register.aliveAt = row.text(1)
-            register.fields = DraftFields(title: row.text(2), notes: row.text(4), done: row.bool(6))
-            register.fieldsAt = [row.text(3), row.text(5), row.text(7)]
-            register.parent = row.optionalText(8)
-            register.parentOld = row.optionalText(9)
-            register.parentAt = row.text(10)
-            register.position = row.int(11)
-            register.positionAt = row.text(12)
-            return register
-        }
-    }
-
-    static func save(_ db: Connection, _ profile: Int64, _ register: SyncRegister) throws {
-        try db.statement("""
-            INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
-                parent, parent_old, parent_at, position, position_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([profile, register.uuid, register.alive, register.aliveAt, register.fields.title, register.fieldsAt[0],
-                      register.fields.notes, register.fieldsAt[1], register.fields.done, register.fieldsAt[2], register.parent,
-                      register.parentOld, register.parentAt, register.position, register.positionAt])
-    }
-
     // MARK: - Local changes to operations
 
     /// Gives the profile's local operations since the last call their stamps, in the
     /// order they were made, puts them in the outbox in the form other replicas read
     /// (tasks by uuid) and in the registers. The first time, every task as it is now
     /// (parents first) stands for the history before it.
-    static func stampLocalChanges(_ db: Connection, _ state: inout SyncState) throws {
+    static func stampLocalChanges(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters) throws {
         let last = try db.first("SELECT max(seq) FROM op", []) { $0.int(0) } ?? 0
         if state.stamped < 0 {
             let now = Int(milliseconds())
@@ -565,7 +593,7 @@ extension SQLiteStore {
                     WHERE t.profile_id = ?1 AND down.level < \(TreeLimits.depth))
                 SELECT \(createColumns) FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
                 ORDER BY down.level, t.id
-                """).all([state.profile], created).forEach { uuid, change in try emit(db, &state, uuid, change, madeAt: now) }
+                """).all([state.profile], created).forEach { uuid, change in try emit(db, &state, registers, uuid, change, madeAt: now) }
             state.stamped = last
             return
         }
@@ -577,7 +605,7 @@ extension SQLiteStore {
         }
         for (uuid, field, old, new, millis) in ops {
             for (uuid, change) in try changes(db, state.profile, uuid: uuid, field: field, old: old, new: new) {
-                try emit(db, &state, uuid, change, madeAt: millis)
+                try emit(db, &state, registers, uuid, change, madeAt: millis)
             }
         }
         state.stamped = last
@@ -633,17 +661,18 @@ extension SQLiteStore {
     }
 
     /// Puts one local operation in the outbox, stamped, and in the task's register.
-    private static func emit(_ db: Connection, _ state: inout SyncState, _ uuid: String, _ change: SyncChange, madeAt millis: Int) throws {
+    private static func emit(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters, _ uuid: String,
+                             _ change: SyncChange, madeAt millis: Int) throws {
         let stamp = state.clock.tick(millis)
         state.outbox += 1
         let (value, old) = change.json
         try db.statement("""
             INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).run([state.profile, state.outbox, stamp.millis, stamp.counter, uuid, change.fieldName, value, old])
-        var register = try register(db, state.profile, uuid) ?? SyncRegister(uuid: uuid)
+        var register = try registers.get(uuid) ?? SyncRegister(uuid: uuid)
         _ = register.apply(change, at: Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica),
                            replica: state.replica)
-        try save(db, state.profile, register)
+        registers.set(register)
     }
 
     // MARK: - Registers to tasks
@@ -656,20 +685,28 @@ extension SQLiteStore {
     /// this store's next id), changed, moved or deleted, parents first. A task whose
     /// parent is gone stands at the top of the list until it comes back; a task of a
     /// cycle of moves whose move is the latest goes back where that move took it from.
-    /// None of this is logged as this replica's own operations.
-    static func place(_ db: Connection, _ user: String, _ state: SyncState, _ touched: [String]) throws {
+    /// None of this is logged as this replica's own operations. `unknown`: tasks this
+    /// replica had no register for before (none of them stands here yet).
+    static func place(_ db: Connection, _ user: String, _ state: SyncState, _ touched: [String],
+                      _ registers: SyncRegisters, unknown: Set<String> = []) throws {
         var queue = touched
         var placed: Set<String> = []
-        var requeued: Set<String> = []
+        var unknown = unknown
         var index = 0
+        // The tasks kept away from the parent their register names (gone, or a move
+        // dropped), written back at the end; a task waiting for its parent is one of them.
+        let wasDisplaced = Set(try db.prepare("SELECT uuid FROM sync_displaced WHERE profile_id = ?").all([state.profile]) { $0.text(0) })
+        var displaced = wasDisplaced
+        // New tasks at the top, counted once at the end.
+        var atTop = Tally()
         func localID(_ uuid: String) throws -> Int? {
             try db.first("SELECT id FROM task WHERE uuid = ? AND profile_id = ?", [uuid, state.profile]) { $0.int(0) }
         }
         func place(_ uuid: String) throws {
-            guard placed.insert(uuid).inserted, let register = try register(db, state.profile, uuid) else { return }
-            let local = try stored(db, user, uuid: uuid)
+            guard placed.insert(uuid).inserted, let register = try registers.get(uuid) else { return }
+            let local = unknown.contains(uuid) ? nil : try stored(db, user, uuid: uuid)
             guard register.alive else {
-                try db.statement("DELETE FROM sync_displaced WHERE profile_id = ? AND uuid = ?").run([state.profile, uuid])
+                displaced.remove(uuid)
                 guard let local else { return }
                 // Its subtasks here go first: those deleted too, or to the top.
                 let children = try db.prepare("SELECT uuid FROM task WHERE parent = ? AND profile_id = ?")
@@ -687,8 +724,17 @@ extension SQLiteStore {
                 _ = try put(db, user, nil, replacing: local)
                 return
             }
+            var task = StoredTask(id: local?.id, position: register.position, uuid: uuid, register.fields)
+            if local == nil && register.parent == nil {
+                // A new task at the top: its row now, the counts once for all of them.
+                try insertRow(db, user, task)
+                atTop.add(task)
+                unknown.remove(uuid)
+                displaced.remove(uuid)
+                return
+            }
             var parentID = 0
-            let effective = try effectiveParent(db, state.profile, register, &queue)
+            let effective = try effectiveParent(register, registers, &queue)
             if let parent = effective {
                 if let id = try localID(parent) {
                     parentID = id
@@ -705,35 +751,24 @@ extension SQLiteStore {
             // A task kept away from its register's parent (gone, or a move dropped) is
             // placed again after each answer: what kept it away may change.
             if parentID == 0 && register.parent != nil || parentID != 0 && register.parent != effective {
-                try db.statement("INSERT OR IGNORE INTO sync_displaced (profile_id, uuid) VALUES (?, ?)").run([state.profile, uuid])
+                displaced.insert(uuid)
             } else {
-                try db.statement("DELETE FROM sync_displaced WHERE profile_id = ? AND uuid = ?").run([state.profile, uuid])
+                displaced.remove(uuid)
             }
-            var task = StoredTask(id: local?.id, position: register.position, uuid: uuid, register.fields)
             task.parent = parentID
-            var id = local?.id ?? 0
             if let local {
                 if local.fields != task.fields || local.parent != parentID || local.position != task.position {
                     task.rev = local.rev + 1
                     _ = try put(db, user, task, replacing: local)
                 }
             } else {
-                id = try put(db, user, task, replacing: nil)?.id ?? 0
-            }
-            // Tasks whose parent this is, standing elsewhere (at the top while it was
-            // gone), come under it.
-            let waiting = try db.statement("""
-                SELECT r.uuid FROM sync_register AS r INDEXED BY sync_register_by_parent JOIN task AS t ON t.uuid = r.uuid
-                WHERE r.profile_id = ? AND r.parent = ? AND r.alive AND t.parent != ?
-                """).all([state.profile, uuid, id]) { $0.text(0) }
-            // Once each an answer: a task kept away on purpose stays away.
-            for child in waiting where requeued.insert(child).inserted {
-                placed.remove(child)
-                queue.append(child)
+                _ = try put(db, user, task, replacing: nil)
+                unknown.remove(uuid)
             }
         }
         // The tasks kept away from their parents are placed again last, when every
-        // register of this answer is in (twice: one may wait for another).
+        // register of this answer is in (twice: one may wait for another): those waiting
+        // for a parent that came or came back go under it.
         for pass in 0..<3 {
             while index < queue.count {
                 let uuid = queue[index]
@@ -741,11 +776,40 @@ extension SQLiteStore {
                 try place(uuid)
             }
             guard pass < 2 else { break }
-            let displaced = try db.prepare("SELECT uuid FROM sync_displaced WHERE profile_id = ?").all([state.profile]) { $0.text(0) }
-            for uuid in displaced {
+            for uuid in displaced.sorted() {
                 placed.remove(uuid)
                 queue.append(uuid)
             }
+        }
+        try atTop.write(db, user)
+        for uuid in wasDisplaced.subtracting(displaced).sorted() {
+            try db.statement("DELETE FROM sync_displaced WHERE profile_id = ? AND uuid = ?").run([state.profile, uuid])
+        }
+        for uuid in displaced.subtracting(wasDisplaced).sorted() {
+            try db.statement("INSERT INTO sync_displaced (profile_id, uuid) VALUES (?, ?)").run([state.profile, uuid])
+        }
+    }
+
+    /// New tasks at the top of a profile's list, counted in the profile once.
+    private struct Tally {
+        var total = 0
+        var done = 0
+        var top = Int.max
+        var bottom = Int.min
+
+        mutating func add(_ task: StoredTask) {
+            total += 1
+            done += task.fields.done ? 1 : 0
+            top = min(top, task.position)
+            bottom = max(bottom, task.position)
+        }
+
+        func write(_ db: Connection, _ user: String) throws {
+            guard total > 0 else { return }
+            try db.run("""
+                UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?1, roots_done = roots_done + ?2,
+                    top = min(top, ?3), bottom = max(bottom, ?4) WHERE name = ?5
+                """, [total, done, top, bottom, user])
         }
     }
 
@@ -754,12 +818,11 @@ extension SQLiteStore {
     /// task of the cycle whose move is the latest goes back where that move took it
     /// from (and if that too makes a cycle, to the top). A cycle met above the task is
     /// left to its latest task, which is queued to be placed.
-    static func effectiveParent(_ db: Connection, _ profile: Int64, _ register: SyncRegister,
-                                _ queue: inout [String]) throws -> String? {
+    static func effectiveParent(_ register: SyncRegister, _ registers: SyncRegisters, _ queue: inout [String]) throws -> String? {
         var candidate = register.parent
         for attempt in 0..<2 {
             guard let parent = candidate else { return nil }
-            guard let parentRegister = try self.register(db, profile, parent), parentRegister.alive else { return nil }
+            guard let parentRegister = try registers.get(parent), parentRegister.alive else { return nil }
             var chain = [register]
             var seen = [register.uuid: 0]
             var current: SyncRegister? = parentRegister
@@ -780,7 +843,7 @@ extension SQLiteStore {
                 }
                 seen[step.uuid] = chain.count
                 chain.append(step)
-                guard let next = step.parent, let nextRegister = try self.register(db, profile, next), nextRegister.alive else { break }
+                guard let next = step.parent, let nextRegister = try registers.get(next), nextRegister.alive else { break }
                 current = nextRegister
             }
             guard dropped else { return parent }

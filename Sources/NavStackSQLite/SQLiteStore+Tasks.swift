@@ -313,10 +313,7 @@ extension SQLiteStore {
     /// Inserts a task (with its id when it had one), keeping the counters and the
     /// positions given so far.
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
-        try db.run("""
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
-            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?)
-            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent])
+        try insertRow(db, user, task)
         try db.run("""
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
             """, [task.fields.done ? 1 : 0, task.position, task.position, user])
@@ -335,6 +332,14 @@ extension SQLiteStore {
             } ?? SubtaskCounts()
         }
         return inserted
+    }
+
+    /// The task's row alone, without the counts of its profile and parent.
+    static func insertRow(_ db: Connection, _ user: String, _ task: StoredTask) throws {
+        try db.run("""
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
+            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?)
+            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent])
     }
 
     /// Counts tasks joining (positive) or leaving (negative) a parent's subtasks, or the

@@ -44,7 +44,9 @@ struct Syncer {
     let settings: SyncSettings
     var client = HTTPClient()
 
-    /// Syncs within `budget` (each request gets what is left of it).
+    /// Syncs within `budget` (each request gets what is left of it). While the server
+    /// works on one request, the next batch of this replica's operations is made; once
+    /// its answer is read, the next request goes out before the answer is applied.
     func run(within budget: Duration) throws(SyncError) -> SyncTotals {
         let url: HTTPURL
         do {
@@ -52,45 +54,75 @@ struct Syncer {
         } catch {
             throw .http(error)
         }
-        let clock = ContinuousClock()
-        let end = clock.now.advanced(by: budget)
+        let end = ContinuousClock.now.advanced(by: budget)
         var totals = SyncTotals()
+        var request = try make { try store.syncRequest(user) }
+        var exchange = try start(request, after: request.after, url: url, by: end)
         while true {
-            let left = clock.now.duration(to: end)
-            guard left > .zero else { throw .outOfTime }
-            let request: SyncRequest
-            do {
-                request = try store.syncRequest(user)
-            } catch {
-                throw .store(Self.describe(error))
+            let next = request.more ? try make { try store.syncRequest(user, after: request.through) } : nil
+            let answer = try read(exchange)
+            var following: (SyncRequest, HTTPExchange)?
+            if next != nil || answer.more {
+                let nextRequest: SyncRequest
+                if let next {
+                    nextRequest = next
+                } else {
+                    nextRequest = try make { try store.syncRequest(user, after: request.through) }
+                }
+                following = (nextRequest, try start(nextRequest, after: answer.last, url: url, by: end))
             }
-            let answer: HTTPResponse
-            do {
-                answer = try client.send(HTTPRequest(
-                    method: .post, url: url,
-                    headers: ["Authorization": "Bearer " + settings.token, "Content-Type": "application/json"],
-                    body: request.body), deadline: left)
-            } catch {
-                throw .http(error)
-            }
-            switch answer.status {
-            case 200: break
-            case 401: throw .refusedToken
-            default:
-                let text = String(decoding: answer.body, as: UTF8.self)
-                let message = JSONValue(parsing: text)?["error"]?.string ?? ""
-                throw .server(status: answer.status, message: message.escapedForDisplay)
-            }
-            let round: SyncRound
-            do {
-                round = try store.applySyncAnswer(user, answer.body, to: request)
-            } catch {
-                throw .store(Self.describe(error))
-            }
+            let round = try make { try store.applySyncAnswer(user, answer, to: request) }
             totals.sent += request.count
             totals.received += round.received
             totals.conflicts += round.conflicts
-            if !round.more && request.count < SQLiteStore.syncBatch { return totals }
+            guard let following else { return totals }
+            (request, exchange) = following
+        }
+    }
+
+    /// A step of the store's, its failure as a sync's.
+    private func make<T>(_ step: () throws -> T) throws(SyncError) -> T {
+        do {
+            return try step()
+        } catch {
+            throw .store(Self.describe(error))
+        }
+    }
+
+    /// Sends `request` asking for what follows `after`, with what is left until `end`.
+    private func start(_ request: SyncRequest, after: Int, url: HTTPURL, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
+        let left = ContinuousClock.now.duration(to: end)
+        guard left > .zero else { throw .outOfTime }
+        do {
+            return try client.start(HTTPRequest(
+                method: .post, url: url,
+                headers: ["Authorization": "Bearer " + settings.token, "Content-Type": "application/json"],
+                body: request.body(after: after)), deadline: left)
+        } catch {
+            throw .http(error)
+        }
+    }
+
+    /// The server's answer to a request sent, read.
+    private func read(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
+        let answer: HTTPResponse
+        do {
+            answer = try exchange.response()
+        } catch {
+            throw .http(error)
+        }
+        switch answer.status {
+        case 200: break
+        case 401: throw .refusedToken
+        default:
+            let text = String(decoding: answer.body, as: UTF8.self)
+            let message = JSONValue(parsing: text)?["error"]?.string ?? ""
+            throw .server(status: answer.status, message: message.escapedForDisplay)
+        }
+        do {
+            return try SyncAnswer(answer.body)
+        } catch {
+            throw .store(error.message)
         }
     }
 

@@ -45,7 +45,7 @@ final class OperationLog {
             let round = try store.applySyncAnswer(user, answer(request.body, page: page), to: request)
             total.received += round.received
             total.conflicts += round.conflicts
-            if !round.more && request.count < batch { return total }
+            if !round.more && !request.more { return total }
         }
     }
 }
@@ -205,6 +205,48 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertEqual(try tasks(a), try tasks(b))
         XCTAssertEqual(try b.counts(user).open, 30)
         try assertCountsMatch(b)
+    }
+
+    func testARequestStopsAtItsByteBudgetAndTheRestFollows() throws {
+        let log = OperationLog()
+        let a = try replica(log), b = try replica(log)
+        let notes = String(repeating: "n", count: Limits.notesCharacters)
+        let records = (0..<2_500).map { "{\"title\":\"T\($0)\",\"notes\":\"\(notes)\"}" }
+        _ = try a.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
+        let first = try a.syncRequest(user)
+        XCTAssertTrue(first.more)
+        XCTAssertGreaterThan(first.count, 1_000)
+        XCTAssertLessThan(first.count, 2_500)
+        XCTAssertLessThanOrEqual(first.body.count, SQLiteStore.syncBatchBytes + 64 << 10)
+        try a.applySyncAnswer(user, log.answer(first.body), to: first)
+        try log.sync(a, user)
+        try log.sync(b, user)
+        XCTAssertEqual(try b.counts(user).open, 2_500)
+        XCTAssertEqual(try tasks(a), try tasks(b))
+    }
+
+    func testARegisterReadsBackAsWrittenWhateverItsStamps() throws {
+        let store = try replica(OperationLog())
+        let stamp = { (millis: Int) in Stamp.text(millis: millis, counter: 0, replica: "r") }
+        var created = SyncRegister(uuid: "u1")
+        _ = created.apply(.create(SyncTask(fields: DraftFields(title: "A", notes: "n", done: false), parent: "p", position: 3)),
+                          at: stamp(5), replica: "r")
+        var edited = created
+        edited.uuid = "u2"
+        _ = edited.apply(.field(.title, .text("B"), old: nil), at: stamp(9), replica: "r")
+        var field = SyncRegister(uuid: "u3")
+        _ = field.apply(.position(4), at: stamp(2), replica: "r")
+        try store.writing { db in
+            let profile = try SQLiteStore.syncState(db, self.user).profile
+            let registers = SyncRegisters(db, profile: profile)
+            for register in [created, edited, field] { registers.set(register) }
+            try registers.write()
+            let fresh = SyncRegisters(db, profile: profile)
+            XCTAssertEqual(try fresh.get("u1"), created)
+            XCTAssertEqual(try fresh.get("u2"), edited)
+            XCTAssertEqual(try fresh.get("u3"), field)
+            XCTAssertNil(try fresh.get("u4"))
+        }
     }
 
     func testTasksFromBeforeTheFirstSyncAreSentAsTheyAre() throws {

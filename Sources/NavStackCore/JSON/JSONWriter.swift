@@ -57,6 +57,13 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A value that is JSON already, as UTF-8 bytes, copied as it is.
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     public mutating func strings(_ values: [String]) {
         array(values) { $0.string($1) }
     }

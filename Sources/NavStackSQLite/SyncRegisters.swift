@@ -1,0 +1,78 @@
+import NavStackCore
+
+/// The registers one sync step reads and writes (docs/sync.md), held in memory and
+/// written once at its end: an answer's operations, then the placing of their tasks,
+/// read each register from the store at most once and write it once.
+///
+/// A stamp equal to the register's `alive_at` is stored as `=`: most registers are a
+/// create and nothing since, whose six stamps are one (57 bytes each).
+final class SyncRegisters {
+    private let db: Connection
+    private let profile: Int64
+    /// What was read or set, by uuid; `.some(nil)`: the store has no register for it.
+    private var known: [String: SyncRegister?] = [:]
+    /// The uuids set since the last ``write()``, in the order first set.
+    private var changed: [String] = []
+    private var isChanged: Set<String> = []
+
+    /// How a stamp equal to `alive_at` is stored: no stamp is `=`.
+    private static let sameAsAlive = "="
+
+    init(_ db: Connection, profile: Int64) {
+        self.db = db
+        self.profile = profile
+    }
+
+    /// The register of `uuid`; `nil` when this replica has never known the task.
+    func get(_ uuid: String) throws -> SyncRegister? {
+        if let register = known[uuid] { return register }
+        let register = try db.statement("""
+            SELECT alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position, position_at
+            FROM sync_register WHERE profile_id = ? AND uuid = ?
+            """).first([profile, uuid]) { row in
+            var register = SyncRegister(uuid: uuid)
+            register.alive = row.bool(0)
+            register.aliveAt = row.text(1)
+            func stamp(_ column: Int32) -> String {
+                let text = row.text(column)
+                return text == Self.sameAsAlive ? register.aliveAt : text
+            }
+            register.fields = DraftFields(title: row.text(2), notes: row.text(4), done: row.bool(6))
+            register.fieldsAt = [stamp(3), stamp(5), stamp(7)]
+            register.parent = row.optionalText(8)
+            register.parentOld = row.optionalText(9)
+            register.parentAt = stamp(10)
+            register.position = row.int(11)
+            register.positionAt = stamp(12)
+            return register
+        }
+        known[uuid] = .some(register)
+        return register
+    }
+
+    /// Keeps `register` as its task's, written at the next ``write()``.
+    func set(_ register: SyncRegister) {
+        known[register.uuid] = .some(register)
+        if isChanged.insert(register.uuid).inserted { changed.append(register.uuid) }
+    }
+
+    /// Writes the registers set since the last call.
+    func write() throws {
+        let statement = try db.statement("""
+            INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
+                parent, parent_old, parent_at, position, position_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for uuid in changed {
+            guard let register = known[uuid] ?? nil else { continue }
+            func stamp(_ text: String) -> String {
+                !text.isEmpty && text == register.aliveAt ? Self.sameAsAlive : text
+            }
+            try statement.run([profile, register.uuid, register.alive, register.aliveAt, register.fields.title,
+                               stamp(register.fieldsAt[0]), register.fields.notes, stamp(register.fieldsAt[1]), register.fields.done,
+                               stamp(register.fieldsAt[2]), register.parent, register.parentOld, stamp(register.parentAt),
+                               register.position, stamp(register.positionAt)])
+        }
+        changed.removeAll()
+        isChanged.removeAll()
+    }
+}
