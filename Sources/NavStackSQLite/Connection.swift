@@ -230,6 +230,11 @@ final class Connection {
         sqlite3_last_insert_rowid(handle)
     }
 
+    /// The rows the last statement inserted, changed or deleted.
+    var changes: Int32 {
+        sqlite3_changes(handle)
+    }
+
     /// Turns a result code other than OK (or DONE, when `done`) into an error with
     /// SQLite's message.
     func check(_ code: Int32, done: Bool = false) throws(SQLiteError) {

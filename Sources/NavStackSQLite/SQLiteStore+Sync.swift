@@ -125,6 +125,11 @@ struct Stamp {
         padded(millis, 15) + padded(counter, 10) + replica
     }
 
+    /// ``text(millis:counter:replica:)`` in SQL, of the SQL expressions given.
+    static func sql(millis: String, counter: String, replica: String) -> String {
+        "printf('%015d%010d%s', max(0, \(millis)), max(0, \(counter)), \(replica))"
+    }
+
     static func replica(of text: String) -> Substring {
         text.utf8.count > 25 ? text.dropFirst(25) : ""
     }
@@ -585,15 +590,13 @@ extension SQLiteStore {
     static func stampLocalChanges(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters) throws {
         let last = try db.first("SELECT max(seq) FROM op", []) { $0.int(0) } ?? 0
         if state.stamped < 0 {
-            let now = Int(milliseconds())
-            try db.prepare("""
+            try emitCreates(db, &state, registers, madeAt: Int(milliseconds()), of: """
                 WITH RECURSIVE down(id, level) AS (
                     SELECT id, 0 FROM task WHERE profile_id = ?1 AND parent = 0
                     UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id
                     WHERE t.profile_id = ?1 AND down.level < \(TreeLimits.depth))
-                SELECT \(createColumns) FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
-                ORDER BY down.level, t.id
-                """).all([state.profile], created).forEach { uuid, change in try emit(db, &state, registers, uuid, change, madeAt: now) }
+                SELECT \(createColumns), down.level AS k1, t.id AS k2 FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
+                """)
             state.stamped = last
             return
         }
@@ -604,6 +607,15 @@ extension SQLiteStore {
             (row.text(1), row.text(2), row.optionalText(3), row.optionalText(4), row.int(5))
         }
         for (uuid, field, old, new, millis) in ops {
+            if field == "import", let range = new.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number,
+               let last = range["last"]?.number {
+                // The tasks it added, as they are now.
+                try emitCreates(db, &state, registers, madeAt: millis, of: """
+                    SELECT \(createColumns), 0 AS k1, t.id AS k2 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
+                    WHERE t.id BETWEEN \(first) AND \(last) AND t.profile_id = ?1
+                    """)
+                continue
+            }
             for (uuid, change) in try changes(db, state.profile, uuid: uuid, field: field, old: old, new: new) {
                 try emit(db, &state, registers, uuid, change, madeAt: millis)
             }
@@ -623,12 +635,6 @@ extension SQLiteStore {
             let gone = StoredTask(json: value(old))
             return [(uuid, .delete(old: try gone.map { try syncTask(db, $0) }))]
         case "import":
-            if let range = new.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number, let last = range["last"]?.number {
-                return try db.prepare("""
-                    SELECT \(createColumns) FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
-                    WHERE t.id BETWEEN ? AND ? AND t.profile_id = ? ORDER BY t.id
-                    """).all([first, last, profile], created)
-            }
             if let range = old.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number, let last = range["last"]?.number {
                 return try db.prepare("SELECT DISTINCT uuid FROM undone_task WHERE id BETWEEN ? AND ? ORDER BY id DESC")
                     .all([first, last]) { ($0.text(0), .delete(old: nil)) }
@@ -640,13 +646,43 @@ extension SQLiteStore {
         }
     }
 
-    /// The columns ``created(_:)`` reads, of a task `t` and its parent `p`.
-    private static let createColumns = "t.uuid, t.title, t.notes, t.done, p.uuid, t.position"
+    /// The columns of a task `t` and its parent `p` that ``emitCreates(_:_:_:madeAt:of:)``
+    /// reads, named as its `SyncTask` JSON has them.
+    private static let createColumns =
+        "t.uuid AS uuid, t.title AS title, t.notes AS notes, t.done AS done, p.uuid AS parent, t.position AS position"
 
-    /// A row of ``createColumns`` as the operation that creates the task as it is.
-    private static func created(_ row: Row) -> (String, SyncChange) {
-        (row.text(0), .create(SyncTask(fields: DraftFields(title: row.text(1), notes: row.text(2), done: row.bool(3)),
-                                       parent: row.optionalText(4), position: row.int(5))))
+    /// Puts in the outbox, stamped, the operations that create the tasks of `rows` (a
+    /// query of ``createColumns`` and two ordering keys `k1`, `k2`; `?1` the profile) as they are,
+    /// in the keys' order, and sets their registers: the set-wise form of ``emit`` for
+    /// creates. A local stamp is later than any the register holds, so the create sets
+    /// every field of it, as ``SyncRegister/apply(_:at:replica:)`` would.
+    private static func emitCreates(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters,
+                                    madeAt millis: Int, of rows: String) throws {
+        // Registers set before go in first; the ones written here are read again.
+        try registers.write()
+        var clock = state.clock
+        let stamp = clock.tick(millis)
+        let from = state.outbox
+        try db.prepare("""
+            INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old)
+            SELECT ?1, ?2 + n, ?3, ?4 + n - 1, uuid, 'task',
+                json_object('title', title, 'notes', notes, 'done', json(iif(done, 'true', 'false')), 'parent', parent,
+                            'position', position), 'null'
+            FROM (SELECT row_number() OVER (ORDER BY k1, k2) AS n, * FROM (\(rows)))
+            """).run([state.profile, from, stamp.millis, stamp.counter])
+        let count = Int(db.changes)
+        guard count > 0 else { return }
+        try db.prepare("""
+            INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
+                parent, parent_old, parent_at, position, position_at)
+            SELECT profile_id, task, 1, \(Stamp.sql(millis: "millis", counter: "counter", replica: "?4")),
+                json_extract(value, '$.title'), ?5, json_extract(value, '$.notes'), ?5, json_extract(value, '$.done'), ?5,
+                json_extract(value, '$.parent'), NULL, ?5, json_extract(value, '$.position'), ?5
+            FROM sync_outbox WHERE profile_id = ?1 AND seq > ?2 AND seq <= ?3
+            """).run([state.profile, from, from + count, state.replica, SyncRegisters.sameAsAlive])
+        registers.forget()
+        state.outbox += count
+        state.clock = SyncClock(millis: stamp.millis, counter: stamp.counter + count - 1)
     }
 
     /// A stored task as operations carry it: its parent by uuid (one brought back by a

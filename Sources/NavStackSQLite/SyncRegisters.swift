@@ -16,7 +16,7 @@ final class SyncRegisters {
     private var isChanged: Set<String> = []
 
     /// How a stamp equal to `alive_at` is stored: no stamp is `=`.
-    private static let sameAsAlive = "="
+    static let sameAsAlive = "="
 
     init(_ db: Connection, profile: Int64) {
         self.db = db
@@ -54,6 +54,11 @@ final class SyncRegisters {
     func set(_ register: SyncRegister) {
         known[register.uuid] = .some(register)
         if isChanged.insert(register.uuid).inserted { changed.append(register.uuid) }
+    }
+
+    /// Forgets what was read: registers written around this cache are read again.
+    func forget() {
+        known.removeAll()
     }
 
     /// Writes the registers set since the last call.
