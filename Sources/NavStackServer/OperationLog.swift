@@ -39,6 +39,11 @@ public struct OperationLog: Sendable {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
                     try await connection.query(Self.insert(request, into: account), logger: logger).drain()
                 }
+                // The page is the first rows of the primary key's order after `after`: read
+                // in that order, it stops at the page's end. Statistics older than a large
+                // push (autovacuum analyzes later) make PostgreSQL fetch every row after
+                // `after` as a bitmap and sort them (100,000 rows: 90 ms, not 5, a page).
+                try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger).drain()
                 let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
                 return Outcome(account: account, page: page)
             }
@@ -93,9 +98,11 @@ public struct OperationLog: Sendable {
         return account
     }
 
-    /// All the operations in one statement, as arrays unnested in the order they were
-    /// sent; one already in the log (the same replica and seq) is left as it is, so a
-    /// request sent again adds nothing twice.
+    /// All the operations in one statement, as arrays unnested; one already in the log
+    /// (the same replica and seq) is left as it is, so a request sent again adds nothing
+    /// twice. PostgreSQL numbers the rows of a function scan as it reads them, in the order
+    /// sent; no replica depends on it (applying is the same in any order), so the rows are
+    /// not sorted by their ordinal to make sure, which cost a third of the insert.
     private static func insert(_ request: SyncRequest, into account: Int64) -> PostgresQuery {
         let operations = request.operations
         var bindings = PostgresBindings(capacity: 9)
@@ -113,8 +120,7 @@ public struct OperationLog: Sendable {
                 INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
                 SELECT $1, $2, o.seq, o.millis, o.counter, o.task, o.field, o.value, o.old
                 FROM unnest($3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[])
-                    WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, n)
-                ORDER BY o.n
+                    AS o(seq, millis, counter, task, field, value, old)
                 ON CONFLICT (account_id, replica, seq) DO NOTHING
                 """,
             binds: bindings)
