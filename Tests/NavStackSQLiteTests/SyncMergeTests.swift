@@ -207,6 +207,30 @@ final class SyncMergeTests: XCTestCase {
         try assertCountsMatch(b)
     }
 
+    func testAnImportAfterTheFirstSyncItsUndoAndRedoReachTheOtherReplica() throws {
+        let log = OperationLog()
+        let a = try replica(log), b = try replica(log)
+        _ = try a.insertAtTop(user, DraftFields(title: "Before"), as: .add)
+        try log.sync(a, user)
+        let records = (0..<30).map { "{\"title\":\"T\($0)\"\($0 > 0 && $0 % 3 == 0 ? ",\"parent\":\($0 - 1)" : "")}" }
+        _ = try a.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
+        try log.sync(a, user, batch: 7)
+        try log.sync(b, user, page: 11)
+        XCTAssertEqual(try b.counts(user).open, 31)
+        XCTAssertEqual(try tasks(a), try tasks(b))
+        XCTAssertEqual(try a.undo(user), .import)
+        try log.sync(a, user)
+        try log.sync(b, user)
+        XCTAssertEqual(try b.counts(user).open, 1)
+        XCTAssertEqual(try a.redo(user), .import)
+        _ = try a.insertAtTop(user, DraftFields(title: "After"), as: .add)
+        try log.sync(a, user)
+        try log.sync(b, user)
+        XCTAssertEqual(try b.counts(user).open, 32)
+        XCTAssertEqual(try tasks(a), try tasks(b))
+        try assertCountsMatch(b)
+    }
+
     func testARequestStopsAtItsByteBudgetAndTheRestFollows() throws {
         let log = OperationLog()
         let a = try replica(log), b = try replica(log)
