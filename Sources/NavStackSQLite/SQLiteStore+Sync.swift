@@ -54,12 +54,14 @@ public struct SyncAnswer {
     /// The server has more to send.
     public var more: Bool
 
+    static let expected = "expected {\"ops\": […], \"last\": N, \"more\": true|false}"
+
     public init(_ bytes: [UInt8]) throws(SyncFailure) {
         let value = bytes.withUnsafeBufferPointer { bytes -> JSONValue? in
             JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
         }
         guard let value, let ops = value["ops"]?.array, let last = value["last"]?.number, let more = value["more"]?.bool else {
-            throw .malformedAnswer("expected {\"ops\": […], \"last\": N, \"more\": true|false}")
+            throw .malformedAnswer(Self.expected)
         }
         self.ops = ops
         self.last = last
