@@ -75,8 +75,6 @@ public struct SyncRound: Equatable, Sendable {
     public var received: Int
     /// Local values another replica's later change replaced (shown, and undoable).
     public var conflicts: Int
-    /// The server has more to send.
-    public var more: Bool
 }
 
 /// Why an answer of the server could not be applied.
@@ -453,12 +451,8 @@ extension SQLiteStore {
     /// operations through `request.through`, and sends other replicas' operations,
     /// applied here in one transaction (again harmlessly, if a run before this one was
     /// cut off before it committed).
-    public func applySyncAnswer(_ user: String, _ answer: [UInt8], to request: SyncRequest) throws -> SyncRound {
-        try applySyncAnswer(user, SyncAnswer(answer), to: request)
-    }
-
     public func applySyncAnswer(_ user: String, _ answer: SyncAnswer, to request: SyncRequest) throws -> SyncRound {
-        let (ops, last, more) = (answer.ops, answer.last, answer.more)
+        let (ops, last) = (answer.ops, answer.last)
         return try writing { db in
             var state = try Self.syncState(db, user)
             let registers = SyncRegisters(db, profile: state.profile)
@@ -501,7 +495,7 @@ extension SQLiteStore {
             state.pulled = max(state.pulled, last)
             try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
             try Self.save(db, state)
-            return SyncRound(received: received, conflicts: conflicts, more: more)
+            return SyncRound(received: received, conflicts: conflicts)
         }
     }
 
@@ -609,8 +603,7 @@ extension SQLiteStore {
             (row.text(1), row.text(2), row.optionalText(3), row.optionalText(4), row.int(5))
         }
         for (uuid, field, old, new, millis) in ops {
-            if field == "import", let range = new.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number,
-               let last = range["last"]?.number {
+            if field == "import", let (first, last) = importRange(new) {
                 // The tasks it added, as they are now.
                 try emitCreates(db, &state, registers, madeAt: millis, of: """
                     SELECT \(createColumns), 0 AS k1, t.id AS k2 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
@@ -637,7 +630,8 @@ extension SQLiteStore {
             let gone = StoredTask(json: value(old))
             return [(uuid, .delete(old: try gone.map { try syncTask(db, $0) }))]
         case "import":
-            if let range = old.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number, let last = range["last"]?.number {
+            // An import's undoing (one adding tasks is stamped set-wise).
+            if let (first, last) = importRange(old) {
                 return try db.prepare("SELECT DISTINCT uuid FROM undone_task WHERE id BETWEEN ? AND ? ORDER BY id DESC")
                     .all([first, last]) { ($0.text(0), .delete(old: nil)) }
             }
@@ -646,6 +640,13 @@ extension SQLiteStore {
             guard let change = SyncChange(field: field, value: value(new), old: value(old)) else { return [] }
             return [(uuid, change)]
         }
+    }
+
+    /// The ids an `import` operation's `new` (tasks added) or `old` (tasks taken away) names.
+    private static func importRange(_ text: String?) -> (first: Int, last: Int)? {
+        guard let range = text.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number,
+              let last = range["last"]?.number else { return nil }
+        return (first, last)
     }
 
     /// The columns of a task `t` and its parent `p` that ``emitCreates(_:_:_:madeAt:of:)``

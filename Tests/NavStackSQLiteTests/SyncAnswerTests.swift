@@ -50,7 +50,7 @@ final class SyncAnswerTests: XCTestCase {
         try store.configureSync("ana", server: "http://server", token: "t")
         let request = try store.syncRequest("ana")
         let lacking = Array(#"{"ops":[{"replica":"r","millis":1,"counter":0,"task":"u","value":true}],"last":4,"more":false}"#.utf8)
-        XCTAssertThrowsError(try store.applySyncAnswer("ana", lacking, to: request)) { error in
+        XCTAssertThrowsError(try store.applySyncAnswer("ana", SyncAnswer(lacking), to: request)) { error in
             XCTAssertEqual(error as? SyncFailure,
                            .malformedAnswer("an operation lacks replica, millis, counter, task, field or value"))
         }

@@ -39,13 +39,14 @@ final class OperationLog {
     /// Syncs a store until it has sent everything and received everything.
     @discardableResult
     func sync(_ store: SQLiteStore, _ user: String, page: Int = 10_000, batch: Int = SQLiteStore.syncBatch) throws -> SyncRound {
-        var total = SyncRound(received: 0, conflicts: 0, more: false)
+        var total = SyncRound(received: 0, conflicts: 0)
         while true {
             let request = try store.syncRequest(user, limit: batch)
-            let round = try store.applySyncAnswer(user, answer(request.body, page: page), to: request)
+            let reply = try SyncAnswer(answer(request.body, page: page))
+            let round = try store.applySyncAnswer(user, reply, to: request)
             total.received += round.received
             total.conflicts += round.conflicts
-            if !round.more && !request.more { return total }
+            if !reply.more && !request.more { return total }
         }
     }
 }
@@ -242,7 +243,7 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 1_000)
         XCTAssertLessThan(first.count, 2_500)
         XCTAssertLessThanOrEqual(first.body.count, SQLiteStore.syncBatchBytes + 64 << 10)
-        try a.applySyncAnswer(user, log.answer(first.body), to: first)
+        try a.applySyncAnswer(user, SyncAnswer(log.answer(first.body)), to: first)
         try log.sync(a, user)
         try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 2_500)
