@@ -167,6 +167,13 @@ extension SQLiteStore {
         ("v6: registers without the index by parent", """
             DROP INDEX sync_register_by_parent;
             """),
+        // Equal positions (given by two replicas) are ordered by uuid: with the uuid in
+        // the index a page is read in order, where SQLite sorted each position's rows
+        // in a temporary b-tree, cleared again for every row.
+        ("v7: list order with the uuid", """
+            DROP INDEX task_in_order;
+            CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
+            """),
     ]
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
@@ -246,8 +253,8 @@ extension SQLiteStore {
                                   "parent", "parent_old", "parent_at", "position", "position_at"],
             ],
         ]
-        // v6 dropped an index: its columns are v5's.
-        return columns + [columns[4]]
+        // v6 and v7 changed indexes only: their columns are v5's.
+        return columns + [columns[4], columns[4]]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

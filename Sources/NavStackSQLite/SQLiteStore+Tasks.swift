@@ -62,15 +62,19 @@ extension SQLiteStore {
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
-            let (sql, arguments) = Self.whereClause(query, user)
-            // Results from every level come the top's first, then each task's subtasks.
-            // Equal positions (given by two replicas) are ordered by uuid, alike everywhere.
-            let order = query.scope == .everywhere ? "parent, position, uuid" : "position, uuid"
-            let statement = try db.statement("""
-                SELECT \(Self.columns) FROM task WHERE profile_id = \(Self.profileID)\(sql) ORDER BY \(order) LIMIT ? OFFSET ?
-                """)
-            return try statement.all(arguments + [limit, offset], Self.task)
+            let (sql, arguments) = Self.pageQuery(query, user)
+            return try db.statement(sql).all(arguments + [limit, offset], Self.task)
         }
+    }
+
+    /// The statement reading a page of a list, with its arguments but the limit and the
+    /// offset. Results from every level come the top's first, then each task's subtasks.
+    /// Equal positions (given by two replicas) are ordered by uuid, alike everywhere: the
+    /// index `task_in_order` gives that order, so no page is sorted.
+    static func pageQuery(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
+        let (clause, arguments) = whereClause(query, user)
+        let order = query.scope == .everywhere ? "parent, position, uuid" : "position, uuid"
+        return ("SELECT \(columns) FROM task WHERE profile_id = \(profileID)\(clause) ORDER BY \(order) LIMIT ? OFFSET ?", arguments)
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {

@@ -450,6 +450,29 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(page.rows.map(\.task.id), [1, 3])
     }
 
+    /// Every page is read in list order from the index, never sorted: equal positions
+    /// (two replicas' tasks) come in uuid order all the same.
+    func testAPageOfAnyListIsReadInOrderFromTheIndex() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: true)
+        let queries = ListFilter.allCases.flatMap { filter in
+            [ListQuery(filter: filter), ListQuery(filter: filter, search: "a"), { var query = ListQuery.subtasks(of: 1)
+                query.filter = filter
+                return query }()]
+        }
+        for query in queries {
+            let (sql, arguments) = SQLiteStore.pageQuery(query, "ana")
+            let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + sql).all(arguments + [10, 0]) { $0.text(3) }
+            XCTAssertTrue(plan.contains { $0.contains("INDEX task_in_order") }, "\(query): \(plan)")
+            XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(query): \(plan)")
+        }
+        // Three tasks at one position: the page gives them in uuid order.
+        try store.db.run("UPDATE task SET position = 0")
+        let uuids = try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.uuid)
+        XCTAssertEqual(uuids.count, 3)
+        XCTAssertEqual(uuids, uuids.sorted())
+    }
+
     func testTheMigrationsRunInOrderOnMemoryAndFileDatabases() throws {
         for store in [try SQLiteStore(path: nil), try SQLiteStore(path: path)] {
             XCTAssertEqual(try SQLiteStore.schemaVersion(store.db), SQLiteStore.migrations.count)
