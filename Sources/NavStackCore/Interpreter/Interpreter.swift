@@ -179,7 +179,7 @@ public struct Interpreter {
     private final class Kept {
         let language: Language
         let renderer: TextRenderer
-        let printed = Memo<Response, String>()
+        let printed = Memo<Response, [UInt8]>()
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
@@ -199,17 +199,19 @@ public struct Interpreter {
 
     private mutating func print(_ response: Response, to sink: some OutputSink) {
         let kept = keptNow()
-        if let text = kept.printed[response] {
-            if !text.isEmpty { sink.write(text, to: .output) }
-            return
+        let bytes: [UInt8]
+        if let printed = kept.printed[response] {
+            bytes = printed
+        } else {
+            var rendered: [UInt8] = []
+            switch options.format {
+            case .text: kept.renderer.render(response, into: &rendered)
+            case .json: JSONRenderer().render(response, into: &rendered)
+            }
+            kept.printed[response] = rendered
+            bytes = rendered
         }
-        var text = ""
-        switch options.format {
-        case .text: kept.renderer.render(response, to: &text)
-        case .json: JSONRenderer().render(response, to: &text)
-        }
-        kept.printed[response] = text
-        if !text.isEmpty { sink.write(text, to: .output) }
+        if !bytes.isEmpty { sink.write(to: .output) { $0.append(contentsOf: bytes) } }
     }
 
     /// A screen with the error of a command that did part of its work (`login` whose

@@ -4,6 +4,13 @@ public struct JSONRenderer: Sendable {
     public init() {}
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
+        var bytes: [UInt8] = []
+        render(response, into: &bytes)
+        if !bytes.isEmpty { out.write(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// Appends the response's JSON line, as UTF-8, to `bytes`.
+    public func render(_ response: Response, into bytes: inout [UInt8]) {
         var json = JSONWriter()
         switch response {
         case .screen(let screen):
@@ -26,8 +33,8 @@ public struct JSONRenderer: Sendable {
         case .quit:
             return
         }
-        out.write(json.text)
-        out.write("\n")
+        bytes.append(contentsOf: json.bytes)
+        bytes.append(0x0A)
     }
 
     /// `{"error": {"message": …, "line": N}}`

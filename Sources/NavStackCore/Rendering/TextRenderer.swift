@@ -43,7 +43,7 @@ public struct TextRenderer {
     private let rule: String
     /// The action lines of the screens shown so far: a screen's actions change with few
     /// things, and the same few screens come back again and again.
-    private let actionsShown = Memo<ActionsKey, String>()
+    private let actionsShown = Memo<ActionsKey, [UInt8]>()
 
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
@@ -56,6 +56,13 @@ public struct TextRenderer {
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
+        var bytes: [UInt8] = []
+        render(response, into: &bytes)
+        if !bytes.isEmpty { out.write(String(decoding: bytes, as: UTF8.self)) }
+    }
+
+    /// Appends the response's text, as UTF-8, to `bytes`.
+    public func render(_ response: Response, into bytes: inout [UInt8]) {
         var lines = Lines(width: width, style: style, rule: rule)
         switch response {
         case .screen(let screen):
@@ -65,12 +72,12 @@ public struct TextRenderer {
         case .location(let url, let breadcrumb):
             lines.add(Self.breadcrumb(breadcrumb, fitting: width))
             // Whole, however long, to be copied.
-            if let url { lines.append(url + "\n") } else { lines.add(catalog(.signedOut)) }
+            if let url { lines.addWhole(url) } else { lines.add(catalog(.signedOut)) }
         case .quit:
             return
         }
         lines.blank()
-        out.write(lines.text)
+        bytes.append(contentsOf: lines.bytes)
     }
 
     /// How many lines the list screen takes besides its rows, at this width: what a
@@ -225,15 +232,21 @@ public struct TextRenderer {
         guard let last = rows.last else { return }
         let numberWidth = max(2, String(last.row).utf8.count)
         // Each row is put together in one string, kept from row to row, rather than
-        // by joining six new ones.
+        // by joining six new ones; most rows (a plain title that fits, no emphasis) go
+        // straight to the screen's bytes.
         var line = ""
         for row in rows {
+            let progress = row.task.subtasks
+            let emphasis: TextStyle.Emphasis? = row.task.done ? .dim : nil
+            if progress.total == 0, emphasis == nil || style == .plain,
+               lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title) {
+                continue
+            }
             let number = String(row.row)
             line.removeAll(keepingCapacity: true)
             for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
             line += number
             line += row.task.done ? "  [x] " : "  [ ] "
-            let progress = row.task.subtasks
             if progress.total > 0 {
                 // The progress stays on the row: a title too long gives way to it.
                 let count = " [\(progress.done)/\(progress.total)]"
@@ -244,7 +257,7 @@ public struct TextRenderer {
             } else {
                 line += row.task.title.escapedForDisplay
             }
-            lines.add(line, row.task.done ? .dim : nil)
+            lines.add(line, emphasis)
         }
     }
 
@@ -275,8 +288,8 @@ public struct TextRenderer {
         }
         var block = Lines(width: width, style: style, rule: rule)
         actionLines(key, into: &block)
-        actionsShown[key] = block.text
-        lines.append(block.text)
+        actionsShown[key] = block.bytes
+        lines.append(block.bytes)
     }
 
     private func actionLines(_ screen: ActionsKey, into lines: inout Lines) {
@@ -320,38 +333,87 @@ public struct TextRenderer {
     }
 }
 
-/// Lines of a text screen, each cut to the width before it is emphasised.
+/// Lines of a text screen, each cut to the width before it is emphasised, as UTF-8.
 struct Lines {
     let width: Int
     let style: TextStyle
     /// A rule across the width, made once.
     let ruleText: String
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
 
     init(width: Int, style: TextStyle, rule: String) {
         self.width = width
         self.style = style
         ruleText = rule
-        text.reserveCapacity(1024)
+        bytes.reserveCapacity(1024)
     }
+
+    /// The lines as text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
-        text += style.apply(emphasis, to: line.truncated(toWidth: width))
-        text += "\n"
+        bytes.append(contentsOf: style.apply(emphasis, to: line.truncated(toWidth: width)).utf8)
+        bytes.append(0x0A)
     }
 
+    /// A line as it is, however long (a URL, to be copied whole).
+    mutating func addWhole(_ line: String) {
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
+    }
+
+    /// A list row, ` 1  [ ] Title`, written byte by byte when its title is printable
+    /// ASCII and the row fits the width (one column a byte, nothing to escape or cut);
+    /// `false`, with nothing written, otherwise.
+    mutating func addRow(number: Int, numberWidth: Int, done: Bool, title: String) -> Bool {
+        var title = title
+        return title.withUTF8 { utf8 in
+            var digits = 1
+            var rest = number / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            let pad = max(0, numberWidth - digits)
+            guard number >= 0, pad + digits + 6 + utf8.count <= width,
+                  utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            bytes.append(contentsOf: repeatElement(0x20, count: pad))
+            bytes.appendDecimal(number)
+            bytes.append(contentsOf: done ? Self.doneBox : Self.openBox)
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x0A)
+            return true
+        }
+    }
+
+    /// Whether `text` is one line of at most `room` columns as it is: printable ASCII,
+    /// not empty, no space at either end nor two together (which wrapping would change).
+    static func isPlainLine(_ text: String, fitting room: Int) -> Bool {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= room, utf8.first != 0x20, utf8.last != 0x20 else { return false }
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            guard byte >= 0x20, byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
+            previous = byte
+        }
+        return true
+    }
+
+    private static let doneBox = Array("  [x] ".utf8)
+    private static let openBox = Array("  [ ] ".utf8)
+
     /// Lines already laid out.
-    mutating func append(_ laidOut: String) {
-        text += laidOut
+    mutating func append(_ laidOut: [UInt8]) {
+        bytes.append(contentsOf: laidOut)
     }
 
     mutating func blank() {
-        text += "\n"
+        bytes.append(0x0A)
     }
 
     mutating func rule() {
-        text += ruleText
-        text += "\n"
+        bytes.append(contentsOf: ruleText.utf8)
+        bytes.append(0x0A)
     }
 
     /// Text wrapped to the width, each line indented.
@@ -366,8 +428,18 @@ struct Lines {
         let labelWidth = (pairs.map { $0.label.displayWidth }.max() ?? 0) + 3
         let pad = String(repeating: " ", count: labelWidth)
         for (label, value) in pairs {
-            let head = (label + ":").padded(toWidth: labelWidth)
             let room = width - labelWidth
+            // A value of printable ASCII that fits on its line, as most are, is written as
+            // it is: one column a byte, nothing to wrap.
+            if room >= 8, Self.isPlainLine(value, fitting: room) {
+                bytes.append(contentsOf: label.utf8)
+                bytes.append(UInt8(ascii: ":"))
+                bytes.append(contentsOf: repeatElement(0x20, count: labelWidth - label.displayWidth - 1))
+                bytes.append(contentsOf: value.utf8)
+                bytes.append(0x0A)
+                continue
+            }
+            let head = (label + ":").padded(toWidth: labelWidth)
             guard room >= 8 else {
                 add(label + ":")
                 wrap(value, indent: 2)
@@ -407,7 +479,8 @@ struct Lines {
         if plain.displayWidth > width {
             add(plain)
         } else {
-            text += styled + "\n"
+            bytes.append(contentsOf: styled.utf8)
+            bytes.append(0x0A)
         }
     }
 }

@@ -49,6 +49,28 @@ final class TextRendererTests: XCTestCase {
         XCTAssertTrue(screen.contains("line\\nbreak"))
     }
 
+    /// Rows and fields of plain ASCII are written as they are while they fit, and cut,
+    /// wrapped or escaped like any other text once they do not (at 30 columns a row has
+    /// 22 for its title, a field 22 for its value).
+    func testPlainTextIsWrittenAsItIsOnlyWhileItFits() throws {
+        var router = try makeRouter()
+        let fits = String(repeating: "f", count: 22)
+        let over = String(repeating: "o", count: 23)
+        try router.run("add " + over, "back", "add " + fits, "back", "add Tab\there", "back")
+        let list = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(list.contains(" 1  [ ] Tab\\there"), list.joined(separator: "\n"))
+        XCTAssertTrue(list.contains(" 2  [ ] " + fits))
+        XCTAssertTrue(list.contains(" 3  [ ] " + String(repeating: "o", count: 21) + "…"))
+        try router.run("open 2", "edit", "notes two  spaces")
+        var lines = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(lines.contains("Title:  " + fits), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("Notes:  two spaces"), "two spaces wrap as one")
+        try router.run("title " + over)
+        lines = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertTrue(lines.contains("Title:  " + String(repeating: "o", count: 22)), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("        o"), "the rest of a word too long wraps under it")
+    }
+
     func testNoLineIsWiderThanTheWidth() throws {
         var router = try makeRouter()
         try router.run("add " + String(repeating: "Wide 日本語の題名 ", count: 10), "back",
