@@ -394,14 +394,19 @@ extension SQLiteStore {
                     """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
-            if delta != 0 {
-                try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
-            }
-            if task.parent != old.parent {
-                try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
-                try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
-            } else if delta != 0 {
-                try countSubtask(db, user, parent: task.parent, total: 0, done: delta)
+            if delta != 0 && task.parent == 0 && old.parent == 0 {
+                // A task at the top, done or not done: the profile's two counts at once.
+                try db.run("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE name = ?2", [delta, user])
+            } else {
+                if delta != 0 {
+                    try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
+                }
+                if task.parent != old.parent {
+                    try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
+                    try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
+                } else if delta != 0 {
+                    try countSubtask(db, user, parent: task.parent, total: 0, done: delta)
+                }
             }
             var written = task
             written.subtasks = old.subtasks

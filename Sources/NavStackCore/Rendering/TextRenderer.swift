@@ -103,7 +103,9 @@ public struct TextRenderer {
             // The URL gives way when the screen's own crumb would be cut.
             let last = screen.breadcrumb.last?.escapedForDisplay ?? ""
             let shared = Self.breadcrumb(screen.breadcrumb, fitting: room)
-            lines.add(room >= 8 && shared.hasSuffix(last) ? shared + " · " + url : Self.breadcrumb(screen.breadcrumb, fitting: width))
+            // Cut short, the breadcrumb ends in "…": its last crumb whole is its last bytes.
+            let endsWhole = shared.utf8.count >= last.utf8.count && shared.utf8.suffix(last.utf8.count).elementsEqual(last.utf8)
+            lines.add(room >= 8 && endsWhole ? shared + " · " + url : Self.breadcrumb(screen.breadcrumb, fitting: width))
         } else {
             lines.add(t(.signedOut))
         }
@@ -174,6 +176,17 @@ public struct TextRenderer {
     /// Task`), the last one cut short only when nothing else fits.
     static func breadcrumb(_ crumbs: [String], fitting room: Int) -> String {
         let separator = " › "
+        // Crumbs of printable ASCII take a column a byte and need no escapes: when they
+        // fit, they are the breadcrumb as they are.
+        var plainWidth = separator.count * max(0, crumbs.count - 1)
+        for crumb in crumbs {
+            guard crumb.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                plainWidth = .max
+                break
+            }
+            plainWidth += crumb.utf8.count
+        }
+        if plainWidth <= room { return crumbs.joined(separator: separator) }
         let shown = crumbs.map(\.escapedForDisplay)
         let whole = shown.joined(separator: separator)
         guard shown.count > 2, whole.displayWidth > room else { return whole.truncated(toWidth: room) }
