@@ -324,7 +324,7 @@ struct ImportParser {
             guard count <= limit else { throw .tooLong(field, count: count, limit: limit) }
         }
         // Printable ASCII and tabs need no more checks.
-        guard text.utf8.contains(where: { !((0x20...0x7E).contains($0) || $0 == 0x09) }) else { return }
+        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09) }) else { return }
         if let bad = text.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
             throw .controlCharacter(field, bad)
         }

@@ -163,7 +163,7 @@ public struct Interpreter {
         let length = length ?? bytes.count
         guard length <= Limits.lineBytes else { throw .lineTooLong(bytes: length) }
         // Printable ASCII and tabs need no more checks.
-        if bytes.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 }) {
+        if bytes.allSatisfy({ $0.isPrintableASCII || $0 == 0x09 }) {
             return String(decoding: bytes, as: UTF8.self)
         }
         guard !bytes.contains(0) else { throw .nulByte }

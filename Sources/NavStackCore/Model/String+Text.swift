@@ -59,6 +59,13 @@ extension [UInt8] {
 }
 
 extension UInt8 {
+    /// A printable ASCII character, space included: one column on a terminal, nothing to
+    /// escape.
+    @inlinable
+    public var isPrintableASCII: Bool {
+        (0x20...0x7E).contains(self)
+    }
+
     /// Space, tab and the ASCII line breaks (LF, VT, FF, CR).
     @inlinable
     var isASCIIWhitespace: Bool {

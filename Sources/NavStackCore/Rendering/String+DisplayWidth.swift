@@ -93,9 +93,7 @@ extension StringProtocol {
     /// inside a word only when the word alone is too wide.
     public func wrapped(toWidth width: Int) -> [String] {
         let width = Swift.max(1, width)
-        if utf8.count <= width, !utf8.isEmpty, utf8.first != 0x20, utf8.reversed().first != 0x20, !hasDoubleSpace {
-            return [String(self)]
-        }
+        if isOneLine(fitting: width) { return [String(self)] }
         var lines: [String] = []
         var line = ""
         var used = 0
@@ -124,6 +122,13 @@ extension StringProtocol {
         }
         if used > 0 || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// Whether the text is its own one wrapped line in `width` columns: not empty, no
+    /// space at either end nor two together (which wrapping would change), and no more
+    /// bytes than columns (no character takes more columns than it has bytes).
+    func isOneLine(fitting width: Int) -> Bool {
+        utf8.count <= width && !utf8.isEmpty && utf8.first != 0x20 && utf8.reversed().first != 0x20 && !hasDoubleSpace
     }
 
     /// Whether two spaces follow each other somewhere (wrapping makes them one).

@@ -180,7 +180,7 @@ public struct TextRenderer {
         // fit, they are the breadcrumb as they are.
         var plainWidth = separator.count * max(0, crumbs.count - 1)
         for crumb in crumbs {
-            guard crumb.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            guard crumb.utf8.allSatisfy(\.isPrintableASCII) else {
                 plainWidth = .max
                 break
             }
@@ -361,9 +361,6 @@ struct Lines {
         bytes.reserveCapacity(1024)
     }
 
-    /// The lines as text.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
         bytes.append(contentsOf: style.apply(emphasis, to: line.truncated(toWidth: width)).utf8)
         bytes.append(0x0A)
@@ -389,7 +386,7 @@ struct Lines {
             }
             let pad = max(0, numberWidth - digits)
             guard number >= 0, pad + digits + 6 + utf8.count <= width,
-                  utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+                  utf8.allSatisfy(\.isPrintableASCII) else { return false }
             bytes.append(contentsOf: repeatElement(0x20, count: pad))
             bytes.appendDecimal(number)
             bytes.append(contentsOf: done ? Self.doneBox : Self.openBox)
@@ -397,19 +394,6 @@ struct Lines {
             bytes.append(0x0A)
             return true
         }
-    }
-
-    /// Whether `text` is one line of at most `room` columns as it is: printable ASCII,
-    /// not empty, no space at either end nor two together (which wrapping would change).
-    static func isPlainLine(_ text: String, fitting room: Int) -> Bool {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= room, utf8.first != 0x20, utf8.last != 0x20 else { return false }
-        var previous: UInt8 = 0
-        for byte in utf8 {
-            guard byte >= 0x20, byte < 0x7F, byte != 0x20 || previous != 0x20 else { return false }
-            previous = byte
-        }
-        return true
     }
 
     private static let doneBox = Array("  [x] ".utf8)
@@ -442,9 +426,9 @@ struct Lines {
         let pad = String(repeating: " ", count: labelWidth)
         for (label, value) in pairs {
             let room = width - labelWidth
-            // A value of printable ASCII that fits on its line, as most are, is written as
-            // it is: one column a byte, nothing to wrap.
-            if room >= 8, Self.isPlainLine(value, fitting: room) {
+            // A value that is its own one line, as most are, is written as it is: nothing
+            // to wrap, and the line fits the width.
+            if room >= 8, value.isOneLine(fitting: room) {
                 bytes.append(contentsOf: label.utf8)
                 bytes.append(UInt8(ascii: ":"))
                 bytes.append(contentsOf: repeatElement(0x20, count: labelWidth - label.displayWidth - 1))
