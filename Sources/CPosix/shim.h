@@ -9,6 +9,9 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 // glibc declares this only with _GNU_SOURCE, which would change the other headers Swift
 // shares with its own Glibc module.
@@ -42,6 +45,17 @@ static inline int ns_getaddrinfo_tcp(const char *host, const char *port, int num
     hints.ai_protocol = IPPROTO_TCP;
     hints.ai_flags = AI_NUMERICSERV | (numeric ? AI_NUMERICHOST : 0);
     return getaddrinfo(host, port, &hints, result);
+}
+
+/// Memory freed at the top of the heap stays the process's up to `bytes`, rather than
+/// going back to the kernel once past 128 KiB; 0 where the C library has no such setting.
+static inline int ns_keep_freed_memory(int bytes) {
+#ifdef __GLIBC__
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
 }
 
 #endif

@@ -21,4 +21,10 @@ static inline int ns_sqlite_config_no_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/// How many bytes a statement's or savepoint's journal holds in memory before it moves
+/// to a temporary file. Only before SQLite is first used.
+static inline int ns_sqlite_config_statement_journal_spill(int bytes) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
+}
+
 #endif

@@ -158,9 +158,13 @@ final class Connection {
     private var isOpen = true
 
     /// SQLite set up once, before its first connection: without memory statistics,
-    /// which navstack never reads and which lock a mutex on every allocation.
+    /// which navstack never reads and which lock a mutex on every allocation; and with
+    /// savepoint journals kept in memory up to 1 MiB (64 KiB by default): a command of a
+    /// burst that rewrites pages the burst already changed saves them there, and past
+    /// 64 KiB each such command created, wrote and deleted a temporary file.
     private static let configured: Void = {
         _ = ns_sqlite_config_no_memory_statistics()
+        _ = ns_sqlite_config_statement_journal_spill(-1)
     }()
 
     /// Opens the database at `path` (":memory:" for one in memory): creating it if
