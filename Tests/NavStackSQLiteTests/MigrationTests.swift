@@ -96,6 +96,63 @@ final class MigrationTests: StoreFolderTestCase {
         XCTAssertEqual(try count("SELECT count(*) FROM task", in: db), 3)
         db.close()
     }
+
+    /// Each table's and index's definition (whitespace aside: a column added by ALTER
+    /// TABLE is kept as `…\n, name …`), the header's version and the rows a schema
+    /// starts with.
+    private func schema(of db: Connection) throws -> [String] {
+        let definitions = try db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").all { row in
+            let sql = row.text(3)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                .replacingOccurrences(of: " ,", with: ",").replacingOccurrences(of: "( ", with: "(")
+                .replacingOccurrences(of: " )", with: ")")
+            return "\(row.text(0)) \(row.text(1)) on \(row.text(2)): \(sql)"
+        }
+        let rows = try db.prepare("SELECT id, user, pending FROM session").all { "session \($0.int(0)) \($0.text(1)) \($0.text(2))" }
+            + db.prepare("SELECT name, seq FROM sqlite_sequence").all { "sequence \($0.text(0)) \($0.int(1))" }
+        return definitions + rows + ["user_version \(try SQLiteStore.userVersion(db))"]
+    }
+
+    /// The schema every migration in turn makes of an empty database.
+    private func replayedSchema() throws -> [String] {
+        let db = try Connection(path: ":memory:")
+        defer { db.close() }
+        try SQLiteStore.migrate(db, path: ":memory:", newStore: nil)
+        return try schema(of: db)
+    }
+
+    func testANewStoreSchemaIsWhatTheMigrationsMake() throws {
+        let (version, sql) = SQLiteStore.newStoreSchema
+        let db = try Connection(path: ":memory:")
+        defer { db.close() }
+        try db.execute(sql)
+        try db.execute("PRAGMA user_version = \(version)")
+        // The migrations after it, as a new store runs them.
+        try SQLiteStore.migrate(db, path: ":memory:", newStore: nil)
+        let replayed = try replayedSchema()
+        XCTAssertEqual(try schema(of: db), replayed)
+        XCTAssertTrue(replayed.contains { $0.hasPrefix("table sync_register on sync_register:") })
+        XCTAssertEqual(replayed.last, "user_version \(SQLiteStore.migrations.count)")
+    }
+
+    /// A new store, in memory or in a file, is made from the one script; a store made
+    /// so opens again as it is.
+    func testANewStoreStartsFromTheNewStoreSchema() throws {
+        let fresh = try Connection(path: ":memory:")
+        defer { fresh.close() }
+        try fresh.execute(SQLiteStore.newStoreSchema.sql)
+        let script = try fresh.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all { "\($0.text(0)): \($0.text(1))" }
+        let replayed = try replayedSchema()
+        for store in [try SQLiteStore(path: nil), try SQLiteStore(path: path)] {
+            let made = try store.db.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all { "\($0.text(0)): \($0.text(1))" }
+            XCTAssertEqual(made, script, store.path)
+            XCTAssertEqual(try schema(of: store.db), replayed, store.path)
+            store.close()
+        }
+        let reopened = try SQLiteStore(path: path)
+        XCTAssertEqual(try schema(of: reopened.db), replayed)
+        reopened.close()
+    }
 }
 
 /// A store written by the navstack before uuids (schema version 2), migrated.
