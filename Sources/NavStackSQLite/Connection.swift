@@ -159,9 +159,10 @@ final class Connection {
 
     /// SQLite set up once, before its first connection: without memory statistics,
     /// which navstack never reads and which lock a mutex on every allocation; and with
-    /// savepoint journals kept in memory up to 1 MiB (64 KiB by default): a command of a
-    /// burst that rewrites pages the burst already changed saves them there, and past
-    /// 64 KiB each such command created, wrote and deleted a temporary file.
+    /// statement and savepoint journals always kept in memory (-1; by default one past
+    /// 64 KiB moves to a temporary file): a command of a burst that rewrites pages the
+    /// burst already changed saves them there, and each that passed 64 KiB created,
+    /// wrote and deleted a file.
     private static let configured: Void = {
         _ = ns_sqlite_config_no_memory_statistics()
         _ = ns_sqlite_config_statement_journal_spill(-1)
