@@ -153,7 +153,8 @@ struct SyncCommand: Subcommand {
         abstract: "Send this store's changes to the sync server and apply the other devices' changes.",
         discussion: """
             Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
-            profile (in the store, which is private to you), so later runs need neither. \
+            profile (in the store, which is private to you), so later runs need neither; \
+            a token the server refuses is not kept. \
             A profile with a server also syncs by itself at launch and after commands that \
             change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
             sync changes nothing here: your changes are kept and sent next time. \
@@ -196,9 +197,12 @@ struct SyncCommand: Subcommand {
         }
         let profile: String
         let settings: SyncSettings
+        // What the profile kept before this run, restored when the server refuses what was given.
+        var before: SyncSettings?
         do {
             profile = try store.profile(named: user, existing: true)
             if server != nil || token != nil {
+                before = try store.syncSettings(profile)
                 settings = try store.configureSync(profile, server: server, token: token)
             } else {
                 guard let kept = try store.syncSettings(profile) else { throw SyncFailure.notConfigured(user: profile) }
@@ -212,7 +216,17 @@ struct SyncCommand: Subcommand {
             let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            throw fail(error.message + "; your changes are kept and will be sent next time")
+            var message = error.message
+            if error == .refusedToken && (server != nil || token != nil) {
+                // A token the server refused is known to be wrong: the profile keeps what it had.
+                do {
+                    _ = try store.configureSync(profile, server: before?.server ?? "", token: before?.token ?? "")
+                    message += " (the server and token given were not kept)"
+                } catch {
+                    message += " (the server and token given are kept: \(Syncer.describe(error)))"
+                }
+            }
+            throw fail(message + "; your changes are kept and will be sent next time")
         }
     }
 }

@@ -16,6 +16,7 @@ Checks:
     holds no operation twice.
   - the server stopped or unreachable: local work goes on, the notice is one line, the
     next sync catches up.
+  - a token the server refuses (401) is not kept: the profile keeps what it had.
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
@@ -213,6 +214,20 @@ def main():
     sync(binary, d, server_b)
     titles = sorted(t[0] for t in tasks(binary, d, user).values())
     check("Sent by itself" in titles, "a change is synced by itself after the command", out.stderr + str(titles))
+
+    # A refused token is not kept: the profile keeps the server and token it had.
+    out = run(binary, c, "sync", "--server", server_b, "--token", "not-a-token")
+    check(out.returncode == 1 and "refused the token" in out.stderr and "not kept" in out.stderr,
+          "a sync with a wrong token fails with one line saying it is not kept", out.stderr)
+    out = run(binary, c, "sync")
+    check(out.returncode == 0 and out.stdout.startswith("sent "), "the next sync uses the token kept before",
+          out.stdout + out.stderr)
+    e = os.path.join(workdir, "off-e.sqlite")
+    run(binary, e, "-c", f"login {user}")
+    run(binary, e, "sync", "--server", server_a, "--token", "not-a-token")
+    out = run(binary, e, "sync")
+    check(out.returncode == 1 and "no sync server" in out.stderr,
+          "a first sync with a wrong token leaves the profile without a server", out.stdout + out.stderr)
 
     # Two users never see each other's tasks.
     check(not any(t[0].startswith("imported") for t in tasks(binary, d, user).values()),
