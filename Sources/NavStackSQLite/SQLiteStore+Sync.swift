@@ -360,6 +360,16 @@ extension SQLiteStore {
         }
     }
 
+    /// Puts back the profile's server and token as they were before `given` was set
+    /// (`before`; none when `nil`), unless another process has changed them since: a
+    /// token the server refused is not kept, and a later one set elsewhere is not lost.
+    public func restoreSync(_ user: String, to before: SyncSettings?, replacing given: SyncSettings) throws {
+        try transaction {
+            guard try syncSettings(user) == given else { return }
+            try configureSync(user, server: before?.server ?? "", token: before?.token ?? "")
+        }
+    }
+
     /// Sets the profile's server and token (each kept when `nil`); makes its replica id
     /// the first time. Fails when there is no such profile.
     @discardableResult

@@ -197,11 +197,12 @@ struct SyncCommand: Subcommand {
         }
         let profile: String
         let settings: SyncSettings
+        let given = server != nil || token != nil
         // What the profile kept before this run, restored when the server refuses what was given.
         var before: SyncSettings?
         do {
             profile = try store.profile(named: user, existing: true)
-            if server != nil || token != nil {
+            if given {
                 before = try store.syncSettings(profile)
                 settings = try store.configureSync(profile, server: server, token: token)
             } else {
@@ -217,10 +218,10 @@ struct SyncCommand: Subcommand {
             streams.write(totals.line + "\n", to: .output)
         } catch {
             var message = error.message
-            if error == .refusedToken && (server != nil || token != nil) {
+            if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
-                    _ = try store.configureSync(profile, server: before?.server ?? "", token: before?.token ?? "")
+                    try store.restoreSync(profile, to: before, replacing: settings)
                     message += " (the server and token given were not kept)"
                 } catch {
                     message += " (the server and token given are kept: \(Syncer.describe(error)))"

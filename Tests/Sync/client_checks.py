@@ -217,7 +217,8 @@ def main():
 
     # A refused token is not kept: the profile keeps the server and token it had.
     out = run(binary, c, "sync", "--server", server_b, "--token", "not-a-token")
-    check(out.returncode == 1 and "refused the token" in out.stderr and "not kept" in out.stderr,
+    check(out.returncode == 1 and len(out.stderr.splitlines()) == 1 and "refused the token" in out.stderr
+          and "not kept" in out.stderr,
           "a sync with a wrong token fails with one line saying it is not kept", out.stderr)
     out = run(binary, c, "sync")
     check(out.returncode == 0 and out.stdout.startswith("sent "), "the next sync uses the token kept before",
