@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "navstack", targets: ["navstack"]),
         .library(name: "NavStackCore", targets: ["NavStackCore"]),
         .library(name: "NavStackSQLite", targets: ["NavStackSQLite"]),
+        .library(name: "NavStackSync", targets: ["NavStackSync"]),
         .executable(name: "navstack-server", targets: ["navstack-server"]),
     ],
     // Only the sync server uses these: navstack itself depends on none of them, so its
@@ -23,6 +24,13 @@ let package = Package(
         // TaskStore protocol: commands read and write tasks only through the store they are
         // given, and output goes to a sink they are given. It opens no file itself.
         .target(name: "NavStackCore"),
+        // Sync as values (docs/sync.md): the wire format with its one codec, the hybrid
+        // clock and stamps, the registers and where a task stands. The client's store, the
+        // server and the tests all use it; it opens no file and no socket.
+        .target(
+            name: "NavStackSync",
+            dependencies: ["NavStackCore"]
+        ),
         // The system SQLite.
         .systemLibrary(
             name: "CSQLite",
@@ -31,7 +39,7 @@ let package = Package(
         // The store: one SQLite file (or an in-memory database) through SQLite's own API.
         .target(
             name: "NavStackSQLite",
-            dependencies: ["NavStackCore", "CSQLite"]
+            dependencies: ["NavStackCore", "NavStackSync", "CSQLite"]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
@@ -53,6 +61,7 @@ let package = Package(
             dependencies: [
                 "NavStackCore",
                 "NavStackSQLite",
+                "NavStackSync",
                 "CEditLine",
                 "CPosix",
                 "NavStackHTTP",
@@ -62,8 +71,10 @@ let package = Package(
         .target(
             name: "NavStackServer",
             dependencies: [
-                // Its strict JSON reader, so the server accepts exactly the JSON navstack does.
+                // The wire format's one codec, so the server reads and writes exactly what
+                // navstack does.
                 "NavStackCore",
+                "NavStackSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -82,7 +93,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackSQLiteTests",
-            dependencies: ["NavStackSQLite", "CSQLite"]
+            dependencies: ["NavStackSQLite", "NavStackSync", "CSQLite"]
+        ),
+        .testTarget(
+            name: "NavStackSyncTests",
+            dependencies: ["NavStackSync"]
         ),
         .testTarget(
             name: "NavStackHTTPTests",

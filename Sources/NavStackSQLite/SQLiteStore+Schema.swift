@@ -174,6 +174,26 @@ extension SQLiteStore {
             DROP INDEX task_in_order;
             CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
             """),
+        // The notices of local values another replica replaced, a row each (they were
+        // JSON lines appended to a column of `sync`).
+        ("v8: sync notices in a table", """
+            CREATE TABLE sync_notice (
+                id INTEGER PRIMARY KEY,
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                fields TEXT NOT NULL
+            );
+            INSERT INTO sync_notice (profile_id, title, fields)
+            WITH RECURSIVE line(profile_id, head, rest) AS (
+                SELECT profile_id, '', notices || char(10) FROM sync WHERE notices != ''
+                UNION ALL
+                SELECT profile_id, substr(rest, 1, instr(rest, char(10)) - 1), substr(rest, instr(rest, char(10)) + 1)
+                FROM line WHERE rest != '')
+            SELECT profile_id, json_extract(head, '$.title'),
+                coalesce((SELECT group_concat(value, ' ') FROM json_each(head, '$.fields')), '')
+            FROM line WHERE head != '' AND json_valid(head) AND json_type(head, '$.title') = 'text';
+            ALTER TABLE sync DROP COLUMN notices;
+            """),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -181,7 +201,7 @@ extension SQLiteStore {
     /// so that a new store, and every `--memory` start, runs it instead of replaying
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
-    static let newStoreSchema: (version: Int, sql: String) = (7, """
+    static let newStoreSchema: (version: Int, sql: String) = (8, """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
             name TEXT NOT NULL UNIQUE,
@@ -258,8 +278,7 @@ extension SQLiteStore {
             sent INTEGER NOT NULL DEFAULT 0,
             pulled INTEGER NOT NULL DEFAULT 0,
             millis INTEGER NOT NULL DEFAULT 0,
-            counter INTEGER NOT NULL DEFAULT 0,
-            notices TEXT NOT NULL DEFAULT ''
+            counter INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE sync_outbox (
             profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -295,6 +314,12 @@ extension SQLiteStore {
             uuid TEXT NOT NULL,
             PRIMARY KEY (profile_id, uuid)
         ) WITHOUT ROWID;
+        CREATE TABLE sync_notice (
+            id INTEGER PRIMARY KEY,
+            profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+            title TEXT NOT NULL,
+            fields TEXT NOT NULL
+        );
         """)
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
@@ -375,7 +400,10 @@ extension SQLiteStore {
             ],
         ]
         // v6 and v7 changed indexes only: their columns are v5's.
-        return columns + [columns[4], columns[4]]
+        var v8 = columns[4]
+        v8["sync"]?.removeLast()
+        v8["sync_notice"] = ["id", "profile_id", "title", "fields"]
+        return columns + [columns[4], columns[4], v8]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

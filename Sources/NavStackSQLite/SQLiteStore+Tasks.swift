@@ -460,16 +460,6 @@ extension SQLiteStore {
     }
 }
 
-extension FieldValue {
-    /// The value as JSON: a string, or true or false.
-    var json: String {
-        switch self {
-        case .text(let text): text.jsonQuoted
-        case .flag(let flag): flag ? "true" : "false"
-        }
-    }
-}
-
 /// A task as the store keeps it: with its position in the list.
 struct StoredTask: Equatable {
     var id: Int?

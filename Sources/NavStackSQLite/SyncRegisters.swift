@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackSync
 
 /// The registers one sync step reads and writes (docs/sync.md), held in memory and
 /// written once at its end: an answer's operations, then the placing of their tasks,
@@ -6,7 +7,7 @@ import NavStackCore
 ///
 /// A stamp equal to the register's `alive_at` is stored as `=`: most registers are a
 /// create and nothing since, whose six stamps are one (57 bytes each).
-final class SyncRegisters {
+final class SyncRegisters: SyncRegisterLookup {
     private let db: Connection
     private let profile: Int64
     /// What was read or set, by uuid; `.some(nil)`: the store has no register for it.
@@ -48,6 +49,10 @@ final class SyncRegisters {
         }
         known[uuid] = .some(register)
         return register
+    }
+
+    func register(_ uuid: String) throws -> SyncRegister? {
+        try get(uuid)
     }
 
     /// Keeps `register` as its task's, written at the next ``write()``.

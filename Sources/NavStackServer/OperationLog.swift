@@ -1,4 +1,5 @@
 import Logging
+import NavStackSync
 import PostgresNIO
 
 /// Each account's log of operations in PostgreSQL, in arrival order (`server_seq`). The
@@ -14,7 +15,7 @@ public struct OperationLog: Sendable {
     /// What one sync did, for its answer and its log line.
     public struct Outcome: Sendable {
         public var account: Int64
-        public var page: PullPage
+        public var answer: SyncAnswer
     }
 
     /// Whether the database answers: `SELECT 1`.
@@ -45,7 +46,7 @@ public struct OperationLog: Sendable {
                 // `after` as a bitmap and sort them (100,000 rows: 90 ms, not 5, a page).
                 try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger).drain()
                 let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
-                return Outcome(account: account, page: page)
+                return Outcome(account: account, answer: page)
             }
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.beginError ?? error.commitError ?? error
@@ -110,7 +111,8 @@ public struct OperationLog: Sendable {
         bindings.append(request.replica)
         bindings.append(operations.map(\.seq))
         bindings.append(operations.map(\.millis))
-        bindings.append(operations.map(\.counter))
+        // The codec keeps counters within PostgreSQL's integer.
+        bindings.append(operations.map { Int32($0.counter) })
         bindings.append(operations.map(\.task))
         bindings.append(operations.map(\.field.rawValue))
         bindings.append(operations.map(\.value))
@@ -134,7 +136,7 @@ public struct OperationLog: Sendable {
     /// the join, costs PostgreSQL more than the whole rest of it.
     private static func pull(
         account: Int64, request: SyncRequest, on connection: PostgresConnection, logger: Logger
-    ) async throws -> PullPage {
+    ) async throws -> SyncAnswer {
         let rows = try await connection.query(
             """
             WITH page AS (
@@ -151,7 +153,7 @@ public struct OperationLog: Sendable {
             FROM (VALUES (1)) AS one LEFT JOIN page ON true
             """, logger: logger)
         var highest: Int64 = 0
-        var operations: [PullPage.StoredOperation] = []
+        var operations: [SyncOperation] = []
         for try await row in rows {
             let (top, serverSeq, replica, seq, millis, counter, task, field, value, old) = try row.decode(
                 (Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
@@ -160,15 +162,15 @@ public struct OperationLog: Sendable {
             guard serverSeq > 0 else { continue }
             operations.append(
                 .init(
-                    serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: counter, task: task,
-                    field: field, value: value, old: old))
+                    serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter), task: task,
+                    field: SyncField(rawValue: field) ?? .task, value: value, old: old))
         }
         operations.sort { $0.serverSeq < $1.serverSeq }
-        let fits = PullPage.fitting(operations)
+        let fits = SyncLimits.fitting(operations, count: SyncLimits.pageSize, bytes: SyncLimits.maximumAnswerBytes)
         let more = operations.count > fits
         if more { operations.removeLast(operations.count - fits) }
         let last = more ? operations[operations.count - 1].serverSeq : max(request.after, highest)
-        return PullPage(operations: operations, last: last, more: more)
+        return SyncAnswer(operations: operations, last: last, more: more)
     }
 }
 

@@ -1,10 +1,12 @@
 import Hummingbird
+import NavStackCore
+import NavStackSync
 
 /// Why the server answers a request with an error, and the status it gets. Every error
 /// body is `{"error": message}`; the words are here and nowhere else.
 public enum Refusal: Error, Equatable, Sendable {
     /// The body is not the JSON the protocol asks for: says which part and why.
-    case malformed(SyncRequest.Failure)
+    case malformed(SyncWireError)
     /// The body ended before its Content-Length: the client went away.
     case truncatedBody
     case missingToken
@@ -35,7 +37,7 @@ public enum Refusal: Error, Equatable, Sendable {
     /// One line, for the error body and the log.
     public var message: String {
         switch self {
-        case .malformed(let failure): failure.message
+        case .malformed(let failure): failure.message(in: .english)
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"

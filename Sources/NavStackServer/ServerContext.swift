@@ -1,4 +1,5 @@
 import Hummingbird
+import NavStackSync
 import Synchronization
 
 /// The context of one request: Hummingbird's, plus what the sync route learned for the

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NavStackSync
 import PostgresNIO
 
 /// The two endpoints: POST /v1/sync and GET /health.
@@ -42,8 +43,8 @@ public struct SyncRoutes: Sendable {
             throw Refusal.truncatedBody
         }
         let syncRequest: SyncRequest
-        do throws(SyncRequest.Failure) {
-            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncRequest.Failure) in try SyncRequest(json: bytes) }
+        do throws(SyncWireError) {
+            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes) }
         } catch {
             throw Refusal.malformed(error)
         }
@@ -55,10 +56,10 @@ public struct SyncRoutes: Sendable {
         }
         context.facts.record {
             $0.account = outcome.account
-            $0.operationsOut = outcome.page.operations.count
+            $0.operationsOut = outcome.answer.operations.count
         }
         return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: outcome.page.json()))
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: outcome.answer.json())))
     }
 
     func health(context: ServerContext) async throws -> Response {

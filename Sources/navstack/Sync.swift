@@ -6,25 +6,7 @@ import Darwin
 import NavStackCore
 import NavStackHTTP
 import NavStackSQLite
-
-/// Why a sync did not finish. What was committed locally stays; the next sync sends it.
-enum SyncError: Error, Equatable {
-    case http(HTTPError)
-    case refusedToken
-    case server(status: Int, message: String)
-    case store(String)
-    case outOfTime
-
-    var message: String {
-        switch self {
-        case .http(let error): error.description
-        case .refusedToken: "the server refused the token (401): give the right one with --token"
-        case .server(let status, let message): "the server answered \(status)\(message.isEmpty ? "" : ": " + message)"
-        case .store(let reason): reason
-        case .outOfTime: "the sync did not finish in time"
-        }
-    }
-}
+import NavStackSync
 
 /// What one sync did.
 struct SyncTotals: Equatable {
@@ -48,35 +30,32 @@ struct Syncer {
     /// works on one request, the next batch of this replica's operations is made; once
     /// its answer is read, the next request goes out before the answer is applied.
     func run(within budget: Duration) throws(SyncError) -> SyncTotals {
-        let url: HTTPURL
-        do {
-            url = try HTTPURL(settings.server).appending("/v1/sync")
-        } catch {
-            throw .http(error)
-        }
+        let transport = try SyncTransport(server: settings.server, token: settings.token)
         let end = ContinuousClock.now.advanced(by: budget)
         var totals = SyncTotals()
-        var request = try make { try store.syncRequest(user) }
-        var exchange = try start(request, after: request.after, url: url, by: end)
+        var batch = try make { try store.syncRequest(user) }
+        var exchange = try transport.send(batch.request, by: end)
         while true {
-            let next = request.more ? try make { try store.syncRequest(user, after: request.through) } : nil
-            let answer = try read(exchange)
-            var following: (SyncRequest, HTTPExchange)?
+            let next = batch.more ? try make { try store.syncRequest(user, after: batch.through) } : nil
+            let answer = try transport.answer(exchange)
+            var following: (SyncBatch, HTTPExchange)?
             if next != nil || answer.more {
-                let nextRequest: SyncRequest
+                var nextBatch: SyncBatch
                 if let next {
-                    nextRequest = next
+                    nextBatch = next
                 } else {
-                    nextRequest = try make { try store.syncRequest(user, after: request.through) }
+                    nextBatch = try make { try store.syncRequest(user, after: batch.through) }
                 }
-                following = (nextRequest, try start(nextRequest, after: answer.last, url: url, by: end))
+                // The pull goes on from this answer, not yet applied.
+                nextBatch.request.after = answer.last
+                following = (nextBatch, try transport.send(nextBatch.request, by: end))
             }
-            let round = try make { try store.applySyncAnswer(user, answer, to: request) }
-            totals.sent += request.count
+            let round = try make { try store.applySyncAnswer(user, answer, to: batch) }
+            totals.sent += batch.count
             totals.received += round.received
             totals.conflicts += round.conflicts
             guard let following else { return totals }
-            (request, exchange) = following
+            (batch, exchange) = following
         }
     }
 
@@ -85,50 +64,20 @@ struct Syncer {
         do {
             return try step()
         } catch {
-            throw .store(Self.describe(error))
+            throw Self.failure(error)
         }
     }
 
-    /// Sends `request` asking for what follows `after`, with what is left until `end`.
-    private func start(_ request: SyncRequest, after: Int, url: HTTPURL, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
-        let left = ContinuousClock.now.duration(to: end)
-        guard left > .zero else { throw .outOfTime }
-        do {
-            return try client.start(HTTPRequest(
-                method: .post, url: url,
-                headers: ["Authorization": "Bearer " + settings.token, "Content-Type": "application/json"],
-                body: request.body(after: after)), deadline: left)
-        } catch {
-            throw .http(error)
-        }
+    /// Any error of a sync's steps as a sync's failure.
+    static func failure(_ error: any Error) -> SyncError {
+        if let failure = error as? SyncError { return failure }
+        if let failure = error as? StoreError { return .store(failure.message(in: Navstack.messageCatalog)) }
+        return .store(String(describing: error).escapedForDisplay)
     }
 
-    /// The server's answer to a request sent, read.
-    private func read(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
-        let answer: HTTPResponse
-        do {
-            answer = try exchange.response()
-        } catch {
-            throw .http(error)
-        }
-        switch answer.status {
-        case 200: break
-        case 401: throw .refusedToken
-        default:
-            let text = String(decoding: answer.body, as: UTF8.self)
-            let message = JSONValue(parsing: text)?["error"]?.string ?? ""
-            throw .server(status: answer.status, message: message.escapedForDisplay)
-        }
-        do {
-            return try SyncAnswer(answer.body)
-        } catch {
-            throw .store(error.message)
-        }
-    }
-
+    /// The words of any error of a sync's steps.
     static func describe(_ error: any Error) -> String {
-        if let failure = error as? SyncFailure { return failure.message }
-        return String(describing: error).escapedForDisplay
+        failure(error).message(in: Navstack.messageCatalog)
     }
 
     /// The notice lines for local values another device replaced.
@@ -206,10 +155,10 @@ struct SyncCommand: Subcommand {
                 before = try store.syncSettings(profile)
                 settings = try store.configureSync(profile, server: server, token: token)
             } else {
-                guard let kept = try store.syncSettings(profile) else { throw SyncFailure.notConfigured(user: profile) }
+                guard let kept = try store.syncSettings(profile) else { throw SyncError.notConfigured(user: profile) }
                 settings = kept
             }
-            guard !settings.server.isEmpty else { throw SyncFailure.notConfigured(user: profile) }
+            guard !settings.server.isEmpty else { throw SyncError.notConfigured(user: profile) }
         } catch {
             throw fail(Syncer.describe(error))
         }
@@ -217,7 +166,7 @@ struct SyncCommand: Subcommand {
             let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            var message = error.message
+            var message = error.message(in: Navstack.messageCatalog)
             if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
@@ -271,7 +220,7 @@ final class AutoSync {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let reason = (error as? SyncError)?.message ?? Syncer.describe(error)
+                let reason = Syncer.describe(error)
                 streams.write("navstack: sync: \(reason); your changes are kept and will be sent next time\n", to: .error)
             }
             failedLast = true

@@ -1,52 +1,45 @@
 import NavStackCore
 @testable import NavStackSQLite
+import NavStackSync
 import XCTest
 
 /// An account's operation log kept as the server keeps it (docs/sync.md): operations in
 /// arrival order, unique by replica and sequence number, handed to the other replicas
-/// after what they have seen. The end-to-end tests run the real server; these check how
-/// stores merge what they receive, over many seeds.
+/// after what they have seen, read and written with the protocol's one codec. The
+/// end-to-end tests run the real server; these check how stores merge what they receive,
+/// over many seeds.
 final class OperationLog {
-    private(set) var ops: [JSONValue] = []
+    private(set) var ops: [SyncOperation] = []
     private var seen: Set<String> = []
 
     /// One sync request and its answer, as `POST /v1/sync` makes them.
-    func answer(_ body: [UInt8], page: Int = 10_000) -> [UInt8] {
-        let request = JSONValue(parsing: String(decoding: body, as: UTF8.self))!
-        let replica = request["replica"]!.string!
-        for op in request["ops"]!.array! {
-            let key = replica + "/" + String(op["seq"]!.number!)
-            guard seen.insert(key).inserted, case .object(var members) = op else { continue }
-            members.append(("replica", .string(replica)))
-            members.append(("server_seq", .number(ops.count + 1)))
-            ops.append(.object(members))
+    func answer(_ body: [UInt8], page: Int = SyncLimits.pageSize) throws -> [UInt8] {
+        let request = try body.withUnsafeBytes { try SyncRequest(json: $0) }
+        for var op in request.operations where seen.insert(request.replica + "/" + String(op.seq)).inserted {
+            op.replica = request.replica
+            op.serverSeq = Int64(ops.count + 1)
+            ops.append(op)
         }
-        let after = request["after"]!.number!
-        let others = ops.dropFirst(after).filter { $0["replica"]!.string! != replica }
+        let after = Int(request.after)
+        let others = ops.dropFirst(after).filter { $0.replica != request.replica }
         let sent = Array(others.prefix(page))
         let more = others.count > page
-        let last = more ? sent.last!["server_seq"]!.number! : ops.count
-        var writer = JSONWriter()
-        writer.object { json in
-            json.key("ops")
-            json.array(sent) { json, op in op.write(to: &json) }
-            json.key("last"); json.number(max(after, last))
-            json.key("more"); json.bool(more)
-        }
-        return writer.bytes
+        let last = more ? sent.last!.serverSeq : Int64(ops.count)
+        return SyncAnswer(operations: sent, last: max(request.after, last), more: more).json()
     }
 
     /// Syncs a store until it has sent everything and received everything.
     @discardableResult
-    func sync(_ store: SQLiteStore, _ user: String, page: Int = 10_000, batch: Int = SQLiteStore.syncBatch) throws -> SyncRound {
+    func sync(_ store: SQLiteStore, _ user: String, page: Int = SyncLimits.pageSize, batch: Int = SQLiteStore.syncBatch) throws
+        -> SyncRound {
         var total = SyncRound(received: 0, conflicts: 0)
         while true {
-            let request = try store.syncRequest(user, limit: batch)
-            let reply = try SyncAnswer(answer(request.body, page: page))
-            let round = try store.applySyncAnswer(user, reply, to: request)
+            let batch = try store.syncRequest(user, limit: batch)
+            let reply = try SyncAnswer(json: answer(batch.request.json(), page: page))
+            let round = try store.applySyncAnswer(user, reply, to: batch)
             total.received += round.received
             total.conflicts += round.conflicts
-            if !reply.more && !request.more { return total }
+            if !reply.more && !batch.more { return total }
         }
     }
 }
@@ -242,8 +235,8 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertTrue(first.more)
         XCTAssertGreaterThan(first.count, 1_000)
         XCTAssertLessThan(first.count, 2_500)
-        XCTAssertLessThanOrEqual(first.body.count, SQLiteStore.syncBatchBytes + 64 << 10)
-        try a.applySyncAnswer(user, SyncAnswer(log.answer(first.body)), to: first)
+        XCTAssertLessThanOrEqual(first.request.json().count, SyncLimits.maximumRequestBytes + 64 << 10)
+        try a.applySyncAnswer(user, SyncAnswer(json: log.answer(first.request.json())), to: first)
         try log.sync(a, user)
         try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 2_500)
@@ -288,38 +281,55 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testRandomOfflineChangesAndSyncOrdersConverge() throws {
+        var kept = 0
         for seed in 1...25 {
-            try converge(seed: UInt64(seed))
+            kept += try converge(seed: UInt64(seed))
         }
+        XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
     }
 
     /// Three replicas change tasks at random and sync in a random order; after a final
-    /// round (each twice) they hold the same tasks, with counters that match.
-    func converge(seed: UInt64) throws {
+    /// round (each twice) they hold the same tasks, with counters that match, and every
+    /// task added that nothing could have taken away is there. Returns how many such
+    /// tasks there were.
+    @discardableResult
+    func converge(seed: UInt64) throws -> Int {
         var random = SyncSeeds(seed: seed)
         let log = OperationLog()
         let stores = try (0..<3).map { _ in try replica(log) }
+        // Tasks added, by the replica that added them, and those a delete or an undo may
+        // have taken away.
+        var added: [[String]] = [[], [], []]
+        var unsure: Set<String> = []
         for _ in 0..<120 {
-            let store = stores[Int(random.next() % 3)]
+            let which = Int(random.next() % 3)
+            let store = stores[which]
             let ids = try store.reading { db in try db.prepare("SELECT id FROM task ORDER BY id").all { $0.int(0) } }
             let pick = ids.isEmpty ? nil : ids[Int(random.next() % UInt64(ids.count))]
             do {
                 switch random.next() % 10 {
                 case 0, 1:
                     let under = random.next() % 2 == 0 ? pick : nil
-                    _ = try store.insertAtTop(user, DraftFields(title: "t\(random.next() % 1000)"), under: under, as: .add)
+                    added[which].append(try store.insertAtTop(user, DraftFields(title: "t\(random.next() % 1000)"), under: under,
+                                                              as: .add).uuid)
                 case 2, 3:
                     if let pick {
                         _ = try store.write(user, id: pick, [.title], from: DraftFields(title: "e\(random.next() % 1000)"), as: .save)
                     }
                 case 4: if let pick { _ = try store.toggle(user, id: pick) }
-                case 5: if let pick { _ = try store.delete(user, id: pick) }
+                case 5:
+                    if let pick {
+                        unsure.formUnion(try subtree(store, pick))
+                        _ = try store.delete(user, id: pick)
+                    }
                 case 6:
                     if let pick {
                         let target = ids.isEmpty || random.next() % 3 == 0 ? nil : ids[Int(random.next() % UInt64(ids.count))]
                         _ = try store.move(user, id: pick, under: target)
                     }
-                case 7: _ = try store.undo(user)
+                case 7:
+                    unsure.formUnion(added[which])
+                    _ = try store.undo(user)
                 default: try log.sync(store, user, batch: 1 + Int(random.next() % 20))
                 }
             } catch is NavError {
@@ -336,6 +346,22 @@ final class SyncMergeTests: XCTestCase {
             }
         }
         for store in stores { try assertCountsMatch(store, "seed \(seed)") }
+        let kept = Set(added.joined()).subtracting(unsure)
+        for store in stores {
+            let held = Set(try store.reading { db in try db.prepare("SELECT uuid FROM task").all { $0.text(0) } })
+            XCTAssertEqual(kept.subtracting(held), [], "seed \(seed): tasks added and never taken away are missing")
+        }
+        return kept.count
+    }
+
+    /// The uuids of a task and every task under it.
+    func subtree(_ store: SQLiteStore, _ id: Int) throws -> [String] {
+        try store.reading { db in
+            try db.prepare("""
+                WITH RECURSIVE down(id) AS (SELECT ?1 UNION ALL SELECT t.id FROM task AS t JOIN down ON t.parent = down.id)
+                SELECT uuid FROM task WHERE id IN (SELECT id FROM down)
+                """).all([id]) { $0.text(0) }
+        }
     }
 }
 

@@ -1,41 +1,8 @@
 @testable import NavStackServer
 import XCTest
 
-/// The answer's bytes, the command line and the database URL.
+/// The command line and the database URL.
 final class ServerPartsTests: XCTestCase {
-    func testTheAnswerIsCompactJSONInTheProtocolsOrder() {
-        let page = PullPage(
-            operations: [
-                .init(serverSeq: 7, replica: "ab", seq: 3, millis: 5, counter: 1, task: "t\"1", field: "title",
-                      value: #""x""#, old: "null"),
-                .init(serverSeq: 9, replica: "cd", seq: 1, millis: 6, counter: 0, task: "t2", field: "done", value: "true",
-                      old: "false"),
-            ], last: 9, more: true)
-        XCTAssertEqual(
-            String(buffer: page.json()),
-            #"{"ops":[{"server_seq":7,"replica":"ab","seq":3,"millis":5,"counter":1,"task":"t\"1","field":"title","value":"x","old":null},"#
-                + #"{"server_seq":9,"replica":"cd","seq":1,"millis":6,"counter":0,"task":"t2","field":"done","value":true,"old":false}],"#
-                + #""last":9,"more":true}"#)
-        XCTAssertEqual(String(buffer: PullPage(operations: [], last: 0, more: false).json()), #"{"ops":[],"last":0,"more":false}"#)
-    }
-
-    func testAnAnswerStopsAtItsByteBudgetButCarriesOneOperationAlways() {
-        func operations(_ count: Int, valueBytes: Int) -> [PullPage.StoredOperation] {
-            let value = "\"" + String(repeating: "v", count: valueBytes) + "\""
-            return (1...count).map {
-                .init(serverSeq: Int64($0), replica: "r", seq: Int64($0), millis: 1, counter: 0, task: "t", field: "notes",
-                      value: value, old: "null")
-            }
-        }
-        XCTAssertEqual(PullPage.fitting(operations(12_000, valueBytes: 10)), SyncLimits.pageSize)
-        XCTAssertEqual(PullPage.fitting(operations(3, valueBytes: 10)), 3)
-        XCTAssertEqual(PullPage.fitting([]), 0)
-        let large = PullPage.fitting(operations(5_000, valueBytes: 4_000))
-        XCTAssertLessThan(large, 5_000)
-        XCTAssertGreaterThan(large, 1_000)
-        XCTAssertEqual(PullPage.fitting(operations(2, valueBytes: SyncLimits.maximumAnswerBytes)), 1)
-    }
-
     private func parse(_ words: String..., environment: [String: String] = [:]) throws(ServerOptions.UsageError) -> ServerOptions? {
         guard case .run(let options) = try ServerOptions.parse(words, environment: environment) else { return nil }
         return options

@@ -7,6 +7,11 @@ public struct JSONWriter {
 
     public init() {}
 
+    /// Makes room for `count` bytes in all, so a large document grows its buffer once.
+    public mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
+    }
+
     /// The JSON written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 

@@ -7,6 +7,14 @@ public enum TaskField: String, CaseIterable, Equatable, Hashable, Sendable {
 public enum FieldValue: Equatable, Hashable, Sendable {
     case text(String)
     case flag(Bool)
+
+    /// The value as JSON: a string, or true or false.
+    public var json: String {
+        switch self {
+        case .text(let text): text.jsonQuoted
+        case .flag(let flag): flag ? "true" : "false"
+        }
+    }
 }
 
 /// A field a draft and another writer both changed, to different values.

@@ -1,8 +1,9 @@
-@testable import NavStackServer
+import NavStackCore
+@testable import NavStackSync
 import XCTest
 
 /// The request body as the protocol writes it, and every way a body is refused, with the
-/// exact reason the client reads.
+/// exact reason the client reads (the server answers with it).
 final class SyncRequestTests: XCTestCase {
     private let replica = "0123456789abcdef0123456789abcdef"
 
@@ -16,8 +17,8 @@ final class SyncRequestTests: XCTestCase {
             let request = try decode(text)
             XCTFail("accepted: \(request)", file: file, line: line)
             return nil
-        } catch let failure as SyncRequest.Failure {
-            return failure.message
+        } catch let failure as SyncWireError {
+            return failure.message(in: .english)
         } catch {
             XCTFail("\(error)", file: file, line: line)
             return nil
@@ -34,9 +35,9 @@ final class SyncRequestTests: XCTestCase {
         XCTAssertEqual(request.replica, replica)
         XCTAssertEqual(request.after, 12)
         XCTAssertEqual(request.operations, [
-            .init(seq: 1, millis: 1_700_000_000_000, counter: 0, task: "a-b", field: .task,
+            SyncOperation(seq: 1, millis: 1_700_000_000_000, counter: 0, task: "a-b", field: .task,
                   value: #"{"title":"Buy \"fruit\"","tags":[1,2.5e3,true]}"#, old: "null"),
-            .init(seq: 2, millis: 0, counter: 2_147_483_647, task: "a-b", field: .title, value: #"" x y ""#),
+            SyncOperation(seq: 2, millis: 0, counter: 2_147_483_647, task: "a-b", field: .title, value: #"" x y ""#),
         ])
     }
 
@@ -100,5 +101,19 @@ final class SyncRequestTests: XCTestCase {
         }
         XCTAssertEqual(compact(#"{"a":[1,2]}"#), #"{"a":[1,2]}"#)
         XCTAssertEqual(compact("{ \"a b\" :\t[ 1 ,\n2 ] , \"c\\\" d\": \" \" }"), #"{"a b":[1,2],"c\" d":" "}"#)
+    }
+
+    func testARequestWrittenIsReadAsItWas() throws {
+        let request = SyncRequest(replica: replica, after: 41, operations: [
+            SyncOperation(seq: 7, millis: 1_700_000_000_123, counter: 3, task: "t\"1", field: .notes,
+                          value: #""line\nnext""#, old: #""was""#),
+            SyncOperation(seq: 8, millis: 1_700_000_000_124, counter: 0, task: "t2", field: .task, value: "null"),
+        ])
+        let bytes = request.json()
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
+                       #"{"replica":"\#(replica)","after":41,"ops":[{"seq":7,"millis":1700000000123,"counter":3,"task":"t\"1","#
+                           + #""field":"notes","value":"line\nnext","old":"was"},{"seq":8,"millis":1700000000124,"counter":0,"#
+                           + #""task":"t2","field":"task","value":null,"old":null}]}"#)
+        XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
     }
 }

@@ -1,0 +1,34 @@
+import NavStackCore
+import NavStackSync
+
+/// Any bytes as a sync request (what the server reads) and as an answer (what navstack
+/// reads): a message or one failure whose words render, never a crash; a message read is
+/// written back and reads again as the same; each operation read becomes a change or is
+/// skipped, and applying it to a register never crashes.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSyncCodec(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    var operations: [SyncOperation] = []
+    do {
+        let request = try SyncRequest(json: bytes)
+        let again = request.json().withUnsafeBytes { try? SyncRequest(json: $0) }
+        precondition(again == request, "a request does not read back as written")
+        operations += request.operations
+    } catch {
+        _ = error.message(in: .english)
+    }
+    do {
+        let answer = try SyncAnswer(json: bytes)
+        precondition((try? SyncAnswer(json: answer.json())) == answer, "an answer does not read back as written")
+        operations += answer.operations
+    } catch {
+        _ = error.message(in: .english)
+    }
+    var register = SyncRegister(uuid: "u")
+    for operation in operations {
+        guard let change = SyncChange(operation) else { continue }
+        _ = register.apply(change, at: Stamp.text(millis: Int(operation.millis), counter: Int(operation.counter),
+                                                  replica: operation.replica), replica: "r")
+    }
+    return 0
+}

@@ -1,0 +1,98 @@
+import NavStackCore
+import NavStackSync
+
+/// What applying one answer of the server did.
+public struct SyncRound: Equatable, Sendable {
+    /// Operations of other replicas received.
+    public var received: Int
+    /// Local values another replica's later change replaced (shown, and undoable).
+    public var conflicts: Int
+}
+
+extension SQLiteStore {
+    /// Applies the server's answer to `batch`: the server has this replica's
+    /// operations through `batch.through`, and sends other replicas' operations,
+    /// applied here in one transaction (again harmlessly, if a run before this one was
+    /// cut off before it committed).
+    public func applySyncAnswer(_ user: String, _ answer: SyncAnswer, to batch: SyncBatch) throws -> SyncRound {
+        try writing { db in
+            var state = try Self.syncState(db, user)
+            let registers = SyncRegisters(db, profile: state.profile)
+            // Changes made here since the request count as this replica's, stamped now.
+            try Self.stampLocalChanges(db, &state, registers)
+            var touched: [String] = []
+            // Tasks this replica never knew before this answer: none stands here yet.
+            var unknown: Set<String> = []
+            var before: [String: StoredTask] = [:]
+            var lost: [(String, [String])] = []
+            for operation in answer.operations {
+                guard operation.replica != state.replica, let change = SyncChange(operation) else { continue }
+                let (millis, counter) = (Int(operation.millis), Int(operation.counter))
+                state.clock.observe(millis: millis, counter: counter)
+                let uuid = operation.task
+                var register: SyncRegister
+                if let known = try registers.get(uuid) {
+                    register = known
+                } else {
+                    register = SyncRegister(uuid: uuid)
+                    unknown.insert(uuid)
+                }
+                let fields = register.apply(change, at: Stamp.text(millis: millis, counter: counter, replica: operation.replica),
+                                            replica: state.replica)
+                registers.set(register)
+                if !fields.isEmpty {
+                    if before[uuid] == nil, let task = try Self.stored(db, user, uuid: uuid) { before[uuid] = task }
+                    lost.append((uuid, fields))
+                }
+                touched.append(uuid)
+            }
+            try Self.place(db, user, state, touched, registers, unknown: unknown)
+            try registers.write()
+            let conflicts = try recordLosses(db, user, state.profile, lost, before: before)
+            state.sent = max(state.sent, batch.through)
+            state.pulled = max(state.pulled, Int(answer.last))
+            try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
+            try Self.save(db, state)
+            return SyncRound(received: answer.operations.count, conflicts: conflicts)
+        }
+    }
+
+    /// Keeps what other replicas replaced of this one's: one change in the history
+    /// (`undo` brings the local values back, as new operations that then win
+    /// everywhere) and one notice a task. Returns how many tasks lost a value.
+    private func recordLosses(_ db: Connection, _ user: String, _ profile: Int64, _ lost: [(String, [String])],
+                              before: [String: StoredTask]) throws -> Int {
+        guard !lost.isEmpty else { return 0 }
+        var fieldsByTask: [String: [String]] = [:]
+        var order: [String] = []
+        for (uuid, fields) in lost {
+            if fieldsByTask[uuid] == nil { order.append(uuid) }
+            for field in fields where !(fieldsByTask[uuid]?.contains(field) ?? false) { fieldsByTask[uuid, default: []].append(field) }
+        }
+        var pairs: [ChangePair] = []
+        var notices: [SyncNotice] = []
+        for uuid in order {
+            guard let old = before[uuid] else { continue }
+            let fields = fieldsByTask[uuid] ?? []
+            let now = try Self.stored(db, user, uuid: uuid)
+            // What `undo` goes back to: the task as it is, with the values it lost.
+            var restored = now ?? old
+            if now != nil {
+                for field in TaskField.allCases where fields.contains(field.rawValue) { restored.fields[field] = old.fields[field] }
+                // Back where it was, while that place (the top, or a parent) is there.
+                if fields.contains("parent"), try old.parent == 0 || Self.stored(db, user, id: old.parent) != nil {
+                    restored.parent = old.parent
+                    restored.position = old.position
+                }
+            }
+            if restored != now { pairs.append(ChangePair(before: restored, after: now)) }
+            notices.append(SyncNotice(title: old.fields.title, fields: fields))
+        }
+        if !pairs.isEmpty { try record(db, user, .sync, pairs) }
+        let insert = try db.statement("INSERT INTO sync_notice (profile_id, title, fields) VALUES (?, ?, ?)")
+        for notice in notices {
+            try insert.run([profile, notice.title, notice.fields.joined(separator: " ")])
+        }
+        return notices.count
+    }
+}

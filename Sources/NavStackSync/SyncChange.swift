@@ -1,0 +1,113 @@
+import NavStackCore
+
+/// A task as operations carry it: its fields, its parent by uuid, its position.
+public struct SyncTask: Equatable, Sendable {
+    public var fields: DraftFields
+    public var parent: String?
+    public var position: Int
+
+    public init(fields: DraftFields, parent: String?, position: Int) {
+        self.fields = fields
+        self.parent = parent
+        self.position = position
+    }
+
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("title"); json.string(fields.title)
+            json.key("notes"); json.string(fields.notes)
+            json.key("done"); json.bool(fields.done)
+            json.key("parent"); json.string(parent)
+            json.key("position"); json.number(position)
+        }
+    }
+
+    public var json: String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
+    }
+
+    public init?(_ value: JSONValue) {
+        guard let title = value["title"]?.string, let notes = value["notes"]?.string, let done = value["done"]?.bool,
+              let position = value["position"]?.number else { return nil }
+        let parent = value["parent"]
+        guard parent == nil || parent == .null || parent?.string != nil else { return nil }
+        self.init(fields: DraftFields(title: title, notes: notes, done: done), parent: parent?.string, position: position)
+    }
+}
+
+/// One operation: what it does to one task.
+public enum SyncChange: Equatable, Sendable {
+    case create(SyncTask)
+    /// `old`: the task as the deleting replica knew it.
+    case delete(old: SyncTask?)
+    case field(TaskField, FieldValue, old: FieldValue?)
+    case parent(String?, old: String?)
+    case position(Int)
+
+    public var field: SyncField {
+        switch self {
+        case .create, .delete: .task
+        case .field(let field, _, _): SyncField(field)
+        case .parent: .parent
+        case .position: .position
+        }
+    }
+
+    /// The operation's `value` and `old` as JSON.
+    public var json: (value: String, old: String) {
+        switch self {
+        case .create(let task): (task.json, "null")
+        case .delete(let old): ("null", old?.json ?? "null")
+        case .field(_, let value, let old): (value.json, old?.json ?? "null")
+        case .parent(let parent, let old): (parent?.jsonQuoted ?? "null", old?.jsonQuoted ?? "null")
+        case .position(let position): (String(position), "null")
+        }
+    }
+
+    /// Reads an operation as it travels; `nil` for one this replica cannot apply (every
+    /// replica skips it alike).
+    public init?(_ operation: SyncOperation) {
+        guard let value = JSONValue(parsing: operation.value) else { return nil }
+        self.init(field: operation.field, value: value, old: operation.old == "null" ? nil : JSONValue(parsing: operation.old))
+    }
+
+    /// Reads an operation's field, value and old value; `nil` for one this replica
+    /// cannot apply (every replica skips it alike).
+    public init?(field: SyncField, value: JSONValue, old: JSONValue?) {
+        let old = old ?? .null
+        switch field {
+        case .task:
+            if value == .null {
+                self = .delete(old: SyncTask(old))
+            } else {
+                guard let task = SyncTask(value) else { return nil }
+                self = .create(task)
+            }
+        case .title, .notes:
+            guard let text = value.string else { return nil }
+            self = .field(field == .title ? .title : .notes, .text(text), old: old.string.map(FieldValue.text))
+        case .done:
+            guard let flag = value.bool else { return nil }
+            self = .field(.done, .flag(flag), old: old.bool.map(FieldValue.flag))
+        case .parent:
+            guard value == .null || value.string != nil else { return nil }
+            self = .parent(value.string, old: old.string)
+        case .position:
+            guard let position = value.number else { return nil }
+            self = .position(position)
+        }
+    }
+}
+
+extension SyncField {
+    /// The operation field of a task's field.
+    public init(_ field: TaskField) {
+        switch field {
+        case .title: self = .title
+        case .notes: self = .notes
+        case .done: self = .done
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import NavStackCore
+
+/// Why a sync did not finish. What was committed locally stays; the next sync sends it.
+public enum SyncError: Error, Equatable, Sendable {
+    /// The server's answer is not what the protocol says an answer is.
+    case malformedAnswer(SyncWireError)
+    /// The profile has no server to sync with.
+    case notConfigured(user: String)
+    case noProfile(user: String)
+    /// The server answered 401.
+    case refusedToken
+    /// The server answered another status than 200; `message` is its `error`, if any.
+    case server(status: Int, message: String)
+    /// The server could not be reached or the exchange broke off: the transport's words.
+    case unreachable(String)
+    /// The store could not take a step of the sync: the store's words.
+    case store(String)
+    case outOfTime
+
+    public func message(in t: Catalog) -> String {
+        switch self {
+        case .malformedAnswer(let failure): t(.syncMalformedAnswer, ("reason", failure.message(in: t)))
+        case .notConfigured(let user): t(.syncNotConfigured, ("user", user.escapedForDisplay))
+        case .noProfile(let user): t(.syncNoProfile, ("user", user.escapedForDisplay))
+        case .refusedToken: t(.syncRefusedToken)
+        case .server(let status, let message) where message.isEmpty: t(.syncServerAnswered, ("status", status))
+        case .server(let status, let message): t(.syncServerAnsweredWith, ("status", status), ("message", message.escapedForDisplay))
+        case .unreachable(let reason), .store(let reason): reason
+        case .outOfTime: t(.syncOutOfTime)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// What an operation sets: a whole task (`task`: its creation, or with `null` its
+/// deletion) or one of its fields.
+public enum SyncField: String, CaseIterable, Sendable {
+    case task, title, notes, done, parent, position
+}
+
+/// One operation as it travels between a replica, the server and the other replicas
+/// (docs/sync.md): one field of one task set to one value, stamped by the replica that
+/// made it. `(replica, seq)` names it.
+public struct SyncOperation: Equatable, Sendable {
+    /// Its place in the account's log: in an answer, from 1; 0 in a request.
+    public var serverSeq: Int64
+    /// The replica that made it: 32 lowercase hexadecimal digits in an answer; in a
+    /// request the request names it, and this is empty.
+    public var replica: String
+    /// Its place in the replica's own log, from 1.
+    public var seq: Int64
+    /// The stamp: the replica's hybrid clock when it made the operation.
+    public var millis: Int64
+    public var counter: Int64
+    /// The task's uuid text.
+    public var task: String
+    public var field: SyncField
+    /// The new value as compact JSON text, kept as sent.
+    public var value: String
+    /// The value it replaced as compact JSON text; `null` when not sent.
+    public var old: String
+
+    public init(serverSeq: Int64 = 0, replica: String = "", seq: Int64, millis: Int64, counter: Int64, task: String,
+                field: SyncField, value: String, old: String = "null") {
+        self.serverSeq = serverSeq
+        self.replica = replica
+        self.seq = seq
+        self.millis = millis
+        self.counter = counter
+        self.task = task
+        self.field = field
+        self.value = value
+        self.old = old
+    }
+
+    /// At least the bytes the operation takes in a request or an answer: its texts, and
+    /// room for its keys, punctuation and numbers. Both ends size batches and pages by it.
+    public var encodedSizeBound: Int {
+        Self.overheadBound + replica.utf8.count + task.utf8.count + field.rawValue.utf8.count + value.utf8.count
+            + old.utf8.count
+    }
+
+    /// The keys and punctuation of an answer's operation (78 bytes) and five numbers of up
+    /// to 19 digits, rounded up.
+    static let overheadBound = 180
+}
+
+/// One POST /v1/sync body: a replica's new operations (maybe none) and where its pull
+/// starts.
+public struct SyncRequest: Equatable, Sendable {
+    /// The sending replica: 32 lowercase hexadecimal digits.
+    public var replica: String
+    /// The highest `server_seq` this replica has applied; the pull starts after it.
+    public var after: Int64
+    public var operations: [SyncOperation]
+
+    public init(replica: String, after: Int64, operations: [SyncOperation]) {
+        self.replica = replica
+        self.after = after
+        self.operations = operations
+    }
+}
+
+/// The server's answer to a request: other replicas' operations after the requester's
+/// `after`, in `server_seq` order, and where the requester's next pull starts.
+public struct SyncAnswer: Equatable, Sendable {
+    public var operations: [SyncOperation]
+    /// The `server_seq` the requester has seen up to: the last operation sent when
+    /// ``more`` is true, otherwise the account's highest (its own included, so it does
+    /// not read its own operations again).
+    public var last: Int64
+    /// Whether more operations are waiting after ``last``.
+    public var more: Bool
+
+    public init(operations: [SyncOperation], last: Int64, more: Bool) {
+        self.operations = operations
+        self.last = last
+        self.more = more
+    }
+}
+
+/// The sizes the protocol fixes (docs/sync.md): one request, one answer.
+public enum SyncLimits {
+    /// The largest request body: 8 MiB. A bigger one is refused with 413, from its
+    /// Content-Length before it is read, or as soon as it streams past this.
+    public static let maximumBodyBytes = 8 << 20
+    /// The most operations one request may push.
+    public static let maximumOperationsPerRequest = 10_000
+    /// The most operations one answer carries; `more` says there are others.
+    public static let pageSize = 10_000
+    /// The most bytes of operations one answer carries (one operation always goes, and
+    /// none is larger than a request): clients read answers of up to 64 MiB.
+    public static let maximumAnswerBytes = 8 << 20
+    /// The most bytes of operations one request carries, past the first: well within
+    /// ``maximumBodyBytes``.
+    public static let maximumRequestBytes = 4 << 20
+    /// The longest task uuid text, in characters.
+    public static let maximumTaskLength = 64
+
+    /// How many of `operations` (in order) fit one message: at most `count` of them,
+    /// and no more than fill `bytes` (always one, when there is one).
+    public static func fitting(_ operations: some Collection<SyncOperation>, count: Int, bytes: Int) -> Int {
+        var total = 0
+        var fitting = 0
+        for operation in operations.prefix(count) {
+            total += operation.encodedSizeBound
+            if total > bytes && fitting > 0 { break }
+            fitting += 1
+        }
+        return fitting
+    }
+}

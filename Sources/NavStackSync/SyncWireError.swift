@@ -1,0 +1,37 @@
+import NavStackCore
+
+/// Why a body is not a sync request or answer. `path` names the member, as `after` or
+/// `ops[3].seq`.
+public enum SyncWireError: Error, Equatable, Sendable {
+    /// Not JSON at all, as navstack's one JSON reader reads it.
+    case notJSON(JSONReader.Failure)
+    case notAnObject(path: String)
+    case notAnArray(path: String)
+    case notABoolean(path: String)
+    case missing(path: String)
+    case repeated(path: String)
+    case badReplica(path: String)
+    case notAWholeNumber(path: String, range: ClosedRange<Int64>)
+    case badTask(path: String)
+    case badField(path: String)
+    case tooManyOperations
+
+    /// The words, in a catalog's language: the server answers in English.
+    public func message(in t: Catalog) -> String {
+        switch self {
+        case .notJSON(let failure): t(.syncWireNotJSON, ("reason", failure.message(in: t)))
+        case .notAnObject(let path): t(.syncWireNotAnObject, ("path", path))
+        case .notAnArray(let path): t(.syncWireNotAnArray, ("path", path))
+        case .notABoolean(let path): t(.syncWireNotABoolean, ("path", path))
+        case .missing(let path): t(.syncWireMissing, ("path", path))
+        case .repeated(let path): t(.syncWireRepeated, ("path", path))
+        case .badReplica(let path): t(.syncWireBadReplica, ("path", path))
+        case .notAWholeNumber(let path, let range):
+            t(.syncWireNotAWholeNumber, ("path", path), ("low", range.lowerBound), ("high", range.upperBound))
+        case .badTask(let path): t(.syncWireBadTask, ("path", path), ("limit", SyncLimits.maximumTaskLength))
+        case .badField(let path):
+            t(.syncWireBadField, ("path", path), ("fields", SyncField.allCases.map(\.rawValue).joined(separator: ", ")))
+        case .tooManyOperations: t(.syncWireTooManyOperations, ("limit", SyncLimits.maximumOperationsPerRequest))
+        }
+    }
+}

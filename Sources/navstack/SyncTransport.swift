@@ -1,0 +1,57 @@
+import NavStackCore
+import NavStackHTTP
+import NavStackSync
+
+/// The sync protocol over HTTP (docs/sync.md): a request's body through the protocol's
+/// one codec, and the server's answer, whose status codes are read here and nowhere else.
+struct SyncTransport {
+    let url: HTTPURL
+    let token: String
+    var client = HTTPClient()
+
+    init(server: String, token: String) throws(SyncError) {
+        do {
+            url = try HTTPURL(server).appending("/v1/sync")
+        } catch {
+            throw .unreachable(error.description)
+        }
+        self.token = token
+    }
+
+    /// Sends `request`, with what is left until `end`; its answer is read later.
+    func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
+        let left = ContinuousClock.now.duration(to: end)
+        guard left > .zero else { throw .outOfTime }
+        do {
+            return try client.start(HTTPRequest(
+                method: .post, url: url,
+                headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"],
+                body: request.json()), deadline: left)
+        } catch {
+            throw .unreachable(error.description)
+        }
+    }
+
+    /// The server's answer to a request sent: 200 and an answer, or why not.
+    func answer(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
+        let response: HTTPResponse
+        do {
+            response = try exchange.response()
+        } catch {
+            throw .unreachable(error.description)
+        }
+        switch response.status {
+        case 200:
+            do {
+                return try SyncAnswer(json: response.body)
+            } catch {
+                throw .malformedAnswer(error)
+            }
+        case 401:
+            throw .refusedToken
+        default:
+            let text = String(decoding: response.body, as: UTF8.self)
+            throw .server(status: response.status, message: JSONValue(parsing: text)?["error"]?.string ?? "")
+        }
+    }
+}

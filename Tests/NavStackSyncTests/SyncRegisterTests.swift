@@ -1,0 +1,97 @@
+import NavStackCore
+@testable import NavStackSync
+import XCTest
+
+/// The register rules without a store: last writer wins field by field, whatever order
+/// operations arrive in; what a replica lost is told; where a task stands is decided
+/// from the registers alone.
+final class SyncRegisterTests: XCTestCase {
+    private let mine = "0123456789abcdef0123456789abcdef"
+    private let theirs = "fedcba9876543210fedcba9876543210"
+
+    private func stamp(_ millis: Int, _ replica: String, counter: Int = 0) -> String {
+        Stamp.text(millis: millis, counter: counter, replica: replica)
+    }
+
+    private func task(_ title: String, parent: String? = nil) -> SyncChange {
+        .create(SyncTask(fields: DraftFields(title: title, notes: "", done: false), parent: parent, position: 1))
+    }
+
+    /// Registers by uuid, as a replica's store keeps them.
+    private struct Registers: SyncRegisterLookup {
+        var all: [String: SyncRegister] = [:]
+        func register(_ uuid: String) throws -> SyncRegister? { all[uuid] }
+    }
+
+    func testStampsSortAsTheirClocksThenReplicas() {
+        XCTAssertLessThan(stamp(5, theirs), stamp(6, mine))
+        XCTAssertLessThan(stamp(5, mine, counter: 1), stamp(5, mine, counter: 2))
+        XCTAssertLessThan(stamp(5, mine), stamp(5, theirs))
+        XCTAssertLessThan("", stamp(0, mine))
+        XCTAssertEqual(Stamp.replica(of: stamp(5, mine)), Substring(mine))
+    }
+
+    func testTheLaterWriteWinsInEitherOrder() {
+        let changes: [(SyncChange, String, String)] = [
+            (task("Milk"), stamp(1, mine), mine),
+            (.field(.title, .text("Oat milk"), old: .text("Milk")), stamp(3, theirs), theirs),
+            (.field(.title, .text("Soy milk"), old: .text("Milk")), stamp(2, mine), mine),
+            (.field(.done, .flag(true), old: .flag(false)), stamp(2, theirs), theirs),
+        ]
+        var forward = SyncRegister(uuid: "u")
+        for (change, at, _) in changes { _ = forward.apply(change, at: at, replica: mine) }
+        var backward = SyncRegister(uuid: "u")
+        for (change, at, _) in changes.reversed() { _ = backward.apply(change, at: at, replica: mine) }
+        XCTAssertEqual(forward, backward)
+        XCTAssertEqual(forward.fields, DraftFields(title: "Oat milk", notes: "", done: true))
+        XCTAssertTrue(forward.alive)
+    }
+
+    func testALocalValueReplacedUnseenIsReportedLost() {
+        var register = SyncRegister(uuid: "u")
+        _ = register.apply(task("Milk"), at: stamp(1, mine), replica: mine)
+        _ = register.apply(.field(.title, .text("Soy milk"), old: .text("Milk")), at: stamp(2, mine), replica: mine)
+        // The other writer had not seen "Soy milk": it replaced "Milk".
+        XCTAssertEqual(register.apply(.field(.title, .text("Oat milk"), old: .text("Milk")), at: stamp(3, theirs),
+                                      replica: mine), ["title"])
+        // One that had seen it loses nothing of ours.
+        _ = register.apply(.field(.notes, .text("mine"), old: .text("")), at: stamp(4, mine), replica: mine)
+        XCTAssertEqual(register.apply(.field(.notes, .text("theirs"), old: .text("mine")), at: stamp(5, theirs),
+                                      replica: mine), [])
+    }
+
+    func testADeleteWinsOverEarlierChangesAndALaterCreateBringsTheTaskBack() {
+        var register = SyncRegister(uuid: "u")
+        _ = register.apply(task("Milk"), at: stamp(1, theirs), replica: mine)
+        _ = register.apply(.delete(old: nil), at: stamp(4, theirs), replica: mine)
+        _ = register.apply(.field(.title, .text("late"), old: nil), at: stamp(3, mine), replica: mine)
+        XCTAssertFalse(register.alive)
+        XCTAssertEqual(register.fields.title, "late", "a field change still counts, for a later re-creation")
+        _ = register.apply(task("Again"), at: stamp(5, mine), replica: mine)
+        XCTAssertTrue(register.alive)
+        XCTAssertEqual(register.fields.title, "Again")
+    }
+
+    func testAParentGoneOrACycleDecidesWhereATaskStands() throws {
+        var registers = Registers()
+        func add(_ uuid: String, parent: String?, at millis: Int, old: String? = nil) {
+            var register = registers.all[uuid] ?? SyncRegister(uuid: uuid)
+            _ = register.apply(task(uuid, parent: nil), at: stamp(1, mine), replica: mine)
+            _ = register.apply(.parent(parent, old: old), at: stamp(millis, mine), replica: mine)
+            registers.all[uuid] = register
+        }
+        var queue: [String] = []
+        add("a", parent: nil, at: 2)
+        add("b", parent: "a", at: 2)
+        XCTAssertEqual(try registers.all["b"]!.effectiveParent(in: registers, queue: &queue), "a")
+        XCTAssertNil(try SyncRegister(uuid: "c").effectiveParent(in: registers, queue: &queue))
+        var orphan = SyncRegister(uuid: "d")
+        orphan.parent = "gone"
+        XCTAssertNil(try orphan.effectiveParent(in: registers, queue: &queue), "a parent never known stands at the top")
+        // a under b and b under a: the later move (a's) goes back where it came from.
+        add("a", parent: "b", at: 3, old: "x")
+        add("x", parent: nil, at: 1)
+        XCTAssertEqual(try registers.all["a"]!.effectiveParent(in: registers, queue: &queue), "x")
+        XCTAssertEqual(try registers.all["b"]!.effectiveParent(in: registers, queue: &queue), "a")
+    }
+}
