@@ -84,6 +84,18 @@ extension SQLiteStore {
             }
             task.parent = parentID
             if let local {
+                if local.parent != parentID, let id = local.id {
+                    // Its subtasks now stand elsewhere in the tree: each is placed again, so a
+                    // level that no longer fits under the limit goes to the top here as it
+                    // does on every replica.
+                    let below = try db.prepare("""
+                        WITH RECURSIVE down(id) AS (SELECT id FROM task WHERE parent = ?1
+                            UNION ALL SELECT t.id FROM task AS t JOIN down ON t.parent = down.id)
+                        SELECT uuid FROM task WHERE id IN (SELECT id FROM down)
+                        """).all([id]) { $0.text(0) }
+                    placed.subtract(below)
+                    queue += below
+                }
                 if local.fields != task.fields || local.parent != parentID || local.position != task.position {
                     task.rev = local.rev + 1
                     _ = try put(db, user, task, replacing: local)

@@ -111,7 +111,9 @@ extension SyncRegister {
                     }
                     break
                 }
-                guard chain.count <= TreeLimits.depth else {
+                // The task and the parents walked so far are `chain.count` levels: one
+                // more would pass the limit.
+                guard chain.count < TreeLimits.depth else {
                     dropped = true
                     break
                 }

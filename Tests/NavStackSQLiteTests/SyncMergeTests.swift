@@ -170,6 +170,42 @@ final class SyncMergeTests: XCTestCase {
         try assertCountsMatch(b)
     }
 
+    /// The deepest level of a store's tree.
+    func depth(_ store: SQLiteStore) throws -> Int {
+        try store.reading { db in
+            try db.first("""
+                WITH RECURSIVE down(id, level) AS (SELECT id, 1 FROM task WHERE parent = 0
+                    UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id)
+                SELECT max(level) FROM down
+                """) { $0.int(0) } ?? 0
+        }
+    }
+
+    func testAMoveAndAddsUnderItElsewhereNeverMakeATreeDeeperThanTheLimit() throws {
+        let log = OperationLog()
+        let a = try replica(log), b = try replica(log), c = try replica(log)
+        var below: Int?
+        for level in 1...85 {
+            below = try a.insertAtTop(user, DraftFields(title: "L\(level)"), under: below, as: .add).id
+        }
+        let moved = try a.insertAtTop(user, DraftFields(title: "Moved"), as: .add)
+        for store in [a, b, c] { try log.sync(store, user) }
+        // On a, the task goes to the foot of the chain (level 86); on b, 25 levels grow under it.
+        XCTAssertNotNil(try a.move(user, id: moved.id, under: below))
+        var under = try id(b, "Moved")
+        for level in 1...25 {
+            under = try b.insertAtTop(user, DraftFields(title: "Under \(level)"), under: under, as: .add).id
+        }
+        for _ in 0..<2 { for store in [c, b, a] { try log.sync(store, user) } }
+        for store in [a, b, c] {
+            XCTAssertLessThanOrEqual(try depth(store), TreeLimits.depth)
+            try assertCountsMatch(store)
+        }
+        XCTAssertEqual(try tasks(a), try tasks(b))
+        XCTAssertEqual(try tasks(a), try tasks(c))
+        XCTAssertEqual(try depth(a), TreeLimits.depth, "the levels that fit stay where they were put")
+    }
+
     func testASubtaskAddedUnderATaskDeletedElsewhereStandsAtTheTop() throws {
         let log = OperationLog()
         let a = try replica(log), b = try replica(log)

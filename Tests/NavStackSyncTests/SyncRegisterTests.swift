@@ -93,5 +93,13 @@ final class SyncRegisterTests: XCTestCase {
         add("x", parent: nil, at: 1)
         XCTAssertEqual(try registers.all["a"]!.effectiveParent(in: registers, queue: &queue), "x")
         XCTAssertEqual(try registers.all["b"]!.effectiveParent(in: registers, queue: &queue), "a")
+        // A chain deeper than the limit: the task past it goes to the top. n0 is the
+        // first level, n99 the last one allowed.
+        registers = Registers()
+        add("n0", parent: nil, at: 2)
+        for level in 1...TreeLimits.depth { add("n\(level)", parent: "n\(level - 1)", at: 2) }
+        let last = TreeLimits.depth - 1
+        XCTAssertEqual(try registers.all["n\(last)"]!.effectiveParent(in: registers, queue: &queue), "n\(last - 1)")
+        XCTAssertNil(try registers.all["n\(last + 1)"]!.effectiveParent(in: registers, queue: &queue))
     }
 }
