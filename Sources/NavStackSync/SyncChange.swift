@@ -28,12 +28,16 @@ public struct SyncTask: Equatable, Sendable {
         return writer.text
     }
 
+    /// Reads a task as an operation carries it; `nil` unless every member is one the app
+    /// would take (a title that is not blank, texts within their limits, a parent that is
+    /// a uuid or null).
     public init?(_ value: JSONValue) {
-        guard let title = value["title"]?.string, let notes = value["notes"]?.string, let done = value["done"]?.bool,
-              let position = value["position"]?.number else { return nil }
-        let parent = value["parent"]
-        guard parent == nil || parent == .null || parent?.string != nil else { return nil }
-        self.init(fields: DraftFields(title: title, notes: notes, done: done), parent: parent?.string, position: position)
+        guard let title = value["title"]?.string, SyncValues.isTitle(title), let notes = value["notes"]?.string,
+              SyncValues.isNotes(notes), let done = value["done"]?.bool, let position = value["position"]?.number
+        else { return nil }
+        let parent = value["parent"] ?? .null
+        guard parent == .null || parent.string.map(SyncValues.isTaskID) == true else { return nil }
+        self.init(fields: DraftFields(title: title, notes: notes, done: done), parent: parent.string, position: position)
     }
 }
 
@@ -66,11 +70,14 @@ public enum SyncChange: Equatable, Sendable {
         }
     }
 
-    /// Reads an operation as it travels; `nil` for one this replica cannot apply (every
-    /// replica skips it alike).
+    /// Reads an operation as it travels; `nil` for one that sets a value the app would
+    /// refuse, or a task id that is not a uuid: every replica skips it alike, and the
+    /// server refuses it.
     public init?(_ operation: SyncOperation) {
-        guard let value = JSONValue(parsing: operation.value) else { return nil }
+        guard SyncValues.isTaskID(operation.task), let value = JSONValue(parsing: operation.value) else { return nil }
         self.init(field: operation.field, value: value, old: operation.old == "null" ? nil : JSONValue(parsing: operation.old))
+        if case .parent(let parent?, _) = self, parent == operation.task { return nil }
+        if case .create(let task) = self, task.parent == operation.task { return nil }
     }
 
     /// Reads an operation's field, value and old value; `nil` for one this replica
@@ -86,13 +93,13 @@ public enum SyncChange: Equatable, Sendable {
                 self = .create(task)
             }
         case .title, .notes:
-            guard let text = value.string else { return nil }
+            guard let text = value.string, field == .title ? SyncValues.isTitle(text) : SyncValues.isNotes(text) else { return nil }
             self = .field(field == .title ? .title : .notes, .text(text), old: old.string.map(FieldValue.text))
         case .done:
             guard let flag = value.bool else { return nil }
             self = .field(.done, .flag(flag), old: old.bool.map(FieldValue.flag))
         case .parent:
-            guard value == .null || value.string != nil else { return nil }
+            guard value == .null || value.string.map(SyncValues.isTaskID) == true else { return nil }
             self = .parent(value.string, old: old.string)
         case .position:
             guard let position = value.number else { return nil }
@@ -109,5 +116,33 @@ extension SyncField {
         case .notes: self = .notes
         case .done: self = .done
         }
+    }
+}
+
+/// The values the app takes, as every replica checks them in what it receives (and the
+/// server in what it is sent): what a local command or an import could have made.
+public enum SyncValues {
+    /// A task id: a uuid in lowercase, as replicas make them.
+    public static func isTaskID(_ text: String) -> Bool {
+        text.isUUID && !text.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }
+    }
+
+    /// A title: not blank, at most ``Limits/titleCharacters`` characters, nothing a
+    /// terminal would act on.
+    public static func isTitle(_ text: String) -> Bool {
+        !text.isBlank && isText(text, limit: Limits.titleCharacters)
+    }
+
+    /// Notes: at most ``Limits/notesCharacters`` characters, nothing a terminal would act on.
+    public static func isNotes(_ text: String) -> Bool {
+        isText(text, limit: Limits.notesCharacters)
+    }
+
+    /// Within one line's bytes and `limit` characters, with no character unsafe to show
+    /// but a tab: what an import takes.
+    private static func isText(_ text: String, limit: Int) -> Bool {
+        let bytes = text.utf8.count
+        guard bytes < Limits.lineBytes, bytes <= limit || text.count <= limit else { return false }
+        return !text.unicodeScalars.contains { $0.isUnsafeForDisplay && $0 != "\t" }
     }
 }

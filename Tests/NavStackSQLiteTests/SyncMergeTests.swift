@@ -28,6 +28,15 @@ final class OperationLog {
         return SyncAnswer(operations: sent, last: max(request.after, last), more: more).json()
     }
 
+    /// Operations of a replica that sends what it likes, as the server would hand them on.
+    func inject(_ operations: [(task: String, field: SyncField, value: String)]) {
+        let hostile = "00000000000000000000000000000bad"
+        for (task, field, value) in operations {
+            ops.append(SyncOperation(serverSeq: Int64(ops.count + 1), replica: hostile, seq: Int64(ops.count + 1),
+                                     millis: Int64(SQLiteStore.milliseconds()), counter: 0, task: task, field: field, value: value))
+        }
+    }
+
     /// Syncs a store until it has sent everything and received everything.
     @discardableResult
     func sync(_ store: SQLiteStore, _ user: String, page: Int = SyncLimits.pageSize, batch: Int = SQLiteStore.syncBatch) throws
@@ -204,6 +213,41 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertEqual(try tasks(a), try tasks(b))
         XCTAssertEqual(try tasks(a), try tasks(c))
         XCTAssertEqual(try depth(a), TreeLimits.depth, "the levels that fit stay where they were put")
+    }
+
+    func testValuesTheAppRefusesAreIgnoredByEveryReplicaAlike() throws {
+        let log = OperationLog()
+        let a = try replica(log), b = try replica(log)
+        let kept = try a.insertAtTop(user, DraftFields(title: "Kept"), as: .add)
+        try log.sync(a, user)
+        try log.sync(b, user)
+        let before = try tasks(b)
+        let task = { (title: String) in #"{"title":\#(title.jsonQuoted),"notes":"","done":false,"parent":null,"position":1}"# }
+        let fresh = "7c1e9a52-0b1d-4c5e-9f3a-2d4b6c8e0f11"
+        log.inject([
+            (fresh, .task, task("   ")),
+            (fresh, .task, task(String(repeating: "x", count: 1 << 20))),
+            ("not-a-uuid", .task, task("Fine title")),
+            (fresh.uppercased(), .task, task("Upper case id")),
+            (kept.uuid, .title, #""""#),
+            (kept.uuid, .title, #""bell \u0007""#),
+            (kept.uuid, .title, "5"),
+            (kept.uuid, .done, #""yes""#),
+            (kept.uuid, .position, "1.5"),
+            (kept.uuid, .parent, kept.uuid.jsonQuoted),
+            (kept.uuid, .parent, #""elsewhere""#),
+            (kept.uuid, .notes, String(repeating: "n", count: Limits.notesCharacters + 1).jsonQuoted),
+        ])
+        for store in [a, b] {
+            let round = try log.sync(store, user)
+            XCTAssertEqual(round.received, 12, "every operation arrives")
+        }
+        XCTAssertEqual(try tasks(b), before, "and none of them changes anything")
+        XCTAssertEqual(try tasks(a), before)
+        // A valid one still applies.
+        log.inject([(kept.uuid, .title, #""Renamed""#)])
+        try log.sync(b, user)
+        XCTAssertEqual(try b.task(user, uuid: kept.uuid)?.title, "Renamed")
     }
 
     func testASubtaskAddedUnderATaskDeletedElsewhereStandsAtTheTop() throws {
