@@ -1,12 +1,19 @@
 /// A hybrid logical clock: wall-clock milliseconds, never going back, with a counter for
 /// operations within one millisecond and for clocks seen ahead of this one's.
+///
+/// No stamp it is given can make it fail: the counter stays within what the protocol
+/// carries (``maximumCounter``), past which the clock moves on a millisecond, and the
+/// milliseconds stop at their largest value rather than overflow.
 public struct SyncClock: Equatable, Sendable {
     public var millis = 0
     public var counter = 0
 
+    /// The largest counter a stamp carries (the server keeps it as a 32-bit integer).
+    public static let maximumCounter = Int(Int32.max)
+
     public init(millis: Int = 0, counter: Int = 0) {
         self.millis = millis
-        self.counter = counter
+        self.counter = min(max(0, counter), Self.maximumCounter)
     }
 
     /// The stamp of a new local operation made at `wall`.
@@ -14,18 +21,37 @@ public struct SyncClock: Equatable, Sendable {
         if wall > millis {
             millis = wall
             counter = 0
-        } else {
+        } else if counter < Self.maximumCounter {
             counter += 1
+        } else if millis < Int.max {
+            millis += 1
+            counter = 0
         }
         return (millis, counter)
     }
 
     /// Moves past a stamp seen from another replica.
     public mutating func observe(millis seen: Int, counter seenCounter: Int) {
+        let seenCounter = min(max(0, seenCounter), Self.maximumCounter)
         if seen > millis || (seen == millis && seenCounter > counter) {
             millis = seen
             counter = seenCounter
         }
+    }
+}
+
+/// How far ahead of the server's clock a stamp may be: the server refuses operations
+/// stamped later, so that no replica's clock drags the others' into the future.
+public enum SyncDrift {
+    public static let maximumMillis = 60_000
+
+    /// A distance in time as a person reads it: `45 s`, `12 min`, `3 h`, `5 days`.
+    public static func words(millis: Int) -> String {
+        let seconds = max(0, millis) / 1000
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 120 * 60 { return "\(seconds / 60) min" }
+        if seconds < 48 * 3600 { return "\(seconds / 3600) h" }
+        return "\(seconds / 86_400) days"
     }
 }
 

@@ -103,3 +103,28 @@ final class SyncRegisterTests: XCTestCase {
         XCTAssertNil(try registers.all["n\(last + 1)"]!.effectiveParent(in: registers, queue: &queue))
     }
 }
+
+/// The clock never fails, whatever stamps it sees.
+final class SyncClockTests: XCTestCase {
+    func testTheClockMovesOnPastTheLargestCounterAndNeverOverflows() {
+        var clock = SyncClock()
+        clock.observe(millis: 1_700_000_000_000, counter: Int(Int32.max))
+        XCTAssertEqual(clock.tick(5).millis, 1_700_000_000_001, "past the largest counter, the next millisecond")
+        XCTAssertEqual(clock.counter, 0)
+        clock.observe(millis: Int.max, counter: Int.max)
+        XCTAssertEqual(clock.counter, SyncClock.maximumCounter)
+        let stamp = clock.tick(5)
+        XCTAssertEqual(stamp.millis, Int.max)
+        XCTAssertLessThanOrEqual(stamp.counter, SyncClock.maximumCounter)
+        var later = SyncClock(millis: 10, counter: 3)
+        XCTAssertEqual(later.tick(10).counter, 4)
+        XCTAssertEqual(later.tick(11).counter, 0)
+    }
+
+    func testADriftReadsAsAPersonSaysIt() {
+        XCTAssertEqual(SyncDrift.words(millis: 61_000), "61 s")
+        XCTAssertEqual(SyncDrift.words(millis: 12 * 60_000), "12 min")
+        XCTAssertEqual(SyncDrift.words(millis: 3 * 3_600_000 + 5), "3 h")
+        XCTAssertEqual(SyncDrift.words(millis: 5 * 365 * 86_400_000), "1825 days")
+    }
+}
