@@ -132,8 +132,9 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Milliseconds since 1970, for uuids.
-    @Sendable static func milliseconds() -> UInt64 {
+    /// The wall clock in milliseconds since 1970: what uuids, changes and their sync
+    /// stamps are made from.
+    @Sendable public static func milliseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000

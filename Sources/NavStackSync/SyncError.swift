@@ -16,6 +16,13 @@ public enum SyncError: Error, Equatable, Sendable {
     /// The store could not take a step of the sync: the store's words.
     case store(String)
     case outOfTime
+    /// The server holds this replica's (replica, seq) with other content (409): the store
+    /// was restored from a backup or copied, and taking a new replica id did not help.
+    case replicaTaken
+    /// The server refused stamps ahead of its clock, whose time it gave (`serverMillis`).
+    case stampsAhead(serverMillis: Int)
+    /// This machine's clock is `millis` ahead of the server's.
+    case clockAhead(millis: Int)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -27,6 +34,9 @@ public enum SyncError: Error, Equatable, Sendable {
         case .server(let status, let message): t(.syncServerAnsweredWith, ("status", status), ("message", message.escapedForDisplay))
         case .unreachable(let reason), .store(let reason): reason
         case .outOfTime: t(.syncOutOfTime)
+        case .replicaTaken: t(.syncReplicaTaken)
+        case .stampsAhead: t(.syncStampsAhead)
+        case .clockAhead(let millis): t(.syncClockAhead, ("ahead", SyncDrift.words(millis: millis)))
         }
     }
 }

@@ -26,13 +26,36 @@ struct Syncer {
     let settings: SyncSettings
     var client = HTTPClient()
 
-    /// Syncs within `budget` (each request gets what is left of it). While the server
-    /// works on one request, the next batch of this replica's operations is made; once
-    /// its answer is read, the next request goes out before the answer is applied.
+    /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
+    /// content (restored or copied) takes a new replica id and syncs again; stamps the
+    /// server found ahead of its clock are made again from this machine's clock when that
+    /// is right now, and the sync goes on; when it is not, the sync stops and says so.
     func run(within budget: Duration) throws(SyncError) -> SyncTotals {
-        let transport = try SyncTransport(server: settings.server, token: settings.token)
         let end = ContinuousClock.now.advanced(by: budget)
         var totals = SyncTotals()
+        var retried: Set<String> = []
+        while true {
+            do {
+                try rounds(until: end, totals: &totals)
+                return totals
+            } catch .replicaTaken where retried.insert("replica").inserted {
+                _ = try make { try store.restampUnsent(user, .newReplica) }
+            } catch .stampsAhead(let serverMillis) {
+                let wall = Int(SQLiteStore.milliseconds())
+                guard wall - serverMillis <= SyncDrift.maximumMillis else { throw .clockAhead(millis: wall - serverMillis) }
+                guard retried.insert("clock").inserted else { throw .stampsAhead(serverMillis: serverMillis) }
+                _ = try make { try store.restampUnsent(user, .clockSetBack(wall: wall)) }
+            }
+        }
+    }
+
+    /// Sync rounds until `end`, counted into `totals` as the server takes them: each
+    /// sends up to a batch of this replica's operations and applies what the server
+    /// answers, until there is nothing left either way. While the server works on one
+    /// request, the next batch is made; once its answer is read, the next request goes
+    /// out before the answer is applied.
+    private func rounds(until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) {
+        let transport = try SyncTransport(server: settings.server, token: settings.token)
         var batch = try make { try store.syncRequest(user) }
         var exchange = try transport.send(batch.request, by: end)
         while true {
@@ -54,7 +77,7 @@ struct Syncer {
             totals.sent += batch.count
             totals.received += round.received
             totals.conflicts += round.conflicts
-            guard let following else { return totals }
+            guard let following else { return }
             (batch, exchange) = following
         }
     }

@@ -49,9 +49,14 @@ struct SyncTransport {
             }
         case 401:
             throw .refusedToken
+        case 409:
+            throw .replicaTaken
         default:
-            let text = String(decoding: response.body, as: UTF8.self)
-            throw .server(status: response.status, message: JSONValue(parsing: text)?["error"]?.string ?? "")
+            let body = JSONValue(parsing: String(decoding: response.body, as: UTF8.self))
+            if response.status == 400, let serverMillis = body?["server_millis"]?.number {
+                throw .stampsAhead(serverMillis: serverMillis)
+            }
+            throw .server(status: response.status, message: body?["error"]?.string ?? "")
         }
     }
 }

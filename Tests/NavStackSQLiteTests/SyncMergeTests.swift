@@ -10,14 +10,31 @@ import XCTest
 /// over many seeds.
 final class OperationLog {
     private(set) var ops: [SyncOperation] = []
-    private var seen: Set<String> = []
+    /// Each operation's place in `ops`, by replica and seq.
+    private var seen: [String: Int] = [:]
+    /// Whether a (replica, seq) the log holds with other content is refused (409), as the
+    /// server does; otherwise it is dropped, as the server once did.
+    var refusesReusedSeqs = true
+
+    /// The 409 of a request that reuses a (replica, seq) with other content.
+    struct ReusedSeq: Error {}
 
     /// One sync request and its answer, as `POST /v1/sync` makes them.
     func answer(_ body: [UInt8], page: Int = SyncLimits.pageSize) throws -> [UInt8] {
         let request = try body.withUnsafeBytes { try SyncRequest(json: $0) }
-        for var op in request.operations where seen.insert(request.replica + "/" + String(op.seq)).inserted {
+        var adding: [SyncOperation] = []
+        for var op in request.operations {
             op.replica = request.replica
+            if let index = seen[request.replica + "/" + String(op.seq)] {
+                op.serverSeq = ops[index].serverSeq
+                if op != ops[index] && refusesReusedSeqs { throw ReusedSeq() }
+                continue
+            }
+            adding.append(op)
+        }
+        for var op in adding {
             op.serverSeq = Int64(ops.count + 1)
+            seen[op.replica + "/" + String(op.seq)] = ops.count
             ops.append(op)
         }
         let after = Int(request.after)
@@ -44,7 +61,13 @@ final class OperationLog {
         var total = SyncRound(received: 0, conflicts: 0)
         while true {
             let batch = try store.syncRequest(user, limit: batch)
-            let reply = try SyncAnswer(json: answer(batch.request.json(), page: page))
+            let reply: SyncAnswer
+            do {
+                reply = try SyncAnswer(json: answer(batch.request.json(), page: page))
+            } catch is ReusedSeq {
+                try store.restampUnsent(user, .newReplica)
+                continue
+            }
             let round = try store.applySyncAnswer(user, reply, to: batch)
             total.received += round.received
             total.conflicts += round.conflicts

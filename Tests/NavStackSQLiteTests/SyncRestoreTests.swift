@@ -1,0 +1,54 @@
+import Foundation
+import NavStackCore
+@testable import NavStackSQLite
+import NavStackSync
+import XCTest
+
+/// A store restored from a backup, or copied to another machine, loses nothing: its
+/// reused (replica, seq) pairs are refused, it takes a new replica id, sends again what the
+/// server lacks and pulls what it is missing.
+final class SyncRestoreTests: StoreFolderTestCase {
+    let user = "ana"
+
+    func open(_ path: String) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: path)
+        try store.openProfile(user, sample: false)
+        return store
+    }
+
+    func titles(_ store: SQLiteStore) throws -> [String] {
+        try store.reading { db in try db.prepare("SELECT title FROM task ORDER BY title").all { $0.text(0) } }
+    }
+
+    /// `a` syncs, is copied (a backup, or a second machine), and both go on alone; then
+    /// each syncs. Returns both stores' titles, and a third replica's.
+    func copiedStoresSync(_ log: OperationLog) throws -> [[String]] {
+        let a = try open(path)
+        try a.configureSync(user, server: "http://server", token: "t")
+        _ = try a.insertAtTop(user, DraftFields(title: "Before the copy"), as: .add)
+        try log.sync(a, user)
+        a.close()
+        let copy = folder.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let original = try open(path)
+        let restored = try open(copy)
+        for title in ["Original 1", "Original 2"] { _ = try original.insertAtTop(user, DraftFields(title: title), as: .add) }
+        try log.sync(original, user)
+        for title in ["Restored 1", "Restored 2"] { _ = try restored.insertAtTop(user, DraftFields(title: title), as: .add) }
+        try log.sync(restored, user)
+        try log.sync(original, user)
+        let third = try SQLiteStore(path: nil)
+        third.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
+        try third.openProfile(user, sample: false)
+        try third.configureSync(user, server: "http://server", token: "t")
+        try log.sync(third, user)
+        return [try titles(original), try titles(restored), try titles(third)]
+    }
+
+    func testACopiedStoreAndItsOriginalBothEndWithEveryChange() throws {
+        let log = OperationLog()
+        let all = ["Before the copy", "Original 1", "Original 2", "Restored 1", "Restored 2"]
+        XCTAssertEqual(try copiedStoresSync(log), [all, all, all])
+        XCTAssertEqual(Set(log.ops.map(\.replica)).count, 2, "the copy took a replica id of its own")
+    }
+}
