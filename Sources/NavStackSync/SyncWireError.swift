@@ -15,6 +15,10 @@ public enum SyncWireError: Error, Equatable, Sendable {
     case badTask(path: String)
     case badField(path: String)
     case tooManyOperations
+    /// An operation stamped `millis` ahead of the server's clock, past what it allows.
+    case stampAhead(path: String, millis: Int)
+    /// An operation whose task id or value the app would refuse.
+    case refusedValue(path: String, field: SyncField)
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -32,6 +36,10 @@ public enum SyncWireError: Error, Equatable, Sendable {
         case .badField(let path):
             t(.syncWireBadField, ("path", path), ("fields", SyncField.allCases.map(\.rawValue).joined(separator: ", ")))
         case .tooManyOperations: t(.syncWireTooManyOperations, ("limit", SyncLimits.maximumOperationsPerRequest))
+        case .stampAhead(let path, let millis):
+            t(.syncWireStampAhead, ("path", path), ("ahead", SyncDrift.words(millis: millis)),
+              ("limit", SyncDrift.words(millis: SyncDrift.maximumMillis)))
+        case .refusedValue(let path, let field): t(.syncWireRefusedValue, ("path", path), ("field", field.rawValue))
         }
     }
 }

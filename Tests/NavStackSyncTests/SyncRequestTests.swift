@@ -117,3 +117,32 @@ final class SyncRequestTests: XCTestCase {
         XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
     }
 }
+
+/// What the server refuses of what it can see: stamps ahead of its clock, values the app
+/// would not take.
+final class SyncRequestCheckTests: XCTestCase {
+    private let replica = "0123456789abcdef0123456789abcdef"
+    private let task = "7c1e9a52-0b1d-4c5e-9f3a-2d4b6c8e0f11"
+    private let now: Int64 = 1_700_000_000_000
+
+    private func refusal(_ operations: [(millis: Int64, field: SyncField, value: String)]) -> String? {
+        let request = SyncRequest(replica: replica, after: 0, operations: operations.enumerated().map { index, op in
+            SyncOperation(seq: Int64(index + 1), millis: op.millis, counter: 0, task: task, field: op.field, value: op.value)
+        })
+        return request.refusal(now: now)?.message(in: .english)
+    }
+
+    func testStampsWithinAMinuteAheadAndValuesTheAppTakesPass() {
+        XCTAssertNil(refusal([(now + 60_000, .title, #""Fine""#), (now - 86_400_000, .done, "true"), (now, .task, "null")]))
+    }
+
+    func testAStampPastAMinuteAheadIsRefusedNamingHowFar() {
+        XCTAssertEqual(refusal([(now, .done, "true"), (now + 3 * 3_600_000, .done, "false")]),
+                       "ops[1].millis is 3 h ahead of the server's clock (it allows 60 s): the sending machine's clock is wrong")
+    }
+
+    func testAValueTheAppRefusesIsRefused() {
+        XCTAssertEqual(refusal([(now, .title, #""  ""#)]), "ops[0] sets a task id or a title that navstack does not take")
+        XCTAssertEqual(refusal([(now, .done, "1")]), "ops[0] sets a task id or a done that navstack does not take")
+    }
+}

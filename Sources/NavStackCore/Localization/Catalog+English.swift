@@ -110,6 +110,8 @@ extension Catalog {
         .syncWireBadTask: "{path} must be a string of 1 to {limit} characters without control characters",
         .syncWireBadField: "{path} must be one of {fields}",
         .syncWireTooManyOperations: "more than {limit} ops in one request",
+        .syncWireStampAhead: "{path} is {ahead} ahead of the server's clock (it allows {limit}): the sending machine's clock is wrong",
+        .syncWireRefusedValue: "{path} sets a task id or a {field} that navstack does not take",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
         .syncNotConfigured: "profile '{user}' has no sync server: give --server URL and --token TOKEN once",
         .syncNoProfile: "there is no profile '{user}' in this store",

@@ -111,6 +111,8 @@ extension Catalog {
         .syncWireBadTask: "{path} deve ser um texto de 1 a {limit} caracteres sem caracteres de controle",
         .syncWireBadField: "{path} deve ser um de {fields}",
         .syncWireTooManyOperations: "mais de {limit} operações num pedido",
+        .syncWireStampAhead: "{path} está {ahead} à frente do relógio do servidor (ele permite {limit}): o relógio da máquina que envia está errado",
+        .syncWireRefusedValue: "{path} define um id de tarefa ou um {field} que o navstack não aceita",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
         .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL e --token TOKEN uma vez",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",

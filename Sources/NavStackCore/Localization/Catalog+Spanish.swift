@@ -111,6 +111,8 @@ extension Catalog {
         .syncWireBadTask: "{path} debe ser un texto de 1 a {limit} caracteres sin caracteres de control",
         .syncWireBadField: "{path} debe ser uno de {fields}",
         .syncWireTooManyOperations: "más de {limit} operaciones en una petición",
+        .syncWireStampAhead: "{path} va {ahead} por delante del reloj del servidor (permite {limit}): el reloj de la máquina que envía está mal",
+        .syncWireRefusedValue: "{path} fija un id de tarea o un {field} que navstack no acepta",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",
         .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL y --token TOKEN una vez",
         .syncNoProfile: "no hay perfil '{user}' en este almacén",

@@ -112,6 +112,8 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncWireBadTask = "syncWire.badTask"
     case syncWireBadField = "syncWire.badField"
     case syncWireTooManyOperations = "syncWire.tooManyOperations"
+    case syncWireStampAhead = "syncWire.stampAhead"
+    case syncWireRefusedValue = "syncWire.refusedValue"
     case syncMalformedAnswer = "sync.malformedAnswer"
     case syncNotConfigured = "sync.notConfigured"
     case syncNoProfile = "sync.noProfile"
