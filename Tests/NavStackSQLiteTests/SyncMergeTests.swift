@@ -46,11 +46,12 @@ final class OperationLog {
     }
 
     /// Operations of a replica that sends what it likes, as the server would hand them on.
-    func inject(_ operations: [(task: String, field: SyncField, value: String)]) {
+    func inject(_ operations: [(task: String, field: SyncField, value: String)], ahead: Int64 = 0, counter: Int64 = 0) {
         let hostile = "00000000000000000000000000000bad"
         for (task, field, value) in operations {
             ops.append(SyncOperation(serverSeq: Int64(ops.count + 1), replica: hostile, seq: Int64(ops.count + 1),
-                                     millis: Int64(SQLiteStore.milliseconds()), counter: 0, task: task, field: field, value: value))
+                                     millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter, task: task, field: field,
+                                     value: value))
         }
     }
 
@@ -391,26 +392,31 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
     }
 
-    /// Three replicas change tasks at random and sync in a random order; after a final
-    /// round (each twice) they hold the same tasks, with counters that match, and every
-    /// task added that nothing could have taken away is there. Returns how many such
-    /// tasks there were.
+    /// Three replicas change tasks at random and sync in a random order, among them
+    /// chains past the depth limit, copies of a replica's store that go on as replicas of
+    /// their own, and operations of a replica that sends values the app refuses and stamps
+    /// at the largest counter a minute ahead; after a final round (each twice) they hold
+    /// the same tasks, with counters that match, and every task added that nothing could
+    /// have taken away is there. Returns how many such tasks there were.
     @discardableResult
     func converge(seed: UInt64) throws -> Int {
         var random = SyncSeeds(seed: seed)
         let log = OperationLog()
-        let stores = try (0..<3).map { _ in try replica(log) }
+        var stores = try (0..<3).map { _ in try replica(log) }
+        let copies = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-copies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copies) }
         // Tasks added, by the replica that added them, and those a delete or an undo may
         // have taken away.
         var added: [[String]] = [[], [], []]
         var unsure: Set<String> = []
         for _ in 0..<120 {
-            let which = Int(random.next() % 3)
+            let which = Int(random.next() % UInt64(stores.count))
             let store = stores[which]
             let ids = try store.reading { db in try db.prepare("SELECT id FROM task ORDER BY id").all { $0.int(0) } }
             let pick = ids.isEmpty ? nil : ids[Int(random.next() % UInt64(ids.count))]
             do {
-                switch random.next() % 10 {
+                switch random.next() % 13 {
                 case 0, 1:
                     let under = random.next() % 2 == 0 ? pick : nil
                     added[which].append(try store.insertAtTop(user, DraftFields(title: "t\(random.next() % 1000)"), under: under,
@@ -433,6 +439,27 @@ final class SyncMergeTests: XCTestCase {
                 case 7:
                     unsure.formUnion(added[which])
                     _ = try store.undo(user)
+                case 8:
+                    // A chain that may pass the limit under a deep task: the adds past it fail.
+                    var under = pick
+                    for level in 0..<30 {
+                        let task = try store.insertAtTop(user, DraftFields(title: "d\(level)"), under: under, as: .add)
+                        added[which].append(task.uuid)
+                        under = task.id
+                    }
+                case 9 where stores.count < 5:
+                    // The store copied (a backup restored, a second machine): both go on.
+                    let copy = copies.appendingPathComponent("\(stores.count).sqlite").path
+                    try store.db.execute("VACUUM INTO '\(copy)'")
+                    let replica = try SQLiteStore(path: copy)
+                    replica.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
+                    stores.append(replica)
+                    added.append([])
+                case 10:
+                    if let pick, let uuid = try store.task(user, id: pick)?.uuid {
+                        log.inject([(uuid, .title, #""  ""#), ("NOT-A-UUID", .task, "null"), (uuid, .done, "3")])
+                        log.inject([(uuid, .title, #""Stamped ahead""#)], ahead: 50_000, counter: Int64(Int32.max))
+                    }
                 default: try log.sync(store, user, batch: 1 + Int(random.next() % 20))
                 }
             } catch is NavError {
