@@ -147,6 +147,91 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
     }
 
+    // MARK: - Transcripts in Markdown files
+
+    /// A Markdown file around two transcripts recorded now: a plain block and text
+    /// between them, the second block indented in a list item.
+    private func markdown(_ name: String) throws -> (url: URL, first: String, second: String) {
+        let first = try String(contentsOf: record("first.transcript", ["login ana", "open 2"], options: ["--memory", "--width", "60"],
+                                                  header: true), encoding: .utf8)
+        let second = try String(contentsOf: record("second.transcript", ["login bob", "tab account"]), encoding: .utf8)
+        let indented = second.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+        let text = "# Flows\n\nTry it:\n\n```sh\nnavstack --memory\n```\n\n```transcript\n" + first + "```\n\n"
+            + "- and then:\n\n  ```transcript\n" + indented + "\n  ```\n\nThe end, with no newline after it."
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("first.transcript"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("second.transcript"))
+        return (url, first, second)
+    }
+
+    func testEachTranscriptBlockOfAMarkdownFilePasses() throws {
+        let (file, _, _) = try markdown("flows.md")
+        let result = try test([file.path])
+        XCTAssertEqual(result.status, 0, result.stdout)
+        XCTAssertEqual(result.stdout, "2 passed, 0 failed\n")
+    }
+
+    func testAnEditedBlockFailsWithADiffInTheFilesLineNumbers() throws {
+        let (file, _, _) = try markdown("flows.md")
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        let index = try XCTUnwrap(lines.firstIndex(of: "Notes:  NavigationStack and routes"))
+        lines[index] = "Notes:  something else"
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let fence = try XCTUnwrap(lines.firstIndex(of: "```transcript")) + 1
+        let result = try test([file.path])
+        XCTAssertEqual(result.status, 1)
+        let name = "\(file.path):\(fence)"
+        XCTAssertTrue(result.stdout.hasPrefix("FAIL \(name)\n--- \(name) (expected)\n+++ \(name) (actual)\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\n-Notes:  something else\n+Notes:  NavigationStack and routes\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("@@ -\(index + 1 - 3),7 +\(index + 1 - 3),7 @@\n"),
+                      "the hunk starts three lines above line \(index + 1) of the file: \(result.stdout)")
+        XCTAssertTrue(result.stdout.hasSuffix("1 passed, 1 failed\n"), result.stdout)
+    }
+
+    func testUpdateRewritesOnlyTheFailingBlocks() throws {
+        let (file, first, second) = try markdown("flows.md")
+        let fresh = try String(contentsOf: file, encoding: .utf8)
+        let edited = fresh.replacingOccurrences(of: "Study SwiftUI\n", with: "Study UIKit\n")
+            .replacingOccurrences(of: "  Account\n", with: "  Acount\n")
+        XCTAssertNotEqual(edited, fresh)
+        XCTAssertTrue(first.contains("Study SwiftUI\n") && second.contains("Account\n"), "both blocks were edited")
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        let result = try test(["--update", file.path])
+        XCTAssertEqual(result.status, 0, result.stdout)
+        let secondFence = try XCTUnwrap(fresh.components(separatedBy: "\n").firstIndex(of: "  ```transcript")) + 1
+        XCTAssertTrue(result.stdout.contains("updated \(file.path):9\nupdated \(file.path):\(secondFence)\n"), result.stdout)
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), fresh, "the rest of the file, byte for byte")
+        XCTAssertEqual(try test([file.path]).stdout, "2 passed, 0 failed\n")
+    }
+
+    func testAMarkdownFileWithoutTranscriptBlocks() throws {
+        let plain = folder.appendingPathComponent("plain.md")
+        try "# Notes\n\n```sh\nnavstack --memory\n```\n\n```\n> login ana\nnot checked\n```\n"
+            .write(to: plain, atomically: true, encoding: .utf8)
+        let alone = try test([plain.path])
+        XCTAssertEqual(alone.status, 1)
+        XCTAssertEqual(alone.stdout, "no transcripts in \(plain.path) (*.transcript files, or blocks marked transcript in *.md files)\n"
+                       + "0 passed, 0 failed\n")
+        let file = try record("flow.transcript", ["login ana"])
+        let both = try test([plain.path, file.path])
+        XCTAssertEqual(both.status, 0, both.stdout)
+        XCTAssertEqual(both.stdout, "1 passed, 0 failed\n")
+    }
+
+    func testFoldersAreSearchedForMarkdownToo() throws {
+        _ = try markdown("nested/deeper/flows.md")
+        _ = try record("a.transcript", ["login ana"])
+        try "```transcript\n> login cy\nnothing like this\n".write(to: folder.appendingPathComponent("nested/open.md"),
+                                                                   atomically: true, encoding: .utf8)
+        let result = try test([folder.path])
+        XCTAssertEqual(result.status, 1)
+        let unclosed = "FAIL \(folder.path)/nested/open.md:1: the transcript block has no closing fence: end it with a line of ```\n"
+        XCTAssertTrue(result.stdout.contains(unclosed), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("3 passed, 1 failed\n"), result.stdout)
+    }
+
     // MARK: - Files that are not transcripts
 
     /// Runs `navstack test`, killing it after `seconds` (a hang fails the test instead of

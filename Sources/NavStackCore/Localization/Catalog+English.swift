@@ -69,7 +69,7 @@ extension Catalog {
         .testNoSuchFile: "no such file or folder",
         .testCannotRun: "cannot run navstack: {reason}",
         .testCannotWrite: "cannot write it: {reason}",
-        .testNoTranscripts: "no *.transcript files in {paths}",
+        .testNoTranscripts: "no transcripts in {paths} (*.transcript files, or blocks marked transcript in *.md files)",
 
         // MARK: --help's headings and fixed entries
         .helpOverview: "OVERVIEW:",
@@ -293,6 +293,7 @@ extension Catalog {
         .transcriptNotRegularFile: "it is not a regular file",
         .transcriptTooLarge: "it is too large ({bytes} bytes; the limit is {limit})",
         .transcriptDanglingLink: "it is a symbolic link to a file that does not exist",
+        .transcriptUnclosedBlock: "the transcript block has no closing fence: end it with a line of {fence}",
 
         // MARK: Subtasks and deep stacks
         .summaryMove: "Move row N under task ID, or to the top of the list",

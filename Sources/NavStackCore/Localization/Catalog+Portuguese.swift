@@ -70,7 +70,7 @@ extension Catalog {
         .testNoSuchFile: "arquivo ou pasta inexistente",
         .testCannotRun: "não foi possível executar o navstack: {reason}",
         .testCannotWrite: "não foi possível gravá-lo: {reason}",
-        .testNoTranscripts: "nenhum arquivo *.transcript em {paths}",
+        .testNoTranscripts: "nenhuma transcrição em {paths} (arquivos *.transcript, ou blocos marcados transcript em arquivos *.md)",
 
         // MARK: --help's headings and fixed entries
         .helpOverview: "VISÃO GERAL:",
@@ -294,6 +294,7 @@ extension Catalog {
         .transcriptNotRegularFile: "não é um arquivo comum",
         .transcriptTooLarge: "é grande demais ({bytes} bytes; o limite é {limit})",
         .transcriptDanglingLink: "é um link simbólico para um arquivo que não existe",
+        .transcriptUnclosedBlock: "o bloco da transcrição não tem cerca de fechamento: termine-o com uma linha de {fence}",
 
         // MARK: Subtasks and deep stacks
         .summaryMove: "Move a linha N para baixo da tarefa ID, ou ao topo",

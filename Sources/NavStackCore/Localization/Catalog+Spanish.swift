@@ -70,7 +70,7 @@ extension Catalog {
         .testNoSuchFile: "no existe el archivo o la carpeta",
         .testCannotRun: "no se puede ejecutar navstack: {reason}",
         .testCannotWrite: "no se puede escribir: {reason}",
-        .testNoTranscripts: "ningún archivo *.transcript en {paths}",
+        .testNoTranscripts: "ninguna transcripción en {paths} (archivos *.transcript, o bloques marcados transcript en archivos *.md)",
 
         // MARK: --help's headings and fixed entries
         .helpOverview: "DESCRIPCIÓN:",
@@ -294,6 +294,7 @@ extension Catalog {
         .transcriptNotRegularFile: "no es un archivo normal",
         .transcriptTooLarge: "es demasiado grande ({bytes} bytes; el límite es {limit})",
         .transcriptDanglingLink: "es un enlace simbólico a un archivo que no existe",
+        .transcriptUnclosedBlock: "el bloque de la transcripción no tiene valla de cierre: termínalo con una línea de {fence}",
 
         // MARK: Subtasks and deep stacks
         .summaryMove: "Mueve la fila N bajo la tarea ID, o al principio",

@@ -301,6 +301,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNotRegularFile = "transcript.notRegularFile"
     case transcriptTooLarge = "transcript.tooLarge"
     case transcriptDanglingLink = "transcript.danglingLink"
+    case transcriptUnclosedBlock = "transcript.unclosedBlock"
 
     // MARK: Subtasks and deep stacks
     case summaryMove = "summary.move"

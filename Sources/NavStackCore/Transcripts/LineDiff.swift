@@ -171,9 +171,11 @@ public enum LineDiff {
     }
 
     /// The edits as a unified diff with `context` lines around each change; empty when
-    /// nothing changed. Names and lines are escaped for display (a control character
+    /// nothing changed. Lines are numbered from `firstLine` (the line of a file where
+    /// both texts start). Names and lines are escaped for display (a control character
     /// shows as `\u{1B}`, never reaching the terminal).
-    public static func unified(_ edits: [Edit], oldName: String, newName: String, context: Int = 3) -> String {
+    public static func unified(_ edits: [Edit], oldName: String, newName: String, context: Int = 3,
+                               firstLine: Int = 1) -> String {
         let changed = edits.indices.filter { if case .same = edits[$0] { false } else { true } }
         guard !changed.isEmpty else { return "" }
         // Group the changes into hunks whose context overlaps.
@@ -197,8 +199,8 @@ public enum LineDiff {
         for hunk in hunks {
             let oldCount = oldLine[hunk.upperBound + 1] - oldLine[hunk.lowerBound]
             let newCount = newLine[hunk.upperBound + 1] - newLine[hunk.lowerBound]
-            let oldStart = oldCount == 0 ? oldLine[hunk.lowerBound] : oldLine[hunk.lowerBound] + 1
-            let newStart = newCount == 0 ? newLine[hunk.lowerBound] : newLine[hunk.lowerBound] + 1
+            let oldStart = oldLine[hunk.lowerBound] + (oldCount == 0 ? firstLine - 1 : firstLine)
+            let newStart = newLine[hunk.lowerBound] + (newCount == 0 ? firstLine - 1 : firstLine)
             out += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
             for edit in edits[hunk] {
                 switch edit {

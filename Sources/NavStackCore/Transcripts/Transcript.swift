@@ -132,10 +132,12 @@ public struct Transcript: Equatable, Sendable {
     }
 
     /// The comparison as a unified diff whose line numbers are the file's (the header
-    /// counted); empty when the output matches.
-    public func unifiedDiff(_ actual: [String], path: String) -> String {
+    /// counted), the transcript starting on its line `firstLine` (a block of a Markdown
+    /// file starts below its fence); empty when the output matches.
+    public func unifiedDiff(_ actual: [String], path: String, firstLine: Int = 1) -> String {
         let head = header.map { [LineDiff.Edit.same($0, $0)] } ?? []
-        return LineDiff.unified(head + compare(actual), oldName: "\(path) (expected)", newName: "\(path) (actual)")
+        return LineDiff.unified(head + compare(actual), oldName: "\(path) (expected)", newName: "\(path) (actual)",
+                                firstLine: firstLine)
     }
 
     /// What `--update` writes: the actual lines, except that an expected line still
@@ -164,6 +166,9 @@ public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible
     case tooLarge(bytes: Int)
     /// A symbolic link whose target is missing.
     case danglingLink
+    /// A block of a Markdown file that no closing fence (the opening one's characters)
+    /// ends.
+    case unclosedBlock(fence: String)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -175,6 +180,7 @@ public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible
         case .notRegularFile: t(.transcriptNotRegularFile)
         case .tooLarge(let bytes): t(.transcriptTooLarge, ("bytes", bytes), ("limit", Transcript.sizeLimit))
         case .danglingLink: t(.transcriptDanglingLink)
+        case .unclosedBlock(let fence): t(.transcriptUnclosedBlock, ("fence", fence))
         }
     }
 

@@ -1,0 +1,127 @@
+import Dispatch
+import Synchronization
+import NavStackCore
+
+/// One transcript to replay: a `.transcript` file, or a block of a Markdown file.
+struct TranscriptJob: Sendable {
+    enum Source: Sendable {
+        /// A transcript file, read when it is replayed.
+        case file
+        /// A block of a Markdown file already read.
+        case block(Transcript.Block)
+        /// A Markdown file that could not be read.
+        case unreadable(TranscriptError)
+    }
+
+    /// The file it comes from, and that file's place among the files of the run.
+    let path: String
+    let file: Int
+    let source: Source
+
+    /// How a run names it: the file's path, and for a block the line of its opening
+    /// fence (`docs/commands.md:42`).
+    var name: String {
+        if case .block(let block) = source { "\(path):\(block.fenceLine)" } else { path }
+    }
+
+    /// The file's line where the transcript starts, for the line numbers of its diff.
+    var firstLine: Int {
+        if case .block(let block) = source { block.firstLine } else { 1 }
+    }
+
+    /// Whether a path names a Markdown file, whose blocks are the transcripts.
+    static func isMarkdown(_ path: String) -> Bool { path.hasSuffix(".md") }
+}
+
+/// Replays transcripts in fresh navstack processes, several at once.
+struct TranscriptRunner: Sendable {
+    enum Result: Sendable {
+        case passed
+        case differs(Transcript, actual: [String])
+        case broken(TranscriptError)
+        case cannotRun(String)
+    }
+
+    let binary: String
+
+    /// The results, in the order of `jobs`.
+    func run(_ jobs: [TranscriptJob], jobs count: Int) -> [Result] {
+        let work = Mutex((next: 0, results: [Result](repeating: .cannotRun("not run"), count: jobs.count)))
+        // Each worker takes the next transcript until none is left.
+        DispatchQueue.concurrentPerform(iterations: min(max(1, count), max(1, jobs.count))) { _ in
+            while true {
+                let index = work.withLock { work in
+                    defer { work.next += 1 }
+                    return work.next
+                }
+                guard index < jobs.count else { return }
+                let result = replay(jobs[index])
+                work.withLock { $0.results[index] = result }
+            }
+        }
+        return work.withLock { $0.results }
+    }
+
+    /// A file's text: a regular file of at most `Transcript.sizeLimit` bytes of UTF-8.
+    static func text(of path: String) throws(TranscriptError) -> String {
+        let data: [UInt8]
+        do {
+            data = try Files.readRegular(path, limit: Transcript.sizeLimit)
+        } catch {
+            switch error {
+            case .notRegular: throw .notRegularFile
+            case .tooLarge(let bytes): throw .tooLarge(bytes: bytes)
+            case .danglingLink: throw .danglingLink
+            case .failed(let failure): throw .unreadable(failure.reason)
+            }
+        }
+        guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8 }
+        return text
+    }
+
+    /// Replays one transcript with its own temporary store and state folders.
+    func replay(_ job: TranscriptJob) -> Result {
+        let transcript: Transcript
+        do throws(TranscriptError) {
+            switch job.source {
+            case .file:
+                transcript = try Transcript(text: Self.text(of: job.path))
+            case .block(let block):
+                guard block.isClosed else { throw .unclosedBlock(fence: block.fence) }
+                transcript = try Transcript(text: block.text)
+            case .unreadable(let reason):
+                throw reason
+            }
+        } catch {
+            return .broken(error)
+        }
+        do {
+            let output = try execute(transcript)
+            let actual = Transcript.lines(ofOutput: output)
+            let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
+            return same ? .passed : .differs(transcript, actual: actual)
+        } catch {
+            return .cannotRun(error.description)
+        }
+    }
+
+    /// Runs navstack with the transcript's options and `--echo`, its commands on stdin,
+    /// stdout and stderr into one file; returns what it printed.
+    private func execute(_ transcript: Transcript) throws(Files.Failure) -> String {
+        let scratch = try Files.temporaryFolder(prefix: "navstack-test-")
+        defer { Files.remove(scratch) }
+        let input = scratch + "/input"
+        let output = scratch + "/output"
+        try Files.write(transcript.commands.map { $0 + "\n" }.joined().utf8, to: input)
+        // Nothing the child reads to find a store or its state leads out of the scratch
+        // folder (and the header cannot name one: see `Transcript.storeOptions`).
+        var environment = Files.environment()
+        environment["NAVSTACK_STORE"] = nil
+        environment["HOME"] = scratch
+        environment["XDG_DATA_HOME"] = scratch + "/data"
+        environment["XDG_STATE_HOME"] = scratch + "/state"
+        try Files.run(binary, transcript.options + ["--echo"], in: scratch, environment: environment,
+                      input: input, output: output)
+        return String(decoding: try Files.read(output), as: UTF8.self)
+    }
+}
