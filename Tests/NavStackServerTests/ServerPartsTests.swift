@@ -152,12 +152,12 @@ final class ServerPartsTests: XCTestCase {
 
     func testBearerTokens() throws {
         let token = String(repeating: "0a", count: 32)
-        XCTAssertEqual(try SyncRoutes.bearerToken("Bearer \(token)"), token)
-        XCTAssertEqual(try SyncRoutes.bearerToken("bearer  \(token)"), token)
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Bearer \(token.uppercased())"))
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Basic \(token)"))
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Bearer"))
-        XCTAssertTrue(OperationLog.isWellFormed(token: OperationLog.newToken()))
-        XCTAssertNotEqual(OperationLog.newToken(), OperationLog.newToken())
+        XCTAssertEqual(try BearerToken.parse(authorization: "Bearer \(token)"), token)
+        XCTAssertEqual(try BearerToken.parse(authorization: "bearer  \(token)"), token)
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Bearer \(token.uppercased())"))
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Basic \(token)"))
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Bearer"))
+        XCTAssertTrue(BearerToken.isWellFormed(BearerToken.random()))
+        XCTAssertNotEqual(BearerToken.random(), BearerToken.random())
     }
 }
