@@ -103,11 +103,18 @@ let package = Package(
             name: "NavStackHTTPTests",
             dependencies: ["NavStackHTTP"]
         ),
-        // The server's request decoding, answer, options and database URL; the server
-        // itself against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
+        // The server's request decoding, answer, options and database URL, and its routes
+        // in-process over the in-memory operation log (HummingbirdTesting); the server
+        // against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
         .testTarget(
             name: "NavStackServerTests",
-            dependencies: ["NavStackServer"]
+            dependencies: [
+                "NavStackServer",
+                "NavStackCore",
+                "NavStackSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(

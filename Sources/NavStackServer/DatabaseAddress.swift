@@ -13,7 +13,7 @@ public struct DatabaseAddress: Equatable, Sendable {
 
     /// TLS to the database. `prefer` and `require` check the certificate against the
     /// system's trusted roots.
-    public enum TLSMode: String, Sendable {
+    public enum TLSMode: String, CaseIterable, Sendable {
         case disable, prefer, require
     }
 
@@ -23,21 +23,14 @@ public struct DatabaseAddress: Equatable, Sendable {
     public var database: String
     public var tls: TLSMode
 
-    /// Why a URL does not name a database.
+    /// Why a URL does not name a database; ``ServerOptions`` words it as a usage error.
     public enum Failure: Error, Equatable, Sendable {
         case notPostgresURL
+        /// The port as written.
         case badPort(String)
+        /// The sslmode as written.
         case badSSLMode(String)
         case badEscape
-
-        public var message: String {
-            switch self {
-            case .notPostgresURL: "the database URL must look like postgres://USER@HOST:PORT/DATABASE"
-            case .badPort(let port): "the database URL's port '\(port)' is not a number from 1 to 65535"
-            case .badSSLMode(let mode): "the database URL's sslmode '\(mode)' is not disable, prefer or require"
-            case .badEscape: "the database URL has a bad %-escape"
-            }
-        }
     }
 
     public init(url: String) throws(Failure) {
@@ -117,6 +110,15 @@ public struct DatabaseAddress: Equatable, Sendable {
             case .socket(let path): path
             }
         return "postgres://\(username)@\(place)/\(database)"
+    }
+
+    /// `url` with the password of its `USER:PASSWORD@` part, if any, as `***`: for an
+    /// error that shows the URL given.
+    public static func withoutPassword(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
     }
 
     /// For the pool that serves requests.

@@ -5,17 +5,11 @@ import PostgresNIO
 /// Each account's log of operations in PostgreSQL, in arrival order (`server_seq`). The
 /// server keeps nothing else: every request is one transaction here, so any number of
 /// server instances can share one database.
-public struct OperationLog: Sendable {
+public struct OperationLog: OperationStore {
     let client: PostgresClient
 
     public init(client: PostgresClient) {
         self.client = client
-    }
-
-    /// What one sync did, for its answer and its log line.
-    public struct Outcome: Sendable {
-        public var account: Int64
-        public var answer: SyncAnswer
     }
 
     /// Whether the database answers: `SELECT 1`.
@@ -30,7 +24,7 @@ public struct OperationLog: Sendable {
     /// With operations to insert, the transaction first takes the account's advisory lock,
     /// so the account's writers commit one at a time and in `server_seq` order: a reader
     /// that has seen `server_seq` N can never miss a row committed later below N.
-    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> Outcome {
+    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 guard let account = try await Self.account(token: token, on: connection, logger: logger) else {
@@ -46,7 +40,7 @@ public struct OperationLog: Sendable {
                 // `after` as a bitmap and sort them (100,000 rows: 90 ms, not 5, a page).
                 try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger).drain()
                 let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
-                return Outcome(account: account, answer: page)
+                return SyncOutcome(account: account, answer: page)
             }
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.beginError ?? error.commitError ?? error
@@ -58,7 +52,7 @@ public struct OperationLog: Sendable {
     public static func addUser(
         name: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> (token: String, isNew: Bool) {
-        let token = newToken()
+        let token = BearerToken.random()
         let isNew = try await connection.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
@@ -76,19 +70,6 @@ public struct OperationLog: Sendable {
             return account.isNew
         }
         return (token, isNew)
-    }
-
-    /// The form every token has; anything else is refused before the database is asked.
-    public static func isWellFormed(token: some StringProtocol) -> Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
-    static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
     }
 
     private static func account(token: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64? {
@@ -166,11 +147,7 @@ public struct OperationLog: Sendable {
                     field: SyncField(rawValue: field) ?? .task, value: value, old: old))
         }
         operations.sort { $0.serverSeq < $1.serverSeq }
-        let fits = SyncLimits.fitting(operations, count: SyncLimits.pageSize, bytes: SyncLimits.maximumAnswerBytes)
-        let more = operations.count > fits
-        if more { operations.removeLast(operations.count - fits) }
-        let last = more ? operations[operations.count - 1].serverSeq : max(request.after, highest)
-        return SyncAnswer(operations: operations, last: last, more: more)
+        return SyncAnswer(after: request.after, highest: highest, following: operations)
     }
 }
 

@@ -3,7 +3,8 @@ import NavStackCore
 import NavStackSync
 
 /// Why the server answers a request with an error, and the status it gets. Every error
-/// body is `{"error": message}`; the words are here and nowhere else.
+/// body is `{"error": message}`; the words are here and nowhere else. A route throws one
+/// and Hummingbird answers it (``response(from:context:)``).
 public enum Refusal: Error, Equatable, Sendable {
     /// The body is not the JSON the protocol asks for: says which part and why.
     case malformed(SyncWireError)
@@ -48,5 +49,29 @@ public enum Refusal: Error, Equatable, Sendable {
         case .databaseFailed: "the database refused the request"
         case .failed: "the server could not answer this request"
         }
+    }
+
+    /// The answer's headers: the body's type, what a 405 allows, and the scheme a 401
+    /// asks for (RFC 6750: a token that was sent and refused is an `invalid_token`).
+    public var headers: HTTPFields {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        switch self {
+        case .methodNotAllowed(let allowed): headers[.allow] = allowed
+        case .missingToken: headers[.wwwAuthenticate] = "Bearer"
+        case .badToken: headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
+        default: break
+        }
+        return headers
+    }
+}
+
+extension Refusal: HTTPResponseError {
+    /// `{"error": message}` with the refusal's status and headers.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.writeStaticString("{\"error\":")
+        body.writeString(message.jsonQuoted)
+        body.writeStaticString("}")
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 }

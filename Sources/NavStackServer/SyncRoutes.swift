@@ -3,15 +3,16 @@ import Logging
 import NavStackSync
 import PostgresNIO
 
-/// The two endpoints: POST /v1/sync and GET /health.
+/// The two endpoints: POST /v1/sync and GET /health, over an operation log: PostgreSQL's
+/// when serving, memory's in tests.
 public struct SyncRoutes: Sendable {
-    let log: OperationLog
+    let log: any OperationStore
     /// How long a request waits for the database before it is answered with 503.
     let databaseDeadline: Duration
     /// How long /health waits for `SELECT 1`.
     let healthDeadline: Duration
 
-    public init(log: OperationLog, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2)) {
+    public init(log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2)) {
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
@@ -30,13 +31,13 @@ public struct SyncRoutes: Sendable {
 
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
         guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
-        let token = try Self.bearerToken(authorization)
+        let token = try BearerToken.parse(authorization: authorization)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > SyncLimits.maximumBodyBytes {
             throw Refusal.tooLarge
         }
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: SyncLimits.maximumBodyBytes)
+            body = try await request.body.collect(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
             throw Refusal.tooLarge
         } catch {
@@ -69,16 +70,6 @@ public struct SyncRoutes: Sendable {
         var body = ByteBuffer()
         body.writeStaticString("{\"status\":\"ok\"}")
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
-    }
-
-    /// The token of `Bearer TOKEN`; anything not shaped like a token is refused here,
-    /// without asking the database.
-    static func bearerToken(_ authorization: String) throws(Refusal) -> String {
-        let parts = authorization.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", OperationLog.isWellFormed(token: parts[1]) else {
-            throw .badToken
-        }
-        return String(parts[1])
     }
 
     /// Runs `work` against the database, giving up after `deadline`. Errors from the

@@ -90,18 +90,36 @@ public enum SyncServer {
         }
     }
 
-    /// PostgreSQL's own message when it gave one, else the error as PostgresNIO names it.
+    /// Why the database could not be used, in words: PostgreSQL's own message when it gave
+    /// one, else the system's reason a connection failed, else what PostgresNIO's code says.
     static func reason(_ error: any Error) -> String {
-        if let error = error as? PostgresTransactionError,
-           let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError {
+        switch error {
+        case let error as PostgresTransactionError:
+            guard let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError else {
+                return "the transaction failed"
+            }
             return reason(cause)
-        }
-        if let error = error as? PSQLError {
+        case let error as PSQLError:
             if let message = error.serverInfo?[.message] { return message }
-            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-            return "\(error.code)"
+            if let underlying = error.underlying { return reason(underlying) }
+            switch error.code {
+            case .authMechanismRequiresPassword: return "the database asks for a password the URL does not give"
+            case .unsupportedAuthMechanism: return "the database asks for a kind of password this server cannot give"
+            case .sslUnsupported: return "the database does not speak TLS (sslmode=require)"
+            case .serverClosedConnection, .uncleanShutdown: return "the database closed the connection"
+            default: return "the connection to it failed"
+            }
+        case let error as NIOConnectionError:
+            if let failure = error.connectionErrors.first { return reason(failure.error) }
+            if let lookup = error.dnsAError ?? error.dnsAAAAError { return reason(lookup) }
+            return "cannot connect to \(error.host):\(error.port)"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode))
+        case let error as SocketAddressError.UnknownHost:
+            return "cannot find the host \(error.host): \(error.errorDescription)"
+        default:
+            return "\(error)"
         }
-        return "\(error)"
     }
 
     /// HTTP/1.1, over TLS when the options name a certificate and a key.

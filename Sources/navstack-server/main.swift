@@ -18,13 +18,15 @@ do {
     let environment = getenv("NAVSTACK_DATABASE").map { ["NAVSTACK_DATABASE": String(cString: $0)] } ?? [:]
     invocation = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
 } catch {
-    complain("\(error.message) (see navstack-server --help)")
+    complain(ServerOptions.usageLine(error))
     exit(64)
 }
 
 switch invocation {
-case .help:
-    print(ServerOptions.help)
+case .help(let text):
+    print(text, terminator: "")
+case .version:
+    print(ServerOptions.version)
 case .run(let options):
     LoggingSystem.bootstrap(StreamLogHandler.standardError)
     var logger = Logger(label: "navstack-server")

@@ -1,9 +1,10 @@
+import NavStackCore
 @testable import NavStackServer
 import XCTest
 
 /// The command line and the database URL.
 final class ServerPartsTests: XCTestCase {
-    private func parse(_ words: String..., environment: [String: String] = [:]) throws(ServerOptions.UsageError) -> ServerOptions? {
+    private func parse(_ words: String..., environment: [String: String] = [:]) throws(UsageError) -> ServerOptions? {
         guard case .run(let options) = try ServerOptions.parse(words, environment: environment) else { return nil }
         return options
     }
@@ -25,32 +26,74 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(options.logLevel, .info)
         XCTAssertNil(options.tls)
         let other = try XCTUnwrap(
-            try parse("--listen=[::1]:9000", "--log-level", "debug", "user", "add", "ana",
-                      environment: ["NAVSTACK_DATABASE": "postgres://u@h/db"]))
+            try parse("--log-level", "debug", "user", "add", "ana", environment: ["NAVSTACK_DATABASE": "postgres://u@h/db"]))
         XCTAssertEqual(other.command, .addUser(name: "ana"))
-        XCTAssertEqual(other.host, "::1")
-        XCTAssertEqual(other.port, 9000)
+        XCTAssertEqual(other.database, try DatabaseAddress(url: "postgres://u@h/db"))
         XCTAssertEqual(other.logLevel, .debug)
-        XCTAssertEqual(try ServerOptions.parse(["--database", "x", "--help"], environment: [:]), .help)
+        XCTAssertEqual(try parse("user", "add", "--database=postgres://u@h/db", "--", "-ana")?.command, .addUser(name: "-ana"))
+        let listening = try XCTUnwrap(try parse("--listen=[::1]:9000", "--database", "postgres://u@h/db"))
+        XCTAssertEqual(listening.host, "::1")
+        XCTAssertEqual(listening.port, 9000)
+        XCTAssertEqual(try parse("--database", "postgres://u@h/db", "--listen", ":0")?.host, "127.0.0.1")
+        XCTAssertEqual(
+            try parse("--database", "postgres://u@h/db", "--database", "postgres://u@h/other",
+                      environment: ["NAVSTACK_DATABASE": "postgres://u@h/third"])?.database.database,
+            "other")
         XCTAssertEqual(try parse("--database", "postgres://u@h/db", "--tls-cert", "c", "--tls-key", "k")?.tls?.key, "k")
     }
 
+    func testHelpAndVersion() throws {
+        XCTAssertEqual(try ServerOptions.parse(["--database", "x", "--help"], environment: [:]), .help(ServerOptions.spec.help))
+        XCTAssertEqual(try ServerOptions.parse(["-h"], environment: [:]), .help(ServerOptions.spec.help))
+        XCTAssertEqual(try ServerOptions.parse(["help"], environment: [:]), .help(ServerOptions.spec.help))
+        XCTAssertEqual(try ServerOptions.parse(["user", "add", "--help"], environment: [:]), .help(ServerOptions.userAddSpec.help))
+        XCTAssertEqual(try ServerOptions.parse(["help", "user", "add"], environment: [:]), .help(ServerOptions.userAddSpec.help))
+        XCTAssertEqual(try ServerOptions.parse(["--version"], environment: [:]), .version)
+        let help = ServerOptions.spec.help
+        for option in ["--database <URL>", "--listen <HOST:PORT>", "--log-level <LEVEL>", "--tls-cert <FILE>", "--tls-key <FILE>",
+                       "NAVSTACK_DATABASE", "user add", "POST /v1/sync", "GET  /health", "Bearer TOKEN"] {
+            XCTAssertTrue(help.contains(option), option)
+        }
+        XCTAssertTrue(ServerOptions.userAddSpec.help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
+    }
+
     func testUsageErrors() {
-        XCTAssertEqual(usage(), "no database: give --database URL or set NAVSTACK_DATABASE")
-        XCTAssertEqual(usage("--database"), "--database needs a value")
+        let database = "postgres://u@h/d"
+        XCTAssertEqual(usage(), "missing expected argument '--database <URL>'")
+        XCTAssertEqual(usage(environment: ["NAVSTACK_DATABASE": ""]), "missing expected argument '--database <URL>'")
+        XCTAssertEqual(usage("--database"), "missing value for '--database <URL>'")
         XCTAssertEqual(usage("--nope"), "unknown option '--nope'")
-        XCTAssertEqual(usage("--database", "mysql://x"), "the database URL must look like postgres://USER@HOST:PORT/DATABASE")
-        XCTAssertEqual(usage("--database", "postgres://u@h:99999/d"), "the database URL's port '99999' is not a number from 1 to 65535")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "--listen", "8080"), "--listen '8080' is not HOST:PORT with a port from 0 to 65535")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "--log-level", "loud"),
-                       "--log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "user", "add"), "user add needs a NAME")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "user", "add", "a", "b"), "unexpected argument 'b'")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "serve"), "unknown command 'serve': the one command is user add NAME")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "user"), "unknown command 'user': the one command is user add NAME")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "user", "del", "x"),
-                       "unknown command 'user del': the one command is user add NAME")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d", "--tls-cert", "c"), "--tls-cert and --tls-key go together")
+        XCTAssertEqual(usage("--listn", ":1"), "unknown option '--listn'; did you mean '--listen'?")
+        XCTAssertEqual(usage("--database", "mysql://ana:secret@x/d"),
+                       "the value 'mysql://ana:***@x/d' is invalid for '--database': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        XCTAssertEqual(usage(environment: ["NAVSTACK_DATABASE": "postgres://u@h:99999/d"]),
+                       "the value '99999' is invalid for 'NAVSTACK_DATABASE': use 1 to 65535")
+        XCTAssertEqual(usage("--database", "postgres://u@h/d?sslmode=verify-full"),
+                       "the value 'verify-full' is invalid for '--database': use disable, prefer or require")
+        XCTAssertEqual(usage("--database", "postgres://u:p%zz@h/d"),
+                       "the value 'postgres://u:***@h/d' is invalid for '--database': use %XX escapes of two hexadecimal digits")
+        XCTAssertEqual(usage("--database", database, "--listen", "8080"),
+                       "the value '8080' is invalid for '--listen': use HOST:PORT, [IPv6]:PORT or :PORT")
+        XCTAssertEqual(usage("--database", database, "--listen", "h:http"), "the value 'http' is invalid for '--listen': not a whole number")
+        XCTAssertEqual(usage("--database", database, "--listen", "h:65536"), "the value '65536' is invalid for '--listen': use 0 to 65535")
+        XCTAssertEqual(usage("--database", database, "--log-level", "loud"),
+                       "the value 'loud' is invalid for '--log-level': use trace, debug, info, notice, warning, error or critical")
+        XCTAssertEqual(usage("--database", database, "user", "add"), "missing expected argument '<NAME>'")
+        XCTAssertEqual(usage("--database", database, "user", "add", "a", "b"), "unexpected argument 'b'")
+        XCTAssertEqual(usage("--database", database, "user", "add", String(repeating: "n", count: 101)),
+                       "the value '\(String(repeating: "n", count: 101))' is invalid for '<NAME>': use 1 to 100 characters without control characters")
+        XCTAssertEqual(usage("--database", database, "user", "add", "--listen", ":1", "ana"), "unknown option '--listen'")
+        XCTAssertEqual(usage("--database", database, "serve"), "unexpected argument 'serve'")
+        XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add'")
+        XCTAssertEqual(usage("--database", database, "user", "del", "x"), "unexpected argument 'del'")
+        XCTAssertEqual(usage("help", "me"), "help takes one of: user add (got 'me')")
+        XCTAssertEqual(usage("--database", database, "--tls-cert", "c"), "missing expected argument '--tls-key <FILE>'")
+        XCTAssertEqual(usage("--database", database, "--tls-key", "k"), "missing expected argument '--tls-cert <FILE>'")
+    }
+
+    func testAUsageLineShowsWhatWasTypedEscaped() {
+        XCTAssertEqual(ServerOptions.usageLine(.unexpectedArgument("a\u{1B}[2Jb")),
+                       "unexpected argument 'a\\u{1B}[2Jb' (see navstack-server --help)")
     }
 
     func testDatabaseURLs() throws {
@@ -69,16 +112,19 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(socket.endpoint, .socket(path: "/tmp/pg/.s.PGSQL.6000"))
         XCTAssertEqual(try DatabaseAddress(url: "postgres:///x?host=/run/pg").endpoint, .socket(path: "/run/pg/.s.PGSQL.5432"))
         XCTAssertThrowsError(try DatabaseAddress(url: "postgres://u@h/d?sslmode=verify-full"))
+        XCTAssertEqual(DatabaseAddress.withoutPassword("postgres://ana:p@ss@h:1/d?x=y:z"), "postgres://ana:***@h:1/d?x=y:z")
+        XCTAssertEqual(DatabaseAddress.withoutPassword("postgres://ana@h/d"), "postgres://ana@h/d")
+        XCTAssertEqual(DatabaseAddress.withoutPassword("postgres://h/d?user=a:b@c"), "postgres://h/d?user=a:b@c")
     }
 
     func testBearerTokens() throws {
         let token = String(repeating: "0a", count: 32)
-        XCTAssertEqual(try SyncRoutes.bearerToken("Bearer \(token)"), token)
-        XCTAssertEqual(try SyncRoutes.bearerToken("bearer  \(token)"), token)
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Bearer \(token.uppercased())"))
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Basic \(token)"))
-        XCTAssertThrowsError(try SyncRoutes.bearerToken("Bearer"))
-        XCTAssertTrue(OperationLog.isWellFormed(token: OperationLog.newToken()))
-        XCTAssertNotEqual(OperationLog.newToken(), OperationLog.newToken())
+        XCTAssertEqual(try BearerToken.parse(authorization: "Bearer \(token)"), token)
+        XCTAssertEqual(try BearerToken.parse(authorization: "bearer  \(token)"), token)
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Bearer \(token.uppercased())"))
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Basic \(token)"))
+        XCTAssertThrowsError(try BearerToken.parse(authorization: "Bearer"))
+        XCTAssertTrue(BearerToken.isWellFormed(BearerToken.random()))
+        XCTAssertNotEqual(BearerToken.random(), BearerToken.random())
     }
 }

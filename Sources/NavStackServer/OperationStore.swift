@@ -1,0 +1,25 @@
+import Logging
+import NavStackSync
+
+/// Where the server keeps each account's operations: PostgreSQL (``OperationLog``) or
+/// memory (``MemoryOperationLog``). The routes ask only this.
+public protocol OperationStore: Sendable {
+    /// Pushes the request's operations into the token's account and pulls the page that
+    /// follows `after`, as one step. An operation whose (replica, seq) the account already
+    /// holds is left as it is. Throws ``Refusal/badToken`` when no account has the token.
+    func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
+
+    /// Returns when the store can answer; throws when it cannot.
+    func ping(logger: Logger) async throws
+}
+
+/// What one sync did, for its answer and its log line.
+public struct SyncOutcome: Equatable, Sendable {
+    public var account: Int64
+    public var answer: SyncAnswer
+
+    public init(account: Int64, answer: SyncAnswer) {
+        self.account = account
+        self.answer = answer
+    }
+}

@@ -1,0 +1,260 @@
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NavStackCore
+import NavStackSync
+@testable import NavStackServer
+import Synchronization
+import XCTest
+
+private let first = String(repeating: "1a", count: 16)
+private let second = String(repeating: "2b", count: 16)
+
+private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDeadline: Duration = .seconds(5))
+    -> some ApplicationProtocol {
+    let logger = Logger(label: "test") { _ -> any LogHandler in
+        if let logs { return logs }
+        return SwiftLogNoOpLogHandler()
+    }
+    return Application(
+        router: SyncRoutes(log: store, databaseDeadline: databaseDeadline, healthDeadline: databaseDeadline).router(),
+        logger: logger)
+}
+
+/// One operation of the protocol as JSON text: seq N sets task-N's title.
+private func operation(_ seq: Int, value: String? = nil) -> String {
+    #"{"seq":\#(seq),"millis":\#(1_700_000_000_000 + seq),"counter":\#(seq % 3),"task":"task-\#(seq)","field":"title","#
+        + #""value":\#(value ?? "\"title \(seq)\"")}"#
+}
+
+private func body(_ replica: String, after: Int = 0, _ operations: [String] = []) -> ByteBuffer {
+    ByteBuffer(string: #"{"replica":"\#(replica)","after":\#(after),"ops":[\#(operations.joined(separator: ","))]}"#)
+}
+
+private func sync(_ client: some TestClientProtocol, token: String?, _ body: ByteBuffer) async throws -> TestResponse {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let token { headers[.authorization] = "Bearer \(token)" }
+    return try await client.execute(uri: "/v1/sync", method: .post, headers: headers, body: body)
+}
+
+private func answer(_ response: TestResponse, file: StaticString = #filePath, line: UInt = #line) throws
+    -> (operations: [JSONValue], last: Int, more: Bool) {
+    XCTAssertEqual(response.status, .ok, String(buffer: response.body), file: file, line: line)
+    let json = try XCTUnwrap(JSONValue(parsing: String(buffer: response.body)), file: file, line: line)
+    return (
+        try XCTUnwrap(json["ops"]?.array, file: file, line: line), try XCTUnwrap(json["last"]?.number, file: file, line: line),
+        try XCTUnwrap(json["more"]?.bool, file: file, line: line)
+    )
+}
+
+/// The routes in-process (Hummingbird's router test client) over the in-memory operation
+/// log: every answer's status, headers and exact body as a client reads them.
+final class SyncRoutesTests: XCTestCase {
+    func testAPushReachesTheOtherReplicaAndNotItsOwn() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, value: #"{ "a" : [1, 2] }"#)]))
+            XCTAssertEqual(pushed.headers[.contentType], "application/json")
+            XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false}"#)
+
+            let pulled = try await sync(client, token: token, body(second))
+            XCTAssertEqual(
+                String(buffer: pulled.body),
+                #"{"ops":[{"server_seq":1,"replica":"\#(first)","seq":1,"millis":1700000000001,"counter":1,"task":"task-1","#
+                    + #""field":"title","value":"title 1","old":null},"#
+                    + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"task-2","#
+                    + #""field":"title","value":{"a":[1,2]},"old":null}],"last":2,"more":false}"#)
+
+            // The second replica's own push comes back to the first, not to itself.
+            let both = try await sync(client, token: token, body(second, after: 2, [operation(1)]))
+            XCTAssertEqual(String(buffer: both.body), #"{"ops":[],"last":3,"more":false}"#)
+            let back = try answer(await sync(client, token: token, body(first, after: 2)))
+            XCTAssertEqual(back.operations.map { $0["replica"]?.string }, [second])
+            XCTAssertEqual(back.last, 3)
+            // A pull past the account's highest keeps `after`.
+            let past = try answer(await sync(client, token: token, body(first, after: 50)))
+            XCTAssertEqual(past.last, 50)
+        }
+    }
+
+    func testPagesOfTenThousandWithMore() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            for start in stride(from: 1, through: 20_001, by: 10_000) {
+                let operations = (start..<min(start + 10_000, 20_006)).map { operation($0) }
+                let pushed = try await sync(client, token: token, body(first, operations))
+                XCTAssertEqual(pushed.status, .ok)
+            }
+            XCTAssertEqual(log.operationCount(name: "ana"), 20_005)
+            var pages: [(count: Int, last: Int, more: Bool)] = []
+            var seqs: [Int] = []
+            var after = 0
+            repeat {
+                let page = try answer(await sync(client, token: token, body(second, after: after)))
+                pages.append((page.operations.count, page.last, page.more))
+                seqs += page.operations.compactMap { $0["seq"]?.number }
+                after = page.last
+            } while pages.last?.more == true && pages.count < 5
+            XCTAssertEqual(pages.map(\.count), [10_000, 10_000, 5])
+            XCTAssertEqual(pages.map(\.more), [true, true, false])
+            XCTAssertEqual(pages.map(\.last), [10_000, 20_000, 20_005])
+            XCTAssertEqual(seqs, Array(1...20_005))
+        }
+    }
+
+    func testAPushSentAgainAddsNothing() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let request = body(first, [operation(1), operation(2)])
+            let once = try await sync(client, token: token, request)
+            let twice = try await sync(client, token: token, request)
+            XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false}"#)
+            XCTAssertEqual(String(buffer: twice.body), String(buffer: once.body))
+            // The same (replica, seq) with other content is not taken either: the first stays.
+            _ = try await sync(client, token: token, body(first, [operation(2, value: #""changed""#), operation(3)]))
+            XCTAssertEqual(log.operationCount(name: "ana"), 3)
+            let pulled = try answer(await sync(client, token: token, body(second)))
+            XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAccountsAreApart() async throws {
+        let log = MemoryOperationLog()
+        let ana = log.addUser(name: "ana").token
+        let bob = log.addUser(name: "bob").token
+        let again = log.addUser(name: "ana")
+        XCTAssertFalse(again.isNew)
+        try await app(log).test(.router) { client in
+            _ = try await sync(client, token: ana, body(first, [operation(1)]))
+            let bobs = try answer(await sync(client, token: bob, body(second)))
+            XCTAssertEqual(bobs.operations.count, 0)
+            let anas = try answer(await sync(client, token: again.token, body(second)))
+            XCTAssertEqual(anas.operations.count, 1)
+        }
+    }
+
+    func testRefusals() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let missing = try await sync(client, token: nil, body(first))
+            XCTAssertEqual(missing.status, .unauthorized)
+            XCTAssertEqual(missing.headers[.wwwAuthenticate], "Bearer")
+            XCTAssertEqual(String(buffer: missing.body), #"{"error":"missing token: send Authorization: Bearer TOKEN"}"#)
+
+            for refused in [String(repeating: "0", count: 64), "not-a-token", token.uppercased()] {
+                let response = try await sync(client, token: refused, body(first))
+                XCTAssertEqual(response.status, .unauthorized, refused)
+                XCTAssertEqual(response.headers[.wwwAuthenticate], #"Bearer error="invalid_token""#)
+                XCTAssertEqual(String(buffer: response.body), #"{"error":"bad token"}"#)
+            }
+
+            let wrongType = try await sync(client, token: token, ByteBuffer(string: #"{"replica":"\#(first)","after":"0","ops":[]}"#))
+            XCTAssertEqual(wrongType.status, .badRequest)
+            XCTAssertEqual(String(buffer: wrongType.body), #"{"error":"after must be a whole number from 0 to 9223372036854775807"}"#)
+            let colour = #"{"seq":2,"millis":5,"counter":0,"task":"t","field":"colour","value":1}"#
+            let badField = try await sync(client, token: token, body(first, [operation(1), colour]))
+            XCTAssertEqual(String(buffer: badField.body), #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position"}"#)
+            let notJSON = try await sync(client, token: token, ByteBuffer(string: #"{"replica": ""#))
+            XCTAssertEqual(notJSON.status, .badRequest)
+            XCTAssertTrue(String(buffer: notJSON.body).hasPrefix(#"{"error":"malformed JSON: "#), String(buffer: notJSON.body))
+            XCTAssertEqual(log.operationCount(name: "ana"), 0)
+
+            let large = try await sync(client, token: token, ByteBuffer(repeating: UInt8(ascii: " "), count: SyncLimits.maximumBodyBytes + 1))
+            XCTAssertEqual(large.status, .contentTooLarge)
+            XCTAssertEqual(String(buffer: large.body), #"{"error":"the body is larger than 8388608 bytes"}"#)
+
+            let get = try await client.execute(uri: "/v1/sync", method: .get)
+            XCTAssertEqual(get.status, .methodNotAllowed)
+            XCTAssertEqual(get.headers[.allow], "POST")
+            XCTAssertEqual(String(buffer: get.body), #"{"error":"method not allowed here; use POST"}"#)
+            let post = try await client.execute(uri: "/health", method: .post, body: ByteBuffer(string: "{}"))
+            XCTAssertEqual(post.status, .methodNotAllowed)
+            XCTAssertEqual(post.headers[.allow], "GET")
+
+            let nowhere = try await client.execute(uri: "/v2/nothing", method: .get)
+            XCTAssertEqual(nowhere.status, .notFound)
+            XCTAssertEqual(nowhere.headers[.contentType], "application/json")
+            XCTAssertEqual(String(buffer: nowhere.body), #"{"error":"no such path"}"#)
+        }
+    }
+
+    func testHealth() async throws {
+        try await app(MemoryOperationLog()).test(.router) { client in
+            let response = try await client.execute(uri: "/health", method: .get)
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(String(buffer: response.body), #"{"status":"ok"}"#)
+        }
+    }
+
+    func testAStoreThatFailsOrDoesNotAnswerIs503() async throws {
+        for store in [UnavailableStore(hangs: false), UnavailableStore(hangs: true)] {
+            try await app(store, databaseDeadline: .milliseconds(50)).test(.router) { client in
+                let health = try await client.execute(uri: "/health", method: .get)
+                XCTAssertEqual(health.status, .serviceUnavailable)
+                XCTAssertEqual(String(buffer: health.body), #"{"error":"the database did not answer"}"#)
+                let synced = try await sync(client, token: String(repeating: "0", count: 64), body(first))
+                XCTAssertEqual(synced.status, .serviceUnavailable)
+            }
+        }
+    }
+
+    func testEachRequestIsOneLogLineAndARefusalSaysWhyInWords() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        let lines = LogLines()
+        try await app(log, logs: lines).test(.router) { client in
+            _ = try await sync(client, token: token, body(first, [operation(1)]))
+            _ = try await sync(client, token: String(repeating: "0", count: 64), body(first))
+            _ = try await client.execute(uri: "/v1/sync", method: .get)
+        }
+        let requests = lines.lines.filter { $0.metadata["path"] != nil }
+        XCTAssertEqual(requests.map(\.message), ["request", "request refused: bad token", "request refused: method not allowed here; use POST"])
+        XCTAssertEqual(requests.map { $0.metadata["status"] }, ["200", "401", "405"])
+        XCTAssertEqual(requests[0].metadata["ops_in"], "1")
+        XCTAssertEqual(requests[0].metadata["account"], "1")
+    }
+}
+
+/// A store whose database is down: it fails at once, or never answers.
+private struct UnavailableStore: OperationStore {
+    struct Down: Error {}
+    var hangs: Bool
+
+    func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+        try await ping(logger: logger)
+        throw Down()
+    }
+
+    func ping(logger: Logger) async throws {
+        if hangs { try await Task.sleep(for: .seconds(3600)) }
+        throw Down()
+    }
+}
+
+/// The lines logged, for the checks.
+final class LogLines: LogHandler, @unchecked Sendable {
+    struct Line {
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let stored = Mutex<[Line]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    var lines: [Line] { stored.withLock { $0 } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let values = (metadata.merging(event.metadata ?? [:]) { $1 }).mapValues { "\($0)" }
+        stored.withLock { $0.append(Line(message: "\(event.message)", metadata: values)) }
+    }
+}
