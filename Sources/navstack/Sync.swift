@@ -94,8 +94,7 @@ struct Syncer {
     /// Any error of a sync's steps as a sync's failure.
     static func failure(_ error: any Error) -> SyncError {
         if let failure = error as? SyncError { return failure }
-        if let failure = error as? StoreError { return .store(failure.message(in: Navstack.messageCatalog)) }
-        return .store(String(describing: error).escapedForDisplay)
+        return .store(Navstack.words(for: error).escapedForDisplay)
     }
 
     /// The words of any error of a sync's steps.
@@ -157,11 +156,11 @@ struct SyncCommand: Subcommand {
             do {
                 _ = try HTTPURL(server)
             } catch {
-                streams.write("navstack: sync: --server: \(error.description)\n", to: .error)
+                streams.write("navstack: sync: --server: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
                 throw ExitStatus.failure
             }
         }
-        let store = try storage.open(streams)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
         func fail(_ message: String) -> ExitStatus {
             streams.write("navstack: sync: \(message)\n", to: .error)
@@ -185,6 +184,7 @@ struct SyncCommand: Subcommand {
         } catch {
             throw fail(Syncer.describe(error))
         }
+        let t = Navstack.messageCatalog
         do {
             let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
             streams.write(totals.line + "\n", to: .output)
@@ -194,12 +194,12 @@ struct SyncCommand: Subcommand {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
                     try store.restoreSync(profile, to: before, replacing: settings)
-                    message += " (the server and token given were not kept)"
+                    message = t(.syncGivenNotKept, ("reason", message))
                 } catch {
-                    message += " (the server and token given are kept: \(Syncer.describe(error)))"
+                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
                 }
             }
-            throw fail(message + "; your changes are kept and will be sent next time")
+            throw fail(t(.syncChangesKept, ("reason", message)))
         }
     }
 }
@@ -244,7 +244,7 @@ final class AutoSync {
             // One line for a run of failures.
             if !failedLast {
                 let reason = Syncer.describe(error)
-                streams.write("navstack: sync: \(reason); your changes are kept and will be sent next time\n", to: .error)
+                streams.write("navstack: sync: \(Navstack.messageCatalog(.syncChangesKept, ("reason", reason)))\n", to: .error)
             }
             failedLast = true
         }

@@ -13,7 +13,7 @@ struct SyncTransport {
         do {
             url = try HTTPURL(server).appending("/v1/sync")
         } catch {
-            throw .unreachable(error.description)
+            throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
         self.token = token
     }
@@ -28,7 +28,7 @@ struct SyncTransport {
                 headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"],
                 body: request.json()), deadline: left)
         } catch {
-            throw .unreachable(error.description)
+            throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
     }
 
@@ -38,7 +38,7 @@ struct SyncTransport {
         do {
             response = try exchange.response()
         } catch {
-            throw .unreachable(error.description)
+            throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
         switch response.status {
         case 200:
