@@ -229,14 +229,19 @@ final class AutoSync {
         guard let user else { return }
         if let quietUntil, ContinuousClock.now < quietUntil { return }
         do {
-            guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return }
-            let unsent = try store.hasUnsentChanges(user)
-            guard always || unsent else { return }
-            // The notices of this sync, and of one that ran before (`navstack sync`), even
-            // when this one fails.
-            defer { showNotices(user) }
-            try store.commitPending()
-            _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+            // Each step is a transaction of its own: the store is never locked across the
+            // exchange with the server, nor while the prompt waits for input after it.
+            let synced = try store.committingEachStep { () throws -> Bool in
+                guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return false }
+                let unsent = try store.hasUnsentChanges(user)
+                guard always || unsent else { return false }
+                // The notices of this sync, and of one that ran before (`navstack sync`),
+                // even when this one fails.
+                defer { showNotices(user) }
+                _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+                return true
+            }
+            guard synced else { return }
             quietUntil = nil
             failedLast = false
         } catch {
