@@ -97,9 +97,14 @@ struct Syncer {
         return .store(Navstack.words(for: error).escapedForDisplay)
     }
 
-    /// The words of any error of a sync's steps.
-    static func describe(_ error: any Error) -> String {
-        failure(error).message(in: Navstack.messageCatalog)
+    /// The words of any error of a sync's steps; a run out of time names the time it had.
+    static func describe(_ error: any Error, within budget: Duration? = nil, byOption: Bool = false) -> String {
+        let failure = failure(error)
+        let t = Navstack.messageCatalog
+        if failure == .outOfTime, let budget {
+            return t(byOption ? .syncTimedOutByOption : .syncTimedOut, ("seconds", budget.components.seconds))
+        }
+        return failure.message(in: t)
     }
 
     /// The notice lines for local values another device replaced.
@@ -126,6 +131,7 @@ struct SyncCommand: Subcommand {
             Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
             profile (in the store, which is private to you), so later runs need neither; \
             a token the server refuses is not kept. \
+            The sync gives up after --timeout seconds, whatever the server does. \
             A profile with a server also syncs by itself at launch and after commands that \
             change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
             sync changes nothing here: your changes are kept and sent next time. \
@@ -135,18 +141,25 @@ struct SyncCommand: Subcommand {
             .init("server", value: "url", help: "The server, http://HOST:PORT (kept for the profile)."),
             .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+            .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
+
+    /// How long a sync may take when `--timeout` does not say.
+    static let defaultTimeout = 60
 
     let storage: StoreOptions
     let server: String?
     let token: String?
     let user: String?
+    /// Seconds the whole run may take.
+    let timeout: Int
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
         server = parsed.value("server")
         token = parsed.value("token")
         user = parsed.value("user")
+        timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
     }
 
     func run() throws {
@@ -184,12 +197,13 @@ struct SyncCommand: Subcommand {
         } catch {
             throw fail(Syncer.describe(error))
         }
+        let budget = Duration.seconds(timeout)
         let t = Navstack.messageCatalog
         do {
-            let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
+            let totals = try Syncer(store: store, user: profile, settings: settings).run(within: budget)
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            var message = error.message(in: Navstack.messageCatalog)
+            var message = Syncer.describe(error, within: budget, byOption: true)
             if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
@@ -248,7 +262,7 @@ final class AutoSync {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let reason = Syncer.describe(error)
+                let reason = Syncer.describe(error, within: Self.budget)
                 streams.write("navstack: sync: \(Navstack.messageCatalog(.syncChangesKept, ("reason", reason)))\n", to: .error)
             }
             failedLast = true

@@ -123,6 +123,8 @@ extension Catalog {
         .syncReplicaTaken: "the server holds changes of this store with other content (409), also under a new replica id",
         .syncStampsAhead: "the server refused changes stamped ahead of its clock",
         .syncClockAhead: "this machine's clock is {ahead} ahead of the server's: fix the clock; your changes are kept",
+        .syncTimedOut: "the sync did not finish within {seconds} s",
+        .syncTimedOutByOption: "the sync did not finish within {seconds} s (--timeout)",
         .syncChangesKept: "{reason}; your changes are kept and will be sent next time",
         .syncGivenNotKept: "{reason} (the server and token given were not kept)",
         .syncGivenKept: "{reason} (the server and token given are kept: {why})",

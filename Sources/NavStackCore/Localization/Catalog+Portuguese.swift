@@ -124,6 +124,8 @@ extension Catalog {
         .syncReplicaTaken: "o servidor guarda alterações deste armazenamento com outro conteúdo (409), também com um novo id de réplica",
         .syncStampsAhead: "o servidor recusou alterações marcadas à frente do relógio dele",
         .syncClockAhead: "o relógio desta máquina está {ahead} à frente do relógio do servidor: acerte o relógio; as suas alterações foram mantidas",
+        .syncTimedOut: "a sincronização não terminou em {seconds} s",
+        .syncTimedOutByOption: "a sincronização não terminou em {seconds} s (--timeout)",
         .syncChangesKept: "{reason}; suas mudanças ficam guardadas e serão enviadas da próxima vez",
         .syncGivenNotKept: "{reason} (o servidor e o token informados não foram guardados)",
         .syncGivenKept: "{reason} (o servidor e o token informados ficam guardados: {why})",

@@ -124,6 +124,8 @@ extension Catalog {
         .syncReplicaTaken: "el servidor guarda cambios de este almacén con otro contenido (409), también con un nuevo id de réplica",
         .syncStampsAhead: "el servidor rechazó cambios marcados por delante de su reloj",
         .syncClockAhead: "el reloj de esta máquina va {ahead} por delante del reloj del servidor: corrige el reloj; tus cambios se conservan",
+        .syncTimedOut: "la sincronización no terminó en {seconds} s",
+        .syncTimedOutByOption: "la sincronización no terminó en {seconds} s (--timeout)",
         .syncChangesKept: "{reason}; tus cambios se guardan y se enviarán la próxima vez",
         .syncGivenNotKept: "{reason} (el servidor y el token indicados no se guardaron)",
         .syncGivenKept: "{reason} (el servidor y el token indicados quedan guardados: {why})",

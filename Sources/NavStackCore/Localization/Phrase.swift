@@ -125,6 +125,8 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncReplicaTaken = "sync.replicaTaken"
     case syncStampsAhead = "sync.stampsAhead"
     case syncClockAhead = "sync.clockAhead"
+    case syncTimedOut = "sync.timedOut"
+    case syncTimedOutByOption = "sync.timedOutByOption"
     case syncChangesKept = "sync.changesKept"
     case syncGivenNotKept = "sync.givenNotKept"
     case syncGivenKept = "sync.givenKept"
