@@ -25,6 +25,8 @@ struct Syncer {
     let user: String
     let settings: SyncSettings
     var client = HTTPClient()
+    /// Told the totals after each round (a hand sync shows them at a terminal).
+    var onRound: ((SyncTotals) -> Void)?
 
     /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
@@ -77,6 +79,7 @@ struct Syncer {
             totals.sent += batch.count
             totals.received += round.received
             totals.conflicts += round.conflicts
+            onRound?(totals)
             guard let following else { return }
             (batch, exchange) = following
         }
@@ -131,7 +134,8 @@ struct SyncCommand: Subcommand {
             Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
             profile (in the store, which is private to you), so later runs need neither; \
             a token the server refuses is not kept. \
-            The sync gives up after --timeout seconds, whatever the server does. \
+            The sync gives up after --timeout seconds, whatever the server does; at a \
+            terminal, one that takes more than a second shows its progress on stderr. \
             A profile with a server also syncs by itself at launch and after commands that \
             change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
             sync changes nothing here: your changes are kept and sent next time. \
@@ -175,7 +179,9 @@ struct SyncCommand: Subcommand {
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
+        let progress = SyncProgress(streams: streams, catalog: Navstack.messageCatalog)
         func fail(_ message: String) -> ExitStatus {
+            progress?.end()
             streams.write("navstack: sync: \(message)\n", to: .error)
             return ExitStatus.failure
         }
@@ -200,7 +206,12 @@ struct SyncCommand: Subcommand {
         let budget = Duration.seconds(timeout)
         let t = Navstack.messageCatalog
         do {
-            let totals = try Syncer(store: store, user: profile, settings: settings).run(within: budget)
+            var syncer = Syncer(store: store, user: profile, settings: settings)
+            if let progress {
+                syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
+            }
+            let totals = try syncer.run(within: budget)
+            progress?.end()
             streams.write(totals.line + "\n", to: .output)
         } catch {
             var message = Syncer.describe(error, within: budget, byOption: true)
