@@ -54,9 +54,11 @@ struct Socket: ~Copyable {
     }
 
     /// Reads what has arrived into `buffer`, waiting for something if nothing has: the
-    /// count read, or 0 when the server has closed the connection.
+    /// count read, or 0 when the server has closed the connection. Past the deadline it
+    /// throws `timedOut` even when bytes keep arriving (a server that never stops sending).
     func receive(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
         while true {
+            guard deadline.remainingMilliseconds > 0 else { throw deadline.timedOut }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
             switch errno {

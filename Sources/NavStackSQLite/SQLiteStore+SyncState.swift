@@ -85,6 +85,14 @@ extension SQLiteStore {
         }
     }
 
+    /// How many of the profile's operations wait in the outbox for the server to
+    /// acknowledge them (those sent and not answered yet included).
+    public func unsentOperations(_ user: String) throws -> Int {
+        try reading { db in
+            try db.first("SELECT count(*) FROM sync_outbox WHERE profile_id = \(Self.profileID)", [user]) { $0.int(0) } ?? 0
+        }
+    }
+
     /// The notices of local values that lost to another replica's change since they
     /// were last taken, oldest first; taking them clears them.
     public func takeSyncNotices(_ user: String) throws -> [SyncNotice] {

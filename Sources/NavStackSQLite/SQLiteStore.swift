@@ -215,6 +215,18 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
+    /// Runs `body` outside the shared transaction of a burst of commands: what is
+    /// pending is committed first, and each write of `body` is a transaction of its own,
+    /// committed as it ends. So nothing `body` does keeps the store locked while it waits
+    /// (a sync waits on the network), nor after it, while the prompt waits for input.
+    public func committingEachStep<T>(_ body: () throws -> T) throws -> T {
+        try commitPending()
+        let deferring = defersCommits
+        defersCommits = false
+        defer { defersCommits = deferring }
+        return try body()
+    }
+
     public func transaction(_ body: () throws -> Void) throws {
         if inTransaction { return try body() }
         try failingAsStore {

@@ -40,18 +40,18 @@ struct Import: Subcommand {
         let source = file == "-" ? "standard input" : file
         let data: [UInt8]
         if file != "-" && Files.kind(of: file) == .folder {
-            streams.write("navstack: import: \(Catalog.english(.importFileIsFolder, ("path", file)))\n", to: .error)
+            streams.write("navstack: import: \(Navstack.messageCatalog(.importFileIsFolder, ("path", file)))\n", to: .error)
             throw ExitStatus.failure
         }
         do {
             guard let read = file == "-" ? try Files.readAll(0, limit: JSONReader.maximumBytes)
                     : try Files.read(file, limit: JSONReader.maximumBytes) else {
-                streams.write("navstack: import: \(ImportError.tooLarge(source: source))\n", to: .error)
+                streams.write("navstack: import: \(Navstack.words(for: ImportError.tooLarge(source: source)))\n", to: .error)
                 throw ExitStatus.failure
             }
             data = read
         } catch let failure as Files.Failure {
-            let what = String(describing: failure).escapedForDisplay
+            let what = Navstack.words(for: failure).escapedForDisplay
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
@@ -59,7 +59,7 @@ struct Import: Subcommand {
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {
-            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
         let store = try storage.open(streams)
@@ -69,7 +69,7 @@ struct Import: Subcommand {
             let t = Navstack.messageCatalog
             streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
         } catch {
-            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }
@@ -106,7 +106,7 @@ struct Export: Subcommand {
             streams.writeLastWord(Navstack.outputFailure(failure))
             throw ExitStatus.failure
         } catch {
-            streams.write("navstack: export: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: export: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }
@@ -118,7 +118,7 @@ func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) t
     do {
         return try Command.loginName(user)
     } catch {
-        streams.write("navstack: \(command): --user: \(error.message)\n", to: .error)
+        streams.write("navstack: \(command): --user: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
         throw ExitStatus.failure
     }
 }

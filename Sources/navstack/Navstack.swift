@@ -171,7 +171,7 @@ struct Navstack: Subcommand {
         } catch let status as ExitStatus {
             return status.code
         } catch {
-            streams.write("navstack: \(error)\n", to: .error)
+            streams.write("navstack: \(Self.words(for: error, in: catalog))\n", to: .error)
             return 1
         }
     }
@@ -240,7 +240,7 @@ struct Navstack: Subcommand {
         do {
             phase = try store.loadPhase()
         } catch {
-            streams.write("navstack: \(error)\n", to: .error)
+            streams.write("navstack: \(Self.words(for: error, in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
         let colors = !noColor && Terminal.allowsColor
@@ -339,7 +339,7 @@ final class Delivery {
             try store.commitPending()
         } catch {
             streams.discard()
-            streams.write("navstack: \(Navstack.messageCatalog(.ioNotKept, ("reason", String(describing: error))))\n", to: .error)
+            streams.write("navstack: \(Navstack.messageCatalog(.ioNotKept, ("reason", Navstack.words(for: error))))\n", to: .error)
             failed = true
             return false
         }

@@ -25,6 +25,8 @@ struct Syncer {
     let user: String
     let settings: SyncSettings
     var client = HTTPClient()
+    /// Told the totals after each round (a hand sync shows them at a terminal).
+    var onRound: ((SyncTotals) -> Void)?
 
     /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
@@ -77,6 +79,7 @@ struct Syncer {
             totals.sent += batch.count
             totals.received += round.received
             totals.conflicts += round.conflicts
+            onRound?(totals)
             guard let following else { return }
             (batch, exchange) = following
         }
@@ -94,13 +97,17 @@ struct Syncer {
     /// Any error of a sync's steps as a sync's failure.
     static func failure(_ error: any Error) -> SyncError {
         if let failure = error as? SyncError { return failure }
-        if let failure = error as? StoreError { return .store(failure.message(in: Navstack.messageCatalog)) }
-        return .store(String(describing: error).escapedForDisplay)
+        return .store(Navstack.words(for: error).escapedForDisplay)
     }
 
-    /// The words of any error of a sync's steps.
-    static func describe(_ error: any Error) -> String {
-        failure(error).message(in: Navstack.messageCatalog)
+    /// The words of any error of a sync's steps; a run out of time names the time it had.
+    static func describe(_ error: any Error, within budget: Duration? = nil, byOption: Bool = false) -> String {
+        let failure = failure(error)
+        let t = Navstack.messageCatalog
+        if failure == .outOfTime, let budget {
+            return t(byOption ? .syncTimedOutByOption : .syncTimedOut, ("seconds", budget.components.seconds))
+        }
+        return failure.message(in: t)
     }
 
     /// The notice lines for local values another device replaced.
@@ -127,6 +134,8 @@ struct SyncCommand: Subcommand {
             Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
             profile (in the store, which is private to you), so later runs need neither; \
             a token the server refuses is not kept. \
+            The sync gives up after --timeout seconds, whatever the server does; at a \
+            terminal, one that takes more than a second shows its progress on stderr. \
             A profile with a server also syncs by itself at launch and after commands that \
             change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
             sync changes nothing here: your changes are kept and sent next time. \
@@ -136,18 +145,25 @@ struct SyncCommand: Subcommand {
             .init("server", value: "url", help: "The server, http://HOST:PORT (kept for the profile)."),
             .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+            .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
+
+    /// How long a sync may take when `--timeout` does not say.
+    static let defaultTimeout = 60
 
     let storage: StoreOptions
     let server: String?
     let token: String?
     let user: String?
+    /// Seconds the whole run may take.
+    let timeout: Int
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
         server = parsed.value("server")
         token = parsed.value("token")
         user = parsed.value("user")
+        timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
     }
 
     func run() throws {
@@ -157,13 +173,15 @@ struct SyncCommand: Subcommand {
             do {
                 _ = try HTTPURL(server)
             } catch {
-                streams.write("navstack: sync: --server: \(error.description)\n", to: .error)
+                streams.write("navstack: sync: --server: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
                 throw ExitStatus.failure
             }
         }
-        let store = try storage.open(streams)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
+        let progress = SyncProgress(streams: streams, catalog: Navstack.messageCatalog)
         func fail(_ message: String) -> ExitStatus {
+            progress?.end()
             streams.write("navstack: sync: \(message)\n", to: .error)
             return ExitStatus.failure
         }
@@ -185,21 +203,28 @@ struct SyncCommand: Subcommand {
         } catch {
             throw fail(Syncer.describe(error))
         }
+        let budget = Duration.seconds(timeout)
+        let t = Navstack.messageCatalog
         do {
-            let totals = try Syncer(store: store, user: profile, settings: settings).run(within: .seconds(600))
+            var syncer = Syncer(store: store, user: profile, settings: settings)
+            if let progress {
+                syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
+            }
+            let totals = try syncer.run(within: budget)
+            progress?.end()
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            var message = error.message(in: Navstack.messageCatalog)
+            var message = Syncer.describe(error, within: budget, byOption: true)
             if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
                     try store.restoreSync(profile, to: before, replacing: settings)
-                    message += " (the server and token given were not kept)"
+                    message = t(.syncGivenNotKept, ("reason", message))
                 } catch {
-                    message += " (the server and token given are kept: \(Syncer.describe(error)))"
+                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
                 }
             }
-            throw fail(message + "; your changes are kept and will be sent next time")
+            throw fail(t(.syncChangesKept, ("reason", message)))
         }
     }
 }
@@ -229,22 +254,27 @@ final class AutoSync {
         guard let user else { return }
         if let quietUntil, ContinuousClock.now < quietUntil { return }
         do {
-            guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return }
-            let unsent = try store.hasUnsentChanges(user)
-            guard always || unsent else { return }
-            // The notices of this sync, and of one that ran before (`navstack sync`), even
-            // when this one fails.
-            defer { showNotices(user) }
-            try store.commitPending()
-            _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+            // Each step is a transaction of its own: the store is never locked across the
+            // exchange with the server, nor while the prompt waits for input after it.
+            let synced = try store.committingEachStep { () throws -> Bool in
+                guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return false }
+                let unsent = try store.hasUnsentChanges(user)
+                guard always || unsent else { return false }
+                // The notices of this sync, and of one that ran before (`navstack sync`),
+                // even when this one fails.
+                defer { showNotices(user) }
+                _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+                return true
+            }
+            guard synced else { return }
             quietUntil = nil
             failedLast = false
         } catch {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let reason = Syncer.describe(error)
-                streams.write("navstack: sync: \(reason); your changes are kept and will be sent next time\n", to: .error)
+                let reason = Syncer.describe(error, within: Self.budget)
+                streams.write("navstack: sync: \(Navstack.messageCatalog(.syncChangesKept, ("reason", reason)))\n", to: .error)
             }
             failedLast = true
         }

@@ -13,7 +13,7 @@ struct SyncTransport {
         do {
             url = try HTTPURL(server).appending("/v1/sync")
         } catch {
-            throw .unreachable(error.description)
+            throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
         self.token = token
     }
@@ -28,8 +28,15 @@ struct SyncTransport {
                 headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"],
                 body: request.json()), deadline: left)
         } catch {
-            throw .unreachable(error.description)
+            throw Self.failure(error)
         }
+    }
+
+    /// A failed exchange as a sync's failure: one that ran out of the time the run was
+    /// given is the run's (`--timeout`), whatever the server did meanwhile.
+    private static func failure(_ error: HTTPError) -> SyncError {
+        if case .timedOut = error { return .outOfTime }
+        return .unreachable(error.message(in: Navstack.messageCatalog))
     }
 
     /// The server's answer to a request sent: 200 and an answer, or why not.
@@ -38,7 +45,7 @@ struct SyncTransport {
         do {
             response = try exchange.response()
         } catch {
-            throw .unreachable(error.description)
+            throw Self.failure(error)
         }
         switch response.status {
         case 200:

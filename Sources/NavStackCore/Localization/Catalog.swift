@@ -65,6 +65,19 @@ public struct Catalog: Sendable {
         return text
     }
 
+    /// A count with its thousands grouped as the language writes them: 100,000 in
+    /// English, 100.000 in Portuguese and Spanish.
+    public func grouped(_ count: Int) -> String {
+        let separator: Character = language == .en ? "," : "."
+        var digits = String(count.magnitude)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(separator, at: index)
+        }
+        return count < 0 ? "-" + digits : digits
+    }
+
     /// The command's one-line summary.
     public func summary(_ word: CommandWord) -> String {
         template(Phrase(rawValue: "summary." + word.rawValue)!)

@@ -33,6 +33,14 @@ final class CatalogTests: XCTestCase {
         XCTAssertTrue(es.summary(.save).contains("Guarda"))
     }
 
+    func testCountsAreGroupedAsTheLanguageWritesThem() {
+        let english = Catalog(.en)
+        XCTAssertEqual([0, 999, 1000, 40_000, 100_000, 1_234_567, -12_345].map(english.grouped),
+                       ["0", "999", "1,000", "40,000", "100,000", "1,234,567", "-12,345"])
+        XCTAssertEqual(Catalog(.pt).grouped(100_000), "100.000")
+        XCTAssertEqual(Catalog(.es).grouped(1_234_567), "1.234.567")
+    }
+
     func testTheLanguageComesFromTheLocale() {
         XCTAssertEqual(Language.from(environment: ["LANG": "pt_BR.UTF-8"]), .pt)
         XCTAssertEqual(Language.from(environment: ["LANG": "es_ES.UTF-8"]), .es)

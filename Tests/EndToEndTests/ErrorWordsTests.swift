@@ -1,0 +1,71 @@
+@testable import navstack
+import NavStackCore
+import NavStackHTTP
+import NavStackSQLite
+import NavStackSync
+import XCTest
+
+/// Every error the executable turns into text is worded by the catalogs, in the language
+/// asked: never the name of a Swift type or case (`storeFailure("…")`).
+final class ErrorWordsTests: XCTestCase {
+    private let pt = Catalog(.pt)
+
+    /// An identifier right before a parenthesis or a dot-case: how a type or case name looks.
+    private func assertNoInternalName(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(text.range(of: #"[A-Za-z_][A-Za-z0-9_]*\("#, options: .regularExpression), text, file: file, line: line)
+        for name in ["NavError", "StoreError", "StoreFailure", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
+            XCTAssertFalse(text.contains(name), text, file: file, line: line)
+        }
+    }
+
+    func testAStoreFailureDuringASyncIsItsSentence() {
+        let locked = StoreError.locked(path: "/tmp/s.sqlite").message(in: pt)
+        // What a sync step of the store throws when another process holds the lock.
+        let words = Syncer.describe(NavError.storeFailure(locked))
+        XCTAssertEqual(words, locked)
+        assertNoInternalName(words)
+        XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked)), .store(locked))
+    }
+
+    func testEachErrorIsWordedByItsCatalog() {
+        let cases: [(any Error, String)] = [
+            (NavError.storeFailure("the store is gone"), "the store is gone"),
+            (StoreError.locked(path: "/s"), pt(.storeLocked, ("path", "/s"))),
+            (SyncError.refusedToken, pt(.syncRefusedToken)),
+            (HTTPError.refused(host: "127.0.0.1", port: 9), "o servidor em 127.0.0.1:9 recusou a conexão"),
+            (HTTPError.timedOut(.milliseconds(1500)), "o servidor não respondeu em 1500 ms"),
+            (HTTPError.unreachable(host: "::1", port: 80, reason: "No route to host"),
+             "o servidor em [::1]:80 não pode ser alcançado: No route to host"),
+            (ImportError.noProfile, pt(.importNoProfile)),
+            (UsageError.noStoreLocation, UsageError.noStoreLocation.message(in: pt)),
+        ]
+        for (error, expected) in cases {
+            let words = Navstack.words(for: error, in: pt)
+            XCTAssertEqual(words, expected)
+            assertNoInternalName(words)
+        }
+    }
+
+    /// The English of the HTTP client's errors is the client's own description.
+    func testHTTPErrorsSayInEnglishWhatTheClientSays() {
+        let errors: [HTTPError] = [
+            .invalidURL("ftp:x", reason: "it must start with http://"), .unsupportedScheme("https"),
+            .invalidHeader(name: "Host"), .cannotResolve(host: "nowhere.invalid"), .refused(host: "::1", port: 8080),
+            .unreachable(host: "10.0.0.1", port: 80, reason: "No route to host"), .timedOut(.seconds(2)),
+            .timedOut(.microseconds(200_001)), .connectionClosed, .malformedResponse("no status line"),
+            .responseTooLarge(limit: 64 << 20), .responseTooLarge(limit: 1000), .system(call: "poll", code: 4),
+        ]
+        for error in errors {
+            XCTAssertEqual(error.message(in: .english), error.description)
+        }
+    }
+
+    /// An error no catalog knows is still a sentence, not its type's name.
+    func testAnUnknownErrorIsASentence() {
+        struct Unforeseen: Error {}
+        let words = Navstack.words(for: Unforeseen(), in: .english)
+        XCTAssertEqual(words, Catalog.english(.ioUnexpected))
+        assertNoInternalName(words)
+        XCTAssertFalse(words.contains("Unforeseen"))
+    }
+}
