@@ -36,6 +36,11 @@ public struct SyncNotice: Equatable, Sendable {
     public var title: String
     /// `title`, `notes`, `done`, `parent` (moved) or `task` (deleted).
     public var fields: [String]
+
+    public init(title: String, fields: [String]) {
+        self.title = title
+        self.fields = fields
+    }
 }
 
 extension SQLiteStore {

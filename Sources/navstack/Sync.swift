@@ -110,17 +110,21 @@ struct Syncer {
         return failure.message(in: t)
     }
 
-    /// The notice lines for local values another device replaced.
-    static func lines(_ notices: [SyncNotice]) -> [String] {
+    /// The notice lines for local values another device replaced, in `t`'s language.
+    static func lines(_ notices: [SyncNotice], in t: Catalog = Navstack.messageCatalog) -> [String] {
         notices.map { notice in
-            let what: String
-            if notice.fields.contains("task") {
-                what = "deleted on another device"
-            } else {
-                let fields = notice.fields.map { $0 == "parent" ? "place" : $0 }
-                what = fields.joined(separator: " and ") + " changed on another device"
+            let task = ("task", notice.title.escapedForDisplay)
+            if notice.fields.contains("task") { return "navstack: " + t(.syncNoticeDeleted, task) }
+            let fields = notice.fields.map { field in
+                switch field {
+                case "title": t(.fieldTitle)
+                case "notes": t(.fieldNotes)
+                case "done": t(.syncFieldDone)
+                case "parent": t(.syncFieldPlace)
+                default: field
+                }
             }
-            return "navstack: '\(notice.title.escapedForDisplay)': \(what); undo restores yours"
+            return "navstack: " + t(.syncNoticeChanged, task, ("fields", fields.joined(separator: t(.syncNoticeAnd))))
         }
     }
 }

@@ -27,6 +27,28 @@ final class ErrorWordsTests: XCTestCase {
         XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked)), .store(locked))
     }
 
+    /// The notices of values another device replaced are worded by the catalogs too.
+    func testSyncNoticesAreInTheLanguageAsked() {
+        let notices = [
+            SyncNotice(title: "Buy fruit", fields: ["title", "parent"]), SyncNotice(title: "Old", fields: ["task"]),
+            SyncNotice(title: "Run", fields: ["done"]),
+        ]
+        XCTAssertEqual(
+            Syncer.lines(notices, in: .english),
+            [
+                "navstack: 'Buy fruit': title and place changed on another device; undo restores yours",
+                "navstack: 'Old': deleted on another device; undo restores yours",
+                "navstack: 'Run': done changed on another device; undo restores yours",
+            ])
+        XCTAssertEqual(
+            Syncer.lines(notices, in: pt),
+            [
+                "navstack: 'Buy fruit': título e lugar alterado em outro dispositivo; undo restaura o seu",
+                "navstack: 'Old': apagada em outro dispositivo; undo restaura a sua",
+                "navstack: 'Run': feita alterado em outro dispositivo; undo restaura o seu",
+            ])
+    }
+
     func testEachErrorIsWordedByItsCatalog() {
         let cases: [(any Error, String)] = [
             (NavError.storeFailure("the store is gone"), "the store is gone"),

@@ -133,6 +133,11 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncChangesKept = "sync.changesKept"
     case syncGivenNotKept = "sync.givenNotKept"
     case syncGivenKept = "sync.givenKept"
+    case syncNoticeChanged = "sync.noticeChanged"
+    case syncNoticeDeleted = "sync.noticeDeleted"
+    case syncNoticeAnd = "sync.noticeAnd"
+    case syncFieldDone = "sync.fieldDone"
+    case syncFieldPlace = "sync.fieldPlace"
     // MARK: The sync server's connection (the words of HTTPError's cases)
     case httpInvalidURL = "http.invalidURL"
     case httpUnsupportedScheme = "http.unsupportedScheme"
