@@ -12,7 +12,8 @@ import NavStackCore
 /// - WAL journal with `synchronous = FULL`: a commit survives a killed process and a
 ///   power loss; readers in other processes are never blocked.
 /// - Every command is one `BEGIN IMMEDIATE` transaction, so a read-modify-write from
-///   several processes never loses an update; a busy store is waited for (5 s).
+///   several processes never loses an update; a busy store is waited for (5 s unless
+///   opened with another ``busyTimeout``).
 /// - The list reads one page through an index; counts come from per-profile counters,
 ///   so no command loads every task.
 public final class SQLiteStore: TaskStore {
@@ -54,8 +55,12 @@ public final class SQLiteStore: TaskStore {
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
 
-    /// How long a command waits for another process's transaction, in milliseconds.
-    public static let busyTimeout: Int32 = 5000
+    /// How long a command waits for another process's transaction, in milliseconds,
+    /// unless the store is opened with another wait.
+    public static let defaultBusyTimeout: Int32 = 5000
+    /// How long this store's commands wait for another process's transaction, in
+    /// milliseconds.
+    public let busyTimeout: Int32
 
     /// How a store is opened.
     public enum OpenMode: Sendable {
@@ -74,9 +79,11 @@ public final class SQLiteStore: TaskStore {
     /// anything is written: an empty file or database becomes a new store, navstack's
     /// tables at a known version are migrated; anything else (another application's
     /// database, a file that is not a database, a damaged or read-only file, a store
-    /// from a newer navstack) is refused and left untouched.
-    public init(path: String?, mode: OpenMode = .creating) throws(StoreError) {
+    /// from a newer navstack) is refused and left untouched. A store another process
+    /// holds is waited for up to `busyTimeout` milliseconds.
+    public init(path: String?, mode: OpenMode = .creating, busyTimeout: Int32 = defaultBusyTimeout) throws(StoreError) {
         self.path = path ?? ":memory:"
+        self.busyTimeout = busyTimeout
         isMemory = path == nil
         uuids = path == nil ? .fixed : TaskUUIDSource(clock: Self.milliseconds)
         var writers = TaskUUIDSource(clock: Self.milliseconds)
@@ -91,9 +98,9 @@ public final class SQLiteStore: TaskStore {
         }
         self.file = file
         do {
-            sqlite3_busy_timeout(db.handle, Self.busyTimeout)
+            sqlite3_busy_timeout(db.handle, busyTimeout)
             try Self.addFunctions(to: db)
-            try Self.whileBusy { [db, path = self.path] in
+            try Self.whileBusy(for: busyTimeout) { [db, path = self.path] in
                 // Only reads until the file is known to be a store (switching to WAL writes).
                 let version = try Self.storedVersion(db, path: path)
                 if let file {
@@ -118,11 +125,12 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Runs `body` again while SQLite answers busy at once, for up to the busy timeout:
-    /// processes that open a new store together (one makes it, switches it to WAL and
-    /// migrates it while the others read it) meet locks that SQLite does not wait for.
-    static func whileBusy(_ body: () throws -> Void) throws {
-        let deadline = milliseconds() + UInt64(busyTimeout)
+    /// Runs `body` again while SQLite answers busy at once, for up to `timeout`
+    /// milliseconds: processes that open a new store together (one makes it, switches it
+    /// to WAL and migrates it while the others read it) meet locks that SQLite does not
+    /// wait for.
+    static func whileBusy(for timeout: Int32, _ body: () throws -> Void) throws {
+        let deadline = milliseconds() + UInt64(max(timeout, 0))
         while true {
             do {
                 return try body()
