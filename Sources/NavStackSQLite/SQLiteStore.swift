@@ -161,27 +161,29 @@ public final class SQLiteStore: TaskStore {
                                                 nil, matches, nil, nil, nil))
     }
 
-    /// A SQLite failure as a store error that says what to do.
+    /// A SQLite failure as a store error that says what to do, SQLite's facts kept.
     static func storeError(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let failure = error as? StoreFailure { return failure.error }
         guard let error = error as? SQLiteError else {
             return .failed(path: path, reason: String(describing: error))
         }
         switch error.code {
-        case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CORRUPT: return .corrupt(path: path)
-        case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
-        case SQLITE_READONLY: return .readOnly(path: path)
-        case SQLITE_FULL: return .full(path: path)
+        case SQLITE_NOTADB: return .notADatabase(path: path, cause: error)
+        case SQLITE_CORRUPT: return .corrupt(path: path, cause: error)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path, cause: error)
+        case SQLITE_READONLY: return .readOnly(path: path, cause: error)
+        case SQLITE_FULL: return .full(path: path, cause: error)
         case SQLITE_IOERR, SQLITE_CANTOPEN:
             // SQLite says "disk I/O error" or "unable to open" for what errno knows better.
             switch error.systemError {
-            case ENOSPC, EDQUOT: return .full(path: path)
-            case EACCES, EPERM: return .permissionDenied(path: path)
-            default: return error.code == SQLITE_IOERR ? .inputOutput(path: path) : .sqlite(path: path, code: error.code)
+            case ENOSPC, EDQUOT: return .full(path: path, cause: error)
+            case EACCES, EPERM: return .permissionDenied(path: path, cause: error)
+            default:
+                return error.code == SQLITE_IOERR ? .inputOutput(path: path, cause: error) : .sqlite(path: path, cause: error)
             }
-        case SQLITE_PERM, SQLITE_AUTH: return .permissionDenied(path: path)
-        default: return .sqlite(path: path, code: error.code)
+        case SQLITE_PERM, SQLITE_AUTH: return .permissionDenied(path: path, cause: error)
+        default: return .sqlite(path: path, cause: error)
         }
     }
 
@@ -304,17 +306,18 @@ public final class SQLiteStore: TaskStore {
         do {
             return try body()
         } catch let error as StoreFailure {
-            throw NavError.storeFailure(error.description)
+            throw NavError.storeFailure(error.message(in: catalog))
         } catch let error as SQLiteError {
-            throw NavError.storeFailure(storeFailure(error).description)
+            throw NavError.storeFailure(storeFailure(error).message(in: catalog))
         } catch let error as StoreError {
-            throw NavError.storeFailure(storeFailure(error).description)
+            throw NavError.storeFailure(error.message(in: catalog))
         }
     }
 
-    /// A SQLite failure as the session shows it: what to do, in its language.
+    /// A SQLite failure as the session shows it: what to do, in its language, with
+    /// SQLite's facts.
     private func storeFailure(_ error: any Error) -> StoreFailure {
-        StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+        StoreFailure(error: Self.storeError(error, path: path), catalog: catalog)
     }
 
     /// Runs `body` in the transaction under way, else on its own (each statement reads
