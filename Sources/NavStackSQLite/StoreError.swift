@@ -13,6 +13,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case readOnly(path: String, cause: SQLiteError? = nil)
     /// The store file could not be created; `reason` is the system's words.
     case cannotCreate(path: String, reason: String)
+    /// A folder on the store's path is a file.
+    case notAFolder(path: String, folder: String)
+    /// A folder on the store's path could not be created; `reason` is the system's words.
+    case cannotCreateFolder(path: String, folder: String, reason: String)
     case locked(path: String, cause: SQLiteError? = nil)
     case full(path: String, cause: SQLiteError? = nil)
     case failed(path: String, reason: String)
@@ -34,7 +38,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
             cause
         case .sqlite(_, let cause):
             cause
-        case .newerSchema, .cannotCreate, .failed, .notAStore, .isFolder, .missing, .migrationBroken:
+        case .newerSchema, .cannotCreate, .notAFolder, .cannotCreateFolder, .failed, .notAStore, .isFolder, .missing,
+             .migrationBroken:
             nil
         }
     }
@@ -50,6 +55,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .newerSchema(let path, let version): t(.storeNewerSchema, ("path", path), ("version", String(version)))
         case .readOnly(let path, _): t(.storeReadOnly, ("path", path))
         case .cannotCreate(let path, let reason): t(.storeCannotCreate, ("path", path), ("reason", reason))
+        case .notAFolder(let path, let folder): t(.storeNotAFolder, ("path", path), ("folder", folder))
+        case .cannotCreateFolder(let path, let folder, let reason):
+            t(.storeCannotCreateFolder, ("path", path), ("folder", folder), ("reason", reason))
         case .locked(let path, _): t(.storeLocked, ("path", path))
         case .full(let path, _): t(.storeFull, ("path", path))
         case .failed(let path, let reason): t(.storeOther, ("path", path), ("reason", reason))

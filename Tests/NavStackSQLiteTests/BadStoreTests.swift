@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import NavStackCore
 @testable import NavStackSQLite
 import XCTest
 
@@ -77,6 +78,21 @@ final class BadStoreTests: StoreFolderTestCase {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
             XCTAssertEqual(error as? StoreError, .isFolder(path: self.path))
+        }
+    }
+
+    /// A file where the store's folder should be: the error names it, in words from the
+    /// catalogs.
+    func testAFileWhereTheFolderShouldBe() throws {
+        let file = folder.appendingPathComponent("notes").path
+        try Data("notes\n".utf8).write(to: URL(fileURLWithPath: file))
+        let store = file + "/navstack.sqlite"
+        XCTAssertThrowsError(try SQLiteStore(path: store)) { thrown in
+            let error = thrown as? StoreError
+            XCTAssertEqual(error, .notAFolder(path: store, folder: file))
+            XCTAssertEqual(error?.description, "cannot create the store \(store): \(file) is not a folder")
+            XCTAssertEqual(error?.message(in: Catalog(.pt)),
+                           "não é possível criar o armazenamento \(store): \(file) não é uma pasta")
         }
     }
 

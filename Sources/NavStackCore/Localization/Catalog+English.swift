@@ -232,6 +232,8 @@ extension Catalog {
         .storeNewerSchema: "{path} was written by a newer navstack (schema version {version}); it was left untouched: use that newer navstack",
         .storeReadOnly: "{path} is read-only; make it and its folder writable (chmod u+w) or choose another store with --store",
         .storeCannotCreate: "cannot create the store {path}: {reason}",
+        .storeNotAFolder: "cannot create the store {path}: {folder} is not a folder",
+        .storeCannotCreateFolder: "cannot create the store {path}: cannot create the folder {folder}: {reason}",
         .storeLocked: "{path} is locked by another process for too long; try again",
         .storeFull: "{path}: the disk is full; free some space and try again (nothing was changed)",
         .storeOther: "{path}: {reason}",

@@ -233,6 +233,8 @@ extension Catalog {
         .storeNewerSchema: "{path} foi gravado por um navstack mais novo (versão do esquema {version}); nada foi alterado: use esse navstack mais novo",
         .storeReadOnly: "{path} é somente leitura; torne-o e sua pasta graváveis (chmod u+w) ou escolha outro com --store",
         .storeCannotCreate: "não é possível criar o armazenamento {path}: {reason}",
+        .storeNotAFolder: "não é possível criar o armazenamento {path}: {folder} não é uma pasta",
+        .storeCannotCreateFolder: "não é possível criar o armazenamento {path}: não é possível criar a pasta {folder}: {reason}",
         .storeLocked: "{path} está bloqueado por outro processo há tempo demais; tente de novo",
         .storeFull: "{path}: o disco está cheio; libere espaço e tente de novo (nada foi alterado)",
         .storeOther: "{path}: {reason}",

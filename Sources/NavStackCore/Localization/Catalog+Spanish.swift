@@ -233,6 +233,8 @@ extension Catalog {
         .storeNewerSchema: "{path} lo escribió un navstack más nuevo (versión del esquema {version}); no se tocó: usa ese navstack más nuevo",
         .storeReadOnly: "{path} es de solo lectura; haz que él y su carpeta se puedan escribir (chmod u+w) o elige otro con --store",
         .storeCannotCreate: "no se puede crear el almacén {path}: {reason}",
+        .storeNotAFolder: "no se puede crear el almacén {path}: {folder} no es una carpeta",
+        .storeCannotCreateFolder: "no se puede crear el almacén {path}: no se puede crear la carpeta {folder}: {reason}",
         .storeLocked: "{path} está bloqueado por otro proceso desde hace demasiado; inténtalo de nuevo",
         .storeFull: "{path}: el disco está lleno; libera espacio e inténtalo de nuevo (no se cambió nada)",
         .storeOther: "{path}: {reason}",

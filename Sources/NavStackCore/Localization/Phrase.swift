@@ -239,6 +239,8 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case storeNewerSchema = "store.newerSchema"
     case storeReadOnly = "store.readOnly"
     case storeCannotCreate = "store.cannotCreate"
+    case storeNotAFolder = "store.notAFolder"
+    case storeCannotCreateFolder = "store.cannotCreateFolder"
     case storeLocked = "store.locked"
     case storeFull = "store.full"
     case storeOther = "store.other"
