@@ -117,7 +117,7 @@ struct TestCommand: Subcommand {
             for name in names { streams.write("updated \(name.escapedForDisplay)\n", to: .output) }
             return 0
         } catch {
-            let reason = Navstack.messageCatalog(.testCannotWrite, ("reason", error.description.escapedForDisplay))
+            let reason = Navstack.messageCatalog(.testCannotWrite, ("reason", error.message(in: Navstack.messageCatalog).escapedForDisplay))
             for name in names { streams.write("FAIL \(name.escapedForDisplay): \(reason)\n", to: .output) }
             return names.count
         }

@@ -101,7 +101,7 @@ struct TranscriptRunner: Sendable {
             let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
             return same ? .passed : .differs(transcript, actual: actual)
         } catch {
-            return .cannotRun(error.description)
+            return .cannotRun(error.message(in: Navstack.messageCatalog))
         }
     }
 

@@ -66,6 +66,8 @@ extension Catalog {
         .ioCannotReadInput: "cannot read the input: {reason}",
         .ioHistoryNotKept: "{path} is not a regular file; this session's history is not kept",
         .ioNotKept: "{reason}; what was not printed was not kept",
+        .ioCannotCreateTemporaryFolder: "cannot create a folder in {folder}: {reason}",
+        .ioCannotRunProgram: "cannot run {program}: {reason}",
         .testNoSuchFile: "no such file or folder",
         .testCannotRun: "cannot run navstack: {reason}",
         .testCannotWrite: "cannot write it: {reason}",

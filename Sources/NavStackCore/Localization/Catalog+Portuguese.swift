@@ -67,6 +67,8 @@ extension Catalog {
         .ioCannotReadInput: "não foi possível ler a entrada: {reason}",
         .ioHistoryNotKept: "{path} não é um arquivo comum; o histórico desta sessão não é guardado",
         .ioNotKept: "{reason}; o que não foi mostrado não foi guardado",
+        .ioCannotCreateTemporaryFolder: "não é possível criar uma pasta em {folder}: {reason}",
+        .ioCannotRunProgram: "não foi possível executar {program}: {reason}",
         .testNoSuchFile: "arquivo ou pasta inexistente",
         .testCannotRun: "não foi possível executar o navstack: {reason}",
         .testCannotWrite: "não foi possível gravá-lo: {reason}",

@@ -67,6 +67,8 @@ extension Catalog {
         .ioCannotReadInput: "no se puede leer la entrada: {reason}",
         .ioHistoryNotKept: "{path} no es un archivo normal; el historial de esta sesión no se guarda",
         .ioNotKept: "{reason}; lo que no se mostró no se guardó",
+        .ioCannotCreateTemporaryFolder: "no se puede crear una carpeta en {folder}: {reason}",
+        .ioCannotRunProgram: "no se puede ejecutar {program}: {reason}",
         .testNoSuchFile: "no existe el archivo o la carpeta",
         .testCannotRun: "no se puede ejecutar navstack: {reason}",
         .testCannotWrite: "no se puede escribir: {reason}",

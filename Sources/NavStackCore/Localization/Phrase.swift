@@ -67,6 +67,8 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case ioCannotReadInput = "io.cannotReadInput"
     case ioHistoryNotKept = "io.historyNotKept"
     case ioNotKept = "io.notKept"
+    case ioCannotCreateTemporaryFolder = "io.cannotCreateTemporaryFolder"
+    case ioCannotRunProgram = "io.cannotRunProgram"
     case testNoSuchFile = "test.noSuchFile"
     case testCannotRun = "test.cannotRun"
     case testCannotWrite = "test.cannotWrite"
