@@ -40,7 +40,7 @@ struct Import: Subcommand {
         let source = file == "-" ? "standard input" : file
         let data: [UInt8]
         if file != "-" && Files.kind(of: file) == .folder {
-            streams.write("navstack: import: \(Catalog.english(.importFileIsFolder, ("path", file)))\n", to: .error)
+            streams.write("navstack: import: \(Navstack.messageCatalog(.importFileIsFolder, ("path", file)))\n", to: .error)
             throw ExitStatus.failure
         }
         do {
@@ -51,7 +51,7 @@ struct Import: Subcommand {
             }
             data = read
         } catch let failure as Files.Failure {
-            let what = String(describing: failure).escapedForDisplay
+            let what = failure.message(in: Navstack.messageCatalog).escapedForDisplay
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
@@ -59,17 +59,17 @@ struct Import: Subcommand {
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {
-            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: import: \(Navstack.words(of: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
-        let store = try storage.open(streams)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
         do {
             let count = try store.importTasks(records, user: try store.profile(named: user))
             let t = Navstack.messageCatalog
             streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
         } catch {
-            streams.write("navstack: import: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: import: \(Navstack.words(of: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }
@@ -94,7 +94,7 @@ struct Export: Subcommand {
     func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
-        let store = try storage.open(streams, creating: false)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog, creating: false)
         defer { store.close() }
         do {
             try store.exportTasks(user: try store.profile(named: user, existing: true)) { text in
@@ -106,7 +106,7 @@ struct Export: Subcommand {
             streams.writeLastWord(Navstack.outputFailure(failure))
             throw ExitStatus.failure
         } catch {
-            streams.write("navstack: export: \(String(describing: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: export: \(Navstack.words(of: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
     }
@@ -118,7 +118,22 @@ func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) t
     do {
         return try Command.loginName(user)
     } catch {
-        streams.write("navstack: \(command): --user: \(error.message)\n", to: .error)
+        streams.write("navstack: \(command): --user: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
         throw ExitStatus.failure
+    }
+}
+
+extension Navstack {
+    /// The words of an import's or export's failure, in the executable's language: the
+    /// store's and the import's errors, and the session's (a store another process
+    /// holds), each through its `message(in:)`.
+    static func words(of error: any Error) -> String {
+        switch error {
+        case let error as ImportError: error.message(in: messageCatalog)
+        case let error as NavError: error.message(in: messageCatalog)
+        case let error as StoreError: error.message(in: messageCatalog)
+        case let error as StoreFailure: error.message(in: messageCatalog)
+        default: String(describing: error)
+        }
     }
 }

@@ -459,9 +459,9 @@ final class StoreProcessTests: XCTestCase {
         session.process.waitUntilExit()
     }
 
-    func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
-        _ = try run(["--sample"], lines: ["login ana"])
-        // Another process (the sqlite3 shell) holds the write lock until its stdin closes.
+    /// Runs `body` while another process (the sqlite3 shell) holds the store's write
+    /// lock; the lock is released when `body` returns.
+    private func whileAnotherProcessHoldsTheLock<T>(_ body: () throws -> T) throws -> T {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = ["sqlite3", store]
@@ -476,17 +476,40 @@ final class StoreProcessTests: XCTestCase {
         }
         release.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\n.print locked\n".utf8))
         XCTAssertEqual(LineReader(ready.fileHandleForReading).line(), "locked")
+        let result = try body()
+        XCTAssertEqual(holder.isRunning, true, "the lock was held until the end of the run")
+        return result
+    }
+
+    func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
         // A wait of 50 ms instead of 5 s: the lock is held throughout, so the command
         // fails all the same.
-        let result = try NavstackProcess.run(["--store", store, "--format", "json"], input: Data("toggle 1\nwhere\n".utf8),
-                                             environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50"])
-        XCTAssertEqual(holder.isRunning, true, "the lock was held until the end of the run")
+        let result = try whileAnotherProcessHoldsTheLock {
+            try NavstackProcess.run(["--store", store, "--format", "json"], input: Data("toggle 1\nwhere\n".utf8),
+                                    environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50"])
+        }
         XCTAssertEqual(result.status, 1)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 3, result.stdout + result.stderr)
         XCTAssertTrue(lines[1].contains("is locked by another process for too long; try again"), String(lines[1]))
         XCTAssertFalse(lines[1].contains("store failed"), "the lock message stands alone: \(lines[1])")
         XCTAssertTrue(lines[2].hasPrefix(#"{"url":"navstack://tasks""#))
+    }
+
+    /// An import into a store another process holds says the store's sentence, in the
+    /// language asked for; no name of a type reaches the user.
+    func testAnImportIntoALockedStoreSaysWhy() throws {
+        _ = try run([], lines: ["login ana"])
+        for (language, sentence) in [("C.UTF-8", "is locked by another process for too long; try again"),
+                                     ("pt_BR.UTF-8", "está bloqueado por outro processo há tempo demais; tente de novo")] {
+            let result = try whileAnotherProcessHoldsTheLock {
+                try NavstackProcess.run(["import", "--store", store, "-"], input: Data(#"[{"title":"One"}]"#.utf8),
+                                        environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50", "LANG": language])
+            }
+            XCTAssertEqual(result.status, 1)
+            XCTAssertEqual(result.stderr, "navstack: import: \(store) \(sentence)\n", language)
+        }
     }
 
     func testTheBusyTimeoutVariableIsAWholeNumberOfMilliseconds() throws {
