@@ -1,14 +1,35 @@
 import CSQLite
 
-/// A failure SQLite reported: its primary result code and its message.
-struct SQLiteError: Error, CustomStringConvertible {
-    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
-    let code: Int32
-    let message: String
+/// What SQLite reported when a call failed, kept as GRDB's `DatabaseError` keeps it: the
+/// extended result code, SQLite's own words and the statement that failed. It is for
+/// tests, logs and bug reports; a user is told the ``StoreError``'s sentence instead.
+public struct SQLiteError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_CONSTRAINT_UNIQUE`, …);
+    /// the primary one where SQLite gave no more.
+    public let extendedCode: Int32
+    /// SQLite's own words ("database is locked"), in English; never shown to a user.
+    public let message: String
+    /// The SQL that failed; `nil` for a failure outside a statement (opening the file).
+    public let sql: String?
     /// The C library's `errno` behind an I/O failure (`ENOSPC` on a full disk), else 0.
-    var systemError: Int32 = 0
+    public let systemError: Int32
 
-    var description: String { message }
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …): the extended one's
+    /// low byte.
+    public var code: Int32 { extendedCode & 0xFF }
+
+    init(code: Int32, message: String, sql: String? = nil, systemError: Int32 = 0) {
+        extendedCode = code
+        self.message = message
+        self.sql = sql
+        self.systemError = systemError
+    }
+
+    /// The facts on one line, for a developer: `SQLite error 2067: UNIQUE constraint
+    /// failed: profile.name, while executing `INSERT …``.
+    public var description: String {
+        "SQLite error \(extendedCode): \(message)" + (sql.map { ", while executing `\($0)`" } ?? "")
+    }
 }
 
 /// A value for a statement's `?`.
@@ -103,11 +124,16 @@ final class Statement {
         sqlite3_finalize(handle)
     }
 
+    /// The statement's SQL, as it was prepared.
+    var sql: String {
+        sqlite3_sql(handle).map { String(cString: $0) } ?? ""
+    }
+
     /// Binds the arguments to the `?`s in order.
     func bind(_ arguments: [any SQLArgument]) throws(SQLiteError) {
         sqlite3_reset(handle)
         for (offset, argument) in arguments.enumerated() {
-            try connection.check(argument.bind(to: handle, at: Int32(offset + 1)))
+            try connection.check(argument.bind(to: handle, at: Int32(offset + 1)), sql: sql)
         }
     }
 
@@ -117,7 +143,7 @@ final class Statement {
         defer { sqlite3_reset(handle) }
         var code = sqlite3_step(handle)
         while code == SQLITE_ROW { code = sqlite3_step(handle) }
-        try connection.check(code, done: true)
+        try connection.check(code, done: true, sql: sql)
     }
 
     /// Calls `body` with each row.
@@ -126,7 +152,7 @@ final class Statement {
         defer { sqlite3_reset(handle) }
         while true {
             let code = sqlite3_step(handle)
-            guard code == SQLITE_ROW else { return try connection.check(code, done: true) }
+            guard code == SQLITE_ROW else { return try connection.check(code, done: true, sql: sql) }
             try body(Row(statement: handle))
         }
     }
@@ -137,7 +163,7 @@ final class Statement {
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {
-            try connection.check(code, done: true)
+            try connection.check(code, done: true, sql: sql)
             return nil
         }
         return try read(Row(statement: handle))
@@ -179,8 +205,7 @@ final class Connection {
         guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
         self.handle = handle
         guard code == SQLITE_OK else {
-            let error = SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)),
-                                    systemError: sqlite3_system_errno(handle))
+            let error = Self.failure(code, of: handle, sql: nil)
             sqlite3_close_v2(handle)
             isOpen = false
             throw error
@@ -211,14 +236,14 @@ final class Connection {
     /// A statement of its own, finalized when released.
     func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var handle: OpaquePointer?
-        try check(sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil))
-        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in \(sql)") }
+        try check(sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil), sql: sql)
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement", sql: sql) }
         return Statement(handle, of: self)
     }
 
     /// Runs statements separated by semicolons, without arguments.
     func execute(_ sql: String) throws(SQLiteError) {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil))
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
     }
 
     /// Runs one statement, prepared once.
@@ -241,10 +266,18 @@ final class Connection {
     }
 
     /// Turns a result code other than OK (or DONE, when `done`) into an error with
-    /// SQLite's message.
-    func check(_ code: Int32, done: Bool = false) throws(SQLiteError) {
+    /// SQLite's extended code and message, and the SQL that failed (read only then).
+    func check(_ code: Int32, done: Bool = false, sql: @autoclosure () -> String? = nil) throws(SQLiteError) {
         if code == SQLITE_OK || (done && code == SQLITE_DONE) { return }
-        throw SQLiteError(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)),
-                          systemError: sqlite3_system_errno(handle))
+        throw Self.failure(code, of: handle, sql: sql())
+    }
+
+    /// The failure `code` reports on `handle`: the extended code the connection holds
+    /// for it (SQLite keeps the last call's), else `code` as it was returned.
+    private static func failure(_ code: Int32, of handle: OpaquePointer, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        return SQLiteError(code: extended & 0xFF == code & 0xFF ? extended : code,
+                           message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                           systemError: sqlite3_system_errno(handle))
     }
 }

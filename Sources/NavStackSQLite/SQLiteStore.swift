@@ -12,7 +12,8 @@ import NavStackCore
 /// - WAL journal with `synchronous = FULL`: a commit survives a killed process and a
 ///   power loss; readers in other processes are never blocked.
 /// - Every command is one `BEGIN IMMEDIATE` transaction, so a read-modify-write from
-///   several processes never loses an update; a busy store is waited for (5 s).
+///   several processes never loses an update; a busy store is waited for (5 s unless
+///   opened with another ``busyTimeout``).
 /// - The list reads one page through an index; counts come from per-profile counters,
 ///   so no command loads every task.
 public final class SQLiteStore: TaskStore {
@@ -54,8 +55,12 @@ public final class SQLiteStore: TaskStore {
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
 
-    /// How long a command waits for another process's transaction, in milliseconds.
-    public static let busyTimeout: Int32 = 5000
+    /// How long a command waits for another process's transaction, in milliseconds,
+    /// unless the store is opened with another wait.
+    public static let defaultBusyTimeout: Int32 = 5000
+    /// How long this store's commands wait for another process's transaction, in
+    /// milliseconds.
+    public let busyTimeout: Int32
 
     /// How a store is opened.
     public enum OpenMode: Sendable {
@@ -74,9 +79,11 @@ public final class SQLiteStore: TaskStore {
     /// anything is written: an empty file or database becomes a new store, navstack's
     /// tables at a known version are migrated; anything else (another application's
     /// database, a file that is not a database, a damaged or read-only file, a store
-    /// from a newer navstack) is refused and left untouched.
-    public init(path: String?, mode: OpenMode = .creating) throws(StoreError) {
+    /// from a newer navstack) is refused and left untouched. A store another process
+    /// holds is waited for up to `busyTimeout` milliseconds.
+    public init(path: String?, mode: OpenMode = .creating, busyTimeout: Int32 = defaultBusyTimeout) throws(StoreError) {
         self.path = path ?? ":memory:"
+        self.busyTimeout = busyTimeout
         isMemory = path == nil
         uuids = path == nil ? .fixed : TaskUUIDSource(clock: Self.milliseconds)
         var writers = TaskUUIDSource(clock: Self.milliseconds)
@@ -91,9 +98,9 @@ public final class SQLiteStore: TaskStore {
         }
         self.file = file
         do {
-            sqlite3_busy_timeout(db.handle, Self.busyTimeout)
+            sqlite3_busy_timeout(db.handle, busyTimeout)
             try Self.addFunctions(to: db)
-            try Self.whileBusy { [db, path = self.path] in
+            try Self.whileBusy(for: busyTimeout) { [db, path = self.path] in
                 // Only reads until the file is known to be a store (switching to WAL writes).
                 let version = try Self.storedVersion(db, path: path)
                 if let file {
@@ -118,11 +125,12 @@ public final class SQLiteStore: TaskStore {
         }
     }
 
-    /// Runs `body` again while SQLite answers busy at once, for up to the busy timeout:
-    /// processes that open a new store together (one makes it, switches it to WAL and
-    /// migrates it while the others read it) meet locks that SQLite does not wait for.
-    static func whileBusy(_ body: () throws -> Void) throws {
-        let deadline = milliseconds() + UInt64(busyTimeout)
+    /// Runs `body` again while SQLite answers busy at once, for up to `timeout`
+    /// milliseconds: processes that open a new store together (one makes it, switches it
+    /// to WAL and migrates it while the others read it) meet locks that SQLite does not
+    /// wait for.
+    static func whileBusy(for timeout: Int32, _ body: () throws -> Void) throws {
+        let deadline = milliseconds() + UInt64(max(timeout, 0))
         while true {
             do {
                 return try body()
@@ -153,27 +161,29 @@ public final class SQLiteStore: TaskStore {
                                                 nil, matches, nil, nil, nil))
     }
 
-    /// A SQLite failure as a store error that says what to do.
+    /// A SQLite failure as a store error that says what to do, SQLite's facts kept.
     static func storeError(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let failure = error as? StoreFailure { return failure.error }
         guard let error = error as? SQLiteError else {
             return .failed(path: path, reason: String(describing: error))
         }
         switch error.code {
-        case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CORRUPT: return .corrupt(path: path)
-        case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path)
-        case SQLITE_READONLY: return .readOnly(path: path)
-        case SQLITE_FULL: return .full(path: path)
+        case SQLITE_NOTADB: return .notADatabase(path: path, cause: error)
+        case SQLITE_CORRUPT: return .corrupt(path: path, cause: error)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .locked(path: path, cause: error)
+        case SQLITE_READONLY: return .readOnly(path: path, cause: error)
+        case SQLITE_FULL: return .full(path: path, cause: error)
         case SQLITE_IOERR, SQLITE_CANTOPEN:
             // SQLite says "disk I/O error" or "unable to open" for what errno knows better.
             switch error.systemError {
-            case ENOSPC, EDQUOT: return .full(path: path)
-            case EACCES, EPERM: return .permissionDenied(path: path)
-            default: return error.code == SQLITE_IOERR ? .inputOutput(path: path) : .sqlite(path: path, code: error.code)
+            case ENOSPC, EDQUOT: return .full(path: path, cause: error)
+            case EACCES, EPERM: return .permissionDenied(path: path, cause: error)
+            default:
+                return error.code == SQLITE_IOERR ? .inputOutput(path: path, cause: error) : .sqlite(path: path, cause: error)
             }
-        case SQLITE_PERM, SQLITE_AUTH: return .permissionDenied(path: path)
-        default: return .sqlite(path: path, code: error.code)
+        case SQLITE_PERM, SQLITE_AUTH: return .permissionDenied(path: path, cause: error)
+        default: return .sqlite(path: path, cause: error)
         }
     }
 
@@ -308,17 +318,18 @@ public final class SQLiteStore: TaskStore {
         do {
             return try body()
         } catch let error as StoreFailure {
-            throw NavError.storeFailure(error.description)
+            throw NavError.storeFailure(error.message(in: catalog))
         } catch let error as SQLiteError {
-            throw NavError.storeFailure(storeFailure(error).description)
+            throw NavError.storeFailure(storeFailure(error).message(in: catalog))
         } catch let error as StoreError {
-            throw NavError.storeFailure(storeFailure(error).description)
+            throw NavError.storeFailure(error.message(in: catalog))
         }
     }
 
-    /// A SQLite failure as the session shows it: what to do, in its language.
+    /// A SQLite failure as the session shows it: what to do, in its language, with
+    /// SQLite's facts.
     private func storeFailure(_ error: any Error) -> StoreFailure {
-        StoreFailure(description: Self.storeError(error, path: path).message(in: catalog))
+        StoreFailure(error: Self.storeError(error, path: path), catalog: catalog)
     }
 
     /// Runs `body` in the transaction under way, else on its own (each statement reads

@@ -28,7 +28,7 @@ struct StoreFile {
             switch errno {
             case ENOENT: break
             case EACCES: throw .permissionDenied(path: path)
-            case ENOTDIR: throw .cannotCreate(path: path, reason: "\(folder) is not a folder")
+            case ENOTDIR: throw .notAFolder(path: path, folder: folder)
             default: throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
             }
             guard mode == .creating else { throw .missing(path: path) }
@@ -98,13 +98,13 @@ struct StoreFile {
             var info = stat()
             if stat(built, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFDIR else {
-                    throw .cannotCreate(path: path, reason: "\(built) is not a folder")
+                    throw .notAFolder(path: path, folder: built)
                 }
                 continue
             }
             if mkdir(built, 0o700) != 0 && errno != EEXIST {
                 if errno == EACCES { throw .permissionDenied(path: built) }
-                throw .cannotCreate(path: path, reason: "cannot create the folder \(built): \(String(cString: strerror(errno)))")
+                throw .cannotCreateFolder(path: path, folder: built, reason: String(cString: strerror(errno)))
             }
         }
     }

@@ -4,21 +4,43 @@ import Glibc
 import Darwin
 #endif
 import CPosix
+import NavStackCore
 
 /// The few file and process operations the subcommands need, on the C library.
 enum Files {
     /// A failed call, with the C library's reason.
-    struct Failure: Error, CustomStringConvertible {
-        /// What failed: a path, or the call.
-        let what: String
+    struct Failure: Error {
+        /// What failed.
+        enum Step {
+            /// A call on a file, or a call: the path, or the call's name (`waitpid`).
+            case file(String)
+            /// Making a temporary folder in this folder.
+            case temporaryFolder(in: String)
+            /// Starting this program.
+            case running(String)
+        }
+
+        let step: Step
+        /// The C library's words for the failure.
         let reason: String
 
-        var description: String { "\(what): \(reason)" }
-
-        /// The reason `errno` gives now.
-        static func errno(_ what: String) -> Failure {
-            Failure(what: what, reason: String(cString: strerror(Glibc.errno)))
+        /// The message in a catalog's language.
+        func message(in t: Catalog) -> String {
+            switch step {
+            case .file(let what): "\(what): \(reason)"
+            case .temporaryFolder(let base): t(.ioCannotCreateTemporaryFolder, ("folder", base), ("reason", reason))
+            case .running(let program): t(.ioCannotRunProgram, ("program", program), ("reason", reason))
+            }
         }
+
+        /// The failure of `step` with the reason `errno` gives now.
+        static func errno(_ step: Step) -> Failure {
+            Failure(step: step, reason: String(cString: strerror(Glibc.errno)))
+        }
+
+        /// The failure of a call on `what` (a path or a call) with the reason `errno`
+        /// gives now.
+        static func errno(_ what: String) -> Failure { errno(.file(what)) }
     }
 
     enum Kind {
@@ -192,7 +214,7 @@ enum Files {
         let base = Terminal.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .errno("cannot create a folder in \(base)")
+            throw .errno(.temporaryFolder(in: base))
         }
         return String(cString: made)
     }
@@ -234,7 +256,7 @@ enum Files {
         }
         var pid = pid_t()
         let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard code == 0 else { throw Failure(what: "cannot run \(program)", reason: String(cString: strerror(code))) }
+        guard code == 0 else { throw Failure(step: .running(program), reason: String(cString: strerror(code))) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard Glibc.errno == EINTR else { throw .errno("waitpid") }

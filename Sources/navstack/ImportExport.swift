@@ -62,7 +62,7 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
-        let store = try storage.open(streams)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
         do {
             let count = try store.importTasks(records, user: try store.profile(named: user))
@@ -94,7 +94,7 @@ struct Export: Subcommand {
     func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
-        let store = try storage.open(streams, creating: false)
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog, creating: false)
         defer { store.close() }
         do {
             try store.exportTasks(user: try store.profile(named: user, existing: true)) { text in

@@ -11,8 +11,7 @@ extension Navstack {
         switch error {
         case let error as NavError: error.message(in: t)
         case let error as StoreError: error.message(in: t)
-        // Worded when it happened, in the language the store was given.
-        case let error as StoreFailure: error.description
+        case let error as StoreFailure: error.message(in: t)
         case let error as SyncError: error.message(in: t)
         case let error as SyncWireError: error.message(in: t)
         case let error as HTTPError: error.message(in: t)
@@ -22,7 +21,7 @@ extension Navstack {
         case let error as UsageError: error.message(in: t)
         case let error as TranscriptError: error.message(in: t)
         // A path or a call, and the C library's reason.
-        case let error as Files.Failure: error.description
+        case let error as Files.Failure: error.message(in: t)
         case let error as StandardStreams.WriteFailure: error.reason
         default: t(.ioUnexpected)
         }

@@ -58,14 +58,34 @@ struct StoreOptions {
     /// nothing is created.
     func open(_ streams: StandardStreams, catalog: Catalog = .english, creating: Bool = true) throws -> SQLiteStore {
         let path = try location()
+        let busyTimeout = try Self.busyTimeout()
         umask(0o077)
         do {
-            let store = try SQLiteStore(path: path, mode: creating ? .creating : .reading)
+            let store = try SQLiteStore(path: path, mode: creating ? .creating : .reading, busyTimeout: busyTimeout)
             store.catalog = catalog
             return store
         } catch {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
+    }
+
+    /// The variable that sets how long a store another process holds is waited for.
+    static let busyTimeoutVariable = "NAVSTACK_BUSY_TIMEOUT_MS"
+    /// The waits it may set, in milliseconds: none, up to ten minutes.
+    static let busyTimeoutRange = 0...600_000
+
+    /// How long a store another process holds is waited for, in milliseconds:
+    /// `$NAVSTACK_BUSY_TIMEOUT_MS`, else the store's 5 s. Not an option: a person never
+    /// needs another wait, while a test that holds the lock on purpose needs a short one.
+    static func busyTimeout() throws(UsageError) -> Int32 {
+        guard let text = Terminal.environment(busyTimeoutVariable) else { return SQLiteStore.defaultBusyTimeout }
+        guard text.allSatisfy(\.isASCII), let value = Int(text) else {
+            throw .invalidValue(option: busyTimeoutVariable, value: text, problem: .notAWholeNumber)
+        }
+        guard busyTimeoutRange.contains(value) else {
+            throw .invalidValue(option: busyTimeoutVariable, value: text, problem: .outOfRange(busyTimeoutRange))
+        }
+        return Int32(value)
     }
 }

@@ -459,29 +459,70 @@ final class StoreProcessTests: XCTestCase {
         session.process.waitUntilExit()
     }
 
-    func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
-        _ = try run(["--sample"], lines: ["login ana"])
+    /// Runs `body` while another process (the sqlite3 shell) holds the store's write
+    /// lock; the lock is released when `body` returns.
+    private func whileAnotherProcessHoldsTheLock<T>(_ body: () throws -> T) throws -> T {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", "-c", """
-            import sqlite3, sys, time
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            time.sleep(8)
-            """, store]
+        holder.arguments = ["sqlite3", store]
         let ready = Pipe()
+        let release = Pipe()
         holder.standardOutput = ready
+        holder.standardInput = release
         try holder.run()
-        _ = LineReader(ready.fileHandleForReading).line()
-        let result = try run(["--format", "json"], lines: ["toggle 1", "where"])
-        holder.waitUntilExit()
+        defer {
+            release.fileHandleForWriting.closeFile()
+            holder.waitUntilExit()
+        }
+        release.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\n.print locked\n".utf8))
+        XCTAssertEqual(LineReader(ready.fileHandleForReading).line(), "locked")
+        let result = try body()
+        XCTAssertEqual(holder.isRunning, true, "the lock was held until the end of the run")
+        return result
+    }
+
+    func testALockHeldTooLongIsOneErrorAndTheSessionGoesOn() throws {
+        _ = try run(["--sample"], lines: ["login ana"])
+        // A wait of 50 ms instead of 5 s: the lock is held throughout, so the command
+        // fails all the same.
+        let result = try whileAnotherProcessHoldsTheLock {
+            try NavstackProcess.run(["--store", store, "--format", "json"], input: Data("toggle 1\nwhere\n".utf8),
+                                    environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50"])
+        }
         XCTAssertEqual(result.status, 1)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 3, result.stdout + result.stderr)
         XCTAssertTrue(lines[1].contains("is locked by another process for too long; try again"), String(lines[1]))
         XCTAssertFalse(lines[1].contains("store failed"), "the lock message stands alone: \(lines[1])")
         XCTAssertTrue(lines[2].hasPrefix(#"{"url":"navstack://tasks""#))
+    }
+
+    /// An import into a store another process holds says the store's sentence, in the
+    /// language asked for; no name of a type reaches the user.
+    func testAnImportIntoALockedStoreSaysWhy() throws {
+        _ = try run([], lines: ["login ana"])
+        for (language, sentence) in [("C.UTF-8", "is locked by another process for too long; try again"),
+                                     ("pt_BR.UTF-8", "está bloqueado por outro processo há tempo demais; tente de novo")] {
+            let result = try whileAnotherProcessHoldsTheLock {
+                try NavstackProcess.run(["import", "--store", store, "-"], input: Data(#"[{"title":"One"}]"#.utf8),
+                                        environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50", "LANG": language])
+            }
+            XCTAssertEqual(result.status, 1)
+            XCTAssertEqual(result.stderr, "navstack: import: \(store) \(sentence)\n", language)
+        }
+    }
+
+    func testTheBusyTimeoutVariableIsAWholeNumberOfMilliseconds() throws {
+        for (value, reason) in [("soon", "not a whole number"), ("-1", "use 0 to 600000"), ("600001", "use 0 to 600000")] {
+            let result = try NavstackProcess.run(["--store", store, "-c", "login ana"],
+                                                 environment: ["NAVSTACK_BUSY_TIMEOUT_MS": value])
+            XCTAssertEqual(result.status, 64, value)
+            XCTAssertTrue(result.stderr.hasPrefix(
+                "Error: the value '\(value)' is invalid for 'NAVSTACK_BUSY_TIMEOUT_MS': \(reason)\n"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store), "nothing was opened")
+        }
+        let result = try NavstackProcess.run(["--store", store, "-c", "login ana"], environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "0"])
+        XCTAssertEqual(result.status, 0, "0 is no wait: \(result.stderr)")
     }
 
     func testImportAndExport() throws {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import NavStackCore
 @testable import NavStackSQLite
 import XCTest
 
@@ -42,7 +43,9 @@ final class BadStoreTests: StoreFolderTestCase {
         XCTAssertThrowsError(try SQLiteStore(path: path)) { error in
             guard let error = error as? StoreError else { return XCTFail("\(error)") }
             switch error {
-            case .corrupt, .notADatabase: break
+            case .corrupt(_, let cause?), .notADatabase(_, let cause?):
+                XCTAssertTrue([SQLITE_CORRUPT, SQLITE_NOTADB].contains(cause.code), "\(cause)")
+                XCTAssertNotNil(cause.sql, "the statement that read the damage is kept")
             default: XCTFail("\(error)")
             }
             XCTAssertTrue(error.description.hasPrefix(self.path))
@@ -78,6 +81,21 @@ final class BadStoreTests: StoreFolderTestCase {
         }
     }
 
+    /// A file where the store's folder should be: the error names it, in words from the
+    /// catalogs.
+    func testAFileWhereTheFolderShouldBe() throws {
+        let file = folder.appendingPathComponent("notes").path
+        try Data("notes\n".utf8).write(to: URL(fileURLWithPath: file))
+        let store = file + "/navstack.sqlite"
+        XCTAssertThrowsError(try SQLiteStore(path: store)) { thrown in
+            let error = thrown as? StoreError
+            XCTAssertEqual(error, .notAFolder(path: store, folder: file))
+            XCTAssertEqual(error?.description, "cannot create the store \(store): \(file) is not a folder")
+            XCTAssertEqual(error?.message(in: Catalog(.pt)),
+                           "não é possível criar o armazenamento \(store): \(file) não é uma pasta")
+        }
+    }
+
     func testANegativeSchemaVersionIsNotAStore() throws {
         do {
             let store = try SQLiteStore(path: path)
@@ -101,20 +119,73 @@ final class BadStoreTests: StoreFolderTestCase {
     }
 
     /// SQLite's "disk I/O error" and "unable to open" say what errno knew; no text of
-    /// SQLite's reaches the user.
+    /// SQLite's reaches the user, and SQLite's facts are kept beside the message.
     func testSQLiteFailuresSayWhatHappened() {
-        func error(_ code: Int32, _ system: Int32 = 0) -> StoreError {
-            SQLiteStore.storeError(SQLiteError(code: code, message: "raw text", systemError: system), path: "/s")
+        func raw(_ code: Int32, _ system: Int32 = 0) -> SQLiteError {
+            SQLiteError(code: code, message: "raw text", sql: "SELECT 1", systemError: system)
         }
-        XCTAssertEqual(error(SQLITE_IOERR, ENOSPC), .full(path: "/s"))
-        XCTAssertEqual(error(SQLITE_CANTOPEN, ENOSPC), .full(path: "/s"))
-        XCTAssertEqual(error(SQLITE_FULL), .full(path: "/s"))
-        XCTAssertEqual(error(SQLITE_CANTOPEN, EACCES), .permissionDenied(path: "/s"))
-        XCTAssertEqual(error(SQLITE_IOERR, EIO), .inputOutput(path: "/s"))
-        XCTAssertEqual(error(SQLITE_MISMATCH), .sqlite(path: "/s", code: SQLITE_MISMATCH))
+        func error(_ code: Int32, _ system: Int32 = 0) -> StoreError {
+            SQLiteStore.storeError(raw(code, system), path: "/s")
+        }
+        XCTAssertEqual(error(SQLITE_IOERR, ENOSPC), .full(path: "/s", cause: raw(SQLITE_IOERR, ENOSPC)))
+        XCTAssertEqual(error(SQLITE_CANTOPEN, ENOSPC), .full(path: "/s", cause: raw(SQLITE_CANTOPEN, ENOSPC)))
+        XCTAssertEqual(error(SQLITE_FULL), .full(path: "/s", cause: raw(SQLITE_FULL)))
+        XCTAssertEqual(error(SQLITE_CANTOPEN, EACCES), .permissionDenied(path: "/s", cause: raw(SQLITE_CANTOPEN, EACCES)))
+        XCTAssertEqual(error(SQLITE_IOERR, EIO), .inputOutput(path: "/s", cause: raw(SQLITE_IOERR, EIO)))
+        XCTAssertEqual(error(SQLITE_MISMATCH), .sqlite(path: "/s", cause: raw(SQLITE_MISMATCH)))
         XCTAssertFalse(error(SQLITE_MISMATCH).description.contains("raw text"))
+        XCTAssertFalse(error(SQLITE_MISMATCH).description.contains("SELECT"))
         XCTAssertEqual(StoreError.full(path: "/s").description,
                        "/s: the disk is full; free some space and try again (nothing was changed)")
+    }
+
+    /// A failed statement keeps its extended result code and its SQL, as GRDB's
+    /// `DatabaseError` does; the user's line is the catalog's sentence, with the
+    /// primary code and no SQL.
+    func testAFailedStatementKeepsItsExtendedCodeAndSQL() throws {
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        try store.openProfile("ana", sample: false)
+        let insert = "INSERT INTO profile (name) VALUES (?)"
+        XCTAssertThrowsError(try store.db.run(insert, ["ana"])) { thrown in
+            guard let cause = thrown as? SQLiteError else { return XCTFail("\(thrown)") }
+            XCTAssertEqual(cause.extendedCode, SQLITE_CONSTRAINT | 8 << 8, "SQLITE_CONSTRAINT_UNIQUE")
+            XCTAssertEqual(cause.code, SQLITE_CONSTRAINT)
+            XCTAssertEqual(cause.sql, insert)
+            XCTAssertEqual(cause.message, "UNIQUE constraint failed: profile.name")
+            XCTAssertEqual(cause.description,
+                           "SQLite error 2067: UNIQUE constraint failed: profile.name, while executing `\(insert)`")
+            let error = SQLiteStore.storeError(cause, path: "/s")
+            XCTAssertEqual(error, .sqlite(path: "/s", cause: cause))
+            XCTAssertEqual(error.cause, cause)
+            XCTAssertEqual(error.description, "/s: the store could not be used (SQLite error 19); nothing was changed")
+        }
+        XCTAssertThrowsError(try store.db.prepare("SELECT nothing FROM profile")) { thrown in
+            XCTAssertEqual((thrown as? SQLiteError)?.code, SQLITE_ERROR)
+            XCTAssertEqual((thrown as? SQLiteError)?.sql, "SELECT nothing FROM profile")
+        }
+        XCTAssertThrowsError(try store.db.execute("CREATE TABLE profile (x); SELECT 1")) { thrown in
+            XCTAssertEqual((thrown as? SQLiteError)?.sql, "CREATE TABLE profile (x); SELECT 1")
+        }
+    }
+
+    /// A store another process holds locked while it is opened: the open gives up after
+    /// the busy timeout it was given (none here), and the error keeps SQLite's busy code
+    /// and the statement that met the lock.
+    func testALockedStoreKeepsTheStatementThatMetTheLock() throws {
+        // A database in rollback-journal mode, held with an exclusive lock: reads wait too.
+        let holder = try Connection(path: path)
+        defer { holder.close() }
+        try holder.execute("CREATE TABLE held (x); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1)")
+        XCTAssertThrowsError(try SQLiteStore(path: path, busyTimeout: 0)) { thrown in
+            guard let error = thrown as? StoreError, case .locked(self.path, let cause?) = error else {
+                return XCTFail("\(thrown)")
+            }
+            XCTAssertEqual(cause.extendedCode, SQLITE_BUSY)
+            XCTAssertEqual(cause.sql, "SELECT type, name FROM sqlite_master")
+            XCTAssertEqual(error.description, "\(self.path) is locked by another process for too long; try again")
+        }
+        try holder.execute("COMMIT")
     }
 
     func testMessagesNameThePathAndWhatToDo() {

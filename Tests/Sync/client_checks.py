@@ -12,8 +12,10 @@ Checks:
     and sync in a random order through both servers; after a final round (each twice) all
     three hold identical tasks (uuid, title, notes, done, parent, order among siblings);
     every task added and never deleted anywhere is there.
-  - kill -9 of the client mid-sync: running sync again converges, and the server's log
-    holds no operation twice.
+  - kill -9 of the client mid-sync, while a proxy holds back the server's answer to its
+    first request (committed on the server, not yet applied in the store): running sync
+    again sends everything again, and the server then holds exactly the operations the
+    client had to send, each once with its content; another replica receives every task.
   - the server stopped or unreachable: local work goes on, the notice is one line, the
     next sync catches up.
   - a token the server refuses (401) is not kept: the profile keeps what it had.
@@ -24,10 +26,14 @@ import json
 import os
 import random
 import signal
+import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 
 ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8")
 passed = 0
@@ -64,6 +70,79 @@ def psql(sql):
                           os.environ["NAVSTACK_PG_URL"].rsplit(":", 1)[1].split("/")[0], "-U", "postgres",
                           "-d", "navstack", "-tAc", sql], capture_output=True, text=True, check=True)
     return out.stdout.strip()
+
+
+def canonical(text):
+    """A JSON text as one spelling of its value."""
+    return json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False)
+
+
+def outbox(store, user):
+    """A store's sync state for a profile: how far the server acknowledged its operations,
+    and the operations it still has to send, as (replica, seq, millis, counter, task,
+    field, value, old), sorted."""
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        replica, sent = db.execute("SELECT s.replica, s.sent FROM sync s JOIN profile p ON p.id = s.profile_id "
+                                   "WHERE p.name = ?", (user,)).fetchone()
+        rows = db.execute("SELECT seq, millis, counter, task, field, value, old FROM sync_outbox o "
+                          "JOIN profile p ON p.id = o.profile_id WHERE p.name = ?", (user,)).fetchall()
+    finally:
+        db.close()
+    ops = sorted((replica, seq, millis, counter, task, field, canonical(value), canonical(old))
+                 for seq, millis, counter, task, field, value, old in rows)
+    return {"sent": sent, "ops": ops}
+
+
+def server_ops(user):
+    """Every operation the server holds for a user, as ``outbox`` gives them, sorted."""
+    lines = psql("SELECT json_build_array(replica, seq, millis, counter, task, field, value, old) FROM op o "
+                 f"JOIN account a ON a.id = o.account_id WHERE a.name = '{user}{RUN}'").splitlines()
+    rows = [json.loads(line) for line in lines if line]
+    return sorted((replica, seq, millis, counter, task, field, canonical(value), canonical(old))
+                  for replica, seq, millis, counter, task, field, value, old in rows)
+
+
+class HoldingProxy:
+    """A proxy in front of a server for one connection: it passes the client's bytes on,
+    and holds the server's answer back from the client, so that the client waits with
+    its request committed on the server. ``answered`` is set when the answer comes."""
+
+    def __init__(self, server):
+        parsed = urllib.parse.urlsplit(server)
+        self.upstream = (parsed.hostname, parsed.port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.answered = threading.Event()
+        self.sockets = [self.listener]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        try:
+            client, _ = self.listener.accept()
+            server = socket.create_connection(self.upstream)
+        except OSError:
+            return
+        self.sockets += [client, server]
+        threading.Thread(target=self.forward, args=(client, server), daemon=True).start()
+        try:
+            # The server answers once its transaction has committed.
+            if server.recv(1):
+                self.answered.set()
+        except OSError:
+            pass
+
+    @staticmethod
+    def forward(source, target):
+        try:
+            while data := source.recv(1 << 16):
+                target.sendall(data)
+        except OSError:
+            pass
+
+    def close(self):
+        for sock in self.sockets:
+            sock.close()
 
 
 def tasks(binary, store, user):
@@ -160,7 +239,8 @@ def main():
         problem = converge(binary, seed, workdir)
         check(problem is None, f"seed {seed}: three replicas converge through both servers", problem or "")
 
-    # A client killed with kill -9 in the middle of a large sync.
+    # A client killed with kill -9 in the middle of a large sync: the server has committed
+    # its first request, and the client has not read the answer, which a proxy holds back.
     user = "killed"
     tok = token(user)
     a, b = os.path.join(workdir, "kill-a.sqlite"), os.path.join(workdir, "kill-b.sqlite")
@@ -168,20 +248,32 @@ def main():
     out = run(binary, a, "import", "--user", user, "-", stdin=records)
     check(out.returncode == 0, "60,000 tasks imported for the kill test", out.stderr)
     run(binary, a, "-c", f"login {user}")
-    process = subprocess.Popen([binary, "--store", a, "sync", "--server", server_a, "--token", tok], env=ENV,
+    proxy = HoldingProxy(server_a)
+    process = subprocess.Popen([binary, "--store", a, "sync", "--server", proxy.address, "--token", tok], env=ENV,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(0.4)
+    answered = proxy.answered.wait(60)
+    running = process.poll() is None
     process.send_signal(signal.SIGKILL)
     process.wait()
-    partial = int(psql("SELECT count(*) FROM op"))
+    proxy.close()
+    held = int(psql(f"SELECT count(*) FROM op o JOIN account a ON a.id = o.account_id WHERE a.name = '{user}{RUN}'"))
+    check(answered and running and 0 < held < 60000,
+          f"kill -9 landed mid-sync: the server had committed a first request ({held:,} operations) and answered, "
+          "and the client still waited for the answer", f"answered {answered}, running {running}, the server holds {held}")
+    state = outbox(a, user)
+    check(state["sent"] == 0 and len(state["ops"]) == 60000,
+          "the killed client had not applied the answer: nothing marked sent, all 60,000 operations still to send",
+          f"sent {state['sent']}, {len(state['ops'])} in the outbox")
     again = sync(binary, a, server_b)
-    check(again.returncode == 0 and again.stdout.startswith("sent "), "sync after kill -9 finishes", again.stderr)
+    check(again.returncode == 0 and again.stdout.startswith("sent 60000,"), "sync after kill -9 sends them all again",
+          again.stdout + again.stderr)
+    stored = server_ops(user)
+    check(stored == state["ops"],
+          "the server holds every operation the client had to send exactly once, with its content, and no other",
+          f"{len(stored)} on the server, {len(state['ops'])} sent; first differences: "
+          f"{sorted(set(stored) ^ set(state['ops']))[:3]}")
     run(binary, b, "-c", f"login {user}")
     got = sync(binary, b, server_a, tok)
-    counts = psql("SELECT count(*), count(DISTINCT (account_id, replica, seq)) FROM op o JOIN account a ON a.id = o.account_id "
-                  f"WHERE a.name = '{user}{RUN}'").split("|")
-    check(counts[0] == counts[1] == "60000",
-          f"the server holds each operation once (killed after {partial} rows in all accounts)", str(counts))
     same = tasks(binary, a, user) == tasks(binary, b, user)
     check(got.returncode == 0 and same and len(tasks(binary, b, user)) == 60000,
           "the other replica receives all 60,000 tasks", got.stderr)
