@@ -17,19 +17,24 @@ public struct OperationLog: OperationStore {
         try await client.query("SELECT 1", logger: logger).drain()
     }
 
-    /// Pushes the request's operations into the token's account and pulls the page that
-    /// follows `after`, in one transaction. Throws ``Refusal/badToken`` when no account has
-    /// the token.
+    /// The account of `token`: one lookup of the token's SHA-256 by its primary key.
+    public func account(token: String, logger: Logger) async throws -> Int64? {
+        let rows = try await client.query(
+            "SELECT account_id FROM token WHERE sha256 = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
+        var account: Int64?
+        for try await id in rows.decode(Int64.self) { account = id }
+        return account
+    }
+
+    /// Pushes the request's operations into `account` and pulls the page that follows
+    /// `after`, in one transaction.
     ///
     /// With operations to insert, the transaction first takes the account's advisory lock,
     /// so the account's writers commit one at a time and in `server_seq` order: a reader
     /// that has seen `server_seq` N can never miss a row committed later below N.
-    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    public func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                guard let account = try await Self.account(token: token, on: connection, logger: logger) else {
-                    throw Refusal.badToken
-                }
                 if !request.operations.isEmpty {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
                     try await connection.query(Self.insert(request, into: account), logger: logger).drain()
@@ -70,14 +75,6 @@ public struct OperationLog: OperationStore {
             return account.isNew
         }
         return (token, isNew)
-    }
-
-    private static func account(token: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64? {
-        let rows = try await connection.query(
-            "SELECT account_id FROM token WHERE sha256 = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
-        var account: Int64?
-        for try await id in rows.decode(Int64.self) { account = id }
-        return account
     }
 
     /// All the operations in one statement, as arrays unnested; one already in the log

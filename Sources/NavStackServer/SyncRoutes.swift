@@ -29,12 +29,19 @@ public struct SyncRoutes: Sendable {
         return router
     }
 
+    /// A push and a pull. Before a byte of the body is read, the token is looked up: a
+    /// stranger's body is never collected.
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
         guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
         let token = try BearerToken.parse(authorization: authorization)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > SyncLimits.maximumBodyBytes {
             throw Refusal.tooLarge
         }
+        let log = self.log
+        let logger = context.logger
+        let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
+        guard let account = found else { throw Refusal.badToken }
+        context.facts.record { $0.account = account }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -50,15 +57,10 @@ public struct SyncRoutes: Sendable {
             throw Refusal.malformed(error)
         }
         context.facts.record { $0.operationsIn = syncRequest.operations.count }
-        let log = self.log
-        let logger = context.logger
         let outcome = try await Self.database(within: databaseDeadline) {
-            try await log.sync(token: token, request: syncRequest, logger: logger)
+            try await log.sync(account: account, request: syncRequest, logger: logger)
         }
-        context.facts.record {
-            $0.account = outcome.account
-            $0.operationsOut = outcome.answer.operations.count
-        }
+        context.facts.record { $0.operationsOut = outcome.answer.operations.count }
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: outcome.answer.json())))
     }

@@ -21,10 +21,18 @@ private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDea
         logger: logger)
 }
 
-/// One operation of the protocol as JSON text: seq N sets task-N's title.
-private func operation(_ seq: Int, value: String? = nil) -> String {
-    #"{"seq":\#(seq),"millis":\#(1_700_000_000_000 + seq),"counter":\#(seq % 3),"task":"task-\#(seq)","field":"title","#
-        + #""value":\#(value ?? "\"title \(seq)\"")}"#
+/// Task N's uuid.
+private func taskID(_ seq: Int) -> String {
+    let digits = String(seq)
+    return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+}
+
+/// One operation of the protocol as JSON text: seq N sets task N's title.
+private func operation(
+    _ seq: Int, field: String = "title", value: String? = nil, millis: Int64? = nil, task: String? = nil
+) -> String {
+    #"{"seq":\#(seq),"millis":\#(millis ?? 1_700_000_000_000 + Int64(seq)),"counter":\#(seq % 3),"#
+        + #""task":"\#(task ?? taskID(seq))","field":"\#(field)","value":\#(value ?? "\"title \(seq)\"")}"#
 }
 
 private func body(_ replica: String, after: Int = 0, _ operations: [String] = []) -> ByteBuffer {
@@ -54,17 +62,19 @@ final class SyncRoutesTests: XCTestCase {
         let log = MemoryOperationLog()
         let token = log.addUser(name: "ana").token
         try await app(log).test(.router) { client in
-            let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, value: #"{ "a" : [1, 2] }"#)]))
+            let created = #"{ "title" : "two", "notes" : "", "done" : false, "parent" : null, "position" : 1 }"#
+            let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, field: "task", value: created)]))
             XCTAssertEqual(pushed.headers[.contentType], "application/json")
             XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false}"#)
 
             let pulled = try await sync(client, token: token, body(second))
             XCTAssertEqual(
                 String(buffer: pulled.body),
-                #"{"ops":[{"server_seq":1,"replica":"\#(first)","seq":1,"millis":1700000000001,"counter":1,"task":"task-1","#
+                #"{"ops":[{"server_seq":1,"replica":"\#(first)","seq":1,"millis":1700000000001,"counter":1,"task":"\#(taskID(1))","#
                     + #""field":"title","value":"title 1","old":null},"#
-                    + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"task-2","#
-                    + #""field":"title","value":{"a":[1,2]},"old":null}],"last":2,"more":false}"#)
+                    + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"\#(taskID(2))","#
+                    + #""field":"task","value":{"title":"two","notes":"","done":false,"parent":null,"position":1},"old":null}],"#
+                    + #""last":2,"more":false}"#)
 
             // The second replica's own push comes back to the first, not to itself.
             let both = try await sync(client, token: token, body(second, after: 2, [operation(1)]))
@@ -118,6 +128,19 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAnUnknownTokenIsRefusedBeforeTheBodyIsRead() async throws {
+        let log = MemoryOperationLog()
+        _ = log.addUser(name: "ana")
+        try await app(log).test(.router) { client in
+            // Read, this body would be refused with 400: the token is refused first.
+            for body in [ByteBuffer(string: "not json"), body(first, [operation(1, task: "task-1")])] {
+                let response = try await sync(client, token: String(repeating: "0", count: 64), body)
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertEqual(String(buffer: response.body), #"{"error":"bad token"}"#)
+            }
         }
     }
 
@@ -224,7 +247,12 @@ private struct UnavailableStore: OperationStore {
     struct Down: Error {}
     var hangs: Bool
 
-    func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    func account(token: String, logger: Logger) async throws -> Int64? {
+        try await ping(logger: logger)
+        throw Down()
+    }
+
+    func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         try await ping(logger: logger)
         throw Down()
     }

@@ -11,6 +11,8 @@ exit status is 1 when any failed. Standard library only.
 import http.client
 import json
 import os
+import resource
+import selectors
 import signal
 import socket
 import subprocess
@@ -171,6 +173,81 @@ def healthy(base):
         return status == 200 and body == {"status": "ok"}
     except OSError:
         return False
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(*options, files=None):
+    """Another navstack-server on the database, on a free port, with `options` and at most
+    `files` open files; (process, base URL) once /health answers. Its log goes beside A's."""
+    port = free_port()
+    log = open(os.path.join(os.path.dirname(A_LOG), f"server-{port}.log"), "ab")
+
+    def limit_files():
+        if files:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    process = subprocess.Popen([SERVER_BIN, "--database", PG_URL, "--listen", f"127.0.0.1:{port}", *options],
+                               stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
+                               preexec_fn=limit_files)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while not healthy(base) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process, base
+
+
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def status_line(sock, timeout):
+    """The first line the server sends on `sock` within `timeout` s ('' for none, or
+    when it closed or reset the connection first)."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            part = sock.recv(4096)
+            if not part:
+                break
+            data += part
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data.split(b"\r\n", 1)[0].decode("latin-1") if b"\r\n" in data else ""
+
+
+def seconds_until_closed(sock, limit):
+    """How long until the server closes `sock` (None if it has not within `limit` s);
+    anything it sends first is read past."""
+    began = time.monotonic()
+    sock.settimeout(limit)
+    try:
+        while sock.recv(4096):
+            pass
+    except socket.timeout:
+        return None
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - began
+
+
+def memory_kib(pid, key):
+    """A line of /proc/PID/status in KiB: VmRSS (now) or VmHWM (the peak)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
 
 
 # --- checks -----------------------------------------------------------------------------
@@ -401,6 +478,53 @@ def check_concurrent_writers():
           f"failures {failures}, received {len(received)}, distinct {len(set(received))}, expected {len(expected)}")
 
 
+def check_token_before_body():
+    """A made-up token is refused before a byte of the body is read (issue 27, item 5)."""
+    process, base = start_server()
+    host, port = address(base)
+    made_up = os.urandom(32).hex()
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {made_up}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+    try:
+        sock = socket.create_connection((host, port), timeout=10)
+        began = time.monotonic()
+        sock.sendall(head)
+        line = status_line(sock, 5)
+        waited = time.monotonic() - began
+        sock.close()
+        check(f"a made-up token with Content-Length 8000000 and no body is answered 401 at once ({waited:.2f} s)",
+              line.startswith("HTTP/1.1 401 ") and waited < 1, repr(line))
+
+        count, chunk = 40, b" " * 65536
+        before_now, before_peak = memory_kib(process.pid, "VmRSS"), memory_kib(process.pid, "VmHWM")
+        lines = []
+
+        def send_all():
+            with socket.create_connection((host, port), timeout=30) as flood:
+                flood.sendall(head)
+                try:
+                    for _ in range(8_000_000 // len(chunk) + 1):
+                        flood.sendall(chunk)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                lines.append(status_line(flood, 30))
+
+        threads = [threading.Thread(target=send_all) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        after_now, after_peak = memory_kib(process.pid, "VmRSS"), memory_kib(process.pid, "VmHWM")
+        print(f"# {count} connections with made-up tokens sending 8 MB bodies: the server's RSS {before_now / 1024:.1f} MB"
+              f" → {after_now / 1024:.1f} MB, its peak {before_peak / 1024:.1f} MB → {after_peak / 1024:.1f} MB")
+        answered = sum(line.startswith("HTTP/1.1 401 ") for line in lines)
+        check(f"{count} connections with made-up tokens sending 8 MB bodies are each answered 401, and the server's"
+              f" peak memory grows by less than 16 MB ({(after_peak - before_peak) / 1024:.1f} MB)",
+              answered == count and after_peak - before_peak < 16 * 1024, f"{answered} answered 401: {set(lines)}")
+    finally:
+        stop_server(process)
+
+
 def postgres(action):
     """Stops or starts the PostgreSQL of scripts/sync-env through scripts/lib/postgres.sh."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -503,6 +627,7 @@ def main():
     timed(check_accounts_apart, alice, pager)
     timed(check_refusals, alice)
     timed(check_concurrent_writers)
+    timed(check_token_before_body)
     timed(check_kill_mid_request)
     timed(check_database_stopped)
     check("B answered throughout", healthy(SERVER_B))
