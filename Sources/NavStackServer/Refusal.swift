@@ -6,8 +6,12 @@ import NavStackSync
 /// body is `{"error": message}`; the words are here and nowhere else. A route throws one
 /// and Hummingbird answers it (``response(from:context:)``).
 public enum Refusal: Error, Equatable, Sendable {
-    /// The body is not the JSON the protocol asks for: says which part and why.
+    /// The body is not the JSON the protocol asks for, or an operation sets a value the
+    /// app would refuse: says which part and why.
     case malformed(SyncWireError)
+    /// An operation stamped too far ahead of the server's clock (``SyncWireError/stampAhead``);
+    /// the body also gives that clock, `server_millis`, for the client to stamp again by.
+    case stampAhead(SyncWireError, serverMillis: Int64)
     /// The body ended before its Content-Length: the client went away.
     case truncatedBody
     case missingToken
@@ -25,7 +29,7 @@ public enum Refusal: Error, Equatable, Sendable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .malformed, .truncatedBody: .badRequest
+        case .malformed, .stampAhead, .truncatedBody: .badRequest
         case .missingToken, .badToken: .unauthorized
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -38,7 +42,7 @@ public enum Refusal: Error, Equatable, Sendable {
     /// One line, for the error body and the log.
     public var message: String {
         switch self {
-        case .malformed(let failure): failure.message(in: .english)
+        case .malformed(let failure), .stampAhead(let failure, _): failure.message(in: .english)
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
@@ -66,12 +70,22 @@ public enum Refusal: Error, Equatable, Sendable {
 }
 
 extension Refusal: HTTPResponseError {
-    /// `{"error": message}` with the refusal's status and headers.
+    /// `{"error": message}` with the refusal's status and headers; a stamp ahead adds
+    /// `"server_millis": N`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The answer's body.
+    var body: ByteBuffer {
         var body = ByteBuffer()
         body.writeStaticString("{\"error\":")
         body.writeString(message.jsonQuoted)
+        if case .stampAhead(_, let serverMillis) = self {
+            body.writeStaticString(",\"server_millis\":")
+            body.writeString(String(serverMillis))
+        }
         body.writeStaticString("}")
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        return body
     }
 }

@@ -10,6 +10,9 @@ import XCTest
 private let first = String(repeating: "1a", count: 16)
 private let second = String(repeating: "2b", count: 16)
 
+/// The server's clock in the tests: operations are stamped before it.
+private let serverMillis: Int64 = 1_800_000_000_000
+
 private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDeadline: Duration = .seconds(5))
     -> some ApplicationProtocol {
     let logger = Logger(label: "test") { _ -> any LogHandler in
@@ -17,7 +20,9 @@ private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDea
         return SwiftLogNoOpLogHandler()
     }
     return Application(
-        router: SyncRoutes(log: store, databaseDeadline: databaseDeadline, healthDeadline: databaseDeadline).router(),
+        router: SyncRoutes(
+            log: store, databaseDeadline: databaseDeadline, healthDeadline: databaseDeadline, now: { serverMillis }
+        ).router(),
         logger: logger)
 }
 
@@ -128,6 +133,45 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAStampMoreThanAMinuteAheadIsRefusedWithTheServersClock() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let ahead = try await sync(
+                client, token: token, body(first, [operation(1), operation(2, millis: serverMillis + 3 * 3_600_000)]))
+            XCTAssertEqual(ahead.status, .badRequest)
+            XCTAssertEqual(ahead.headers[.contentType], "application/json")
+            XCTAssertEqual(
+                String(buffer: ahead.body),
+                #"{"error":"ops[1].millis is 3 h ahead of the server's clock (it allows 60 s): "#
+                    + #"the sending machine's clock is wrong","server_millis":1800000000000}"#)
+            let largest = try await sync(client, token: token, body(first, [operation(1, millis: Int64.max)]))
+            XCTAssertEqual(largest.status, .badRequest)
+            XCTAssertEqual(log.operationCount(name: "ana"), 0)
+            // A minute ahead is taken.
+            let minute = try await sync(client, token: token, body(first, [operation(1, millis: serverMillis + 60_000)]))
+            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false}"#)
+        }
+    }
+
+    func testAValueTheAppRefusesIsRefusedNamingTheOperation() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let cases = [
+                (operation(2, value: #""   ""#), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
+                (operation(2, task: "task-2"), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
+                (operation(2, field: "done", value: #""yes""#), #"{"error":"ops[1] sets a task id or a done that navstack does not take"}"#),
+            ]
+            for (refused, expected) in cases {
+                let response = try await sync(client, token: token, body(first, [operation(1), refused]))
+                XCTAssertEqual(response.status, .badRequest, refused)
+                XCTAssertEqual(String(buffer: response.body), expected)
+            }
+            XCTAssertEqual(log.operationCount(name: "ana"), 0)
         }
     }
 
