@@ -4,8 +4,8 @@ import Synchronization
 
 /// Each account's log of operations in memory, kept as ``OperationLog`` keeps it in
 /// PostgreSQL: one `server_seq` counter for every account, an operation's (replica, seq)
-/// taken once per account, pages in `server_seq` order. For the routes' tests; everything
-/// is gone when the process ends.
+/// taken once per account and refused with other content, pages in `server_seq` order.
+/// For the routes' tests; everything is gone when the process ends.
 public final class MemoryOperationLog: OperationStore {
     private struct Account {
         /// In `server_seq` order: each push appends.
@@ -59,6 +59,10 @@ public final class MemoryOperationLog: OperationStore {
         try state.withLock { state throws(Refusal) in
             guard var account = state.accounts[id] else { throw .badToken }
             let replica = request.replica
+            let clash = request.clash { seq in
+                account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
+            }
+            if let clash { throw .replicaTaken(clash) }
             for operation in request.operations {
                 let name = OperationName(replica: replica, seq: operation.seq)
                 guard account.places[name] == nil else { continue }

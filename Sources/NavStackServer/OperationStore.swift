@@ -9,8 +9,9 @@ public protocol OperationStore: Sendable {
     func account(token: String, logger: Logger) async throws -> Int64?
 
     /// Pushes the request's operations into `account` and pulls the page that follows
-    /// `after`, as one step. An operation whose (replica, seq) the account already holds
-    /// is left as it is.
+    /// `after`, as one step. An operation the account already holds (the same replica and
+    /// seq, the same content) is left as it is; when one names a (replica, seq) the account
+    /// holds with other content, nothing is kept and it throws ``Refusal/replicaTaken(_:)``.
     func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
 
     /// Returns when the store can answer; throws when it cannot.

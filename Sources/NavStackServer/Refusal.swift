@@ -12,6 +12,9 @@ public enum Refusal: Error, Equatable, Sendable {
     /// An operation stamped too far ahead of the server's clock (``SyncWireError/stampAhead``);
     /// the body also gives that clock, `server_millis`, for the client to stamp again by.
     case stampAhead(SyncWireError, serverMillis: Int64)
+    /// An operation names a (replica, seq) the account holds with other content
+    /// (``SyncWireError/replicaTaken``): nothing of the request is kept.
+    case replicaTaken(SyncWireError)
     /// The body ended before its Content-Length: the client went away.
     case truncatedBody
     case missingToken
@@ -30,6 +33,7 @@ public enum Refusal: Error, Equatable, Sendable {
     public var status: HTTPResponse.Status {
         switch self {
         case .malformed, .stampAhead, .truncatedBody: .badRequest
+        case .replicaTaken: .conflict
         case .missingToken, .badToken: .unauthorized
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -42,7 +46,7 @@ public enum Refusal: Error, Equatable, Sendable {
     /// One line, for the error body and the log.
     public var message: String {
         switch self {
-        case .malformed(let failure), .stampAhead(let failure, _): failure.message(in: .english)
+        case .malformed(let failure), .stampAhead(let failure, _), .replicaTaken(let failure): failure.message(in: .english)
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"

@@ -128,11 +128,45 @@ final class SyncRoutesTests: XCTestCase {
             let twice = try await sync(client, token: token, request)
             XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false}"#)
             XCTAssertEqual(String(buffer: twice.body), String(buffer: once.body))
-            // The same (replica, seq) with other content is not taken either: the first stays.
-            _ = try await sync(client, token: token, body(first, [operation(2, value: #""changed""#), operation(3)]))
+            // Held ones beside new ones, and one sent twice in a request: each taken once.
+            let more = try await sync(client, token: token, body(first, [operation(2), operation(3), operation(3)]))
+            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false}"#)
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAHeldReplicaAndSeqWithOtherContentIs409AndNothingOfTheRequestIsKept() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        let other = log.addUser(name: "bob").token
+        try await app(log).test(.router) { client in
+            _ = try await sync(client, token: token, body(first, [operation(1), operation(2)]))
+            let taken = try await sync(client, token: token, body(first, [operation(3), operation(2, value: #""changed""#)]))
+            XCTAssertEqual(taken.status, .conflict)
+            XCTAssertEqual(taken.headers[.contentType], "application/json")
+            XCTAssertEqual(
+                String(buffer: taken.body),
+                #"{"error":"ops[1] reuses seq 2 of replica \#(first), which the server holds with other content: "#
+                    + #"the replica must take a new id"}"#)
+            XCTAssertEqual(log.operationCount(name: "ana"), 2, "seq 3, new, is not kept either")
+            // Any part of the content: the stamp, the field, the task.
+            for changed in [operation(1, millis: 1_700_000_000_999), operation(1, field: "notes"), operation(1, task: taskID(9))] {
+                let response = try await sync(client, token: token, body(first, [changed]))
+                XCTAssertEqual(response.status, .conflict, changed)
+            }
+            // One seq twice in a request with other content.
+            let twice = try await sync(client, token: token, body(first, [operation(4), operation(4, value: #""other""#)]))
+            XCTAssertEqual(twice.status, .conflict)
+            XCTAssertTrue(String(buffer: twice.body).hasPrefix(#"{"error":"ops[1] reuses seq 4 of replica"#), String(buffer: twice.body))
+            XCTAssertEqual(log.operationCount(name: "ana"), 2)
+            // (replica, seq) names an operation within one account: another replica, another account.
+            let elsewhere = try await sync(client, token: token, body(second, [operation(2, value: #""changed""#)]))
+            XCTAssertEqual(elsewhere.status, .ok)
+            let bobs = try await sync(client, token: other, body(first, [operation(2, value: #""changed""#)]))
+            XCTAssertEqual(bobs.status, .ok)
+            XCTAssertEqual(log.operationCount(name: "ana"), 3)
         }
     }
 

@@ -445,6 +445,35 @@ def check_refusals(token):
     check("and the server still answers /health after both", healthy(SERVER_A))
 
 
+def check_replica_taken():
+    """A (replica, seq) held with other content is refused with 409 and nothing of that
+    request is kept (issue 27, item 1); the same content sent again is taken as held."""
+    token = new_user("frank")
+    account = account_id("frank")
+    replica = new_replica()
+    ops = make_ops(3, tag="held")
+    first = [sync(SERVER_A, token, replica, 0, ops)[0], sync(SERVER_B, token, replica, 0, ops)[0]]
+    check("3 ops pushed, then sent again on A and B: 200 twice, 3 kept", first == [200, 200] and op_count(account) == 3,
+          f"{first} {op_count(account)}")
+
+    def refused(name, base, sent, index, seq):
+        status, body, raw = sync(base, token, replica, 0, sent)
+        error = body.get("error", "") if isinstance(body, dict) else ""
+        check(f"{name} → 409 naming the op, the replica and the seq, nothing of it kept",
+              status == 409 and list(body) == ["error"] and error.startswith(f"ops[{index}] reuses seq {seq} of replica {replica}")
+              and op_count(account) == 3, f"{status} {raw[:300]!r} {op_count(account)}")
+
+    # ops: seq 1 sets a title (old "before 1"), seq 2 notes, seq 3 done.
+    refused("a held seq with another stamp beside a new seq", SERVER_A,
+            [ops[0], dict(ops[1], millis=ops[1]["millis"] + 1)] + make_ops(1, first_seq=4, tag="held"), 1, 2)
+    refused("a held seq with another old value", SERVER_B, [dict(ops[0], old="before something else")], 0, 1)
+    refused("a held seq with another value", SERVER_B, [dict(ops[2], value=not ops[2]["value"])], 0, 3)
+    new = make_ops(1, first_seq=5, tag="held")[0]
+    refused("one new seq twice in a request with other content", SERVER_A, [new, dict(new, value=new["value"] - 1)], 1, 5)
+    status = sync(SERVER_A, token, new_replica(), 0, [dict(op, value="another replica's") for op in ops[:2]])[0]
+    check("another replica's same seqs are its own: 200", status == 200, status)
+
+
 def check_concurrent_writers():
     """Writers on both servers push to one account while a reader pulls again and again
     from where it left off: the account's lock makes server_seq the commit order, so the
@@ -637,6 +666,7 @@ def main():
     pager = timed(check_paging)
     timed(check_accounts_apart, alice, pager)
     timed(check_refusals, alice)
+    timed(check_replica_taken)
     timed(check_concurrent_writers)
     timed(check_token_before_body)
     timed(check_kill_mid_request)
