@@ -23,6 +23,8 @@ public enum Refusal: Error, Equatable, Sendable {
     /// The path exists, but not for this method; `allowed` is what the Allow header says.
     case methodNotAllowed(allowed: String)
     case tooLarge
+    /// The server has as many connections open as it takes; this one is closed at once.
+    case tooBusy
     /// The database did not answer in time, or the connection to it failed.
     case databaseUnavailable
     /// The database answered with an error the server did not expect.
@@ -38,7 +40,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .tooLarge: .contentTooLarge
-        case .databaseUnavailable: .serviceUnavailable
+        case .databaseUnavailable, .tooBusy: .serviceUnavailable
         case .databaseFailed, .failed: .internalServerError
         }
     }
@@ -53,6 +55,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .notFound: "no such path"
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"
+        case .tooBusy: "the server has too many connections open; try again shortly"
         case .databaseUnavailable: "the database did not answer"
         case .databaseFailed: "the database refused the request"
         case .failed: "the server could not answer this request"

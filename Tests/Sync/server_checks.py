@@ -565,6 +565,113 @@ def check_token_before_body():
         stop_server(process)
 
 
+def half_sent(host, port, head=None):
+    """A connection that sends part of a request's head and then nothing."""
+    sock = socket.create_connection((host, port), timeout=10)
+    sock.sendall(head or f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: appl".encode())
+    return sock
+
+
+def check_half_sent_closed():
+    """With the default timeouts, a half-sent request is closed within 30 s (issue 27, item 6)."""
+    host, port = address(SERVER_A)
+    sock = half_sent(host, port)
+    waited = seconds_until_closed(sock, 35)
+    sock.close()
+    check(f"a half-sent request head is closed within 30 s ({'not closed' if waited is None else f'{waited:.1f} s'})",
+          waited is not None and waited <= 30, waited)
+
+
+def check_slow_client_flood(token):
+    """Past --max-connections, a new connection is answered 503 and closed; a real client
+    keeps syncing on its connection; the timeouts close what is half sent (issue 27, item 6)."""
+    cap, header, body_timeout, idle = 100, 3, 3, 5
+    process, base = start_server("--max-connections", str(cap), "--header-timeout", str(header), "--body-timeout",
+                                 str(body_timeout), "--idle-timeout", str(idle), files=256)
+    host, port = address(base)
+    flood = []
+    try:
+        check("a server with --max-connections 100 and timeouts of 3, 3 and 5 s starts (at most 256 open files)",
+              process.poll() is None and healthy(base))
+        replica = new_replica()
+        client = http.client.HTTPConnection(host, port, timeout=10)
+
+        def client_sync(ops):
+            body = json.dumps({"replica": replica, "after": 0, "ops": ops}, separators=(",", ":"))
+            client.request("POST", "/v1/sync", body=body,
+                           headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            response = client.getresponse()
+            return response.status, json.loads(response.read())
+
+        first = client_sync(make_ops(2, tag="flood"))
+        sock = client.sock
+        began = time.monotonic()
+        for _ in range(300):
+            try:
+                flood.append(half_sent(host, port))
+            except OSError:
+                break
+        time.sleep(0.5)
+        answered, held = 0, []
+        for each in flood:
+            each.setblocking(False)
+            try:
+                data = each.recv(4096)
+            except BlockingIOError:
+                held.append(each)
+                continue
+            except OSError:
+                data = b""
+            answered += data.startswith(b"HTTP/1.1 503 ")
+        print(f"# {len(flood)} half-sent requests in {time.monotonic() - began:.2f} s: {answered} answered 503, "
+              f"{len(held)} held open")
+        check(f"300 half-sent requests past the cap of {cap}: each past it answered 503 at once, {len(held)} held",
+              len(flood) == 300 and answered >= 300 - cap and len(held) < cap, f"{len(flood)} {answered} {len(held)}")
+        status, body, _ = call(base, "GET", "/health", timeout=5)
+        check("a new connection meanwhile gets 503 {\"error\":…} rather than nothing",
+              status == 503 and list(body) == ["error"], f"{status} {body}")
+        second = client_sync(make_ops(3, tag="flood"))
+        answered_at = time.monotonic()
+        check("a real client's keep-alive POST /v1/sync succeeds before and during the flood",
+              first[0] == 200 and second[0] == 200 and client.sock is sock and time.monotonic() - began < header,
+              f"{first} {second} {time.monotonic() - began:.1f} s")
+        # Each held one, from when the flood began: all were sent within its first second.
+        closed = [None if seconds_until_closed(each, header + 5) is None else time.monotonic() - began
+                  for each in held[:5]]
+        check(f"the half-sent requests held are closed by the {header} s header timeout "
+              f"({', '.join('not' if c is None else f'{c:.1f}' for c in closed)} s after the flood began)",
+              all(c is not None and c <= header + 2 for c in closed), closed)
+        deadline = time.monotonic() + header + 3
+        while not healthy(base) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check("then a new connection is served again: /health 200", healthy(base))
+        waited = seconds_until_closed(sock, idle + 5)
+        idled = None if waited is None else time.monotonic() - answered_at
+        check(f"the real client's idle connection is closed by the {idle} s idle timeout "
+              f"({'not closed' if idled is None else f'{idled:.1f} s after its answer'})",
+              idled is not None and idle - 1 <= idled <= idle + 2, idled)
+        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"replica\":").encode()
+        slow = half_sent(host, port, head)
+        waited = seconds_until_closed(slow, body_timeout + 5)
+        slow.close()
+        check(f"a body that stops halfway is closed by the {body_timeout} s body timeout "
+              f"({'not closed' if waited is None else f'{waited:.1f} s'})",
+              waited is not None and waited <= body_timeout + 2, waited)
+        check("the server ran throughout", process.poll() is None and healthy(base))
+    finally:
+        for each in flood:
+            each.close()
+        stop_server(process)
+
+    process, base = start_server(files=128)
+    stop_server(process)
+    with open(os.path.join(os.path.dirname(A_LOG), f"server-{address(base)[1]}.log")) as log:
+        text = log.read()
+    check("under a limit of 128 open files, the default cap of 512 connections comes down to 64, and the log says so",
+          "fewer connections than asked" in text and "connections=64" in text, text[-300:])
+
+
 def postgres(action):
     """Stops or starts the PostgreSQL of scripts/sync-env through scripts/lib/postgres.sh."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -669,6 +776,8 @@ def main():
     timed(check_replica_taken)
     timed(check_concurrent_writers)
     timed(check_token_before_body)
+    timed(check_half_sent_closed)
+    timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)
     timed(check_database_stopped)
     check("B answered throughout", healthy(SERVER_B))
