@@ -585,13 +585,14 @@ def check_half_sent_closed():
 def check_slow_client_flood(token):
     """Past --max-connections, a new connection is answered 503 and closed; a real client
     keeps syncing on its connection; the timeouts close what is half sent (issue 27, item 6)."""
-    cap, header, body_timeout, idle = 100, 3, 3, 5
+    cap, header, body_timeout, idle = 100, 5, 3, 5
     process, base = start_server("--max-connections", str(cap), "--header-timeout", str(header), "--body-timeout",
                                  str(body_timeout), "--idle-timeout", str(idle), files=256)
     host, port = address(base)
     flood = []
     try:
-        check("a server with --max-connections 100 and timeouts of 3, 3 and 5 s starts (at most 256 open files)",
+        check(f"a server with --max-connections {cap} and header, body and idle timeouts of {header}, {body_timeout} "
+              f"and {idle} s starts (at most 256 open files)",
               process.poll() is None and healthy(base))
         replica = new_replica()
         client = http.client.HTTPConnection(host, port, timeout=10)
