@@ -4,15 +4,14 @@ import Synchronization
 
 /// Each account's log of operations in memory, kept as ``OperationLog`` keeps it in
 /// PostgreSQL: one `server_seq` counter for every account, an operation's (replica, seq)
-/// taken once per account, pages in `server_seq` order. For the routes' tests; everything
-/// is gone when the process ends.
+/// taken once per account and refused with other content, pages in `server_seq` order.
+/// For the routes' tests; everything is gone when the process ends.
 public final class MemoryOperationLog: OperationStore {
     private struct Account {
-        var id: Int64
         /// In `server_seq` order: each push appends.
         var operations: [SyncOperation] = []
-        /// The (replica, seq) of every operation held.
-        var names: Set<OperationName> = []
+        /// Where in ``operations`` each (replica, seq) held is.
+        var places: [OperationName: Int] = [:]
     }
 
     private struct OperationName: Hashable {
@@ -21,10 +20,11 @@ public final class MemoryOperationLog: OperationStore {
     }
 
     private struct State {
-        var accounts: [String: Account] = [:]
-        /// Each token's account, by name.
-        var tokens: [String: String] = [:]
-        var lastAccountID: Int64 = 0
+        var accounts: [Int64: Account] = [:]
+        /// Each account's id, by name.
+        var names: [String: Int64] = [:]
+        /// Each token's account.
+        var tokens: [String: Int64] = [:]
         var lastServerSeq: Int64 = 0
     }
 
@@ -36,10 +36,11 @@ public final class MemoryOperationLog: OperationStore {
     public func addUser(name: String) -> (token: String, isNew: Bool) {
         let token = BearerToken.random()
         let isNew = state.withLock { state in
-            state.tokens[token] = name
-            guard state.accounts[name] == nil else { return false }
-            state.lastAccountID += 1
-            state.accounts[name] = Account(id: state.lastAccountID)
+            let id = state.names[name] ?? Int64(state.names.count + 1)
+            state.tokens[token] = id
+            guard state.names[name] == nil else { return false }
+            state.names[name] = id
+            state.accounts[id] = Account()
             return true
         }
         return (token, isNew)
@@ -47,23 +48,34 @@ public final class MemoryOperationLog: OperationStore {
 
     /// How many operations the account `name` holds.
     public func operationCount(name: String) -> Int {
-        state.withLock { $0.accounts[name]?.operations.count ?? 0 }
+        state.withLock { state in state.names[name].flatMap { state.accounts[$0]?.operations.count } ?? 0 }
     }
 
-    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    public func account(token: String, logger: Logger) async throws -> Int64? {
+        state.withLock { $0.tokens[token] }
+    }
+
+    public func sync(account id: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         try state.withLock { state throws(Refusal) in
-            guard let name = state.tokens[token], var account = state.accounts[name] else { throw .badToken }
-            for operation in request.operations
-            where account.names.insert(OperationName(replica: request.replica, seq: operation.seq)).inserted {
+            guard var account = state.accounts[id] else { throw .badToken }
+            let replica = request.replica
+            let clash = request.clash { seq in
+                account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
+            }
+            if let clash { throw .replicaTaken(clash) }
+            for operation in request.operations {
+                let name = OperationName(replica: replica, seq: operation.seq)
+                guard account.places[name] == nil else { continue }
+                account.places[name] = account.operations.count
                 state.lastServerSeq += 1
                 account.operations.append(
                     .init(
-                        serverSeq: state.lastServerSeq, replica: request.replica, seq: operation.seq,
+                        serverSeq: state.lastServerSeq, replica: replica, seq: operation.seq,
                         millis: operation.millis, counter: operation.counter, task: operation.task,
                         field: operation.field, value: operation.value, old: operation.old))
             }
-            state.accounts[name] = account
-            return SyncOutcome(account: account.id, answer: Self.page(of: account, for: request))
+            state.accounts[id] = account
+            return SyncOutcome(account: id, answer: Self.page(of: account, for: request))
         }
     }
 

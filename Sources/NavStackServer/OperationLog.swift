@@ -17,22 +17,37 @@ public struct OperationLog: OperationStore {
         try await client.query("SELECT 1", logger: logger).drain()
     }
 
-    /// Pushes the request's operations into the token's account and pulls the page that
-    /// follows `after`, in one transaction. Throws ``Refusal/badToken`` when no account has
-    /// the token.
+    /// The account of `token`: one lookup of the token's SHA-256 by its primary key.
+    public func account(token: String, logger: Logger) async throws -> Int64? {
+        let rows = try await client.query(
+            "SELECT account_id FROM token WHERE sha256 = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
+        var account: Int64?
+        for try await id in rows.decode(Int64.self) { account = id }
+        return account
+    }
+
+    /// Pushes the request's operations into `account` and pulls the page that follows
+    /// `after`, in one transaction. An operation naming a (replica, seq) the account holds
+    /// with other content rolls it back: ``Refusal/replicaTaken(_:)``.
     ///
     /// With operations to insert, the transaction first takes the account's advisory lock,
     /// so the account's writers commit one at a time and in `server_seq` order: a reader
     /// that has seen `server_seq` N can never miss a row committed later below N.
-    public func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    public func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+        // Two operations of the request under one seq: the insert below keeps the first
+        // and could not see the second's content.
+        if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                guard let account = try await Self.account(token: token, on: connection, logger: logger) else {
-                    throw Refusal.badToken
-                }
                 if !request.operations.isEmpty {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
-                    try await connection.query(Self.insert(request, into: account), logger: logger).drain()
+                    let rows = try await connection.query(Self.insert(request, into: account), logger: logger)
+                    var taken: (place: Int64, seq: Int64)?
+                    for try await row in rows.decode((Int64, Int64).self) { taken = row }
+                    if let taken {
+                        throw Refusal.replicaTaken(
+                            .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
+                    }
                 }
                 // The page is the first rows of the primary key's order after `after`: read
                 // in that order, it stops at the page's end. Statistics older than a large
@@ -72,19 +87,17 @@ public struct OperationLog: OperationStore {
         return (token, isNew)
     }
 
-    private static func account(token: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64? {
-        let rows = try await connection.query(
-            "SELECT account_id FROM token WHERE sha256 = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
-        var account: Int64?
-        for try await id in rows.decode(Int64.self) { account = id }
-        return account
-    }
-
     /// All the operations in one statement, as arrays unnested; one already in the log
     /// (the same replica and seq) is left as it is, so a request sent again adds nothing
     /// twice. PostgreSQL numbers the rows of a function scan as it reads them, in the order
     /// sent; no replica depends on it (applying is the same in any order), so the rows are
     /// not sorted by their ordinal to make sure, which cost a third of the insert.
+    ///
+    /// The same statement returns the first operation (its place in the request, from 1,
+    /// and its seq) that was not inserted because the log holds its (replica, seq) with
+    /// other content; none when every one was inserted or is held as sent. Only the rows
+    /// not inserted are looked up: the statement's snapshot does not see the rows it
+    /// inserts, so what it finds was there before.
     private static func insert(_ request: SyncRequest, into account: Int64) -> PostgresQuery {
         let operations = request.operations
         var bindings = PostgresBindings(capacity: 9)
@@ -100,11 +113,23 @@ public struct OperationLog: OperationStore {
         bindings.append(operations.map(\.old))
         return PostgresQuery(
             unsafeSQL: """
-                INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
-                SELECT $1, $2, o.seq, o.millis, o.counter, o.task, o.field, o.value, o.old
-                FROM unnest($3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[])
-                    AS o(seq, millis, counter, task, field, value, old)
-                ON CONFLICT (account_id, replica, seq) DO NOTHING
+                WITH sent AS (
+                    SELECT * FROM unnest(
+                        $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[]
+                    ) WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, place)
+                ), inserted AS (
+                    INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
+                    SELECT $1, $2, seq, millis, counter, task, field, value, old FROM sent
+                    ON CONFLICT (account_id, replica, seq) DO NOTHING
+                    RETURNING seq
+                )
+                SELECT sent.place, sent.seq
+                FROM sent JOIN op AS held ON held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
+                WHERE NOT EXISTS (SELECT 1 FROM inserted WHERE inserted.seq = sent.seq)
+                    AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
+                        IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
+                ORDER BY sent.place
+                LIMIT 1
                 """,
             binds: bindings)
     }

@@ -4,10 +4,15 @@ import NavStackSync
 /// Where the server keeps each account's operations: PostgreSQL (``OperationLog``) or
 /// memory (``MemoryOperationLog``). The routes ask only this.
 public protocol OperationStore: Sendable {
-    /// Pushes the request's operations into the token's account and pulls the page that
-    /// follows `after`, as one step. An operation whose (replica, seq) the account already
-    /// holds is left as it is. Throws ``Refusal/badToken`` when no account has the token.
-    func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
+    /// The account that has `token`, `nil` when none has: one lookup, made before a byte of
+    /// a request's body is read.
+    func account(token: String, logger: Logger) async throws -> Int64?
+
+    /// Pushes the request's operations into `account` and pulls the page that follows
+    /// `after`, as one step. An operation the account already holds (the same replica and
+    /// seq, the same content) is left as it is; when one names a (replica, seq) the account
+    /// holds with other content, nothing is kept and it throws ``Refusal/replicaTaken(_:)``.
+    func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
 
     /// Returns when the store can answer; throws when it cannot.
     func ping(logger: Logger) async throws

@@ -6,8 +6,15 @@ import NavStackSync
 /// body is `{"error": message}`; the words are here and nowhere else. A route throws one
 /// and Hummingbird answers it (``response(from:context:)``).
 public enum Refusal: Error, Equatable, Sendable {
-    /// The body is not the JSON the protocol asks for: says which part and why.
+    /// The body is not the JSON the protocol asks for, or an operation sets a value the
+    /// app would refuse: says which part and why.
     case malformed(SyncWireError)
+    /// An operation stamped too far ahead of the server's clock (``SyncWireError/stampAhead``);
+    /// the body also gives that clock, `server_millis`, for the client to stamp again by.
+    case stampAhead(SyncWireError, serverMillis: Int64)
+    /// An operation names a (replica, seq) the account holds with other content
+    /// (``SyncWireError/replicaTaken``): nothing of the request is kept.
+    case replicaTaken(SyncWireError)
     /// The body ended before its Content-Length: the client went away.
     case truncatedBody
     case missingToken
@@ -16,6 +23,8 @@ public enum Refusal: Error, Equatable, Sendable {
     /// The path exists, but not for this method; `allowed` is what the Allow header says.
     case methodNotAllowed(allowed: String)
     case tooLarge
+    /// The server has as many connections open as it takes; this one is closed at once.
+    case tooBusy
     /// The database did not answer in time, or the connection to it failed.
     case databaseUnavailable
     /// The database answered with an error the server did not expect.
@@ -25,12 +34,13 @@ public enum Refusal: Error, Equatable, Sendable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .malformed, .truncatedBody: .badRequest
+        case .malformed, .stampAhead, .truncatedBody: .badRequest
+        case .replicaTaken: .conflict
         case .missingToken, .badToken: .unauthorized
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .tooLarge: .contentTooLarge
-        case .databaseUnavailable: .serviceUnavailable
+        case .databaseUnavailable, .tooBusy: .serviceUnavailable
         case .databaseFailed, .failed: .internalServerError
         }
     }
@@ -38,13 +48,14 @@ public enum Refusal: Error, Equatable, Sendable {
     /// One line, for the error body and the log.
     public var message: String {
         switch self {
-        case .malformed(let failure): failure.message(in: .english)
+        case .malformed(let failure), .stampAhead(let failure, _), .replicaTaken(let failure): failure.message(in: .english)
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
         case .notFound: "no such path"
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"
+        case .tooBusy: "the server has too many connections open; try again shortly"
         case .databaseUnavailable: "the database did not answer"
         case .databaseFailed: "the database refused the request"
         case .failed: "the server could not answer this request"
@@ -66,12 +77,22 @@ public enum Refusal: Error, Equatable, Sendable {
 }
 
 extension Refusal: HTTPResponseError {
-    /// `{"error": message}` with the refusal's status and headers.
+    /// `{"error": message}` with the refusal's status and headers; a stamp ahead adds
+    /// `"server_millis": N`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// The answer's body.
+    var body: ByteBuffer {
         var body = ByteBuffer()
         body.writeStaticString("{\"error\":")
         body.writeString(message.jsonQuoted)
+        if case .stampAhead(_, let serverMillis) = self {
+            body.writeStaticString(",\"server_millis\":")
+            body.writeString(String(serverMillis))
+        }
         body.writeStaticString("}")
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        return body
     }
 }

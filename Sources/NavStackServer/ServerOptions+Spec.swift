@@ -31,6 +31,11 @@ extension ServerOptions {
                               (Authorization: Bearer TOKEN)
               GET  /health    200 when the database answers, 503 when it does not
 
+            A token is checked before a byte of a request's body is read. A request is \
+            refused with 409 when it reuses a (replica, seq) the account holds with other \
+            content, and with 400 when an operation is stamped more than 60 s ahead of the \
+            server's clock (the answer gives that clock as server_millis).
+
             Exit status: 0 when the server stops on SIGTERM or SIGINT, 1 when it cannot start \
             or run, 64 on bad usage.
             """,
@@ -38,6 +43,23 @@ extension ServerOptions {
             .init("listen", value: "HOST:PORT", help: "Where to accept connections (default: 127.0.0.1:8080)."),
             .init("tls-cert", value: "FILE", help: "Serve HTTPS with this PEM certificate chain (with --tls-key)."),
             .init("tls-key", value: "FILE", help: "The PEM private key of --tls-cert."),
+            .init(
+                "header-timeout", value: "SECONDS",
+                help: "Close a new connection that has not sent a whole request head within this time "
+                    + "(default: \(ConnectionLimits.defaultHeaderSeconds))."),
+            .init(
+                "body-timeout", value: "SECONDS",
+                help: "Close a connection whose request body has not all arrived within this time of its head "
+                    + "(default: \(ConnectionLimits.defaultBodySeconds))."),
+            .init(
+                "idle-timeout", value: "SECONDS",
+                help: "Close a connection that has not sent the whole head of its next request within this time of "
+                    + "an answer (default: \(ConnectionLimits.defaultIdleSeconds))."),
+            .init(
+                "max-connections", value: "N",
+                help: "Serve at most N connections at once; past them a new connection is answered 503 and closed "
+                    + "(default: \(ConnectionLimits.defaultMaximumConnections), fewer when the limit on open files "
+                    + "is lower: it is raised towards its hard limit, and 64 files are kept for the rest)."),
         ],
         subcommands: [("user add", userAddSpec.abstract)])
 

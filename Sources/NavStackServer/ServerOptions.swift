@@ -30,6 +30,8 @@ public struct ServerOptions: Equatable, Sendable {
     }
     var tlsCertificate: String?
     var tlsKey: String?
+    /// How slow a client may be and how many may be connected.
+    public var limits = ConnectionLimits()
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -76,6 +78,11 @@ public struct ServerOptions: Equatable, Sendable {
         options.tlsKey = parsed.value("tls-key")
         if options.tlsCertificate != nil, options.tlsKey == nil { throw .missingArgument("--tls-key <FILE>") }
         if options.tlsKey != nil, options.tlsCertificate == nil { throw .missingArgument("--tls-cert <FILE>") }
+        let seconds = 1...86_400
+        if let header = try parsed.integer("header-timeout", in: seconds) { options.limits.headerTimeout = .seconds(header) }
+        if let body = try parsed.integer("body-timeout", in: seconds) { options.limits.bodyTimeout = .seconds(body) }
+        if let idle = try parsed.integer("idle-timeout", in: seconds) { options.limits.idleTimeout = .seconds(idle) }
+        if let maximum = try parsed.integer("max-connections", in: 1...1_000_000) { options.limits.maximumConnections = maximum }
         return .run(options)
     }
 

@@ -3,6 +3,12 @@ import Logging
 import NavStackSync
 import PostgresNIO
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The two endpoints: POST /v1/sync and GET /health, over an operation log: PostgreSQL's
 /// when serving, memory's in tests.
 public struct SyncRoutes: Sendable {
@@ -11,11 +17,25 @@ public struct SyncRoutes: Sendable {
     let databaseDeadline: Duration
     /// How long /health waits for `SELECT 1`.
     let healthDeadline: Duration
+    /// The server's wall clock in milliseconds since 1970, which no operation's stamp may
+    /// pass by more than ``SyncDrift/maximumMillis``.
+    let now: @Sendable () -> Int64
 
-    public init(log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2)) {
+    public init(
+        log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
+        now: @escaping @Sendable () -> Int64 = SyncRoutes.wallClock
+    ) {
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
+        self.now = now
+    }
+
+    /// The system's clock, in milliseconds since 1970.
+    @Sendable public static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The paths and the methods each one answers; another method gets 405.
@@ -29,12 +49,22 @@ public struct SyncRoutes: Sendable {
         return router
     }
 
+    /// A push and a pull. Before a byte of the body is read, the token is looked up: a
+    /// stranger's body is never collected. The body read, the request is refused when it
+    /// is not one, when an operation is stamped too far ahead of the server's clock or sets
+    /// a value the app would refuse, and when it names a (replica, seq) held with other
+    /// content.
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
         guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
         let token = try BearerToken.parse(authorization: authorization)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > SyncLimits.maximumBodyBytes {
             throw Refusal.tooLarge
         }
+        let log = self.log
+        let logger = context.logger
+        let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
+        guard let account = found else { throw Refusal.badToken }
+        context.facts.record { $0.account = account }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -50,15 +80,15 @@ public struct SyncRoutes: Sendable {
             throw Refusal.malformed(error)
         }
         context.facts.record { $0.operationsIn = syncRequest.operations.count }
-        let log = self.log
-        let logger = context.logger
+        let serverMillis = now()
+        if let refused = syncRequest.refusal(now: serverMillis) {
+            if case .stampAhead = refused { throw Refusal.stampAhead(refused, serverMillis: serverMillis) }
+            throw Refusal.malformed(refused)
+        }
         let outcome = try await Self.database(within: databaseDeadline) {
-            try await log.sync(token: token, request: syncRequest, logger: logger)
+            try await log.sync(account: account, request: syncRequest, logger: logger)
         }
-        context.facts.record {
-            $0.account = outcome.account
-            $0.operationsOut = outcome.answer.operations.count
-        }
+        context.facts.record { $0.operationsOut = outcome.answer.operations.count }
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: outcome.answer.json())))
     }

@@ -37,9 +37,15 @@ public enum SyncServer {
         try await migrate(database, logger: logger)
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
         let routes = SyncRoutes(log: OperationLog(client: client))
+        let connections = OpenConnections(maximum: options.limits.connectionsWithinOpenFiles())
+        if connections.maximum < options.limits.maximumConnections {
+            logger.notice(
+                "fewer connections than asked, for the limit on open files",
+                metadata: ["connections": "\(connections.maximum)"])
+        }
         let app = Application(
             router: routes.router(),
-            server: try httpServer(options),
+            server: try httpServer(options, connections: connections, logger: logger),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
             services: [client],
             logger: logger)
@@ -122,9 +128,18 @@ public enum SyncServer {
         }
     }
 
-    /// HTTP/1.1, over TLS when the options name a certificate and a key.
-    static func httpServer(_ options: ServerOptions) throws -> HTTPServerBuilder {
-        guard let (certificatePath, keyPath) = options.tls else { return .http1() }
+    /// HTTP/1.1, over TLS when the options name a certificate and a key, with the
+    /// options' timeouts on every connection and `connections` as their cap.
+    static func httpServer(_ options: ServerOptions, connections: OpenConnections, logger: Logger) throws
+        -> HTTPServerBuilder {
+        let limits = options.limits
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestDeadlines(limits: limits, logger: logger)])
+        guard let (certificatePath, keyPath) = options.tls else {
+            return HTTPServerBuilder { responder in
+                LimitedChannel(base: HTTP1Channel(responder: responder, configuration: http), connections: connections)
+            }
+        }
         let configuration: TLSConfiguration
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { NIOSSLCertificateSource.certificate($0) }
@@ -133,6 +148,10 @@ public enum SyncServer {
         } catch {
             throw Failure.badTLSFiles(reason: "\(error)")
         }
-        return try .tls(.http1(), tlsConfiguration: configuration)
+        return HTTPServerBuilder { responder in
+            LimitedChannel(
+                base: try TLSChannel(HTTP1Channel(responder: responder, configuration: http), tlsConfiguration: configuration),
+                connections: connections)
+        }
     }
 }

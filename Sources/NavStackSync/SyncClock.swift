@@ -45,13 +45,15 @@ public struct SyncClock: Equatable, Sendable {
 public enum SyncDrift {
     public static let maximumMillis = 60_000
 
-    /// A distance in time as a person reads it: `45 s`, `12 min`, `3 h`, `5 days`.
+    /// A distance in time as a person reads it, to the nearest unit: `45 s`, `12 min`,
+    /// `3 h`, `5 days` (a clock 3 h ahead, measured a few milliseconds later, is 3 h ahead).
     public static func words(millis: Int) -> String {
-        let seconds = max(0, millis) / 1000
+        let millis = max(0, millis)
+        let seconds = millis / 1000 + (millis % 1000 >= 500 ? 1 : 0)
         if seconds < 120 { return "\(seconds) s" }
-        if seconds < 120 * 60 { return "\(seconds / 60) min" }
-        if seconds < 48 * 3600 { return "\(seconds / 3600) h" }
-        return "\(seconds / 86_400) days"
+        if seconds < 120 * 60 - 30 { return "\((seconds + 30) / 60) min" }
+        if seconds < 48 * 3600 - 1800 { return "\((seconds + 1800) / 3600) h" }
+        return "\((seconds + 43_200) / 86_400) days"
     }
 }
 

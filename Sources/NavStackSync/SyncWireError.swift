@@ -19,6 +19,9 @@ public enum SyncWireError: Error, Equatable, Sendable {
     case stampAhead(path: String, millis: Int)
     /// An operation whose task id or value the app would refuse.
     case refusedValue(path: String, field: SyncField)
+    /// An operation whose (replica, seq) the account already holds with other content: a
+    /// store restored from a backup or copied, whose replica must take a new id.
+    case replicaTaken(path: String, replica: String, seq: Int64)
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -40,6 +43,8 @@ public enum SyncWireError: Error, Equatable, Sendable {
             t(.syncWireStampAhead, ("path", path), ("ahead", SyncDrift.words(millis: millis)),
               ("limit", SyncDrift.words(millis: SyncDrift.maximumMillis)))
         case .refusedValue(let path, let field): t(.syncWireRefusedValue, ("path", path), ("field", field.rawValue))
+        case .replicaTaken(let path, let replica, let seq):
+            t(.syncWireReplicaTaken, ("path", path), ("seq", seq), ("replica", replica))
         }
     }
 }

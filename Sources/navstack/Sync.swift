@@ -228,6 +228,8 @@ struct SyncCommand: Subcommand {
                     message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
                 }
             }
+            // A clock ahead already says the changes are kept.
+            if case .clockAhead = error { throw fail(message) }
             throw fail(t(.syncChangesKept, ("reason", message)))
         }
     }
@@ -278,7 +280,8 @@ final class AutoSync {
             // One line for a run of failures.
             if !failedLast {
                 let reason = Syncer.describe(error, within: Self.budget)
-                streams.write("navstack: sync: \(Navstack.messageCatalog(.syncChangesKept, ("reason", reason)))\n", to: .error)
+                let line = if case .clockAhead = Syncer.failure(error) { reason } else { Navstack.messageCatalog(.syncChangesKept, ("reason", reason)) }
+                streams.write("navstack: sync: \(line)\n", to: .error)
             }
             failedLast = true
         }

@@ -40,6 +40,13 @@ final class ServerPartsTests: XCTestCase {
                       environment: ["NAVSTACK_DATABASE": "postgres://u@h/third"])?.database.database,
             "other")
         XCTAssertEqual(try parse("--database", "postgres://u@h/db", "--tls-cert", "c", "--tls-key", "k")?.tls?.key, "k")
+        XCTAssertEqual(options.limits, ConnectionLimits(
+            headerTimeout: .seconds(10), bodyTimeout: .seconds(30), idleTimeout: .seconds(30), maximumConnections: 512))
+        let limited = try XCTUnwrap(try parse(
+            "--database", "postgres://u@h/db", "--header-timeout", "2", "--body-timeout=3", "--idle-timeout", "4",
+            "--max-connections", "64"))
+        XCTAssertEqual(limited.limits, ConnectionLimits(
+            headerTimeout: .seconds(2), bodyTimeout: .seconds(3), idleTimeout: .seconds(4), maximumConnections: 64))
     }
 
     func testHelpAndVersion() throws {
@@ -51,7 +58,9 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(try ServerOptions.parse(["--version"], environment: [:]), .version)
         let help = ServerOptions.spec.help
         for option in ["--database <URL>", "--listen <HOST:PORT>", "--log-level <LEVEL>", "--tls-cert <FILE>", "--tls-key <FILE>",
-                       "NAVSTACK_DATABASE", "user add", "POST /v1/sync", "GET  /health", "Bearer TOKEN"] {
+                       "--header-timeout <SECONDS>", "--body-timeout <SECONDS>", "--idle-timeout <SECONDS>",
+                       "--max-connections <N>", "NAVSTACK_DATABASE", "user add", "POST /v1/sync", "GET  /health",
+                       "Bearer TOKEN", "409", "server_millis"] {
             XCTAssertTrue(help.contains(option), option)
         }
         XCTAssertTrue(ServerOptions.userAddSpec.help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
@@ -89,6 +98,12 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(usage("help", "me"), "help takes one of: user add (got 'me')")
         XCTAssertEqual(usage("--database", database, "--tls-cert", "c"), "missing expected argument '--tls-key <FILE>'")
         XCTAssertEqual(usage("--database", database, "--tls-key", "k"), "missing expected argument '--tls-cert <FILE>'")
+        XCTAssertEqual(usage("--database", database, "--header-timeout", "0"),
+                       "the value '0' is invalid for '--header-timeout': use 1 to 86400")
+        XCTAssertEqual(usage("--database", database, "--idle-timeout", "1.5"),
+                       "the value '1.5' is invalid for '--idle-timeout': not a whole number")
+        XCTAssertEqual(usage("--database", database, "--max-connections", "0"),
+                       "the value '0' is invalid for '--max-connections': use 1 to 1000000")
     }
 
     func testAUsageLineShowsWhatWasTypedEscaped() {

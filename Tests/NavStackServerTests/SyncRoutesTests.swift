@@ -10,6 +10,9 @@ import XCTest
 private let first = String(repeating: "1a", count: 16)
 private let second = String(repeating: "2b", count: 16)
 
+/// The server's clock in the tests: operations are stamped before it.
+private let serverMillis: Int64 = 1_800_000_000_000
+
 private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDeadline: Duration = .seconds(5))
     -> some ApplicationProtocol {
     let logger = Logger(label: "test") { _ -> any LogHandler in
@@ -17,14 +20,24 @@ private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDea
         return SwiftLogNoOpLogHandler()
     }
     return Application(
-        router: SyncRoutes(log: store, databaseDeadline: databaseDeadline, healthDeadline: databaseDeadline).router(),
+        router: SyncRoutes(
+            log: store, databaseDeadline: databaseDeadline, healthDeadline: databaseDeadline, now: { serverMillis }
+        ).router(),
         logger: logger)
 }
 
-/// One operation of the protocol as JSON text: seq N sets task-N's title.
-private func operation(_ seq: Int, value: String? = nil) -> String {
-    #"{"seq":\#(seq),"millis":\#(1_700_000_000_000 + seq),"counter":\#(seq % 3),"task":"task-\#(seq)","field":"title","#
-        + #""value":\#(value ?? "\"title \(seq)\"")}"#
+/// Task N's uuid.
+private func taskID(_ seq: Int) -> String {
+    let digits = String(seq)
+    return "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits
+}
+
+/// One operation of the protocol as JSON text: seq N sets task N's title.
+private func operation(
+    _ seq: Int, field: String = "title", value: String? = nil, millis: Int64? = nil, task: String? = nil
+) -> String {
+    #"{"seq":\#(seq),"millis":\#(millis ?? 1_700_000_000_000 + Int64(seq)),"counter":\#(seq % 3),"#
+        + #""task":"\#(task ?? taskID(seq))","field":"\#(field)","value":\#(value ?? "\"title \(seq)\"")}"#
 }
 
 private func body(_ replica: String, after: Int = 0, _ operations: [String] = []) -> ByteBuffer {
@@ -54,17 +67,19 @@ final class SyncRoutesTests: XCTestCase {
         let log = MemoryOperationLog()
         let token = log.addUser(name: "ana").token
         try await app(log).test(.router) { client in
-            let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, value: #"{ "a" : [1, 2] }"#)]))
+            let created = #"{ "title" : "two", "notes" : "", "done" : false, "parent" : null, "position" : 1 }"#
+            let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, field: "task", value: created)]))
             XCTAssertEqual(pushed.headers[.contentType], "application/json")
             XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false}"#)
 
             let pulled = try await sync(client, token: token, body(second))
             XCTAssertEqual(
                 String(buffer: pulled.body),
-                #"{"ops":[{"server_seq":1,"replica":"\#(first)","seq":1,"millis":1700000000001,"counter":1,"task":"task-1","#
+                #"{"ops":[{"server_seq":1,"replica":"\#(first)","seq":1,"millis":1700000000001,"counter":1,"task":"\#(taskID(1))","#
                     + #""field":"title","value":"title 1","old":null},"#
-                    + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"task-2","#
-                    + #""field":"title","value":{"a":[1,2]},"old":null}],"last":2,"more":false}"#)
+                    + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"\#(taskID(2))","#
+                    + #""field":"task","value":{"title":"two","notes":"","done":false,"parent":null,"position":1},"old":null}],"#
+                    + #""last":2,"more":false}"#)
 
             // The second replica's own push comes back to the first, not to itself.
             let both = try await sync(client, token: token, body(second, after: 2, [operation(1)]))
@@ -113,11 +128,97 @@ final class SyncRoutesTests: XCTestCase {
             let twice = try await sync(client, token: token, request)
             XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false}"#)
             XCTAssertEqual(String(buffer: twice.body), String(buffer: once.body))
-            // The same (replica, seq) with other content is not taken either: the first stays.
-            _ = try await sync(client, token: token, body(first, [operation(2, value: #""changed""#), operation(3)]))
+            // Held ones beside new ones, and one sent twice in a request: each taken once.
+            let more = try await sync(client, token: token, body(first, [operation(2), operation(3), operation(3)]))
+            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false}"#)
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAHeldReplicaAndSeqWithOtherContentIs409AndNothingOfTheRequestIsKept() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        let other = log.addUser(name: "bob").token
+        try await app(log).test(.router) { client in
+            _ = try await sync(client, token: token, body(first, [operation(1), operation(2)]))
+            let taken = try await sync(client, token: token, body(first, [operation(3), operation(2, value: #""changed""#)]))
+            XCTAssertEqual(taken.status, .conflict)
+            XCTAssertEqual(taken.headers[.contentType], "application/json")
+            XCTAssertEqual(
+                String(buffer: taken.body),
+                #"{"error":"ops[1] reuses seq 2 of replica \#(first), which the server holds with other content: "#
+                    + #"the replica must take a new id"}"#)
+            XCTAssertEqual(log.operationCount(name: "ana"), 2, "seq 3, new, is not kept either")
+            // Any part of the content: the stamp, the field, the task.
+            for changed in [operation(1, millis: 1_700_000_000_999), operation(1, field: "notes"), operation(1, task: taskID(9))] {
+                let response = try await sync(client, token: token, body(first, [changed]))
+                XCTAssertEqual(response.status, .conflict, changed)
+            }
+            // One seq twice in a request with other content.
+            let twice = try await sync(client, token: token, body(first, [operation(4), operation(4, value: #""other""#)]))
+            XCTAssertEqual(twice.status, .conflict)
+            XCTAssertTrue(String(buffer: twice.body).hasPrefix(#"{"error":"ops[1] reuses seq 4 of replica"#), String(buffer: twice.body))
+            XCTAssertEqual(log.operationCount(name: "ana"), 2)
+            // (replica, seq) names an operation within one account: another replica, another account.
+            let elsewhere = try await sync(client, token: token, body(second, [operation(2, value: #""changed""#)]))
+            XCTAssertEqual(elsewhere.status, .ok)
+            let bobs = try await sync(client, token: other, body(first, [operation(2, value: #""changed""#)]))
+            XCTAssertEqual(bobs.status, .ok)
+            XCTAssertEqual(log.operationCount(name: "ana"), 3)
+        }
+    }
+
+    func testAStampMoreThanAMinuteAheadIsRefusedWithTheServersClock() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let ahead = try await sync(
+                client, token: token, body(first, [operation(1), operation(2, millis: serverMillis + 3 * 3_600_000)]))
+            XCTAssertEqual(ahead.status, .badRequest)
+            XCTAssertEqual(ahead.headers[.contentType], "application/json")
+            XCTAssertEqual(
+                String(buffer: ahead.body),
+                #"{"error":"ops[1].millis is 3 h ahead of the server's clock (it allows 60 s): "#
+                    + #"the sending machine's clock is wrong","server_millis":1800000000000}"#)
+            let largest = try await sync(client, token: token, body(first, [operation(1, millis: Int64.max)]))
+            XCTAssertEqual(largest.status, .badRequest)
+            XCTAssertEqual(log.operationCount(name: "ana"), 0)
+            // A minute ahead is taken.
+            let minute = try await sync(client, token: token, body(first, [operation(1, millis: serverMillis + 60_000)]))
+            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false}"#)
+        }
+    }
+
+    func testAValueTheAppRefusesIsRefusedNamingTheOperation() async throws {
+        let log = MemoryOperationLog()
+        let token = log.addUser(name: "ana").token
+        try await app(log).test(.router) { client in
+            let cases = [
+                (operation(2, value: #""   ""#), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
+                (operation(2, task: "task-2"), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
+                (operation(2, field: "done", value: #""yes""#), #"{"error":"ops[1] sets a task id or a done that navstack does not take"}"#),
+            ]
+            for (refused, expected) in cases {
+                let response = try await sync(client, token: token, body(first, [operation(1), refused]))
+                XCTAssertEqual(response.status, .badRequest, refused)
+                XCTAssertEqual(String(buffer: response.body), expected)
+            }
+            XCTAssertEqual(log.operationCount(name: "ana"), 0)
+        }
+    }
+
+    func testAnUnknownTokenIsRefusedBeforeTheBodyIsRead() async throws {
+        let log = MemoryOperationLog()
+        _ = log.addUser(name: "ana")
+        try await app(log).test(.router) { client in
+            // Read, this body would be refused with 400: the token is refused first.
+            for body in [ByteBuffer(string: "not json"), body(first, [operation(1, task: "task-1")])] {
+                let response = try await sync(client, token: String(repeating: "0", count: 64), body)
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertEqual(String(buffer: response.body), #"{"error":"bad token"}"#)
+            }
         }
     }
 
@@ -224,7 +325,12 @@ private struct UnavailableStore: OperationStore {
     struct Down: Error {}
     var hangs: Bool
 
-    func sync(token: String, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    func account(token: String, logger: Logger) async throws -> Int64? {
+        try await ping(logger: logger)
+        throw Down()
+    }
+
+    func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         try await ping(logger: logger)
         throw Down()
     }

@@ -125,6 +125,10 @@ final class SyncClockTests: XCTestCase {
         XCTAssertEqual(SyncDrift.words(millis: 61_000), "61 s")
         XCTAssertEqual(SyncDrift.words(millis: 12 * 60_000), "12 min")
         XCTAssertEqual(SyncDrift.words(millis: 3 * 3_600_000 + 5), "3 h")
+        XCTAssertEqual(SyncDrift.words(millis: 3 * 3_600_000 - 40), "3 h", "3 h ahead, measured a moment later")
+        XCTAssertEqual(SyncDrift.words(millis: 119_700), "2 min")
+        XCTAssertEqual(SyncDrift.words(millis: 119 * 60_000 + 45_000), "2 h")
+        XCTAssertEqual(SyncDrift.words(millis: Int.max), "106751991167 days")
         XCTAssertEqual(SyncDrift.words(millis: 5 * 365 * 86_400_000), "1825 days")
     }
 }

@@ -11,6 +11,8 @@ exit status is 1 when any failed. Standard library only.
 import http.client
 import json
 import os
+import resource
+import selectors
 import signal
 import socket
 import subprocess
@@ -18,6 +20,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import zlib
 
 SERVER_A = os.environ["NAVSTACK_SERVER_A"]
 SERVER_B = os.environ["NAVSTACK_SERVER_B"]
@@ -104,13 +107,23 @@ def new_replica():
     return os.urandom(16).hex()
 
 
+def tag_code(tag):
+    """Four hexadecimal digits that tell a tag's tasks apart."""
+    return "%04x" % (zlib.crc32(tag.encode()) & 0xFFFF)
+
+
+def task_id(tag, seq):
+    """Task `seq` of `tag` as a uuid, the only task id the server takes."""
+    return f"{seq:08x}-{tag_code(tag)}-4000-8000-000000000000"
+
+
 def make_ops(count, first_seq=1, tag="t"):
     ops = []
     for index in range(count):
         seq = first_seq + index
         field = FIELDS[seq % len(FIELDS)]
-        op = {"seq": seq, "millis": 1_700_000_000_000 + seq, "counter": seq % 7,
-              "task": f"{tag}-{seq:08d}-0000-4000-8000-000000000000"[:36], "field": field}
+        op = {"seq": seq, "millis": 1_700_000_000_000 + seq, "counter": seq % 7, "task": task_id(tag, seq),
+              "field": field}
         if field == "task":
             op["value"] = {"title": f"task {seq}", "notes": "ü ✓ \"quoted\"", "done": False, "position": seq}
         elif field == "done":
@@ -171,6 +184,81 @@ def healthy(base):
         return status == 200 and body == {"status": "ok"}
     except OSError:
         return False
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(*options, files=None):
+    """Another navstack-server on the database, on a free port, with `options` and at most
+    `files` open files; (process, base URL) once /health answers. Its log goes beside A's."""
+    port = free_port()
+    log = open(os.path.join(os.path.dirname(A_LOG), f"server-{port}.log"), "ab")
+
+    def limit_files():
+        if files:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    process = subprocess.Popen([SERVER_BIN, "--database", PG_URL, "--listen", f"127.0.0.1:{port}", *options],
+                               stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
+                               preexec_fn=limit_files)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while not healthy(base) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process, base
+
+
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def status_line(sock, timeout):
+    """The first line the server sends on `sock` within `timeout` s ('' for none, or
+    when it closed or reset the connection first)."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            part = sock.recv(4096)
+            if not part:
+                break
+            data += part
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data.split(b"\r\n", 1)[0].decode("latin-1") if b"\r\n" in data else ""
+
+
+def seconds_until_closed(sock, limit):
+    """How long until the server closes `sock` (None if it has not within `limit` s);
+    anything it sends first is read past."""
+    began = time.monotonic()
+    sock.settimeout(limit)
+    try:
+        while sock.recv(4096):
+            pass
+    except socket.timeout:
+        return None
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - began
+
+
+def memory_kib(pid, key):
+    """A line of /proc/PID/status in KiB: VmRSS (now) or VmHWM (the peak)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
 
 
 # --- checks -----------------------------------------------------------------------------
@@ -274,7 +362,7 @@ def check_accounts_apart(alice, pager):
     pager_sees = sync(SERVER_B, pager, new_replica(), 0)[1]["ops"]
     check("two users never see each other's ops",
           all(g["replica"] != replica for g in alice_sees + pager_sees)
-          and not any(g["task"].startswith("pg-") for g in alice_sees))
+          and not any(g["task"][9:13] == tag_code("pg") for g in alice_sees))
 
 
 def check_refusals(token):
@@ -357,6 +445,35 @@ def check_refusals(token):
     check("and the server still answers /health after both", healthy(SERVER_A))
 
 
+def check_replica_taken():
+    """A (replica, seq) held with other content is refused with 409 and nothing of that
+    request is kept (issue 27, item 1); the same content sent again is taken as held."""
+    token = new_user("frank")
+    account = account_id("frank")
+    replica = new_replica()
+    ops = make_ops(3, tag="held")
+    first = [sync(SERVER_A, token, replica, 0, ops)[0], sync(SERVER_B, token, replica, 0, ops)[0]]
+    check("3 ops pushed, then sent again on A and B: 200 twice, 3 kept", first == [200, 200] and op_count(account) == 3,
+          f"{first} {op_count(account)}")
+
+    def refused(name, base, sent, index, seq):
+        status, body, raw = sync(base, token, replica, 0, sent)
+        error = body.get("error", "") if isinstance(body, dict) else ""
+        check(f"{name} → 409 naming the op, the replica and the seq, nothing of it kept",
+              status == 409 and list(body) == ["error"] and error.startswith(f"ops[{index}] reuses seq {seq} of replica {replica}")
+              and op_count(account) == 3, f"{status} {raw[:300]!r} {op_count(account)}")
+
+    # ops: seq 1 sets a title (old "before 1"), seq 2 notes, seq 3 done.
+    refused("a held seq with another stamp beside a new seq", SERVER_A,
+            [ops[0], dict(ops[1], millis=ops[1]["millis"] + 1)] + make_ops(1, first_seq=4, tag="held"), 1, 2)
+    refused("a held seq with another old value", SERVER_B, [dict(ops[0], old="before something else")], 0, 1)
+    refused("a held seq with another value", SERVER_B, [dict(ops[2], value=not ops[2]["value"])], 0, 3)
+    new = make_ops(1, first_seq=5, tag="held")[0]
+    refused("one new seq twice in a request with other content", SERVER_A, [new, dict(new, value=new["value"] - 1)], 1, 5)
+    status = sync(SERVER_A, token, new_replica(), 0, [dict(op, value="another replica's") for op in ops[:2]])[0]
+    check("another replica's same seqs are its own: 200", status == 200, status)
+
+
 def check_concurrent_writers():
     """Writers on both servers push to one account while a reader pulls again and again
     from where it left off: the account's lock makes server_seq the commit order, so the
@@ -399,6 +516,161 @@ def check_concurrent_writers():
     check(f"a reader pulling while 4 writers push to A and B gets all {len(expected):,} ops exactly once",
           not failures and len(received) == len(expected) and set(received) == expected,
           f"failures {failures}, received {len(received)}, distinct {len(set(received))}, expected {len(expected)}")
+
+
+def check_token_before_body():
+    """A made-up token is refused before a byte of the body is read (issue 27, item 5)."""
+    process, base = start_server()
+    host, port = address(base)
+    made_up = os.urandom(32).hex()
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {made_up}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+    try:
+        sock = socket.create_connection((host, port), timeout=10)
+        began = time.monotonic()
+        sock.sendall(head)
+        line = status_line(sock, 5)
+        waited = time.monotonic() - began
+        sock.close()
+        check(f"a made-up token with Content-Length 8000000 and no body is answered 401 at once ({waited:.2f} s)",
+              line.startswith("HTTP/1.1 401 ") and waited < 1, repr(line))
+
+        count, chunk = 40, b" " * 65536
+        before_now, before_peak = memory_kib(process.pid, "VmRSS"), memory_kib(process.pid, "VmHWM")
+        lines = []
+
+        def send_all():
+            with socket.create_connection((host, port), timeout=30) as flood:
+                flood.sendall(head)
+                try:
+                    for _ in range(8_000_000 // len(chunk) + 1):
+                        flood.sendall(chunk)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                lines.append(status_line(flood, 30))
+
+        threads = [threading.Thread(target=send_all) for _ in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        after_now, after_peak = memory_kib(process.pid, "VmRSS"), memory_kib(process.pid, "VmHWM")
+        print(f"# {count} connections with made-up tokens sending 8 MB bodies: the server's RSS {before_now / 1024:.1f} MB"
+              f" → {after_now / 1024:.1f} MB, its peak {before_peak / 1024:.1f} MB → {after_peak / 1024:.1f} MB")
+        answered = sum(line.startswith("HTTP/1.1 401 ") for line in lines)
+        check(f"{count} connections with made-up tokens sending 8 MB bodies are each answered 401, and the server's"
+              f" peak memory grows by less than 16 MB ({(after_peak - before_peak) / 1024:.1f} MB)",
+              answered == count and after_peak - before_peak < 16 * 1024, f"{answered} answered 401: {set(lines)}")
+    finally:
+        stop_server(process)
+
+
+def half_sent(host, port, head=None):
+    """A connection that sends part of a request's head and then nothing."""
+    sock = socket.create_connection((host, port), timeout=10)
+    sock.sendall(head or f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: appl".encode())
+    return sock
+
+
+def check_half_sent_closed():
+    """With the default timeouts, a half-sent request is closed within 30 s (issue 27, item 6)."""
+    host, port = address(SERVER_A)
+    sock = half_sent(host, port)
+    waited = seconds_until_closed(sock, 35)
+    sock.close()
+    check(f"a half-sent request head is closed within 30 s ({'not closed' if waited is None else f'{waited:.1f} s'})",
+          waited is not None and waited <= 30, waited)
+
+
+def check_slow_client_flood(token):
+    """Past --max-connections, a new connection is answered 503 and closed; a real client
+    keeps syncing on its connection; the timeouts close what is half sent (issue 27, item 6)."""
+    cap, header, body_timeout, idle = 100, 5, 3, 5
+    process, base = start_server("--max-connections", str(cap), "--header-timeout", str(header), "--body-timeout",
+                                 str(body_timeout), "--idle-timeout", str(idle), files=256)
+    host, port = address(base)
+    flood = []
+    try:
+        check(f"a server with --max-connections {cap} and header, body and idle timeouts of {header}, {body_timeout} "
+              f"and {idle} s starts (at most 256 open files)",
+              process.poll() is None and healthy(base))
+        replica = new_replica()
+        client = http.client.HTTPConnection(host, port, timeout=10)
+
+        def client_sync(ops):
+            body = json.dumps({"replica": replica, "after": 0, "ops": ops}, separators=(",", ":"))
+            client.request("POST", "/v1/sync", body=body,
+                           headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            response = client.getresponse()
+            return response.status, json.loads(response.read())
+
+        first = client_sync(make_ops(2, tag="flood"))
+        sock = client.sock
+        began = time.monotonic()
+        for _ in range(300):
+            try:
+                flood.append(half_sent(host, port))
+            except OSError:
+                break
+        time.sleep(0.5)
+        answered, held = 0, []
+        for each in flood:
+            each.setblocking(False)
+            try:
+                data = each.recv(4096)
+            except BlockingIOError:
+                held.append(each)
+                continue
+            except OSError:
+                data = b""
+            answered += data.startswith(b"HTTP/1.1 503 ")
+        print(f"# {len(flood)} half-sent requests in {time.monotonic() - began:.2f} s: {answered} answered 503, "
+              f"{len(held)} held open")
+        check(f"300 half-sent requests past the cap of {cap}: each past it answered 503 at once, {len(held)} held",
+              len(flood) == 300 and answered >= 300 - cap and len(held) < cap, f"{len(flood)} {answered} {len(held)}")
+        status, body, _ = call(base, "GET", "/health", timeout=5)
+        check("a new connection meanwhile gets 503 {\"error\":…} rather than nothing",
+              status == 503 and list(body) == ["error"], f"{status} {body}")
+        second = client_sync(make_ops(3, tag="flood"))
+        answered_at = time.monotonic()
+        check("a real client's keep-alive POST /v1/sync succeeds before and during the flood",
+              first[0] == 200 and second[0] == 200 and client.sock is sock and time.monotonic() - began < header,
+              f"{first} {second} {time.monotonic() - began:.1f} s")
+        # Each held one, from when the flood began: all were sent within its first second.
+        closed = [None if seconds_until_closed(each, header + 5) is None else time.monotonic() - began
+                  for each in held[:5]]
+        check(f"the half-sent requests held are closed by the {header} s header timeout "
+              f"({', '.join('not' if c is None else f'{c:.1f}' for c in closed)} s after the flood began)",
+              all(c is not None and c <= header + 2 for c in closed), closed)
+        deadline = time.monotonic() + header + 3
+        while not healthy(base) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check("then a new connection is served again: /health 200", healthy(base))
+        waited = seconds_until_closed(sock, idle + 5)
+        idled = None if waited is None else time.monotonic() - answered_at
+        check(f"the real client's idle connection is closed by the {idle} s idle timeout "
+              f"({'not closed' if idled is None else f'{idled:.1f} s after its answer'})",
+              idled is not None and idle - 1 <= idled <= idle + 2, idled)
+        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"replica\":").encode()
+        slow = half_sent(host, port, head)
+        waited = seconds_until_closed(slow, body_timeout + 5)
+        slow.close()
+        check(f"a body that stops halfway is closed by the {body_timeout} s body timeout "
+              f"({'not closed' if waited is None else f'{waited:.1f} s'})",
+              waited is not None and waited <= body_timeout + 2, waited)
+        check("the server ran throughout", process.poll() is None and healthy(base))
+    finally:
+        for each in flood:
+            each.close()
+        stop_server(process)
+
+    process, base = start_server(files=128)
+    stop_server(process)
+    with open(os.path.join(os.path.dirname(A_LOG), f"server-{address(base)[1]}.log")) as log:
+        text = log.read()
+    check("under a limit of 128 open files, the default cap of 512 connections comes down to 64, and the log says so",
+          "fewer connections than asked" in text and "connections=64" in text, text[-300:])
 
 
 def postgres(action):
@@ -506,7 +778,11 @@ def main():
     pager = timed(check_paging)
     timed(check_accounts_apart, alice, pager)
     timed(check_refusals, alice)
+    timed(check_replica_taken)
     timed(check_concurrent_writers)
+    timed(check_token_before_body)
+    timed(check_half_sent_closed)
+    timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)
     timed(check_database_stopped)
     check("B answered throughout", healthy(SERVER_B))

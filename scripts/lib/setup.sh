@@ -27,6 +27,9 @@ ensure_packages() {
 
 # The C libraries navstack links, with the static archives the release build uses.
 BUILD_PACKAGES=(libedit-dev libsqlite3-dev libncurses-dev libbsd-dev libmd-dev)
+# What scripts/test runs besides: a terminal (tmux), the shells whose completion scripts
+# are loaded, and faketime for a machine whose clock is ahead (Tests/Sync/defect_checks.py).
+TEST_PACKAGES=(tmux python3 zsh fish faketime)
 
 # build_release — builds .build/release/navstack as one static executable: the Swift
 # runtime, SQLite, libedit and the C library linked in. Nothing is loaded at launch, so

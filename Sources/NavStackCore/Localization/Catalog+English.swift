@@ -115,6 +115,7 @@ extension Catalog {
         .syncWireTooManyOperations: "more than {limit} ops in one request",
         .syncWireStampAhead: "{path} is {ahead} ahead of the server's clock (it allows {limit}): the sending machine's clock is wrong",
         .syncWireRefusedValue: "{path} sets a task id or a {field} that navstack does not take",
+        .syncWireReplicaTaken: "{path} reuses seq {seq} of replica {replica}, which the server holds with other content: the replica must take a new id",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
         .syncNotConfigured: "profile '{user}' has no sync server: give --server URL and --token TOKEN once",
         .syncNoProfile: "there is no profile '{user}' in this store",

@@ -116,6 +116,7 @@ extension Catalog {
         .syncWireTooManyOperations: "mais de {limit} operações num pedido",
         .syncWireStampAhead: "{path} está {ahead} à frente do relógio do servidor (ele permite {limit}): o relógio da máquina que envia está errado",
         .syncWireRefusedValue: "{path} define um id de tarefa ou um {field} que o navstack não aceita",
+        .syncWireReplicaTaken: "{path} reutiliza o seq {seq} da réplica {replica}, que o servidor guarda com outro conteúdo: a réplica deve tomar um novo id",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
         .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL e --token TOKEN uma vez",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",

@@ -116,6 +116,7 @@ extension Catalog {
         .syncWireTooManyOperations: "más de {limit} operaciones en una petición",
         .syncWireStampAhead: "{path} va {ahead} por delante del reloj del servidor (permite {limit}): el reloj de la máquina que envía está mal",
         .syncWireRefusedValue: "{path} fija un id de tarea o un {field} que navstack no acepta",
+        .syncWireReplicaTaken: "{path} reutiliza el seq {seq} de la réplica {replica}, que el servidor guarda con otro contenido: la réplica debe tomar un id nuevo",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",
         .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL y --token TOKEN una vez",
         .syncNoProfile: "no hay perfil '{user}' en este almacén",

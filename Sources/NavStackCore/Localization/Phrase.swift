@@ -117,6 +117,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncWireTooManyOperations = "syncWire.tooManyOperations"
     case syncWireStampAhead = "syncWire.stampAhead"
     case syncWireRefusedValue = "syncWire.refusedValue"
+    case syncWireReplicaTaken = "syncWire.replicaTaken"
     case syncMalformedAnswer = "sync.malformedAnswer"
     case syncNotConfigured = "sync.notConfigured"
     case syncNoProfile = "sync.noProfile"
