@@ -171,13 +171,13 @@ def clock_ahead(dynamic, work):
     out = run(dynamic, ahead, "sync", "--user", user, "--server", server, "--token", tok)
     check(out.returncode == 0, "clock: a first sync", out.stderr)
     faked = dict(ENV, FAKETIME_DONT_FAKE_MONOTONIC="1")
-    made = run(dynamic, ahead, "-c", f"login {user}", "-c", "add Made 3 h ahead", env=faked, prefix=("faketime", "-f", "+3h"))
+    made = run(dynamic, ahead, "-c", "add Made 3 h ahead", env=faked, prefix=("faketime", "-f", "+3h"))
     out = run(dynamic, ahead, "sync", "--user", user, env=faked, prefix=("faketime", "-f", "+3h"))
     lines = out.stderr.strip().splitlines()
     check(made.returncode == 0 and out.returncode == 1 and len(lines) == 1
           and lines[0] == "navstack: sync: this machine's clock is 3 h ahead of the server's: fix the clock; "
                           "your changes are kept",
-          "clock: a machine 3 h ahead is told so in one line, exit 1", repr(out.stderr))
+          "clock: a machine 3 h ahead is told so in one line, exit 1", f"made {made.returncode} {made.stderr!r}, sync {out.returncode} {out.stderr!r}")
     out = run(dynamic, ahead, "sync", "--user", user)
     check(out.returncode == 0 and out.stdout.startswith("sent 1,"),
           "clock: with the clock right again, the change made ahead is stamped again and sent", out.stdout + out.stderr)
