@@ -58,6 +58,8 @@ enum Resolver {
     }
 
     private static func lookUpOnThread(_ host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
+        // In the static release build, names are looked up in /etc/hosts and DNS only.
+        ns_resolve_hosts_with_builtin_modules()
         let lookup = Lookup(host: host, port: port)
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
