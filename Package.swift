@@ -52,11 +52,18 @@ let package = Package(
         ),
         // The parts of the C library Swift does not see.
         .systemLibrary(name: "CPosix"),
-        // A small HTTP/1.1 client over the C library's sockets, for the sync server: no
-        // Foundation networking and no package, so the static executable stays as it is.
+        // OpenSSL 3 (libssl, libcrypto), for the sync client's TLS: linked statically into
+        // the release build, started only when an https:// address is used.
+        .systemLibrary(
+            name: "COpenSSL",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // A small HTTP/1.1 client over the C library's sockets and OpenSSL, for the sync
+        // server: no Foundation networking and no package, so the static executable stays
+        // one file that starts at once.
         .target(
             name: "NavStackHTTP",
-            dependencies: ["CPosix"]
+            dependencies: ["CPosix", "COpenSSL"]
         ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(

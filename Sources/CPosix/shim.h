@@ -10,7 +10,10 @@
 #include <poll.h>
 #include <pthread.h>
 #ifdef __GLIBC__
+#include <link.h>
 #include <malloc.h>
+#include <nss.h>
+#include <sys/auxv.h>
 #endif
 
 // glibc declares this only with _GNU_SOURCE, which would change the other headers Swift
@@ -34,6 +37,39 @@ static inline int ns_tcp_socket(int family) {
 /// the process (Linux has no SO_NOSIGPIPE; MSG_NOSIGNAL is its per-call equivalent).
 static inline ssize_t ns_send(int fd, const void *bytes, size_t count) {
     return send(fd, bytes, count, MSG_NOSIGNAL);
+}
+
+#ifdef __GLIBC__
+/// Whether this executable is linked statically: its program headers, as the kernel
+/// gave them, have no dynamic section.
+static inline int ns_is_static_executable(void) {
+    const ElfW(Phdr) *headers = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+    unsigned long count = getauxval(AT_PHNUM);
+    if (headers == NULL) return 0;
+    for (unsigned long index = 0; index < count; index++) {
+        if (headers[index].p_type == PT_DYNAMIC) return 0;
+    }
+    return 1;
+}
+#endif
+
+/// The work of `ns_resolve_hosts_with_builtin_modules`, done once.
+static inline void ns_resolve_hosts_with_builtin_modules_once(void) {
+#ifdef __GLIBC__
+    if (ns_is_static_executable()) __nss_configure_lookup("hosts", "files dns");
+#endif
+}
+
+/// In a static executable, has the C library look host names up in /etc/hosts and DNS
+/// (glibc's `files` and `dns`, built into it since 2.34) whatever /etc/nsswitch.conf
+/// names: another module there (mdns, resolve, myhostname, sss…) would be loaded from the
+/// host's own glibc, which need not be the one navstack was linked with (the static
+/// link's warning about getaddrinfo). Go's own resolver reads the same two sources. Does
+/// nothing in a dynamically linked executable, which loads the modules as any program
+/// does. Called before each lookup; it takes effect at the first.
+static inline void ns_resolve_hosts_with_builtin_modules(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, ns_resolve_hosts_with_builtin_modules_once);
 }
 
 /// The addresses of `host` for a TCP connection to `port`, of either family.

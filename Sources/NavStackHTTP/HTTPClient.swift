@@ -1,16 +1,21 @@
 import Glibc
 
-/// Sends HTTP/1.1 requests over plain TCP with nothing but the C library, so that the
-/// static navstack executable stays free of Foundation's networking and its start-up cost.
+/// Sends HTTP/1.1 requests over TLS (OpenSSL) or, to this machine only, plain TCP, with
+/// nothing but the C library besides, so that the static navstack executable stays free of
+/// Foundation's networking and its start-up cost.
 ///
 /// One connection per request (`Connection: close`). The whole request — resolving the
-/// host, connecting to each of its addresses in turn, writing, reading the answer — ends
-/// by the deadline it is given, so a screen waiting on the server is never held longer.
+/// host, connecting to each of its addresses in turn, the TLS handshake, writing, reading
+/// the answer — ends by the deadline it is given, so a screen waiting on the server is
+/// never held longer. OpenSSL is started at the first `https://` request, not before.
 public struct HTTPClient: Sendable {
     /// The largest answer body accepted, in bytes; a longer one is `responseTooLarge`.
     public var maximumResponseSize: Int
+    /// The authorities an `https://` server's certificate must chain to.
+    public var trust: TLSTrust
 
-    public init(maximumResponseSize: Int = 64 << 20) {
+    public init(trust: TLSTrust = .system, maximumResponseSize: Int = 64 << 20) {
+        self.trust = trust
         self.maximumResponseSize = maximumResponseSize
     }
 
@@ -23,10 +28,20 @@ public struct HTTPClient: Sendable {
     /// so the caller can work while the server does; both end by `deadline`.
     public func start(_ request: HTTPRequest, deadline budget: Duration) throws(HTTPError) -> HTTPExchange {
         let deadline = Deadline(budget)
-        let head = try request.head()
         let url = request.url
-        let addresses = try Resolver.addresses(of: url.host, port: url.port, by: deadline)
-        let socket = try Self.connect(to: addresses, host: url.host, port: url.port, by: deadline)
+        try url.checkPlainText()
+        let head = try request.head()
+        let context = url.scheme == .https ? try TLSContext.shared(for: trust) : nil
+        var addresses = try Resolver.addresses(of: url.host, port: url.port, by: deadline)
+        if url.scheme == .http {
+            // `localhost` as the resolver gives it: only its loopback addresses.
+            addresses.removeAll { !$0.isLoopback }
+            guard !addresses.isEmpty else { throw .plainTextRefused(host: url.host) }
+        }
+        var socket = try Self.connect(to: addresses, host: url.host, port: url.port, by: deadline)
+        if let context {
+            try socket.secure(with: context, host: url.host, port: url.port, by: deadline)
+        }
         if try socket.send(head, by: deadline) {
             _ = try socket.send(request.body, by: deadline)
         }

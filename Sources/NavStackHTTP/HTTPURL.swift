@@ -1,27 +1,41 @@
 import Glibc
 
-/// A server address: `http://host[:port][/path]`. The host is a name, an IPv4 address or an
-/// IPv6 address in brackets (`http://[::1]:8080`). Only plain HTTP: navstack links no TLS
-/// library, so that it stays one static executable that starts at once.
+/// A server address: `https://host[:port][/path]`, or `http://` for a server on this
+/// machine. The host is a name, an IPv4 address or an IPv6 address in brackets
+/// (`https://[2001:db8::7]:8443`).
 public struct HTTPURL: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// How the connection is made.
+    public enum Scheme: String, Equatable, Hashable, Sendable {
+        /// TLS 1.2 or later, the server's certificate and name checked.
+        case https
+        /// Plain TCP: only for a host on this machine (``HTTPURL/checkPlainText()``).
+        case http
+
+        /// The port an address without one uses.
+        public var defaultPort: Int { self == .https ? 443 : 80 }
+    }
+
+    public let scheme: Scheme
     /// The host as it is resolved: a name in lowercase, or an address without brackets.
     public let host: String
-    /// The TCP port, 80 unless the address names one.
+    /// The TCP port: the address's, else 443 for https and 80 for http.
     public let port: Int
     /// The path without a trailing slash: "" for the server's root, else "/base".
     public let path: String
 
-    /// Reads `text`, refusing anything but `http://` with an error that says what is wrong.
+    /// Reads `text`, refusing anything but `https://` and `http://` with an error that says
+    /// what is wrong. Whether plain HTTP may reach the host is ``checkPlainText()``'s to say.
     public init(_ text: String) throws(HTTPError) {
+        let start = "it must start with https://"
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else {
-            throw .invalidURL(text, reason: "it must start with http://")
+            throw .invalidURL(text, reason: start)
         }
-        let scheme = text[..<colon].lowercased()
-        guard scheme == "http" else {
-            guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
-                throw .invalidURL(text, reason: "it must start with http://")
+        let schemeText = text[..<colon].lowercased()
+        guard let scheme = Scheme(rawValue: schemeText) else {
+            guard !schemeText.isEmpty, schemeText.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+                throw .invalidURL(text, reason: start)
             }
-            throw .unsupportedScheme(scheme)
+            throw .unsupportedScheme(schemeText)
         }
         let rest = text[text.index(colon, offsetBy: 3)...]
         let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
@@ -62,41 +76,68 @@ public struct HTTPURL: Equatable, Hashable, Sendable, CustomStringConvertible {
                 throw .invalidURL(text, reason: "the host may hold only letters, digits, '-' and '.'")
             }
         }
-        var port = 80
+        var port = scheme.defaultPort
         if let portText {
             guard let number = Int(portText), portText.allSatisfy(\.isASCII), portText.first != "+", (1...65535).contains(number) else {
                 throw .invalidURL(text, reason: "the port must be a number from 1 to 65535")
             }
             port = number
         }
+        self.scheme = scheme
         self.host = hostText.lowercased()
         self.port = port
         self.path = path
     }
 
-    private init(host: String, port: Int, path: String) {
+    private init(scheme: Scheme, host: String, port: Int, path: String) {
+        self.scheme = scheme
         self.host = host
         self.port = port
         self.path = path
     }
 
     /// This address with `path` added to its own, with exactly one slash between:
-    /// `http://h/base` + `/v1/sync` = `http://h/base/v1/sync`.
+    /// `https://h/base` + `/v1/sync` = `https://h/base/v1/sync`.
     public func appending(_ path: String) -> HTTPURL {
         let added = path.drop(while: { $0 == "/" })
-        return HTTPURL(host: host, port: port, path: added.isEmpty ? self.path : self.path + "/" + added)
+        return HTTPURL(scheme: scheme, host: host, port: port, path: added.isEmpty ? self.path : self.path + "/" + added)
     }
 
-    /// `host:port` as the `Host` header names it: the port left out when it is 80.
+    /// `host:port` as the `Host` header names it: the port left out when it is the
+    /// scheme's own (443, 80).
     public var authority: String {
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        return port == 80 ? host : "\(host):\(port)"
+        return port == scheme.defaultPort ? host : "\(host):\(port)"
     }
 
     /// What goes after the method in the request line: the path, or "/" for the root.
     public var target: String { path.isEmpty ? "/" : path }
 
-    public var description: String { "http://\(authority)\(path)" }
+    public var description: String { "\(scheme.rawValue)://\(authority)\(path)" }
+
+    /// Whether the host is this machine: `localhost`, an address in 127.0.0.0/8, or `::1`.
+    /// (`localhost` is connected to only at the loopback addresses it resolves to.)
+    public var isLoopback: Bool {
+        host == "localhost" || Self.isLoopbackAddress(host)
+    }
+
+    /// Refuses an `http://` address whose host is not this machine, before anything is
+    /// resolved or sent: plain HTTP is for a server on this machine only.
+    public func checkPlainText() throws(HTTPError) {
+        if scheme == .http && !isLoopback { throw .plainTextRefused(host: host) }
+    }
+
+    /// Whether `text` is an address in 127.0.0.0/8 or the IPv6 loopback address, as
+    /// `inet_pton` reads it (so "127.1" or "::ffff:127.0.0.1" are not).
+    static func isLoopbackAddress(_ text: String) -> Bool {
+        var address4 = in_addr()
+        if inet_pton(AF_INET, text, &address4) == 1 {
+            return withUnsafeBytes(of: &address4) { $0[0] } == 127
+        }
+        var address6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &address6) == 1 else { return false }
+        return withUnsafeBytes(of: &address6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+    }
 
     /// Whether `text` is an IPv6 address as `inet_pton` reads it.
     static func isIPv6(_ text: String) -> Bool {

@@ -6,6 +6,16 @@ import Glibc
 struct SocketAddress: Equatable, Sendable {
     let family: Int32
     let bytes: [UInt8]
+
+    /// Whether it is in 127.0.0.0/8 or is ::1 (IPv6 with the port, flow label and scope
+    /// ahead of the 16 address bytes).
+    var isLoopback: Bool {
+        switch family {
+        case AF_INET: bytes.count >= 8 && bytes[4] == 127
+        case AF_INET6: bytes.count >= 24 && bytes[8..<23].allSatisfy { $0 == 0 } && bytes[23] == 1
+        default: false
+        }
+    }
 }
 
 /// Turns a host into the addresses to try, within the request's deadline.
@@ -23,7 +33,7 @@ enum Resolver {
         return addresses
     }
 
-    private static func isIPv4(_ text: String) -> Bool {
+    static func isIPv4(_ text: String) -> Bool {
         var address = in_addr()
         return inet_pton(AF_INET, text, &address) == 1
     }
@@ -48,6 +58,8 @@ enum Resolver {
     }
 
     private static func lookUpOnThread(_ host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
+        // In the static release build, names are looked up in /etc/hosts and DNS only.
+        ns_resolve_hosts_with_builtin_modules()
         let lookup = Lookup(host: host, port: port)
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in

@@ -1,10 +1,14 @@
 import CPosix
 import Glibc
 
-/// A non-blocking TCP socket, closed when it goes away. Every wait is a `poll` bounded by
+/// A non-blocking TCP socket, closed when it goes away, and the TLS session over it once
+/// ``secure(with:host:port:by:)`` has checked the server. Every wait is a `poll` bounded by
 /// the request's deadline, so no call can hold the caller past it.
 struct Socket: ~Copyable {
     let descriptor: Int32
+    /// The TLS session once the server's certificate has passed its checks; sending and
+    /// receiving then go through it. Nil for plain HTTP.
+    var tls: TLSSession?
 
     init(family: Int32) throws(HTTPError) {
         descriptor = ns_tcp_socket(family)
@@ -33,9 +37,23 @@ struct Socket: ~Copyable {
         return code
     }
 
-    /// Writes all of `bytes`. False when the server closed the connection first: it may
-    /// have answered already (say, refusing a body too large), so the caller reads on.
+    /// Writes all of `bytes` (sealed, over TLS). False when the server closed the
+    /// connection first: it may have answered already (say, refusing a body too large),
+    /// so the caller reads on.
     func send(_ bytes: [UInt8], by deadline: Deadline) throws(HTTPError) -> Bool {
+        guard let tls else { return try sendPlain(bytes, by: deadline) }
+        return try sendSealed(bytes, over: tls, by: deadline)
+    }
+
+    /// Reads what has arrived into `buffer` (opened, over TLS), waiting for something if
+    /// nothing has: the count read, or 0 when the server has closed the connection.
+    func receive(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
+        guard let tls else { return try receivePlain(into: buffer, by: deadline) }
+        return try receiveSealed(into: buffer, over: tls, by: deadline)
+    }
+
+    /// Writes all of `bytes` to the connection as they are.
+    func sendPlain(_ bytes: [UInt8], by deadline: Deadline) throws(HTTPError) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { ns_send(descriptor, $0.baseAddress! + sent, $0.count - sent) }
@@ -53,10 +71,11 @@ struct Socket: ~Copyable {
         return true
     }
 
-    /// Reads what has arrived into `buffer`, waiting for something if nothing has: the
-    /// count read, or 0 when the server has closed the connection. Past the deadline it
-    /// throws `timedOut` even when bytes keep arriving (a server that never stops sending).
-    func receive(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
+    /// Reads what has arrived on the connection into `buffer`, as it is, waiting for
+    /// something if nothing has: the count read, or 0 when the server has closed the
+    /// connection. Past the deadline it throws `timedOut` even when bytes keep arriving
+    /// (a server that never stops sending).
+    func receivePlain(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
         while true {
             guard deadline.remainingMilliseconds > 0 else { throw deadline.timedOut }
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)

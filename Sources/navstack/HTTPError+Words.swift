@@ -23,7 +23,29 @@ extension HTTPError {
         case .connectionClosed: t(.httpConnectionClosed)
         case .malformedResponse(let what): t(.httpMalformedResponse, ("what", what.escapedForDisplay))
         case .responseTooLarge(let limit): t(.httpResponseTooLarge, ("size", Self.words(bytes: limit)))
+        case .plainTextRefused(let host): t(.httpPlainTextRefused, ("host", host.escapedForDisplay))
+        case .untrusted(let host, let port, let reason):
+            t(.httpUntrusted, ("address", Self.address(host, port)), ("reason", Self.words(reason, host: host, in: t)))
+        case .tlsFailed(let host, let port, let reason): t(.httpTLSFailed, ("address", Self.address(host, port)), ("reason", reason))
+        case .notTLS(let host, let port): t(.httpNotTLS, ("address", Self.address(host, port)))
+        case .noSystemAuthorities: t(.httpNoSystemAuthorities)
+        case .unreadableAuthorities(let file, let reason):
+            t(.httpUnreadableAuthorities, ("file", file.escapedForDisplay), ("reason", reason))
+        case .tlsUnavailable(let reason): t(.httpTLSUnavailable, ("reason", reason))
         case .system(let call, let code): t(.httpSystem, ("call", call), ("reason", String(cString: strerror(code))))
+        }
+    }
+
+    /// Why a server's certificate was refused, for the server at `host`.
+    private static func words(_ reason: TLSRefusal, host: String, in t: Catalog) -> String {
+        let host = ("host", host.escapedForDisplay)
+        return switch reason {
+        case .unknownAuthority: t(.tlsUnknownAuthority)
+        case .nameMismatch(let names) where names.isEmpty: t(.tlsNotFor, host)
+        case .nameMismatch(let names): t(.tlsForOther, ("names", names), host)
+        case .expired(let day): day.map { t(.tlsExpiredOn, ("day", $0)) } ?? t(.tlsExpired)
+        case .notYetValid(let day): day.map { t(.tlsNotValidUntil, ("day", $0)) } ?? t(.tlsNotYetValid)
+        case .other(let words): t(.tlsRefused, ("words", words))
         }
     }
 

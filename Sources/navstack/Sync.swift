@@ -24,9 +24,10 @@ struct Syncer {
     let store: SQLiteStore
     let user: String
     let settings: SyncSettings
-    var client = HTTPClient()
     /// Told the totals after each round (a hand sync shows them at a terminal).
     var onRound: ((SyncTotals) -> Void)?
+    /// The authorities an https:// server's certificate must chain to.
+    var trust = TLSTrust.chosen(ca: nil)
 
     /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
@@ -57,7 +58,7 @@ struct Syncer {
     /// request, the next batch is made; once its answer is read, the next request goes
     /// out before the answer is applied.
     private func rounds(until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) {
-        let transport = try SyncTransport(server: settings.server, token: settings.token)
+        let transport = try SyncTransport(server: settings.server, token: settings.token, trust: trust)
         var batch = try make { try store.syncRequest(user) }
         var exchange = try transport.send(batch.request, by: end)
         while true {
@@ -135,7 +136,12 @@ struct SyncCommand: Subcommand {
         name: "navstack sync",
         abstract: "Send this store's changes to the sync server and apply the other devices' changes.",
         discussion: """
-            Prints 'sent N, received N, conflicts N'. --server and --token are kept for the \
+            Prints 'sent N, received N, conflicts N'. The server is reached with https:// \
+            (TLS 1.2 or later): its certificate must be signed by an authority the system \
+            trusts (SSL_CERT_FILE and SSL_CERT_DIR say where they are kept, when set; --ca or \
+            NAVSTACK_CA trusts one authority instead) and be for its host name; http:// is \
+            accepted only for this machine (localhost, 127.0.0.0/8, ::1). \
+            --server and --token are kept for the \
             profile (in the store, which is private to you), so later runs need neither; \
             a token the server refuses is not kept. \
             The sync gives up after --timeout seconds, whatever the server does; at a \
@@ -146,8 +152,9 @@ struct SyncCommand: Subcommand {
             Exit status: 0 when the sync finished, 1 when it did not, 64 on bad usage.
             """,
         options: StoreOptions.fileOptions + [
-            .init("server", value: "url", help: "The server, http://HOST:PORT (kept for the profile)."),
+            .init("server", value: "url", help: "The server, https://HOST[:PORT] (kept for the profile); http:// only for this machine."),
             .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
+            .init("ca", value: "file", complete: .file, help: "Trust only the certificate authority in this PEM file for the server's certificate, instead of the system's (this run; NAVSTACK_CA sets it for every run)."),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
@@ -161,6 +168,7 @@ struct SyncCommand: Subcommand {
     let user: String?
     /// Seconds the whole run may take.
     let timeout: Int
+    let trust: TLSTrust
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
@@ -168,6 +176,7 @@ struct SyncCommand: Subcommand {
         token = parsed.value("token")
         user = parsed.value("user")
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
+        trust = TLSTrust.chosen(ca: parsed.value("ca"))
     }
 
     func run() throws {
@@ -175,9 +184,11 @@ struct SyncCommand: Subcommand {
         let user = try checkedUser(self.user, streams, command: "sync")
         if let server {
             do {
-                _ = try HTTPURL(server)
+                try HTTPURL(server).checkPlainText()
             } catch {
                 streams.write("navstack: sync: --server: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
+                // Plain HTTP to another machine is bad usage; it is refused before anything is kept or sent.
+                if case .plainTextRefused = error { throw ExitStatus(code: 64) }
                 throw ExitStatus.failure
             }
         }
@@ -210,7 +221,7 @@ struct SyncCommand: Subcommand {
         let budget = Duration.seconds(timeout)
         let t = Navstack.messageCatalog
         do {
-            var syncer = Syncer(store: store, user: profile, settings: settings)
+            var syncer = Syncer(store: store, user: profile, settings: settings, trust: trust)
             if let progress {
                 syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
             }

@@ -7,15 +7,16 @@ import NavStackSync
 struct SyncTransport {
     let url: HTTPURL
     let token: String
-    var client = HTTPClient()
+    var client: HTTPClient
 
-    init(server: String, token: String) throws(SyncError) {
+    init(server: String, token: String, trust: TLSTrust) throws(SyncError) {
         do {
             url = try HTTPURL(server).appending("/v1/sync")
         } catch {
             throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
         self.token = token
+        client = HTTPClient(trust: trust)
     }
 
     /// Sends `request`, with what is left until `end`; its answer is read later.

@@ -76,6 +76,14 @@ final class ErrorWordsTests: XCTestCase {
             .unreachable(host: "10.0.0.1", port: 80, reason: "No route to host"), .timedOut(.seconds(2)),
             .timedOut(.microseconds(200_001)), .connectionClosed, .malformedResponse("no status line"),
             .responseTooLarge(limit: 64 << 20), .responseTooLarge(limit: 1000), .system(call: "poll", code: 4),
+            .plainTextRefused(host: "sync.example.org"), .untrusted(host: "h", port: 443, reason: .unknownAuthority),
+            .untrusted(host: "h", port: 443, reason: .nameMismatch(names: "")),
+            .untrusted(host: "h", port: 443, reason: .nameMismatch(names: "other.example")),
+            .untrusted(host: "::1", port: 443, reason: .expired(since: "2021-01-02")), .untrusted(host: "h", port: 1, reason: .expired(since: nil)),
+            .untrusted(host: "h", port: 1, reason: .notYetValid(until: "2031-01-01")), .untrusted(host: "h", port: 1, reason: .notYetValid(until: nil)),
+            .untrusted(host: "h", port: 1, reason: .other("certificate revoked")), .tlsFailed(host: "h", port: 1, reason: "wrong version"),
+            .notTLS(host: "h", port: 1), .noSystemAuthorities, .unreadableAuthorities(file: "/ca.pem", reason: "no such file"),
+            .tlsUnavailable(reason: "no memory"),
         ]
         for error in errors {
             XCTAssertEqual(error.message(in: .english), error.description)

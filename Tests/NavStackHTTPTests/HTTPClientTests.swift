@@ -188,7 +188,7 @@ final class HTTPClientTests: XCTestCase {
 
     func testAnUnknownHostCannotBeResolved() throws {
         // .invalid is reserved (RFC 6761): no resolver gives it an address.
-        XCTAssertThrowsError(try client.send(HTTPRequest(method: .get, url: HTTPURL("http://sync.invalid:8080")), deadline: .seconds(10))) {
+        XCTAssertThrowsError(try client.send(HTTPRequest(method: .get, url: HTTPURL("https://sync.invalid:8080")), deadline: .seconds(10))) {
             XCTAssertEqual($0 as? HTTPError, .cannotResolve(host: "sync.invalid"))
         }
     }

@@ -25,16 +25,26 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >&2
 }
 
-# The C libraries navstack links, with the static archives the release build uses.
-BUILD_PACKAGES=(libedit-dev libsqlite3-dev libncurses-dev libbsd-dev libmd-dev)
+# The C libraries navstack links, with the static archives the release build uses
+# (libssl-dev: OpenSSL 3, for navstack sync over https).
+BUILD_PACKAGES=(libedit-dev libsqlite3-dev libncurses-dev libbsd-dev libmd-dev libssl-dev)
 # What scripts/test runs besides: a terminal (tmux), the shells whose completion scripts
-# are loaded, and faketime for a machine whose clock is ahead (Tests/Sync/defect_checks.py).
-TEST_PACKAGES=(tmux python3 zsh fish faketime)
+# are loaded, faketime for a machine whose clock is ahead (Tests/Sync/defect_checks.py),
+# and openssl to make the certificates of Tests/Sync/tls_checks.py.
+TEST_PACKAGES=(tmux python3 zsh fish faketime openssl)
 
 # build_release — builds .build/release/navstack as one static executable: the Swift
-# runtime, SQLite, libedit and the C library linked in. Nothing is loaded at launch, so
-# navstack starts in about a millisecond. libedit's own libraries (terminfo, libbsd,
-# libmd) are named because a static link does not follow their dependencies.
+# runtime, SQLite, libedit, OpenSSL and the C library linked in. Nothing is loaded at
+# launch, so navstack starts in about a millisecond; OpenSSL is started only by a sync
+# over https. libedit's own libraries (terminfo, libbsd, libmd) are named because a static
+# link does not follow their dependencies; libssl and libcrypto need no flag (COpenSSL's
+# module map names both, in that order).
+# The static link warns that getaddrinfo needs the host's glibc at run time: it would load
+# the NSS modules /etc/nsswitch.conf names from the host. navstack looks a host name up
+# only to sync, and then with glibc's own "files dns" (/etc/hosts and DNS, built into the
+# C library; Sources/CPosix/shim.h), so it loads nothing from the host. libcrypto's
+# warnings (getaddrinfo, gethostbyname, dlopen) are about parts navstack never calls:
+# socket BIOs and loadable engines and providers.
 # Exclusive access is checked when compiling, and at run time in debug builds (which the
 # unit tests run); the release build leaves out the run-time checks, about 5% of a long
 # piped session (scripts/bench, target 5).
