@@ -62,10 +62,12 @@ enum Resolver {
         ns_resolve_hosts_with_builtin_modules()
         let lookup = Lookup(host: host, port: port)
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            Unmanaged<Lookup>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, Unmanaged.passRetained(lookup).toOpaque())
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Lookup>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, Unmanaged.passRetained(lookup).toOpaque())
         guard started == 0 else {
             Unmanaged.passUnretained(lookup).release()
             throw .system(call: "pthread_create", code: started)

@@ -83,7 +83,9 @@ struct ResponseReader {
                 start = buffer.count
                 return
             case .chunkSize:
-                guard let end = try find(crlf, limit: Self.chunkLineLimit, tooLong: "a chunk size line is longer than 4 KiB") else { return }
+                guard let end = try find(crlf, limit: Self.chunkLineLimit, tooLong: "a chunk size line is longer than 4 KiB") else {
+                    return
+                }
                 let line = buffer[start..<end]
                 start = end + 2
                 let size = try chunkSize(line)

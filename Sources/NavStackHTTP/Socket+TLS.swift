@@ -45,7 +45,8 @@ extension Socket {
     /// is `connectionClosed`, so that an answer read to the end of the connection cannot
     /// be cut short unnoticed.
     func receiveSealed(into buffer: UnsafeMutableRawBufferPointer, over session: TLSSession, by deadline: Deadline)
-        throws(HTTPError) -> Int {
+        throws(HTTPError) -> Int
+    {
         var ended = false
         while true {
             switch session.read(into: buffer) {

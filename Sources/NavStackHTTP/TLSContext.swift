@@ -41,8 +41,9 @@ final class TLSContext: @unchecked Sendable {
             throw .tlsUnavailable(reason: Self.lastError() ?? "OpenSSL could not be started")
         }
         self.init(context)
-        let (files, folders) = trust.locations(environment: { getenv($0).map { String(cString: $0) } },
-                                               exists: { access($0, R_OK) == 0 })
+        let (files, folders) = trust.locations(
+            environment: { getenv($0).map { String(cString: $0) } },
+            exists: { access($0, R_OK) == 0 })
         guard !files.isEmpty || !folders.isEmpty else { throw .noSystemAuthorities }
         for file in files {
             if case .authority = trust, access(file, R_OK) != 0 {

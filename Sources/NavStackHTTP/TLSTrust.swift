@@ -30,15 +30,17 @@ public enum TLSTrust: Equatable, Hashable, Sendable {
     /// as OpenSSL and Go read them; only those that `exists` are kept, and of the bundles
     /// only the first. Empty when none exists.
     public func locations(environment: (String) -> String?, exists: (String) -> Bool)
-        -> (files: [String], folders: [String]) {
+        -> (files: [String], folders: [String])
+    {
         switch self {
         case .authority(let file):
             return ([file], [])
         case .system:
             let bundles = environment("SSL_CERT_FILE").flatMap { $0.isEmpty ? nil : [$0] } ?? Self.systemBundles
-            let folders = environment("SSL_CERT_DIR").flatMap { text in
-                text.isEmpty ? nil : text.split(separator: ":").map(String.init)
-            } ?? Self.systemFolders
+            let folders =
+                environment("SSL_CERT_DIR").flatMap { text in
+                    text.isEmpty ? nil : text.split(separator: ":").map(String.init)
+                } ?? Self.systemFolders
             return (bundles.first(where: exists).map { [$0] } ?? [], folders.filter(exists))
         }
     }

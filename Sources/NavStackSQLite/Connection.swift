@@ -62,8 +62,9 @@ extension String: SQLArgument {
         return text.withUTF8 { bytes in
             // A non-nil pointer even for "": nil would bind NULL.
             let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
-            return sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                     ns_sqlite_transient())
+            return sqlite3_bind_text(
+                statement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                ns_sqlite_transient())
         }
     }
 }
@@ -199,7 +200,8 @@ final class Connection {
     init(path: String, creating: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
         Self.configured
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0))
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0))
             | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
@@ -276,8 +278,9 @@ final class Connection {
     /// for it (SQLite keeps the last call's), else `code` as it was returned.
     private static func failure(_ code: Int32, of handle: OpaquePointer, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
-        return SQLiteError(code: extended & 0xFF == code & 0xFF ? extended : code,
-                           message: String(cString: sqlite3_errmsg(handle)), sql: sql,
-                           systemError: sqlite3_system_errno(handle))
+        return SQLiteError(
+            code: extended & 0xFF == code & 0xFF ? extended : code,
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+            systemError: sqlite3_system_errno(handle))
     }
 }

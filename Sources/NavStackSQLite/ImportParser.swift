@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A task an import file holds: its fields, and the uuid it keeps when it has one.
 public struct ImportRecord: Equatable, Sendable {
@@ -131,7 +132,9 @@ struct ImportParser {
             reader.index += 1
             recordDepth = 2
             reader.skipBlanks()
-            if reader.peek == UInt8(ascii: "]") { reader.index += 1 } else {
+            if reader.peek == UInt8(ascii: "]") {
+                reader.index += 1
+            } else {
                 while true {
                     do throws(Stop) {
                         try place(depth: recordDepth, under: nil)
@@ -192,8 +195,12 @@ struct ImportParser {
         let number = records.count
         current = number
         guard reader.peek == UInt8(ascii: "{") else {
-            if let byte = reader.peek, [UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
-                                        UInt8(ascii: "n"), UInt8(ascii: "-")].contains(byte) || (byte >= 0x30 && byte <= 0x39) {
+            if let byte = reader.peek,
+                [
+                    UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "-"),
+                ].contains(byte) || (byte >= 0x30 && byte <= 0x39)
+            {
                 try skipValue(depth: depth - 1)
                 throw .problem(.notAnObject)
             }

@@ -122,7 +122,8 @@ extension SQLiteStore {
         return try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
-            let known = try db.prepare("""
+            let known = try db.prepare(
+                """
                 SELECT 1 FROM task WHERE uuid = ?1 UNION ALL SELECT 1 FROM undone_task WHERE uuid = ?1 LIMIT 1
                 """)
             for (index, record) in records.enumerated() {
@@ -130,7 +131,9 @@ extension SQLiteStore {
                     throw ImportError.badRecord(index: index, .uuidInStore(uuid))
                 }
             }
-            guard let (profileID, bottom) = try db.first("SELECT id, bottom FROM profile WHERE name = ?", [user], { ($0.int64(0), $0.int(1)) })
+            guard
+                let (profileID, bottom) = try db.first(
+                    "SELECT id, bottom FROM profile WHERE name = ?", [user], { ($0.int64(0), $0.int(1)) })
             else { return 0 }
             if input.isTree {
                 return try importTree(db, input, user: user, profile: profileID, bottom: bottom)
@@ -169,8 +172,9 @@ extension SQLiteStore {
                         let at = offset * TaskUUIDSource.textLength
                         let text = UnsafeMutableRawBufferPointer(rebasing: uuidText[at..<at + TaskUUIDSource.textLength])
                         uuids.write(into: text)
-                        sqlite3_bind_text(handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                          Int32(TaskUUIDSource.textLength), nil)
+                        sqlite3_bind_text(
+                            handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
+                            Int32(TaskUUIDSource.textLength), nil)
                     }
                     if isDone { done += 1 }
                 }
@@ -181,8 +185,9 @@ extension SQLiteStore {
             }
             // Every record at the top of the list.
             let counts = SubtaskCounts(done: done, total: records.count)
-            try recordImport(db, user, profile: profileID, all: counts, top: counts, bottom: bottom,
-                             first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
+            try recordImport(
+                db, user, profile: profileID, all: counts, top: counts, bottom: bottom,
+                first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
             return records.count
         }
     }
@@ -190,9 +195,12 @@ extension SQLiteStore {
     /// Counts an import's tasks (`all`, and those at the top of the list, `top`) in the
     /// profile, whose bottom position moves past them, and records it as one change for
     /// `undo` and one operation in the log: the ids `first…last`.
-    private func recordImport(_ db: Connection, _ user: String, profile: Int64, all: SubtaskCounts, top: SubtaskCounts,
-                              bottom: Int, first: Int, last: Int) throws {
-        try db.run("""
+    private func recordImport(
+        _ db: Connection, _ user: String, profile: Int64, all: SubtaskCounts, top: SubtaskCounts,
+        bottom: Int, first: Int, last: Int
+    ) throws {
+        try db.run(
+            """
             UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?3, roots_done = roots_done + ?4, bottom = ?5
             WHERE id = ?6
             """, [all.total, all.done, top.total, top.done, bottom + all.total, profile])
@@ -224,10 +232,14 @@ extension SQLiteStore {
             }
         }
         // The id SQLite would give next: past every id the table has ever had.
-        let first = try db.first("""
-            SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'task'), 0), coalesce((SELECT max(id) FROM task), 0)) + 1
-            """) { $0.int(0) } ?? 1
-        let insert = try db.prepare("""
+        let first =
+            try db.first(
+                """
+                SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'task'), 0), coalesce((SELECT max(id) FROM task), 0)) + 1
+                """
+            ) { $0.int(0) } ?? 1
+        let insert = try db.prepare(
+            """
             INSERT INTO task (id, profile_id, position, title, notes, done, uuid, parent, subtasks, subtasks_done)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -251,14 +263,17 @@ extension SQLiteStore {
             }
             if fields.done { done += 1 }
             let counts = tree.subtasks[index]
-            try insert.run([first + index, profile, bottom + 1 + index, fields.title, fields.notes, fields.done,
-                            record.uuid ?? uuids.make(), parent, counts.total, counts.done])
+            try insert.run([
+                first + index, profile, bottom + 1 + index, fields.title, fields.notes, fields.done,
+                record.uuid ?? uuids.make(), parent, counts.total, counts.done,
+            ])
         }
         for (parent, counts) in underStored.sorted(by: { $0.key < $1.key }) {
             try Self.countSubtask(db, user, parent: parent, total: counts.total, done: counts.done)
         }
-        try recordImport(db, user, profile: profile, all: SubtaskCounts(done: done, total: records.count), top: roots,
-                         bottom: bottom, first: first, last: first + records.count - 1)
+        try recordImport(
+            db, user, profile: profile, all: SubtaskCounts(done: done, total: records.count), top: roots,
+            bottom: bottom, first: first, last: first + records.count - 1)
         return records.count
     }
 

@@ -33,10 +33,11 @@ struct SavedSession: Equatable {
         account = session.accountPath.map(\.description)
         sheet = session.sheet?.rawValue
         drafts = session.drafts.map { owner, draft in
-            SavedDraft(owner: owner.description, title: draft.fields.title, notes: draft.fields.notes,
-                       done: draft.fields.done,
-                       original: Fields(title: draft.original.title, notes: draft.original.notes, done: draft.original.done),
-                       uuid: draft.uuid)
+            SavedDraft(
+                owner: owner.description, title: draft.fields.title, notes: draft.fields.notes,
+                done: draft.fields.done,
+                original: Fields(title: draft.original.title, notes: draft.original.notes, done: draft.original.done),
+                uuid: draft.uuid)
         }.sorted { $0.owner < $1.owner }
         filter = session.list.filter.rawValue
         search = session.list.search
@@ -59,8 +60,10 @@ struct SavedSession: Equatable {
         }
         for saved in drafts {
             guard let owner = DraftOwner(description: saved.owner) else { return nil }
-            var draft = Draft(editing: DraftFields(title: saved.original.title, notes: saved.original.notes,
-                                                   done: saved.original.done), uuid: saved.uuid)
+            var draft = Draft(
+                editing: DraftFields(
+                    title: saved.original.title, notes: saved.original.notes,
+                    done: saved.original.done), uuid: saved.uuid)
             draft.fields = DraftFields(title: saved.title, notes: saved.notes, done: saved.done)
             session.drafts[owner] = draft
         }
@@ -105,8 +108,8 @@ extension SavedSession {
     /// Reads back ``json``; `nil` when something in it is missing or of the wrong kind.
     init?(json text: String) {
         guard let value = JSONValue(parsing: text), let tab = value["tab"]?.string,
-              let tasks = value["tasks"]?.array?.compactMap(\.string), let account = value["account"]?.array?.compactMap(\.string),
-              let drafts = value["drafts"]?.array, let filter = value["filter"]?.string, let page = value["page"]?.number
+            let tasks = value["tasks"]?.array?.compactMap(\.string), let account = value["account"]?.array?.compactMap(\.string),
+            let drafts = value["drafts"]?.array, let filter = value["filter"]?.string, let page = value["page"]?.number
         else { return nil }
         self.tab = tab
         self.tasks = tasks
@@ -118,13 +121,15 @@ extension SavedSession {
         self.drafts = []
         for draft in drafts {
             guard let owner = draft["owner"]?.string, let title = draft["title"]?.string, let notes = draft["notes"]?.string,
-                  let done = draft["done"]?.bool, let original = draft["original"],
-                  let originalTitle = original["title"]?.string, let originalNotes = original["notes"]?.string,
-                  let originalDone = original["done"]?.bool
+                let done = draft["done"]?.bool, let original = draft["original"],
+                let originalTitle = original["title"]?.string, let originalNotes = original["notes"]?.string,
+                let originalDone = original["done"]?.bool
             else { return nil }
-            self.drafts.append(SavedDraft(owner: owner, title: title, notes: notes, done: done,
-                                          original: Fields(title: originalTitle, notes: originalNotes, done: originalDone),
-                                          uuid: draft["uuid"]?.string))
+            self.drafts.append(
+                SavedDraft(
+                    owner: owner, title: title, notes: notes, done: done,
+                    original: Fields(title: originalTitle, notes: originalNotes, done: originalDone),
+                    uuid: draft["uuid"]?.string))
         }
     }
 }

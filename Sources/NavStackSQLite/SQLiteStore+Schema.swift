@@ -8,7 +8,9 @@ extension SQLiteStore {
     static let migrations: [Migration] = [
         // total and done count the profile's tasks; top and bottom are the lowest and
         // highest positions ever given, so a position is never given twice.
-        ("v1: profiles, tasks, session, changes", """
+        (
+            "v1: profiles, tasks, session, changes",
+            """
             CREATE TABLE profile (
                 id INTEGER PRIMARY KEY,
                 name TEXT NOT NULL UNIQUE,
@@ -42,12 +44,15 @@ extension SQLiteStore {
                 rows TEXT NOT NULL
             );
             CREATE INDEX change_by_profile ON change(profile_id, undone, seq);
-            """),
+            """
+        ),
         // changes counts the profile's change rows, so a profile's history is kept to
         // its limit without counting them; a history that grew past it is cut to its
         // newest 1,000. undone_task holds the tasks an undone import took away, until
         // it is redone or forgotten.
-        ("v2: a profile's change count, tasks of undone imports", """
+        (
+            "v2: a profile's change count, tasks of undone imports",
+            """
             DELETE FROM change WHERE seq IN (
                 SELECT seq FROM (SELECT seq, row_number() OVER (PARTITION BY profile_id ORDER BY seq DESC) AS newer FROM change)
                 WHERE newer > 1000);
@@ -62,12 +67,15 @@ extension SQLiteStore {
                 done INTEGER NOT NULL,
                 PRIMARY KEY (change_seq, id)
             ) WITHOUT ROWID;
-            """),
+            """
+        ),
         // Every task gets a uuid (a random one for each existing task, made here) and a
         // revision. A change names the process that made it and the one that undid it
         // (`undo` and `redo` take that process's own first), and `undone` counts the
         // order changes were undone in. op is the log of every change, field by field, in order.
-        ("v3: task uuids and revisions, the operation log", """
+        (
+            "v3: task uuids and revisions, the operation log",
+            """
             ALTER TABLE task ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
             ALTER TABLE task ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
             UPDATE task SET uuid = \(randomUUID);
@@ -87,13 +95,16 @@ extension SQLiteStore {
                 new TEXT
             );
             CREATE INDEX op_by_task ON op(task_uuid, seq);
-            """),
+            """
+        ),
         // A task may be a subtask of another (`parent`, 0 at the top of the list) and
         // counts its own subtasks and those done; a profile counts the tasks at the top.
         // The list order is kept for each parent's tasks, with whether each is done: one
         // index serves every filter (a filtered page reads it alone), and a task added or
         // imported at either end of a list goes at the end of it.
-        ("v4: subtasks", """
+        (
+            "v4: subtasks",
+            """
             ALTER TABLE task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE task ADD COLUMN subtasks INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE task ADD COLUMN subtasks_done INTEGER NOT NULL DEFAULT 0;
@@ -104,14 +115,17 @@ extension SQLiteStore {
             ALTER TABLE profile ADD COLUMN roots_done INTEGER NOT NULL DEFAULT 0;
             UPDATE profile SET roots = total, roots_done = done;
             ALTER TABLE undone_task ADD COLUMN parent INTEGER NOT NULL DEFAULT 0;
-            """),
+            """
+        ),
         // Sync (docs/sync.md): each operation records when it was made; `sync` keeps a
         // profile's server, token, replica id, clock and how far it has sent and
         // received; `sync_outbox` holds its stamped operations until the server has
         // them; `sync_register` holds, for each task it knows, every field's value with
         // the stamp of the operation that set it; `sync_displaced` lists the tasks kept
         // away from the parent their register names (gone, or a move dropped).
-        ("v5: sync", """
+        (
+            "v5: sync",
+            """
             ALTER TABLE op ADD COLUMN millis INTEGER NOT NULL DEFAULT 0;
             CREATE TABLE sync (
                 profile_id INTEGER PRIMARY KEY REFERENCES profile(id) ON DELETE CASCADE,
@@ -161,22 +175,31 @@ extension SQLiteStore {
                 uuid TEXT NOT NULL,
                 PRIMARY KEY (profile_id, uuid)
             ) WITHOUT ROWID;
-            """),
+            """
+        ),
         // Tasks waiting for a parent are found through `sync_displaced`: the index of
         // registers by parent only slowed every register written.
-        ("v6: registers without the index by parent", """
+        (
+            "v6: registers without the index by parent",
+            """
             DROP INDEX sync_register_by_parent;
-            """),
+            """
+        ),
         // Equal positions (given by two replicas) are ordered by uuid: with the uuid in
         // the index a page is read in order, where SQLite sorted each position's rows
         // in a temporary b-tree, cleared again for every row.
-        ("v7: list order with the uuid", """
+        (
+            "v7: list order with the uuid",
+            """
             DROP INDEX task_in_order;
             CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
-            """),
+            """
+        ),
         // The notices of local values another replica replaced, a row each (they were
         // JSON lines appended to a column of `sync`).
-        ("v8: sync notices in a table", """
+        (
+            "v8: sync notices in a table",
+            """
             CREATE TABLE sync_notice (
                 id INTEGER PRIMARY KEY,
                 profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -193,7 +216,8 @@ extension SQLiteStore {
                 coalesce((SELECT group_concat(value, ' ') FROM json_each(head, '$.fields')), '')
             FROM line WHERE head != '' AND json_valid(head) AND json_type(head, '$.title') = 'text';
             ALTER TABLE sync DROP COLUMN notices;
-            """),
+            """
+        ),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -201,7 +225,9 @@ extension SQLiteStore {
     /// so that a new store, and every `--memory` start, runs it instead of replaying
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
-    static let newStoreSchema: (version: Int, sql: String) = (8, """
+    static let newStoreSchema: (version: Int, sql: String) = (
+        8,
+        """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
             name TEXT NOT NULL UNIQUE,
@@ -320,7 +346,8 @@ extension SQLiteStore {
             title TEXT NOT NULL,
             fields TEXT NOT NULL
         );
-        """)
+        """
+    )
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
     /// gives uuids.
@@ -392,11 +419,15 @@ extension SQLiteStore {
                 "change": ["seq", "profile_id", "kind", "undone", "rows", "writer", "undone_by"],
                 "undone_task": ["change_seq", "id", "position", "title", "notes", "done", "uuid", "rev", "parent"],
                 "op": ["seq", "profile_id", "kind", "task_uuid", "field", "old", "new", "millis"],
-                "sync": ["profile_id", "replica", "server", "token", "stamped", "outbox", "sent", "pulled", "millis", "counter", "notices"],
+                "sync": [
+                    "profile_id", "replica", "server", "token", "stamped", "outbox", "sent", "pulled", "millis", "counter", "notices",
+                ],
                 "sync_displaced": ["profile_id", "uuid"],
                 "sync_outbox": ["profile_id", "seq", "millis", "counter", "task", "field", "value", "old"],
-                "sync_register": ["profile_id", "uuid", "alive", "alive_at", "title", "title_at", "notes", "notes_at", "done", "done_at",
-                                  "parent", "parent_old", "parent_at", "position", "position_at"],
+                "sync_register": [
+                    "profile_id", "uuid", "alive", "alive_at", "title", "title_at", "notes", "notes_at", "done", "done_at",
+                    "parent", "parent_old", "parent_at", "position", "position_at",
+                ],
             ],
         ]
         // v6 and v7 changed indexes only: their columns are v5's.
@@ -409,11 +440,13 @@ extension SQLiteStore {
     /// The columns of each table, but SQLite's own and `grdb_migrations`.
     static func columns(_ db: Connection) throws -> [String: [String]] {
         var columns: [String: [String]] = [:]
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND m.name != 'grdb_migrations'
             ORDER BY m.name, c.cid
-            """).each { columns[$0.text(0), default: []].append($0.text(1)) }
+            """
+        ).each { columns[$0.text(0), default: []].append($0.text(1)) }
         return columns
     }
 
@@ -422,7 +455,7 @@ extension SQLiteStore {
     static func schemaVersion(_ db: Connection, migrations: [Migration] = migrations) throws -> Int {
         let version = try userVersion(db)
         guard version == 0,
-              try db.first("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'", [], { _ in true }) != nil
+            try db.first("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'", [], { _ in true }) != nil
         else { return version }
         let names = try db.prepare("SELECT identifier FROM grdb_migrations").all { $0.text(0) }
         let known = migrations.map(\.name)
@@ -442,8 +475,10 @@ extension SQLiteStore {
     /// The count is read again under the lock: another process may have migrated the
     /// store while this one waited. An empty database starts from `newStore` in one
     /// step, when the migrations reach its version.
-    static func migrate(_ db: Connection, path: String, with migrations: [Migration] = migrations,
-                        newStore: (version: Int, sql: String)? = newStoreSchema) throws {
+    static func migrate(
+        _ db: Connection, path: String, with migrations: [Migration] = migrations,
+        newStore: (version: Int, sql: String)? = newStoreSchema
+    ) throws {
         try db.execute("PRAGMA foreign_keys = OFF")
         defer { try? db.execute("PRAGMA foreign_keys = ON") }
         while true {
@@ -458,7 +493,8 @@ extension SQLiteStore {
                     return
                 }
                 if version == 0, let newStore, newStore.version <= migrations.count,
-                   try db.first("SELECT 1 FROM sqlite_master", [], { _ in true }) == nil {
+                    try db.first("SELECT 1 FROM sqlite_master", [], { _ in true }) == nil
+                {
                     try db.execute(newStore.sql)
                     try db.execute("PRAGMA user_version = \(newStore.version)")
                 } else {

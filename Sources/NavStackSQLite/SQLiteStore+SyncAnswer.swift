@@ -37,8 +37,9 @@ extension SQLiteStore {
                     register = SyncRegister(uuid: uuid)
                     unknown.insert(uuid)
                 }
-                let fields = register.apply(change, at: Stamp.text(millis: millis, counter: counter, replica: operation.replica),
-                                            replica: state.replica)
+                let fields = register.apply(
+                    change, at: Stamp.text(millis: millis, counter: counter, replica: operation.replica),
+                    replica: state.replica)
                 registers.set(register)
                 if !fields.isEmpty {
                     if before[uuid] == nil, let task = try Self.stored(db, user, uuid: uuid) { before[uuid] = task }
@@ -60,8 +61,10 @@ extension SQLiteStore {
     /// Keeps what other replicas replaced of this one's: one change in the history
     /// (`undo` brings the local values back, as new operations that then win
     /// everywhere) and one notice a task. Returns how many tasks lost a value.
-    private func recordLosses(_ db: Connection, _ user: String, _ profile: Int64, _ lost: [(String, [String])],
-                              before: [String: StoredTask]) throws -> Int {
+    private func recordLosses(
+        _ db: Connection, _ user: String, _ profile: Int64, _ lost: [(String, [String])],
+        before: [String: StoredTask]
+    ) throws -> Int {
         guard !lost.isEmpty else { return 0 }
         var fieldsByTask: [String: [String]] = [:]
         var order: [String] = []

@@ -20,18 +20,22 @@ extension SQLiteStore {
             try registers.write()
             try Self.save(db, state)
             let from = sent ?? state.sent
-            let rows = try db.prepare("""
+            let rows = try db.prepare(
+                """
                 SELECT seq, millis, counter, task, field, value, old FROM sync_outbox
                 WHERE profile_id = ? AND seq > ? ORDER BY seq LIMIT ?
-                """).all([state.profile, from, limit + 1]) { row in
+                """
+            ).all([state.profile, from, limit + 1]) { row in
                 // The outbox holds only fields this replica wrote.
-                SyncOperation(seq: Int64(row.int(0)), millis: Int64(row.int(1)), counter: Int64(row.int(2)), task: row.text(3),
-                              field: SyncField(rawValue: row.text(4)) ?? .task, value: row.text(5), old: row.text(6))
+                SyncOperation(
+                    seq: Int64(row.int(0)), millis: Int64(row.int(1)), counter: Int64(row.int(2)), task: row.text(3),
+                    field: SyncField(rawValue: row.text(4)) ?? .task, value: row.text(5), old: row.text(6))
             }
             let count = SyncLimits.fitting(rows, count: limit, bytes: SyncLimits.maximumRequestBytes)
             let sending = Array(rows.prefix(count))
-            return SyncBatch(request: SyncRequest(replica: state.replica, after: Int64(state.pulled), operations: sending),
-                             through: sending.last.map { Int($0.seq) } ?? from, more: rows.count > count)
+            return SyncBatch(
+                request: SyncRequest(replica: state.replica, after: Int64(state.pulled), operations: sending),
+                through: sending.last.map { Int($0.seq) } ?? from, more: rows.count > count)
         }
     }
 
@@ -44,29 +48,35 @@ extension SQLiteStore {
     static func stampLocalChanges(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters) throws {
         let last = try db.first("SELECT max(seq) FROM op", []) { $0.int(0) } ?? 0
         if state.stamped < 0 {
-            try emitCreates(db, &state, registers, madeAt: Int(milliseconds()), of: """
-                WITH RECURSIVE down(id, level) AS (
-                    SELECT id, 0 FROM task WHERE profile_id = ?1 AND parent = 0
-                    UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id
-                    WHERE t.profile_id = ?1 AND down.level < \(TreeLimits.depth))
-                SELECT \(createColumns), down.level AS k1, t.id AS k2 FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
-                """)
+            try emitCreates(
+                db, &state, registers, madeAt: Int(milliseconds()),
+                of: """
+                    WITH RECURSIVE down(id, level) AS (
+                        SELECT id, 0 FROM task WHERE profile_id = ?1 AND parent = 0
+                        UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id
+                        WHERE t.profile_id = ?1 AND down.level < \(TreeLimits.depth))
+                    SELECT \(createColumns), down.level AS k1, t.id AS k2 FROM down JOIN task AS t ON t.id = down.id LEFT JOIN task AS p ON p.id = t.parent
+                    """)
             state.stamped = last
             return
         }
         guard last > state.stamped else { return }
-        let ops = try db.prepare("""
+        let ops = try db.prepare(
+            """
             SELECT seq, task_uuid, field, old, new, millis FROM op WHERE profile_id = ? AND seq > ? ORDER BY seq
-            """).all([state.profile, state.stamped]) { row in
+            """
+        ).all([state.profile, state.stamped]) { row in
             (row.text(1), row.text(2), row.optionalText(3), row.optionalText(4), row.int(5))
         }
         for (uuid, field, old, new, millis) in ops {
             if field == "import", let (first, last) = importRange(new) {
                 // The tasks it added, as they are now.
-                try emitCreates(db, &state, registers, madeAt: millis, of: """
-                    SELECT \(createColumns), 0 AS k1, t.id AS k2 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
-                    WHERE t.id BETWEEN \(first) AND \(last) AND t.profile_id = ?1
-                    """)
+                try emitCreates(
+                    db, &state, registers, madeAt: millis,
+                    of: """
+                        SELECT \(createColumns), 0 AS k1, t.id AS k2 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
+                        WHERE t.id BETWEEN \(first) AND \(last) AND t.profile_id = ?1
+                        """)
                 continue
             }
             for (uuid, change) in try changes(db, state.profile, uuid: uuid, field: field, old: old, new: new) {
@@ -77,8 +87,10 @@ extension SQLiteStore {
     }
 
     /// The operations one local log entry stands for.
-    private static func changes(_ db: Connection, _ profile: Int64, uuid: String, field: String,
-                                old: String?, new: String?) throws -> [(String, SyncChange)] {
+    private static func changes(
+        _ db: Connection, _ profile: Int64, uuid: String, field: String,
+        old: String?, new: String?
+    ) throws -> [(String, SyncChange)] {
         func value(_ text: String?) -> JSONValue { text.flatMap { JSONValue(parsing: $0) } ?? .null }
         switch field {
         case "task":
@@ -104,7 +116,8 @@ extension SQLiteStore {
     /// The ids an `import` operation's `new` (tasks added) or `old` (tasks taken away) names.
     private static func importRange(_ text: String?) -> (first: Int, last: Int)? {
         guard let range = text.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number,
-              let last = range["last"]?.number else { return nil }
+            let last = range["last"]?.number
+        else { return nil }
         return (first, last)
     }
 
@@ -118,30 +131,36 @@ extension SQLiteStore {
     /// in the keys' order, and sets their registers: the set-wise form of ``emit`` for
     /// creates. A local stamp is later than any the register holds, so the create sets
     /// every field of it, as ``SyncRegister/apply(_:at:replica:)`` would.
-    private static func emitCreates(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters,
-                                    madeAt millis: Int, of rows: String) throws {
+    private static func emitCreates(
+        _ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters,
+        madeAt millis: Int, of rows: String
+    ) throws {
         // Registers set before go in first; the ones written here are read again.
         try registers.write()
         var clock = state.clock
         let stamp = clock.tick(millis)
         let from = state.outbox
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old)
             SELECT ?1, ?2 + n, ?3, ?4 + n - 1, uuid, 'task',
                 json_object('title', title, 'notes', notes, 'done', json(iif(done, 'true', 'false')), 'parent', parent,
                             'position', position), 'null'
             FROM (SELECT row_number() OVER (ORDER BY k1, k2) AS n, * FROM (\(rows)))
-            """).run([state.profile, from, stamp.millis, stamp.counter])
+            """
+        ).run([state.profile, from, stamp.millis, stamp.counter])
         let count = Int(db.changes)
         guard count > 0 else { return }
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
                 parent, parent_old, parent_at, position, position_at)
             SELECT profile_id, task, 1, \(Stamp.sql(millis: "millis", counter: "counter", replica: "?4")),
                 json_extract(value, '$.title'), ?5, json_extract(value, '$.notes'), ?5, json_extract(value, '$.done'), ?5,
                 json_extract(value, '$.parent'), NULL, ?5, json_extract(value, '$.position'), ?5
             FROM sync_outbox WHERE profile_id = ?1 AND seq > ?2 AND seq <= ?3
-            """).run([state.profile, from, from + count, state.replica, SyncRegisters.sameAsAlive])
+            """
+        ).run([state.profile, from, from + count, state.replica, SyncRegisters.sameAsAlive])
         registers.forget()
         state.outbox += count
         state.clock = SyncClock(millis: stamp.millis, counter: stamp.counter + count - 1)
@@ -152,24 +171,30 @@ extension SQLiteStore {
     private static func syncTask(_ db: Connection, _ task: StoredTask) throws -> SyncTask {
         var parent: String?
         if task.parent != 0 {
-            parent = try db.first("SELECT uuid FROM task WHERE id = ?", [task.parent]) { $0.text(0) }
+            parent =
+                try db.first("SELECT uuid FROM task WHERE id = ?", [task.parent]) { $0.text(0) }
                 ?? db.first("SELECT uuid FROM undone_task WHERE id = ?", [task.parent]) { $0.text(0) }
         }
         return SyncTask(fields: task.fields, parent: parent, position: task.position)
     }
 
     /// Puts one local operation in the outbox, stamped, and in the task's register.
-    private static func emit(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters, _ uuid: String,
-                             _ change: SyncChange, madeAt millis: Int) throws {
+    private static func emit(
+        _ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters, _ uuid: String,
+        _ change: SyncChange, madeAt millis: Int
+    ) throws {
         let stamp = state.clock.tick(millis)
         state.outbox += 1
         let (value, old) = change.json
-        try db.statement("""
+        try db.statement(
+            """
             INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([state.profile, state.outbox, stamp.millis, stamp.counter, uuid, change.field.rawValue, value, old])
+            """
+        ).run([state.profile, state.outbox, stamp.millis, stamp.counter, uuid, change.field.rawValue, value, old])
         var register = try registers.get(uuid) ?? SyncRegister(uuid: uuid)
-        _ = register.apply(change, at: Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica),
-                           replica: state.replica)
+        _ = register.apply(
+            change, at: Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica),
+            replica: state.replica)
         registers.set(register)
     }
 }

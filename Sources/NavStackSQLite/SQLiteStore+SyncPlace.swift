@@ -14,8 +14,10 @@ extension SQLiteStore {
     /// cycle of moves whose move is the latest goes back where that move took it from.
     /// None of this is logged as this replica's own operations. `unknown`: tasks this
     /// replica had no register for before (none of them stands here yet).
-    static func place(_ db: Connection, _ user: String, _ state: SyncState, _ touched: [String],
-                      _ registers: SyncRegisters, unknown: Set<String> = []) throws {
+    static func place(
+        _ db: Connection, _ user: String, _ state: SyncState, _ touched: [String],
+        _ registers: SyncRegisters, unknown: Set<String> = []
+    ) throws {
         var queue = touched
         var placed: Set<String> = []
         var unknown = unknown
@@ -88,11 +90,13 @@ extension SQLiteStore {
                     // Its subtasks now stand elsewhere in the tree: each is placed again, so a
                     // level that no longer fits under the limit goes to the top here as it
                     // does on every replica.
-                    let below = try db.prepare("""
+                    let below = try db.prepare(
+                        """
                         WITH RECURSIVE down(id) AS (SELECT id FROM task WHERE parent = ?1
                             UNION ALL SELECT t.id FROM task AS t JOIN down ON t.parent = down.id)
                         SELECT uuid FROM task WHERE id IN (SELECT id FROM down)
-                        """).all([id]) { $0.text(0) }
+                        """
+                    ).all([id]) { $0.text(0) }
                     placed.subtract(below)
                     queue += below
                 }
@@ -145,7 +149,8 @@ extension SQLiteStore {
 
         func write(_ db: Connection, _ user: String) throws {
             guard total > 0 else { return }
-            try db.run("""
+            try db.run(
+                """
                 UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?1, roots_done = roots_done + ?2,
                     top = min(top, ?3), bottom = max(bottom, ?4) WHERE name = ?5
                 """, [total, done, top, bottom, user])

@@ -23,11 +23,15 @@ extension SQLiteStore {
             let registers = SyncRegisters(db, profile: state.profile)
             try Self.stampLocalChanges(db, &state, registers)
             try registers.write()
-            let rows = try db.prepare("""
+            let rows = try db.prepare(
+                """
                 SELECT seq, millis, counter, task, field, value, old FROM sync_outbox WHERE profile_id = ? AND seq > ? ORDER BY seq
-                """).all([state.profile, state.sent]) { row in
-                (seq: row.int(0), millis: row.int(1), counter: row.int(2), task: row.text(3), field: row.text(4),
-                 value: row.text(5), old: row.text(6))
+                """
+            ).all([state.profile, state.sent]) { row in
+                (
+                    seq: row.int(0), millis: row.int(1), counter: row.int(2), task: row.text(3), field: row.text(4),
+                    value: row.text(5), old: row.text(6)
+                )
             }
             let oldReplica = state.replica
             var clock = state.clock
@@ -44,7 +48,8 @@ extension SQLiteStore {
             }
             var renamed: [String: String] = [:]
             try db.run("DELETE FROM sync_outbox WHERE profile_id = ?", [state.profile])
-            let insert = try db.statement("""
+            let insert = try db.statement(
+                """
                 INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (index, row) in rows.enumerated() {
@@ -80,20 +85,25 @@ extension SQLiteStore {
 
     /// The latest stamp of another replica in the registers earlier than `bound` millis.
     private static func latestStamp(_ db: Connection, _ profile: Int64, before bound: Int, except replica: String) throws
-        -> (millis: Int, counter: Int)? {
+        -> (millis: Int, counter: Int)?
+    {
         let limit = Stamp.text(millis: bound, counter: 0, replica: "")
-        let latest = try db.first("""
-            SELECT max(stamp) FROM (
-                SELECT alive_at AS stamp FROM sync_register WHERE profile_id = ?1
-                UNION ALL SELECT title_at FROM sync_register WHERE profile_id = ?1
-                UNION ALL SELECT notes_at FROM sync_register WHERE profile_id = ?1
-                UNION ALL SELECT done_at FROM sync_register WHERE profile_id = ?1
-                UNION ALL SELECT parent_at FROM sync_register WHERE profile_id = ?1
-                UNION ALL SELECT position_at FROM sync_register WHERE profile_id = ?1)
-            WHERE stamp < ?2 AND stamp != '=' AND substr(stamp, 26) != ?3
-            """, [profile, limit, replica]) { $0.optionalText(0) } ?? nil
+        let latest =
+            try db.first(
+                """
+                SELECT max(stamp) FROM (
+                    SELECT alive_at AS stamp FROM sync_register WHERE profile_id = ?1
+                    UNION ALL SELECT title_at FROM sync_register WHERE profile_id = ?1
+                    UNION ALL SELECT notes_at FROM sync_register WHERE profile_id = ?1
+                    UNION ALL SELECT done_at FROM sync_register WHERE profile_id = ?1
+                    UNION ALL SELECT parent_at FROM sync_register WHERE profile_id = ?1
+                    UNION ALL SELECT position_at FROM sync_register WHERE profile_id = ?1)
+                WHERE stamp < ?2 AND stamp != '=' AND substr(stamp, 26) != ?3
+                """, [profile, limit, replica]
+            ) { $0.optionalText(0) } ?? nil
         guard let latest, latest.utf8.count >= 25, let millis = Int(latest.prefix(15)),
-              let counter = Int(latest.dropFirst(15).prefix(10)) else { return nil }
+            let counter = Int(latest.dropFirst(15).prefix(10))
+        else { return nil }
         return (millis, counter)
     }
 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
 import NavStackSync
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a profile syncs: the server, the token, and this store's replica id.
 public struct SyncSettings: Equatable, Sendable {
@@ -49,9 +50,11 @@ extension SQLiteStore {
     /// The profile's sync settings; `nil` when it has no server.
     public func syncSettings(_ user: String) throws -> SyncSettings? {
         try reading { db in
-            try db.first("""
+            try db.first(
+                """
                 SELECT server, token, replica FROM sync WHERE profile_id = \(Self.profileID) AND server != ''
-                """, [user]) { SyncSettings(server: $0.text(0), token: $0.text(1), replica: $0.text(2)) }
+                """, [user]
+            ) { SyncSettings(server: $0.text(0), token: $0.text(1), replica: $0.text(2)) }
         }
     }
 
@@ -81,12 +84,17 @@ extension SQLiteStore {
     /// Whether the profile has local changes the server has not acknowledged.
     public func hasUnsentChanges(_ user: String) throws -> Bool {
         try reading { db in
-            guard let (stamped, outbox, sent) = try db.first("""
-                SELECT stamped, outbox, sent FROM sync WHERE profile_id = \(Self.profileID)
-                """, [user], { ($0.int(0), $0.int(1), $0.int(2)) }) else { return false }
+            guard
+                let (stamped, outbox, sent) = try db.first(
+                    """
+                    SELECT stamped, outbox, sent FROM sync WHERE profile_id = \(Self.profileID)
+                    """, [user], { ($0.int(0), $0.int(1), $0.int(2)) })
+            else { return false }
             if outbox > sent { return true }
-            return try db.first("SELECT 1 FROM op WHERE profile_id = \(Self.profileID) AND seq > ? LIMIT 1",
-                                [user, stamped]) { _ in true } ?? false
+            return try db.first(
+                "SELECT 1 FROM op WHERE profile_id = \(Self.profileID) AND seq > ? LIMIT 1",
+                [user, stamped]
+            ) { _ in true } ?? false
         }
     }
 
@@ -102,9 +110,11 @@ extension SQLiteStore {
     /// were last taken, oldest first; taking them clears them.
     public func takeSyncNotices(_ user: String) throws -> [SyncNotice] {
         let notices = try reading { db in
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT id, title, fields FROM sync_notice WHERE profile_id = \(Self.profileID) ORDER BY id
-                """).all([user]) { row in
+                """
+            ).all([user]) { row in
                 (id: row.int64(0), SyncNotice(title: row.text(1), fields: row.text(2).split(separator: " ").map(String.init)))
             }
         }
@@ -121,26 +131,35 @@ extension SQLiteStore {
         guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else {
             throw SyncError.noProfile(user: user)
         }
-        if let state = try db.first("""
+        if let state = try db.first(
+            """
             SELECT replica, server, token, stamped, outbox, sent, pulled, millis, counter FROM sync WHERE profile_id = ?
-            """, [profile], { row in
-                SyncState(profile: profile, replica: row.text(0), server: row.text(1), token: row.text(2), stamped: row.int(3),
-                          outbox: row.int(4), sent: row.int(5), pulled: row.int(6),
-                          clock: SyncClock(millis: row.int(7), counter: row.int(8)))
-            }) {
+            """, [profile],
+            { row in
+                SyncState(
+                    profile: profile, replica: row.text(0), server: row.text(1), token: row.text(2), stamped: row.int(3),
+                    outbox: row.int(4), sent: row.int(5), pulled: row.int(6),
+                    clock: SyncClock(millis: row.int(7), counter: row.int(8)))
+            })
+        {
             return state
         }
         // stamped -1: its tasks have not been taken as they are yet.
-        return SyncState(profile: profile, replica: newReplicaID(), server: "", token: "", stamped: -1, outbox: 0, sent: 0,
-                         pulled: 0, clock: SyncClock())
+        return SyncState(
+            profile: profile, replica: newReplicaID(), server: "", token: "", stamped: -1, outbox: 0, sent: 0,
+            pulled: 0, clock: SyncClock())
     }
 
     static func save(_ db: Connection, _ state: SyncState) throws {
-        try db.run("""
+        try db.run(
+            """
             INSERT OR REPLACE INTO sync (profile_id, replica, server, token, stamped, outbox, sent, pulled, millis, counter)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [state.profile, state.replica, state.server, state.token, state.stamped, state.outbox, state.sent, state.pulled,
-                  state.clock.millis, state.clock.counter])
+            """,
+            [
+                state.profile, state.replica, state.server, state.token, state.stamped, state.outbox, state.sent, state.pulled,
+                state.clock.millis, state.clock.counter,
+            ])
     }
 
     /// 16 random bytes as 32 lowercase hex digits.

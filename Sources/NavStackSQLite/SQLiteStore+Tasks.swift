@@ -17,8 +17,9 @@ extension SQLiteStore {
 
     static func task(_ row: Row) -> TaskItem {
         let parent = row.int(5)
-        return TaskItem(id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4),
-                        parent: parent == 0 ? nil : parent, subtasks: SubtaskCounts(done: row.int(7), total: row.int(6)))
+        return TaskItem(
+            id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4),
+            parent: parent == 0 ? nil : parent, subtasks: SubtaskCounts(done: row.int(7), total: row.int(6)))
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
@@ -29,8 +30,9 @@ extension SQLiteStore {
                 // In the log (their creation is a change other stores must see), not in
                 // the undo history.
                 for task in TaskItem.samples {
-                    let added = try Self.append(db, user, DraftFields(title: task.title, notes: task.notes, done: task.done),
-                                                uuid: uuids.make())
+                    let added = try Self.append(
+                        db, user, DraftFields(title: task.title, notes: task.notes, done: task.done),
+                        uuid: uuids.make())
                     try Self.log(db, user, ChangePair(before: nil, after: added), as: ChangeKind.add.rawValue)
                 }
             }
@@ -45,8 +47,11 @@ extension SQLiteStore {
                 case .top: counters = try Self.counters(db, user, "roots, roots_done")
                 case .everywhere: counters = try Self.counters(db, user)
                 case .children(let id):
-                    counters = try db.first("SELECT subtasks, subtasks_done FROM task WHERE id = ? AND profile_id = \(Self.profileID)",
-                                            [id, user]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+                    counters =
+                        try db.first(
+                            "SELECT subtasks, subtasks_done FROM task WHERE id = ? AND profile_id = \(Self.profileID)",
+                            [id, user]
+                        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
                 }
                 switch query.filter {
                 case .all: return counters.total
@@ -55,8 +60,10 @@ extension SQLiteStore {
                 }
             }
             let (clause, arguments) = Self.whereClause(query, user)
-            return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(clause)",
-                                arguments) { $0.int(0) } ?? 0
+            return try db.first(
+                "SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(clause)",
+                arguments
+            ) { $0.int(0) } ?? 0
         }
     }
 
@@ -102,9 +109,12 @@ extension SQLiteStore {
                 above = chain.count
             }
             // Already the first of its place: nothing to do (nor to undo).
-            if before.parent == parent ?? 0, try db.first("""
-                SELECT min(position) FROM task WHERE profile_id = \(Self.profileID) AND parent = ?
-                """, [user, before.parent], { $0.int(0) }) == before.position {
+            if before.parent == parent ?? 0,
+                try db.first(
+                    """
+                    SELECT min(position) FROM task WHERE profile_id = \(Self.profileID) AND parent = ?
+                    """, [user, before.parent], { $0.int(0) }) == before.position
+            {
                 return before.item
             }
             let levels = before.subtasks.total == 0 ? 1 : 1 + (try Self.below(db, user, id: id).map(\.level).max() ?? 0)
@@ -171,7 +181,9 @@ extension SQLiteStore {
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: kind.rawValue)
             try record(db, user, kind, [pair])
             // A subtask's change moves its parent's counts too.
-            if isCaching { before.parent == 0 ? cache.replace(before.item, with: after.item, of: user) : (cache = ReadCache()) }
+            if isCaching {
+                if before.parent == 0 { cache.replace(before.item, with: after.item, of: user) } else { cache = ReadCache() }
+            }
             return after.item
         }
     }
@@ -180,9 +192,11 @@ extension SQLiteStore {
         try writing { db in
             // Its place and revision as the log last saw it deleted; else the top.
             let deleted = try uuid.flatMap { uuid in
-                try db.first("""
+                try db.first(
+                    """
                     SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1
-                    """, [uuid]) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
+                    """, [uuid]
+                ) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
             }
             let position = try deleted?.position ?? Self.newTop(db, user)
             var task = StoredTask(id: id, position: position, uuid: uuid ?? uuids.make(), fields)
@@ -213,8 +227,10 @@ extension SQLiteStore {
     }
 
     /// A read, answered from the cache when a store in memory made it before.
-    private func cached<Key: Hashable, Value>(_ answers: ReadCache.Answers<Key, Value>, _ key: Key,
-                                              _ read: (Connection) throws -> Value) throws -> Value {
+    private func cached<Key: Hashable, Value>(
+        _ answers: ReadCache.Answers<Key, Value>, _ key: Key,
+        _ read: (Connection) throws -> Value
+    ) throws -> Value {
         if isCaching, let value = answers[key] { return value }
         let value = try reading(read)
         if isCaching { answers[key] = value }
@@ -258,11 +274,15 @@ extension SQLiteStore {
     /// (one that is missing), or it runs past the depth limit (a loop).
     static func chain(_ db: Connection, _ user: String, id: Int) throws -> [TaskItem] {
         // Most tasks shown are at the top: their chain is themselves.
-        guard let task = try db.first("SELECT \(columns) FROM task WHERE id = ? AND profile_id = \(profileID)",
-                                      [id, user], Self.task) else { return [] }
+        guard
+            let task = try db.first(
+                "SELECT \(columns) FROM task WHERE id = ? AND profile_id = \(profileID)",
+                [id, user], Self.task)
+        else { return [] }
         guard task.parent != nil else { return [task] }
         let columns = columns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
-        return try db.statement("""
+        return try db.statement(
+            """
             WITH RECURSIVE up(id, level) AS (
                 SELECT ?, 0
                 UNION ALL
@@ -270,13 +290,15 @@ extension SQLiteStore {
                 WHERE t.parent != 0 AND up.level <= \(TreeLimits.depth))
             SELECT \(columns) FROM up JOIN task AS t ON t.id = up.id
             WHERE t.profile_id = \(profileID) ORDER BY up.level DESC
-            """).all([id, user], Self.task)
+            """
+        ).all([id, user], Self.task)
     }
 
     /// The tasks below a task, at every level, the deepest first, each with how many
     /// levels below it is (1 for its own subtasks).
     static func below(_ db: Connection, _ user: String, id: Int) throws -> [(task: StoredTask, level: Int)] {
-        try db.statement("""
+        try db.statement(
+            """
             WITH RECURSIVE down(id, level) AS (
                 SELECT ?, 0
                 UNION ALL
@@ -285,7 +307,8 @@ extension SQLiteStore {
                 WHERE down.level <= \(TreeLimits.depth))
             SELECT \(storedColumns(of: "t")), down.level FROM down JOIN task AS t ON t.id = down.id
             WHERE down.level > 0 ORDER BY down.level DESC, t.position
-            """).all([id, user]) { (storedTask($0), $0.int(10)) }
+            """
+        ).all([id, user]) { (storedTask($0), $0.int(10)) }
     }
 
     /// A task with its place in the list.
@@ -295,8 +318,9 @@ extension SQLiteStore {
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
-        var task = StoredTask(id: row.int(0), position: row.int(1), uuid: row.text(2),
-                              DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6)))
+        var task = StoredTask(
+            id: row.int(0), position: row.int(1), uuid: row.text(2),
+            DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6)))
         task.rev = row.int(3)
         task.parent = row.int(7)
         task.subtasks = SubtaskCounts(done: row.int(9), total: row.int(8))
@@ -318,7 +342,8 @@ extension SQLiteStore {
     /// positions given so far.
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
         try insertRow(db, user, task)
-        try db.run("""
+        try db.run(
+            """
             UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
             """, [task.fields.done ? 1 : 0, task.position, task.position, user])
         try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
@@ -326,21 +351,24 @@ extension SQLiteStore {
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
         if task.id != nil {
             // A task brought back finds the subtasks brought back before it.
-            try db.run("""
+            try db.run(
+                """
                 UPDATE task SET subtasks = (SELECT count(*) FROM task AS s WHERE s.profile_id = task.profile_id AND s.parent = task.id),
                     subtasks_done = (SELECT count(*) FROM task AS s WHERE s.profile_id = task.profile_id AND s.parent = task.id AND s.done)
                 WHERE id = ?
                 """, [task.id])
-            inserted.subtasks = try db.first("SELECT subtasks_done, subtasks FROM task WHERE id = ?", [task.id]) {
-                SubtaskCounts(done: $0.int(0), total: $0.int(1))
-            } ?? SubtaskCounts()
+            inserted.subtasks =
+                try db.first("SELECT subtasks_done, subtasks FROM task WHERE id = ?", [task.id]) {
+                    SubtaskCounts(done: $0.int(0), total: $0.int(1))
+                } ?? SubtaskCounts()
         }
         return inserted
     }
 
     /// The task's row alone, without the counts of its profile and parent.
     static func insertRow(_ db: Connection, _ user: String, _ task: StoredTask) throws {
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
             VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?)
             """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent])
@@ -383,13 +411,16 @@ extension SQLiteStore {
             // A task that keeps its place (most changes) leaves its index entries in list
             // order alone.
             if moved {
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, parent = ?, position = ? WHERE id = ? AND profile_id = \(Self.profileID)
                     """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, task.parent, task.position, old.id, user])
-                try db.run("UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
-                           [task.position, task.position, user])
+                try db.run(
+                    "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
+                    [task.position, task.position, user])
             } else {
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(Self.profileID)
                     """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
             }
@@ -420,7 +451,8 @@ extension SQLiteStore {
     /// `new` the task) or deleted (the other way round), else one operation a field it
     /// set, with the old and new values as JSON.
     static func log(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws {
-        let insert = try db.statement("""
+        let insert = try db.statement(
+            """
             INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, ?, ?, ?, ?)
             """)
         let now = Int(milliseconds())
@@ -437,7 +469,8 @@ extension SQLiteStore {
             }
             if after.parent != before.parent {
                 // The parents by uuid (null: the top of the list), as other stores know them.
-                try db.run("""
+                try db.run(
+                    """
                     INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, 'parent',
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?)
@@ -454,7 +487,8 @@ extension SQLiteStore {
     /// (`new` the range when they come, `old` when they go).
     static func logImport(_ db: Connection, _ user: String, first: Int, last: Int, adding: Bool, as kind: String) throws {
         let range = "{\"first\":\(first),\"last\":\(last)}"
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?, ?)
             """, [user, kind, adding ? nil : range, adding ? range : nil, Int(milliseconds())])
     }
@@ -480,8 +514,9 @@ struct StoredTask: Equatable {
     }
 
     var item: TaskItem {
-        TaskItem(id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done,
-                 parent: parent == 0 ? nil : parent, subtasks: subtasks)
+        TaskItem(
+            id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done,
+            parent: parent == 0 ? nil : parent, subtasks: subtasks)
     }
 
     var json: String {
@@ -510,7 +545,8 @@ struct StoredTask: Equatable {
     /// none (`""`) and revision 1.
     init?(json value: JSONValue) {
         guard let id = value["id"]?.number, let position = value["position"]?.number, let title = value["title"]?.string,
-              let notes = value["notes"]?.string, let done = value["done"]?.bool else { return nil }
+            let notes = value["notes"]?.string, let done = value["done"]?.bool
+        else { return nil }
         self.init(id: id, position: position, uuid: value["uuid"]?.string ?? "", DraftFields(title: title, notes: notes, done: done))
         rev = value["rev"]?.number ?? 1
         parent = value["parent"]?.number ?? 0

@@ -67,16 +67,21 @@ extension SQLiteStore {
     /// Records a change: what could be redone is forgotten, and the profile's oldest
     /// changes past the limit (the profile counts its changes, so none are counted here).
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        guard let (profile, count) = try db.first("SELECT id, changes FROM profile WHERE name = ?", [user],
-                                                  { ($0.int64(0), $0.int(1)) }) else { return }
+        guard
+            let (profile, count) = try db.first(
+                "SELECT id, changes FROM profile WHERE name = ?", [user],
+                { ($0.int64(0), $0.int(1)) })
+        else { return }
         try db.run("DELETE FROM change WHERE profile_id = ? AND undone > 0", [profile])
         var kept = count - Int(sqlite3_changes(db.handle)) + 1
-        try db.run("INSERT INTO change (profile_id, kind, rows, writer) VALUES (?, ?, ?, ?)",
-                   [profile, kind.rawValue, Self.encode(change), writer])
+        try db.run(
+            "INSERT INTO change (profile_id, kind, rows, writer) VALUES (?, ?, ?, ?)",
+            [profile, kind.rawValue, Self.encode(change), writer])
         if kept > Self.undoLimit {
             // A bound found by a subquery, not `seq IN (…)`: that would build a table in
             // memory on every change.
-            try db.run("""
+            try db.run(
+                """
                 DELETE FROM change WHERE profile_id = ?1 AND undone = 0 AND seq <= (
                     SELECT seq FROM change WHERE profile_id = ?1 AND undone = 0 ORDER BY seq LIMIT 1 OFFSET ?2)
                 """, [profile, kept - Self.undoLimit - 1])
@@ -108,11 +113,14 @@ extension SQLiteStore {
             // were undone (stores before v3 wrote 1 for each: oldest first is then last
             // undone). `redo` takes the one undone last, by this process first.
             let pick = "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID)"
-            let (mine, order) = undone ? ("undone_by", "undone > 0 ORDER BY undone DESC, seq ASC") : ("writer", "undone = 0 ORDER BY seq DESC")
+            let (mine, order) =
+                undone ? ("undone_by", "undone > 0 ORDER BY undone DESC, seq ASC") : ("writer", "undone = 0 ORDER BY seq DESC")
             let read = { (row: Row) in (row.int64(0), row.text(1), row.text(2)) }
-            guard let (seq, kindName, rows) =
-                try db.first("\(pick) AND \(mine) = ? AND \(order) LIMIT 1", [user, writer], read)
-                ?? db.first("\(pick) AND \(order) LIMIT 1", [user], read) else { return nil }
+            guard
+                let (seq, kindName, rows) =
+                    try db.first("\(pick) AND \(mine) = ? AND \(order) LIMIT 1", [user, writer], read)
+                    ?? db.first("\(pick) AND \(order) LIMIT 1", [user], read)
+            else { return nil }
             guard let kind = ChangeKind(rawValue: kindName) else { return nil }
             let word: CommandWord = undone ? .redo : .undo
             switch try Self.decode(rows) {
@@ -131,8 +139,10 @@ extension SQLiteStore {
                             throw NavError.treeChangedSince(word, task: after.fields.title)
                         }
                     } else if let before = step.before,
-                              try db.first("SELECT 1 FROM task WHERE parent = ? AND profile_id = \(Self.profileID)",
-                                           [before.id, user], { _ in true }) != nil {
+                        try db.first(
+                            "SELECT 1 FROM task WHERE parent = ? AND profile_id = \(Self.profileID)",
+                            [before.id, user], { _ in true }) != nil
+                    {
                         throw NavError.treeChangedSince(word, task: before.fields.title)
                     }
                 }
@@ -148,7 +158,8 @@ extension SQLiteStore {
             if undone {
                 try db.run("UPDATE change SET undone = 0, undone_by = '' WHERE seq = ?", [seq])
             } else {
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE change SET undone_by = ?, undone = 1 + (SELECT max(undone) FROM change WHERE profile_id = \(Self.profileID))
                     WHERE seq = ?
                     """, [writer, user, seq])
@@ -164,11 +175,13 @@ extension SQLiteStore {
     static func revert(_ current: StoredTask?, from: StoredTask?, to: StoredTask?, by word: CommandWord) throws -> ChangePair {
         switch (current, from, to) {
         case (nil, nil, _):
-            return ChangePair(before: nil, after: to.map { task in
-                var task = task
-                task.rev += 1
-                return task
-            })
+            return ChangePair(
+                before: nil,
+                after: to.map { task in
+                    var task = task
+                    task.rev += 1
+                    return task
+                })
         case (let current?, let from?, _):
             let set = to.map { $0.fields.changedFields(from: from.fields) } ?? TaskField.allCases
             let changed = set.filter { current.fields[$0] != from.fields[$0] }
@@ -204,9 +217,11 @@ extension SQLiteStore {
     /// Refuses to undo an import while a later change that is not undone touches one
     /// of its tasks (the history is capped, so there are at most that many to read).
     private static func ensureUntouched(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int) throws {
-        let later = try db.prepare("""
+        let later = try db.prepare(
+            """
             SELECT rows FROM change WHERE profile_id = \(Self.profileID) AND undone = 0 AND seq > ? ORDER BY seq
-            """).all([user, seq]) { $0.text(0) }
+            """
+        ).all([user, seq]) { $0.text(0) }
         for text in later {
             guard case .pairs(let pairs) = try decode(text) else { continue }
             for pair in pairs {
@@ -225,20 +240,30 @@ extension SQLiteStore {
         guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else { return }
         // `+profile_id` keeps SQLite on the id range: through an index on the profile it
         // would read all of the profile's tasks for each batch.
-        let (total, done) = try db.first("""
-            SELECT count(*), total(done) FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
-            """, [first, last, profile]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        let (total, done) =
+            try db.first(
+                """
+                SELECT count(*), total(done) FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+                """, [first, last, profile]
+            ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
         // A task added since under one of the import's would be left without its parent.
-        if try db.first("""
+        if try db.first(
+            """
             SELECT title FROM task WHERE +profile_id = ?1 AND parent BETWEEN ?2 AND ?3 AND id NOT BETWEEN ?2 AND ?3 LIMIT 1
-            """, [profile, first, last], { $0.text(0) }) != nil {
-            throw NavError.changedSince(.undo, task: try db.first("""
-                SELECT p.title FROM task AS t JOIN task AS p ON p.id = t.parent
-                WHERE t.profile_id = ?1 AND t.parent BETWEEN ?2 AND ?3 AND t.id NOT BETWEEN ?2 AND ?3 LIMIT 1
-                """, [profile, first, last]) { $0.text(0) } ?? "", fields: [])
+            """, [profile, first, last], { $0.text(0) }) != nil
+        {
+            throw NavError.changedSince(
+                .undo,
+                task: try db.first(
+                    """
+                    SELECT p.title FROM task AS t JOIN task AS p ON p.id = t.parent
+                    WHERE t.profile_id = ?1 AND t.parent BETWEEN ?2 AND ?3 AND t.id NOT BETWEEN ?2 AND ?3 LIMIT 1
+                    """, [profile, first, last]
+                ) { $0.text(0) } ?? "", fields: [])
         }
         let parents = try outsideParents(db, "task", "+profile_id = ?", profile, first: first, last: last)
-        let copy = try db.prepare("""
+        let copy = try db.prepare(
+            """
             INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev, parent)
             SELECT ?, id, position, title, notes, done, uuid, rev, parent FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """)
@@ -253,19 +278,26 @@ extension SQLiteStore {
 
     /// The parents outside `first...last` of the tasks in it (0: the top of the list), in
     /// `table` (`task` or `undone_task`) where `condition` holds for `key`.
-    private static func outsideParents(_ db: Connection, _ table: String, _ condition: String, _ key: Int64,
-                                       first: Int, last: Int) throws -> [Int] {
-        try db.prepare("""
+    private static func outsideParents(
+        _ db: Connection, _ table: String, _ condition: String, _ key: Int64,
+        first: Int, last: Int
+    ) throws -> [Int] {
+        try db.prepare(
+            """
             SELECT DISTINCT parent FROM \(table) WHERE \(condition) AND id BETWEEN ? AND ? AND parent NOT BETWEEN ? AND ?
-            """).all([key, first, last, first, last]) { $0.int(0) }
+            """
+        ).all([key, first, last, first, last]) { $0.int(0) }
     }
 
     /// Counts again the subtasks of each parent (0: the profile's tasks at the top).
     static func recount(_ db: Connection, _ profile: Int64, parents: [Int]) throws {
         for parent in parents {
-            let (total, done) = try db.first("""
-                SELECT count(*), total(done) FROM task WHERE profile_id = ? AND parent = ?
-                """, [profile, parent]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            let (total, done) =
+                try db.first(
+                    """
+                    SELECT count(*), total(done) FROM task WHERE profile_id = ? AND parent = ?
+                    """, [profile, parent]
+                ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
             if parent == 0 {
                 try db.run("UPDATE profile SET roots = ?, roots_done = ? WHERE id = ?", [total, done, profile])
             } else {
@@ -276,8 +308,10 @@ extension SQLiteStore {
 
     /// Runs `body` on the ids from `first` through `last` (none when `last < first`) cut
     /// into ranges of `batch` ids: each range's lowest and highest.
-    private static func inBatches(from first: Int, through last: Int, of batch: Int,
-                                  _ body: (Int, Int) throws -> Void) rethrows {
+    private static func inBatches(
+        from first: Int, through last: Int, of batch: Int,
+        _ body: (Int, Int) throws -> Void
+    ) rethrows {
         for low in stride(from: first, through: last, by: batch) {
             try body(low, min(low + batch - 1, last))
         }
@@ -287,10 +321,14 @@ extension SQLiteStore {
     /// places, `batch` ids a statement.
     private static func restoreImport(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int, batch: Int) throws {
         guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }) else { return }
-        let (total, done) = try db.first("SELECT count(*), total(done) FROM undone_task WHERE change_seq = ?",
-                                         [seq]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+        let (total, done) =
+            try db.first(
+                "SELECT count(*), total(done) FROM undone_task WHERE change_seq = ?",
+                [seq]
+            ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
         let parents = try outsideParents(db, "undone_task", "change_seq = ?", seq, first: first, last: last)
-        let copy = try db.prepare("""
+        let copy = try db.prepare(
+            """
             INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
             SELECT id, ?, position, title, notes, done, uuid, rev, parent FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
             """)
@@ -301,9 +339,11 @@ extension SQLiteStore {
         }
         try db.run("UPDATE profile SET total = total + ?, done = done + ? WHERE id = ?", [total, done, profile])
         // The import's own parents too: `undone_task` keeps no counts.
-        let inside = try db.prepare("""
+        let inside = try db.prepare(
+            """
             SELECT DISTINCT parent FROM task WHERE id BETWEEN ?2 AND ?3 AND +profile_id = ?1 AND parent BETWEEN ?2 AND ?3
-            """).all([profile, first, last]) { $0.int(0) }
+            """
+        ).all([profile, first, last]) { $0.int(0) }
         try recount(db, profile, parents: parents + inside)
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSQLite
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The task store as one SQLite file (or an in-memory database), through SQLite's own
 /// API: one connection, statements prepared once.
@@ -157,8 +158,10 @@ public final class SQLiteStore: TaskStore {
             }
             sqlite3_result_int(context, ListQuery.matches(title: text(0), notes: text(1), search: text(2)) ? 1 : 0)
         }
-        try db.check(sqlite3_create_function_v2(db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                                nil, matches, nil, nil, nil))
+        try db.check(
+            sqlite3_create_function_v2(
+                db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                nil, matches, nil, nil, nil))
     }
 
     /// A SQLite failure as a store error that says what to do, SQLite's facts kept.

@@ -34,12 +34,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     public var cause: SQLiteError? {
         switch self {
         case .notADatabase(_, let cause), .corrupt(_, let cause), .readOnly(_, let cause), .locked(_, let cause),
-             .full(_, let cause), .permissionDenied(_, let cause), .inputOutput(_, let cause):
+            .full(_, let cause), .permissionDenied(_, let cause), .inputOutput(_, let cause):
             cause
         case .sqlite(_, let cause):
             cause
         case .newerSchema, .cannotCreate, .notAFolder, .cannotCreateFolder, .failed, .notAStore, .isFolder, .missing,
-             .migrationBroken:
+            .migrationBroken:
             nil
         }
     }

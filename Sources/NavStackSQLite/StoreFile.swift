@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The store's file, checked before SQLite opens it: what it is, whether this run
@@ -58,7 +58,8 @@ struct StoreFile {
         try Self.checkHeader(path, size: Int(info.st_size))
         let writable = access(path, W_OK) == 0 && info.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0
         var folderInfo = stat()
-        let folderWritable = stat(folder, &folderInfo) == 0 && access(folder, W_OK) == 0
+        let folderWritable =
+            stat(folder, &folderInfo) == 0 && access(folder, W_OK) == 0
             && folderInfo.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH) != 0
         switch mode {
         case .creating:

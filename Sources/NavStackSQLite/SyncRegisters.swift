@@ -27,10 +27,12 @@ final class SyncRegisters: SyncRegisterLookup {
     /// The register of `uuid`; `nil` when this replica has never known the task.
     func get(_ uuid: String) throws -> SyncRegister? {
         if let register = known[uuid] { return register }
-        let register = try db.statement("""
+        let register = try db.statement(
+            """
             SELECT alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position, position_at
             FROM sync_register WHERE profile_id = ? AND uuid = ?
-            """).first([profile, uuid]) { row in
+            """
+        ).first([profile, uuid]) { row in
             var register = SyncRegister(uuid: uuid)
             register.alive = row.bool(0)
             register.aliveAt = row.text(1)
@@ -68,7 +70,8 @@ final class SyncRegisters: SyncRegisterLookup {
 
     /// Writes the registers set since the last call.
     func write() throws {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
                 parent, parent_old, parent_at, position, position_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -77,10 +80,12 @@ final class SyncRegisters: SyncRegisterLookup {
             func stamp(_ text: String) -> String {
                 !text.isEmpty && text == register.aliveAt ? Self.sameAsAlive : text
             }
-            try statement.run([profile, register.uuid, register.alive, register.aliveAt, register.fields.title,
-                               stamp(register.fieldsAt[0]), register.fields.notes, stamp(register.fieldsAt[1]), register.fields.done,
-                               stamp(register.fieldsAt[2]), register.parent, register.parentOld, stamp(register.parentAt),
-                               register.position, stamp(register.positionAt)])
+            try statement.run([
+                profile, register.uuid, register.alive, register.aliveAt, register.fields.title,
+                stamp(register.fieldsAt[0]), register.fields.notes, stamp(register.fieldsAt[1]), register.fields.done,
+                stamp(register.fieldsAt[2]), register.parent, register.parentOld, stamp(register.parentAt),
+                register.position, stamp(register.positionAt),
+            ])
         }
         changed.removeAll()
         isChanged.removeAll()

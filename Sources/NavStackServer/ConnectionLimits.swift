@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a client may take of the server: how long it may be slow, and how many clients
@@ -55,11 +55,11 @@ public struct ConnectionLimits: Equatable, Sendable {
     }
 
     #if canImport(Glibc)
-    private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    /// RLIM_INFINITY, all bits set (Swift does not import glibc's macro).
-    private static let unlimited = rlim_t.max
+        private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        /// RLIM_INFINITY, all bits set (Swift does not import glibc's macro).
+        private static let unlimited = rlim_t.max
     #else
-    private static let openFiles = RLIMIT_NOFILE
-    private static let unlimited = RLIM_INFINITY
+        private static let openFiles = RLIMIT_NOFILE
+        private static let unlimited = RLIM_INFINITY
     #endif
 }

@@ -166,7 +166,7 @@ public struct DatabaseAddress: Equatable, Sendable {
                 continue
             }
             guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
             else { throw .badEscape }
             bytes.append(value)
         }

@@ -46,7 +46,7 @@ public enum Migrations {
                     UNIQUE (account_id, replica, seq)
                 )
                 """,
-            ]),
+            ])
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together
@@ -82,7 +82,8 @@ public enum Migrations {
         ).drain()
         var applied: Set<Int> = []
         for try await version in try await connection.query("SELECT version FROM schema_migration", logger: logger)
-            .decode(Int.self) {
+            .decode(Int.self)
+        {
             applied.insert(version)
         }
         for migration in all where !applied.contains(migration.version) {

@@ -175,4 +175,3 @@ public struct OperationLog: OperationStore {
         return SyncAnswer(after: request.after, highest: highest, following: operations)
     }
 }
-

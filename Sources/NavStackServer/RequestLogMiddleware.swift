@@ -8,7 +8,8 @@ struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response {
+        -> Response
+    {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -95,7 +95,8 @@ public struct ServerOptions: Equatable, Sendable {
     /// `--database`, else NAVSTACK_DATABASE when it is not empty. The URL is never
     /// repeated in an error with its password.
     static func database(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) -> DatabaseAddress {
-        let given = parsed.value("database").map { (option: "--database", url: $0) }
+        let given =
+            parsed.value("database").map { (option: "--database", url: $0) }
             ?? environment["NAVSTACK_DATABASE"].flatMap { $0.isEmpty ? nil : (option: "NAVSTACK_DATABASE", url: $0) }
         guard let given else { throw .missingArgument("--database <URL>") }
         do throws(DatabaseAddress.Failure) {

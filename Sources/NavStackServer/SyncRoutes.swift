@@ -4,9 +4,9 @@ import NavStackSync
 import PostgresNIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The two endpoints: POST /v1/sync and GET /health, over an operation log: PostgreSQL's

@@ -5,9 +5,9 @@ import Logging
 import PostgresNIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs what ``ServerOptions`` asks for: the server, or `user add`.
@@ -131,7 +131,8 @@ public enum SyncServer {
     /// HTTP/1.1, over TLS when the options name a certificate and a key, with the
     /// options' timeouts on every connection and `connections` as their cap.
     static func httpServer(_ options: ServerOptions, connections: OpenConnections, logger: Logger) throws
-        -> HTTPServerBuilder {
+        -> HTTPServerBuilder
+    {
         let limits = options.limits
         let http = HTTP1Channel.Configuration(
             additionalChannelHandlers: [RequestDeadlines(limits: limits, logger: logger)])

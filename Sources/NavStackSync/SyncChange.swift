@@ -33,7 +33,7 @@ public struct SyncTask: Equatable, Sendable {
     /// a uuid or null).
     public init?(_ value: JSONValue) {
         guard let title = value["title"]?.string, SyncValues.isTitle(title), let notes = value["notes"]?.string,
-              SyncValues.isNotes(notes), let done = value["done"]?.bool, let position = value["position"]?.number
+            SyncValues.isNotes(notes), let done = value["done"]?.bool, let position = value["position"]?.number
         else { return nil }
         let parent = value["parent"] ?? .null
         guard parent == .null || parent.string.map(SyncValues.isTaskID) == true else { return nil }

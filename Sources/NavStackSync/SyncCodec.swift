@@ -79,7 +79,8 @@ struct SyncDecoder {
     var reader: JSONReader
 
     static func decode<Message>(_ bytes: UnsafeRawBufferPointer, _ read: (inout SyncDecoder) throws -> Message)
-        throws(SyncWireError) -> Message {
+        throws(SyncWireError) -> Message
+    {
         do {
             var decoder = SyncDecoder(reader: try JSONReader(bytes.assumingMemoryBound(to: UInt8.self)))
             return try read(&decoder)
@@ -154,7 +155,8 @@ struct SyncDecoder {
     /// Anything else where the object should be is read (so malformed JSON is named as
     /// such) and refused.
     mutating func members(of path: @autoclosure () -> String, depth: Int, _ member: (inout Self, String) throws -> Void)
-        throws {
+        throws
+    {
         reader.skipBlanks()
         guard reader.peek == UInt8(ascii: "{") else {
             try reader.skipValue(depth: depth)
@@ -269,8 +271,9 @@ struct SyncDecoder {
         guard let task else { throw SyncWireError.missing(path: path("task")) }
         guard let field else { throw SyncWireError.missing(path: path("field")) }
         guard let value else { throw SyncWireError.missing(path: path("value")) }
-        return SyncOperation(serverSeq: serverSeq ?? 0, replica: replica ?? "", seq: seq, millis: millis,
-                             counter: counter, task: task, field: field, value: value, old: old ?? "null")
+        return SyncOperation(
+            serverSeq: serverSeq ?? 0, replica: replica ?? "", seq: seq, millis: millis,
+            counter: counter, task: task, field: field, value: value, old: old ?? "null")
     }
 
     mutating func replica(path: () -> String, depth: Int) throws -> String {
@@ -295,8 +298,8 @@ struct SyncDecoder {
         let task = try reader.string()
         // PostgreSQL text cannot hold NUL, and no uuid holds any control character.
         guard !task.isEmpty, task.utf8.count <= 4 * SyncLimits.maximumTaskLength,
-              task.count <= SyncLimits.maximumTaskLength,
-              !task.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            task.count <= SyncLimits.maximumTaskLength,
+            !task.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { throw SyncWireError.badTask(path: path()) }
         return task
     }
@@ -394,7 +397,8 @@ extension Int64 {
         while index < range.upperBound {
             let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
             let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowedAgain) = negative
+            let (next, overflowedAgain) =
+                negative
                 ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
             guard !overflowed, !overflowedAgain else { return nil }
             value = next

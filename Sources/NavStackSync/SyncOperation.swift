@@ -26,8 +26,10 @@ public struct SyncOperation: Equatable, Sendable {
     /// The value it replaced as compact JSON text; `null` when not sent.
     public var old: String
 
-    public init(serverSeq: Int64 = 0, replica: String = "", seq: Int64, millis: Int64, counter: Int64, task: String,
-                field: SyncField, value: String, old: String = "null") {
+    public init(
+        serverSeq: Int64 = 0, replica: String = "", seq: Int64, millis: Int64, counter: Int64, task: String,
+        field: SyncField, value: String, old: String = "null"
+    ) {
         self.serverSeq = serverSeq
         self.replica = replica
         self.seq = seq

@@ -40,8 +40,9 @@ public enum SyncWireError: Error, Equatable, Sendable {
             t(.syncWireBadField, ("path", path), ("fields", SyncField.allCases.map(\.rawValue).joined(separator: ", ")))
         case .tooManyOperations: t(.syncWireTooManyOperations, ("limit", SyncLimits.maximumOperationsPerRequest))
         case .stampAhead(let path, let millis):
-            t(.syncWireStampAhead, ("path", path), ("ahead", SyncDrift.words(millis: millis)),
-              ("limit", SyncDrift.words(millis: SyncDrift.maximumMillis)))
+            t(
+                .syncWireStampAhead, ("path", path), ("ahead", SyncDrift.words(millis: millis)),
+                ("limit", SyncDrift.words(millis: SyncDrift.maximumMillis)))
         case .refusedValue(let path, let field): t(.syncWireRefusedValue, ("path", path), ("field", field.rawValue))
         case .replicaTaken(let path, let replica, let seq):
             t(.syncWireReplicaTaken, ("path", path), ("seq", seq), ("replica", replica))

@@ -2,9 +2,9 @@ import Logging
 import NavStackServer
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes one line to standard error.

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CEditLine
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Lines typed at a terminal, through libedit: line editing, history kept in a file,
 /// Tab completion, Ctrl-C to clear the line and Ctrl-D to quit.
@@ -56,8 +57,10 @@ struct EditLineReader: LineReader {
                 writeToTerminal("\n")
                 return nil
             }
-            var bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
-                                                  count: Int(count)))
+            var bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
+                    count: Int(count)))
             if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
             remember(bytes)
             return InputLine(bytes: bytes[...], length: bytes.count)
@@ -67,7 +70,8 @@ struct EditLineReader: LineReader {
     /// Adds a non-blank line to the history and saves the file (mode 0600).
     private func remember(_ bytes: [UInt8]) {
         guard bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
-              bytes.count <= Limits.lineBytes, !bytes.contains(0) else { return }
+            bytes.count <= Limits.lineBytes, !bytes.contains(0)
+        else { return }
         ns_history_enter(history, String(decoding: bytes, as: UTF8.self))
         guard let historyPath, Self.isPlainFile(historyPath) else { return }
         Self.save(history, to: historyPath)

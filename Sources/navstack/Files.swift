@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CPosix
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The few file and process operations the subcommands need, on the C library.
 enum Files {
@@ -239,8 +240,10 @@ enum Files {
     /// Runs a program in `folder` with `environment`, stdin from the file `input`, stdout
     /// and stderr both into the file `output`; returns its exit status.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], in folder: String, environment: [String: String],
-                    input: String, output: String) throws(Failure) -> Int32 {
+    static func run(
+        _ program: String, _ arguments: [String], in folder: String, environment: [String: String],
+        input: String, output: String
+    ) throws(Failure) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
 import NavStackSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `navstack import`: adds tasks from a JSON array or JSON Lines, all or nothing.
 struct Import: Subcommand {
@@ -44,8 +45,11 @@ struct Import: Subcommand {
             throw ExitStatus.failure
         }
         do {
-            guard let read = file == "-" ? try Files.readAll(0, limit: JSONReader.maximumBytes)
-                    : try Files.read(file, limit: JSONReader.maximumBytes) else {
+            guard
+                let read = file == "-"
+                    ? try Files.readAll(0, limit: JSONReader.maximumBytes)
+                    : try Files.read(file, limit: JSONReader.maximumBytes)
+            else {
                 streams.write("navstack: import: \(Navstack.words(for: ImportError.tooLarge(source: source)))\n", to: .error)
                 throw ExitStatus.failure
             }
@@ -79,7 +83,8 @@ struct Import: Subcommand {
 struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "navstack export",
-        abstract: "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.",
+        abstract:
+            "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.",
         discussion: "A profile that does not exist is an error, as is no --user when no one is signed in.",
         options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
 

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CPosix
 import NavStackCore
 import NavStackSQLite
-import CPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A command of the command line: built from what was parsed, then run.
 protocol Subcommand: Sendable {
@@ -23,8 +24,9 @@ struct CommandEntry: Sendable {
 
 extension Subcommand {
     static var entry: CommandEntry {
-        CommandEntry(name: spec.name.split(separator: " ").last.map(String.init) ?? spec.name, spec: spec,
-                     launch: { try Self($0).run() })
+        CommandEntry(
+            name: spec.name.split(separator: " ").last.map(String.init) ?? spec.name, spec: spec,
+            launch: { try Self($0).run() })
     }
 }
 
@@ -39,7 +41,9 @@ struct ExitStatus: Error {
 struct Navstack: Subcommand {
     static let version = "0.2.0"
 
-    static let subcommands = [Import.entry, Export.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry]
+    static let subcommands = [
+        Import.entry, Export.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry,
+    ]
 
     /// The deep links `--open` completes to: each screen's URL and its short form.
     static let linkCompletions = [DeepLink.tasks, .newTask, .account, .settings, .about].flatMap { [$0.url, $0.path] }
@@ -66,15 +70,22 @@ struct Navstack: Subcommand {
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
         options: StoreOptions.options + [
-            .init("format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)), help: "Output format: text or json (one JSON object a line; default: text)."),
-            .init("echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
+            .init(
+                "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
+                help: "Output format: text or json (one JSON object a line; default: text)."),
+            .init(
+                "echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
             .init("bail", help: "Stop at the first command that fails."),
-            .init("open", value: "url", complete: .choices(linkCompletions), help: "Open a deep link at launch (after login when signed out)."),
+            .init(
+                "open", value: "url", complete: .choices(linkCompletions), help: "Open a deep link at launch (after login when signed out)."
+            ),
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
             .init("page-size", value: "page-size", help: "Rows per list page (default: fits the terminal, else 20)."),
             .init("", short: "c", value: "command", repeatable: true, help: "Run this command instead of reading stdin (repeatable)."),
             .init("no-color", help: "Never use colour."),
-            .init("lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)), help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
+            .init(
+                "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
+                help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
         ],
         subcommands: subcommands.map { ($0.name, $0.spec.abstract) })
 
@@ -147,7 +158,8 @@ struct Navstack: Subcommand {
             }
             // Options that come before the subcommand are read as the subcommand's own.
             if let index = CommandSpec.subcommandIndex(in: Array(words), among: subcommands.map(\.spec), root: spec),
-               let named = subcommands.first(where: { $0.name == words[words.startIndex + index] }) {
+                let named = subcommands.first(where: { $0.name == words[words.startIndex + index] })
+            {
                 command = named
                 words.remove(at: words.startIndex + index)
             }
@@ -176,8 +188,10 @@ struct Navstack: Subcommand {
         }
     }
 
-    private static func usageError(_ error: UsageError, of spec: CommandSpec, _ catalog: Catalog,
-                                   _ streams: StandardStreams) -> Int32 {
+    private static func usageError(
+        _ error: UsageError, of spec: CommandSpec, _ catalog: Catalog,
+        _ streams: StandardStreams
+    ) -> Int32 {
         streams.write(spec.errorText(error, in: catalog), to: .error)
         return 64
     }
@@ -268,9 +282,12 @@ struct Navstack: Subcommand {
                 launchFailed = true
             }
         }
-        let shell = Shell(Interpreter(router: router, options: .init(
-            format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80,
-            style: colors && Terminal.isTTY(1) ? .ansi : .plain, colorErrors: colors && Terminal.isTTY(2))))
+        let shell = Shell(
+            Interpreter(
+                router: router,
+                options: .init(
+                    format: format, echo: echo, numberErrors: !interactive, width: width ?? window?.columns ?? 80,
+                    style: colors && Terminal.isTTY(1) ? .ansi : .plain, colorErrors: colors && Terminal.isTTY(2))))
         fitToWindow(shell, window)
 
         do {
@@ -279,15 +296,18 @@ struct Navstack: Subcommand {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
-        var reader: any LineReader = commands.isEmpty
+        var reader: any LineReader =
+            commands.isEmpty
             ? PipedLineReader(willWait: delivery.deliver) : ArgumentLineReader(commands)
         // A store in memory reads and writes no file, history included.
         let historyPath = interactive && !storage.memory ? EditLineReader.defaultHistoryPath() : nil
         if let historyPath, !EditLineReader.isPlainFile(historyPath) {
             streams.write("navstack: \(catalog(.ioHistoryNotKept, ("path", historyPath.escapedForDisplay)))\n", to: .error)
         }
-        if interactive, let editor = EditLineReader(
-            historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) }) {
+        if interactive,
+            let editor = EditLineReader(
+                historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) })
+        {
             reader = editor
         }
         // The loop: read a line, apply it, and deliver the answers (commit, then print)

@@ -13,8 +13,11 @@ struct CompletionCommand: Subcommand {
               fish: navstack completion fish > ~/.config/fish/completions/navstack.fish
             """,
         options: [],
-        arguments: [.init("shell", complete: .choices(CompletionScript.Shell.allCases.map(\.rawValue)),
-                          help: "bash, zsh or fish.")])
+        arguments: [
+            .init(
+                "shell", complete: .choices(CompletionScript.Shell.allCases.map(\.rawValue)),
+                help: "bash, zsh or fish.")
+        ])
 
     let shell: CompletionScript.Shell
 

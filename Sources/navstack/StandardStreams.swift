@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The process's stdout and stderr as one ordered buffer: what the program prints waits
 /// here, in the order it was written, until ``flush()`` writes it out.
@@ -91,7 +92,8 @@ final class StandardStreams: OutputSink, @unchecked Sendable {
         var first = stat()
         var second = stat()
         guard fstat(a, &first) == 0, fstat(b, &second) == 0,
-              first.st_dev == second.st_dev, first.st_ino == second.st_ino else { return false }
+            first.st_dev == second.st_dev, first.st_ino == second.st_ino
+        else { return false }
         switch first.st_mode & S_IFMT {
         case S_IFCHR, S_IFIFO, S_IFSOCK: return true
         default: return false

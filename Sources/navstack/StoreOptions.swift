@@ -1,25 +1,29 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
 import NavStackSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Which store to open: in memory, `--store PATH`, `$NAVSTACK_STORE`, or the default
 /// under `$XDG_DATA_HOME`.
 struct StoreOptions {
     static let options: [CommandSpec.Option] = [
         .init("memory", help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written."),
-        .init("store", value: "path", complete: .file, help: "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite)."),
+        .init(
+            "store", value: "path", complete: .file,
+            help: "The SQLite store to use (default: $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite)."),
         .init("sample", help: "Give new profiles the sample tasks."),
     ]
 
     /// The options of a command whose work must outlive it (`import`, `export`): an
     /// in-memory store would be thrown away, so `--memory` is refused.
-    static let fileOptions: [CommandSpec.Option] = [
-        .init("memory", help: "Refused: an in-memory store would be thrown away when the command ends."),
-    ] + options.dropFirst()
+    static let fileOptions: [CommandSpec.Option] =
+        [
+            .init("memory", help: "Refused: an in-memory store would be thrown away when the command ends.")
+        ] + options.dropFirst()
 
     let memory: Bool
     let store: String?

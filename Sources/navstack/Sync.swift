@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
 import NavStackHTTP
 import NavStackSQLite
 import NavStackSync
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What one sync did.
 struct SyncTotals: Equatable {
@@ -154,7 +155,11 @@ struct SyncCommand: Subcommand {
         options: StoreOptions.fileOptions + [
             .init("server", value: "url", help: "The server, https://HOST[:PORT] (kept for the profile); http:// only for this machine."),
             .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
-            .init("ca", value: "file", complete: .file, help: "Trust only the certificate authority in this PEM file for the server's certificate, instead of the system's (this run; NAVSTACK_CA sets it for every run)."),
+            .init(
+                "ca", value: "file", complete: .file,
+                help:
+                    "Trust only the certificate authority in this PEM file for the server's certificate, instead of the system's (this run; NAVSTACK_CA sets it for every run)."
+            ),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
@@ -291,7 +296,10 @@ final class AutoSync {
             // One line for a run of failures.
             if !failedLast {
                 let reason = Syncer.describe(error, within: Self.budget)
-                let line = if case .clockAhead = Syncer.failure(error) { reason } else { Navstack.messageCatalog(.syncChangesKept, ("reason", reason)) }
+                let line =
+                    if case .clockAhead = Syncer.failure(error) { reason } else {
+                        Navstack.messageCatalog(.syncChangesKept, ("reason", reason))
+                    }
                 streams.write("navstack: sync: \(line)\n", to: .error)
             }
             failedLast = true

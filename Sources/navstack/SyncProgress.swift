@@ -35,11 +35,12 @@ final class SyncProgress {
         typealias Value = (String, any CustomStringConvertible)
         let sent: Value = ("sent", t.grouped(totals.sent)), of: Value = ("total", t.grouped(total))
         let received: Value = ("received", t.grouped(totals.received))
-        let line = switch (total, totals.received) {
-        case (_, 0): t(.syncProgress, sent, of)
-        case (0, _): t(.syncProgressReceivedOnly, received)
-        default: t(.syncProgressReceived, sent, of, received)
-        }
+        let line =
+            switch (total, totals.received) {
+            case (_, 0): t(.syncProgress, sent, of)
+            case (0, _): t(.syncProgressReceivedOnly, received)
+            default: t(.syncProgressReceived, sent, of, received)
+            }
         // Carriage return and blanks, which any terminal understands: no escape sequence.
         let width = line.count
         draw("\r" + line + String(repeating: " ", count: max(0, shown - width)))

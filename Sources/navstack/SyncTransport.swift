@@ -24,10 +24,11 @@ struct SyncTransport {
         let left = ContinuousClock.now.duration(to: end)
         guard left > .zero else { throw .outOfTime }
         do {
-            return try client.start(HTTPRequest(
-                method: .post, url: url,
-                headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"],
-                body: request.json()), deadline: left)
+            return try client.start(
+                HTTPRequest(
+                    method: .post, url: url,
+                    headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"],
+                    body: request.json()), deadline: left)
         } catch {
             throw Self.failure(error)
         }

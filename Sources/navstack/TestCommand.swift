@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavStackCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `navstack test`: replays golden transcripts, each in a fresh process, and compares.
 struct TestCommand: Subcommand {
@@ -30,11 +31,16 @@ struct TestCommand: Subcommand {
             1 when one failed, 64 on bad usage.
             """,
         options: [
-            .init("update", help: "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match."),
+            .init(
+                "update",
+                help: "Rewrite each failing transcript with the actual output, keeping its header and the [..] lines that still match."),
             .init("jobs", value: "jobs", help: "How many transcripts run at once (default: the number of cores)."),
         ],
-        arguments: [.init("path", repeating: true, complete: .file,
-                          help: "Transcript files, Markdown files, or folders searched for *.transcript and *.md.")])
+        arguments: [
+            .init(
+                "path", repeating: true, complete: .file,
+                help: "Transcript files, Markdown files, or folders searched for *.transcript and *.md.")
+        ])
 
     let update: Bool
     let jobs: Int?

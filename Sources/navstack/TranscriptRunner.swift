@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import NavStackCore
+import Synchronization
 
 /// One transcript to replay: a `.transcript` file, or a block of a Markdown file.
 struct TranscriptJob: Sendable {
@@ -120,8 +120,9 @@ struct TranscriptRunner: Sendable {
         environment["HOME"] = scratch
         environment["XDG_DATA_HOME"] = scratch + "/data"
         environment["XDG_STATE_HOME"] = scratch + "/state"
-        try Files.run(binary, transcript.options + ["--echo"], in: scratch, environment: environment,
-                      input: input, output: output)
+        try Files.run(
+            binary, transcript.options + ["--echo"], in: scratch, environment: environment,
+            input: input, output: output)
         return String(decoding: try Files.read(output), as: UTF8.self)
     }
 }

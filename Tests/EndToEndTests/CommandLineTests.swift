@@ -28,8 +28,9 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testCommandsFromOptionsInsteadOfStdin() throws {
-        let result = try NavstackProcess.run(memory + ["--format", "json", "-c", "login ana", "-c", "go tasks/2/edit"],
-                                             lines: ["open 1"])
+        let result = try NavstackProcess.run(
+            memory + ["--format", "json", "-c", "login ana", "-c", "go tasks/2/edit"],
+            lines: ["open 1"])
         XCTAssertEqual(result.status, 0)
         let lines = result.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 3, "stdin is not read")
@@ -46,8 +47,10 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testBadUsageExitsWith64() throws {
-        for arguments in [["--width", "5"], ["--width", "wide"], ["--page-size", "0"], ["--format", "xml"],
-                          ["--open", "http://x"], ["--lang", "fr"], ["--no-such-option"], ["extra"]] {
+        for arguments in [
+            ["--width", "5"], ["--width", "wide"], ["--page-size", "0"], ["--format", "xml"],
+            ["--open", "http://x"], ["--lang", "fr"], ["--no-such-option"], ["extra"],
+        ] {
             let result = try NavstackProcess.run(memory + arguments)
             XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
             XCTAssertEqual(result.stdout, "", arguments.joined(separator: " "))
@@ -82,7 +85,12 @@ final class CommandLineTests: XCTestCase {
     func testErrorsFollowTheScreensBeforeThemWhenMerged() throws {
         let result = try NavstackProcess.run(memory + ["--echo"], lines: ["login ana", "opne", "where"], merged: true)
         let echo = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("> ") || $0.hasPrefix("navstack: line") }
-        XCTAssertEqual(echo, ["> login ana", "> opne", "navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)", "> where"])
+        XCTAssertEqual(
+            echo,
+            [
+                "> login ana", "> opne", "navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)",
+                "> where",
+            ])
     }
 
     func testPipedOutputHasNoEscapeSequences() throws {
@@ -92,12 +100,12 @@ final class CommandLineTests: XCTestCase {
 
     func testBadBytesOnStdinGetOneErrorEach() throws {
         var input = Data("login ana\n".utf8)
-        input += Data([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xC3, 0x28, 0x0A])                 // invalid UTF-8
-        input += Data("open 1\u{0}\n".utf8)                                               // NUL
-        input += Data("add \u{1B}]0;pwned\u{7}\n".utf8)                                   // escape sequence
-        input += Data(repeating: UInt8(ascii: "x"), count: 1 << 20) + Data("\n".utf8)   // a megabyte
-        input += Data("open 1\r\n".utf8)                                                  // CRLF is fine
-        input += Data("where".utf8)                                                       // no final newline
+        input += Data([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xC3, 0x28, 0x0A])  // invalid UTF-8
+        input += Data("open 1\u{0}\n".utf8)  // NUL
+        input += Data("add \u{1B}]0;pwned\u{7}\n".utf8)  // escape sequence
+        input += Data(repeating: UInt8(ascii: "x"), count: 1 << 20) + Data("\n".utf8)  // a megabyte
+        input += Data("open 1\r\n".utf8)  // CRLF is fine
+        input += Data("where".utf8)  // no final newline
         let result = try NavstackProcess.run(memory + ["--format", "json"], input: input)
         XCTAssertEqual(result.status, 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -117,8 +125,10 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testNoLineIsWiderThanTheWidth() throws {
-        let script = ["login ana", "add " + String(repeating: "長い題名 ", count: 30), "edit",
-                      "notes " + String(repeating: "word ", count: 100), "save", "back", "help", "tab account", "about"]
+        let script = [
+            "login ana", "add " + String(repeating: "長い題名 ", count: 30), "edit",
+            "notes " + String(repeating: "word ", count: 100), "save", "back", "help", "tab account", "about",
+        ]
         for width in [20, 40, 80] {
             let result = try NavstackProcess.run(memory + ["--width", String(width)], lines: script)
             for line in result.stdout.split(separator: "\n") {
@@ -154,8 +164,11 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tasks = folder.appendingPathComponent("tasks.json")
         try Data(#"[{"title": "Um"}, {"title": "Dois"}]"#.utf8).write(to: tasks)
-        let imported = try NavstackProcess.run(["import", "--store", folder.appendingPathComponent("s.sqlite").path,
-                                                "--user", "ana", tasks.path], environment: ["LC_ALL": "pt_BR.UTF-8"])
+        let imported = try NavstackProcess.run(
+            [
+                "import", "--store", folder.appendingPathComponent("s.sqlite").path,
+                "--user", "ana", tasks.path,
+            ], environment: ["LC_ALL": "pt_BR.UTF-8"])
         XCTAssertEqual(imported.stdout, "2 tarefas importadas\n", imported.stderr)
     }
 
@@ -163,8 +176,10 @@ final class CommandLineTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-cl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("s.sqlite").path
-        for arguments in [["--memory", "--store", store, "-c", "login ana"], ["--store", store, "--memory", "-c", "login ana"],
-                          ["export", "--memory", "--store", store]] {
+        for arguments in [
+            ["--memory", "--store", store, "-c", "login ana"], ["--store", store, "--memory", "-c", "login ana"],
+            ["export", "--memory", "--store", store],
+        ] {
             let result = try NavstackProcess.run(arguments)
             XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.hasPrefix("Error: '--memory' cannot be used with '--store <path>'\n"), result.stderr)
@@ -188,8 +203,10 @@ final class CommandLineTests: XCTestCase {
 
     func testAValueOptionRefusesAnOptionAsItsValue() throws {
         let folder = FileManager.default.currentDirectoryPath
-        for (arguments, option) in [(["--store", "--memory"], "--store <path>"), (["--format", "--echo"], "--format <format>"),
-                                    (["-c", "-x"], "-c <command>"), (["--store", "--"], "--store <path>")] {
+        for (arguments, option) in [
+            (["--store", "--memory"], "--store <path>"), (["--format", "--echo"], "--format <format>"),
+            (["-c", "-x"], "-c <command>"), (["--store", "--"], "--store <path>"),
+        ] {
             let result = try NavstackProcess.run(arguments)
             XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.hasPrefix("Error: missing value for '\(option)'\n"), result.stderr)
@@ -234,8 +251,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(help.stdout.contains("\n  completion "), help.stdout)
         XCTAssertTrue(help.stdout.contains("\n  man-page "), help.stdout)
         let completion = try NavstackProcess.run(["help", "completion"])
-        XCTAssertTrue(completion.stdout.contains("\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish\n"),
-                      "install lines are shown as they are: \(completion.stdout)")
+        XCTAssertTrue(
+            completion.stdout.contains("\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish\n"),
+            "install lines are shown as they are: \(completion.stdout)")
     }
 
     /// Display columns of a line (wide characters count 2).

@@ -57,8 +57,9 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(try bash("navstack completion "), ["bash", "zsh", "fish"])
         XCTAssertEqual(try bash("navstack --store s.sqlite export --u"), ["--user"])
         XCTAssertEqual(try bash("navstack export --form"), [], "export has no --format")
-        XCTAssertTrue(try bash("navstack --open navstack://account/").contains("//account/settings"),
-                      "bash splits words at ':', so the part after it is completed")
+        XCTAssertTrue(
+            try bash("navstack --open navstack://account/").contains("//account/settings"),
+            "bash splits words at ':', so the part after it is completed")
         XCTAssertEqual(try bash("navstack --open tasks/n"), ["tasks/new"])
     }
 
@@ -97,7 +98,8 @@ final class CompletionTests: XCTestCase {
     func testFishCompletesOptionsSubcommandsAndValues() throws {
         try requireShell("fish")
         func fish(_ line: String) throws -> [String] {
-            let result = try shell("fish", ["--no-config", "-c", "source (navstack completion fish | psub); and complete -C $argv[1]", line])
+            let result = try shell(
+                "fish", ["--no-config", "-c", "source (navstack completion fish | psub); and complete -C $argv[1]", line])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.stderr, "")
             return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }

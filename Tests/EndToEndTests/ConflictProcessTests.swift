@@ -36,8 +36,9 @@ extension StoreProcessTests {
         XCTAssertTrue(saved.contains(#""screen":"detail""#), saved)
         XCTAssertTrue(saved.contains(#""title":"Buy fruit and milk","notes":"Apples, bananas, grapes","done":true"#), saved)
         XCTAssertEqual(try task1(), "Buy fruit and milk|Apples, bananas, grapes|1|\(uuid)")
-        XCTAssertEqual(try sqlite("SELECT kind || ':' || field FROM op ORDER BY seq"),
-                       "add:task\nadd:task\nadd:task\ntoggle:done\nsave:title", "the sample tasks, then B's toggle and A's title")
+        XCTAssertEqual(
+            try sqlite("SELECT kind || ':' || field FROM op ORDER BY seq"),
+            "add:task\nadd:task\nadd:task\ntoggle:done\nsave:title", "the sample tasks, then B's toggle and A's title")
         XCTAssertEqual(try sqlite("SELECT rev FROM task WHERE id = 1"), "3")
         a.close()
     }
@@ -48,11 +49,15 @@ extension StoreProcessTests {
         let a = try editingTask1(title: "Buy fruit and milk")
         try other("edit", "title Buy apples", "notes Green ones", "save")
         let refused = a.send("save")
-        XCTAssertTrue(refused.hasPrefix(#"{"error":{"message":"'Buy apples' was changed elsewhere too (title): nothing was saved; save! keeps yours, theirs takes theirs""#),
-                      refused)
+        XCTAssertTrue(
+            refused.hasPrefix(
+                #"{"error":{"message":"'Buy apples' was changed elsewhere too (title): nothing was saved; save! keeps yours, theirs takes theirs""#
+            ),
+            refused)
         XCTAssertTrue(try task1().hasPrefix("Buy apples|Green ones|0|"), "nothing overwritten")
         let shown = a.send("done off")
-        XCTAssertTrue(shown.contains(#""conflicts":[{"field":"title","base":"Buy fruit","mine":"Buy fruit and milk","theirs":"Buy apples"}]"#), shown)
+        XCTAssertTrue(
+            shown.contains(#""conflicts":[{"field":"title","base":"Buy fruit","mine":"Buy fruit and milk","theirs":"Buy apples"}]"#), shown)
         XCTAssertTrue(shown.contains(#""save!","theirs","cancel""#), shown)
         XCTAssertTrue(a.send("save!").contains(#""title":"Buy fruit and milk","notes":"Green ones","done":false"#))
         XCTAssertTrue(try task1().hasPrefix("Buy fruit and milk|Green ones|0|"), "B's notes merged, A's title kept")
@@ -67,13 +72,17 @@ extension StoreProcessTests {
         try other("edit", "title Buy apples", "save")
         XCTAssertTrue(a.send("save").hasPrefix(#"{"error""#))
         let taken = a.send("theirs")
-        XCTAssertTrue(taken.contains(#""draft":{"title":"Buy apples","notes":"Ripe ones","done":false},"canSave":true,"dirty":true,"conflicts":[]"#), taken)
+        XCTAssertTrue(
+            taken.contains(#""draft":{"title":"Buy apples","notes":"Ripe ones","done":false},"canSave":true,"dirty":true,"conflicts":[]"#),
+            taken)
         XCTAssertTrue(a.send("save").contains(#""screen":"detail""#))
         XCTAssertTrue(try task1().hasPrefix("Buy apples|Ripe ones|0|"))
         XCTAssertTrue(a.send("edit").contains(#""dirty":false"#))
         let nothingToTake = a.send("theirs")
-        XCTAssertTrue(nothingToTake.hasPrefix(#"{"error":{"message":"'theirs' is not available on the edit screen; here: title, notes, done, save, cancel"#),
-                      nothingToTake)
+        XCTAssertTrue(
+            nothingToTake.hasPrefix(
+                #"{"error":{"message":"'theirs' is not available on the edit screen; here: title, notes, done, save, cancel"#),
+            nothingToTake)
         a.close()
     }
 
@@ -102,13 +111,14 @@ extension StoreProcessTests {
     func testUndoNeverOverwritesALaterChangeElsewhere() throws {
         _ = try run(["--sample"], lines: ["login ana"])
         let a = Session(try startSession())
-        a.send("toggle 1")                                     // A: done on
+        a.send("toggle 1")  // A: done on
         XCTAssertEqual(try run(["-c", "toggle 1"]).status, 0)  // B: done off again
         let refused = a.send("undo")
-        XCTAssertTrue(refused.hasPrefix(#"{"error":{"message":"cannot undo: 'Buy fruit' was changed since (done); nothing was changed""#), refused)
+        XCTAssertTrue(
+            refused.hasPrefix(#"{"error":{"message":"cannot undo: 'Buy fruit' was changed since (done); nothing was changed""#), refused)
         XCTAssertTrue(try task1().hasPrefix("Buy fruit|Apples, bananas, grapes|0|"))
 
-        a.send("toggle 2")                                     // A: done on
+        a.send("toggle 2")  // A: done on
         XCTAssertEqual(try run(["-c", "open 2", "-c", "edit", "-c", "title Study Swift", "-c", "save", "-c", "root"]).status, 0)
         XCTAssertTrue(a.send("undo").contains(#""screen":"list""#), "A's toggle is undone")
         XCTAssertEqual(try sqlite("SELECT title || '|' || done FROM task WHERE id = 2"), "Study Swift|0", "B's title stays")
@@ -159,4 +169,3 @@ extension StoreProcessTests {
         }
     }
 }
-

@@ -1,9 +1,10 @@
-@testable import navstack
 import NavStackCore
 import NavStackHTTP
 import NavStackSQLite
 import NavStackSync
 import XCTest
+
+@testable import navstack
 
 /// Every error the executable turns into text is worded by the catalogs, in the language
 /// asked: never the name of a Swift type or case (`storeFailure("…")`).
@@ -56,8 +57,10 @@ final class ErrorWordsTests: XCTestCase {
             (SyncError.refusedToken, pt(.syncRefusedToken)),
             (HTTPError.refused(host: "127.0.0.1", port: 9), "o servidor em 127.0.0.1:9 recusou a conexão"),
             (HTTPError.timedOut(.milliseconds(1500)), "o servidor não respondeu em 1500 ms"),
-            (HTTPError.unreachable(host: "::1", port: 80, reason: "No route to host"),
-             "o servidor em [::1]:80 não pode ser alcançado: No route to host"),
+            (
+                HTTPError.unreachable(host: "::1", port: 80, reason: "No route to host"),
+                "o servidor em [::1]:80 não pode ser alcançado: No route to host"
+            ),
             (ImportError.noProfile, pt(.importNoProfile)),
             (UsageError.noStoreLocation, UsageError.noStoreLocation.message(in: pt)),
         ]
@@ -79,8 +82,10 @@ final class ErrorWordsTests: XCTestCase {
             .plainTextRefused(host: "sync.example.org"), .untrusted(host: "h", port: 443, reason: .unknownAuthority),
             .untrusted(host: "h", port: 443, reason: .nameMismatch(names: "")),
             .untrusted(host: "h", port: 443, reason: .nameMismatch(names: "other.example")),
-            .untrusted(host: "::1", port: 443, reason: .expired(since: "2021-01-02")), .untrusted(host: "h", port: 1, reason: .expired(since: nil)),
-            .untrusted(host: "h", port: 1, reason: .notYetValid(until: "2031-01-01")), .untrusted(host: "h", port: 1, reason: .notYetValid(until: nil)),
+            .untrusted(host: "::1", port: 443, reason: .expired(since: "2021-01-02")),
+            .untrusted(host: "h", port: 1, reason: .expired(since: nil)),
+            .untrusted(host: "h", port: 1, reason: .notYetValid(until: "2031-01-01")),
+            .untrusted(host: "h", port: 1, reason: .notYetValid(until: nil)),
             .untrusted(host: "h", port: 1, reason: .other("certificate revoked")), .tlsFailed(host: "h", port: 1, reason: "wrong version"),
             .notTLS(host: "h", port: 1), .noSystemAuthorities, .unreadableAuthorities(file: "/ca.pem", reason: "no such file"),
             .tlsUnavailable(reason: "no memory"),

@@ -1,6 +1,7 @@
-@testable import navstack
 import NavStackCore
 import XCTest
+
+@testable import navstack
 
 /// Every text of `--help`, of navstack and of each subcommand, exists in every language.
 final class HelpTranslationTests: XCTestCase {

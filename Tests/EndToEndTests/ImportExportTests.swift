@@ -32,8 +32,9 @@ final class ImportExportTests: XCTestCase {
         let text = #"{"title":"a","x":"# + String(repeating: "[", count: 60_000) + String(repeating: "]", count: 60_000) + "}\n"
         let result = try importing(Array(text.utf8))
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr,
-                       "navstack: import: record 0: not JSON (arrays and objects nested deeper than 512 at byte 528); nothing was imported\n")
+        XCTAssertEqual(
+            result.stderr,
+            "navstack: import: record 0: not JSON (arrays and objects nested deeper than 512 at byte 528); nothing was imported\n")
         XCTAssertFalse(storeExists, "bad input changes nothing")
     }
 
@@ -69,13 +70,15 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "navstack: import: record 1: not JSON (invalid UTF-8 at byte 26); nothing was imported\n")
         result = try importing(Array(#"[{"title":"a\udc00"}]"#.utf8))
-        XCTAssertEqual(result.stderr,
-                       #"navstack: import: record 0: not JSON (a \u escape of half a surrogate pair at byte 12); nothing was imported"# + "\n")
+        XCTAssertEqual(
+            result.stderr,
+            #"navstack: import: record 0: not JSON (a \u escape of half a surrogate pair at byte 12); nothing was imported"# + "\n")
         result = try importing(Array(#"[{"title":"a","x":1e}]"#.utf8))
         XCTAssertEqual(result.stderr, "navstack: import: record 0: not JSON (a malformed number at byte 18); nothing was imported\n")
         result = try importing(Array(#"[{"title":"\u001b[2Jgone"}]"#.utf8))
-        XCTAssertEqual(result.stderr,
-                       #"navstack: import: record 0: the title contains the control character \u{1B}; nothing was imported"# + "\n")
+        XCTAssertEqual(
+            result.stderr,
+            #"navstack: import: record 0: the title contains the control character \u{1B}; nothing was imported"# + "\n")
         XCTAssertFalse(storeExists)
         result = try importing([0xEF, 0xBB, 0xBF] + Array(#"[{"title":"after a BOM"}]"#.utf8))
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -102,8 +105,9 @@ final class ImportExportTests: XCTestCase {
         ]
         for (name, message) in cases {
             for command in ["import", "export"] {
-                let result = try NavstackProcess.run([command, "--store", store, "--user", name]
-                                                     + (command == "import" ? [try file(Array(#"[{"title":"t"}]"#.utf8))] : []))
+                let result = try NavstackProcess.run(
+                    [command, "--store", store, "--user", name]
+                        + (command == "import" ? [try file(Array(#"[{"title":"t"}]"#.utf8))] : []))
                 XCTAssertEqual(result.status, 1, name)
                 XCTAssertEqual(result.stderr, "navstack: \(command): --user: \(message)\n", name)
                 // The same words as the command typed at the prompt.
@@ -130,7 +134,8 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false,\"parent\":null}\n]\n")
+        XCTAssertEqual(
+            result.stdout.withoutUUIDs, "[\n{\"id\":1,\"uuid\":\"…\",\"title\":\"t\",\"notes\":\"\",\"done\":false,\"parent\":null}\n]\n")
     }
 
     /// An exported file imported again: its uuids are the store's already, and the import
@@ -159,7 +164,9 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.stdout, "imported 7 tasks\n")
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout.withoutUUIDs, """
+        XCTAssertEqual(
+            result.stdout.withoutUUIDs,
+            """
             [
             {"id":1,"uuid":"…","title":"Trip","notes":"","done":false,"parent":null,"subtasks":[
             {"id":2,"uuid":"…","title":"Pack","notes":"","done":true,"parent":1},
@@ -182,19 +189,25 @@ final class ImportExportTests: XCTestCase {
     }
 
     func testABadTreeIsRefusedNamingTheRecordAndImportsNothing() throws {
-        var result = try importing(Array(#"[{"title":"a","parent":1},{"title":"b","subtasks":[{"title":"c","parent":0}]},{"title":"d","parent":1}]"#.utf8))
+        var result = try importing(
+            Array(#"[{"title":"a","parent":1},{"title":"b","subtasks":[{"title":"c","parent":0}]},{"title":"d","parent":1}]"#.utf8))
         XCTAssertEqual(result.status, 0, "a nested record's parent is the record it is in: \(result.stderr)")
         result = try importing(Array(#"[{"title":"a","parent":1},{"title":"b","parent":2},{"title":"c","parent":0}]"#.utf8))
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr,
-                       "navstack: import: record 0: its parents go round in a circle: it would be under itself; nothing was imported\n")
+        XCTAssertEqual(
+            result.stderr,
+            "navstack: import: record 0: its parents go round in a circle: it would be under itself; nothing was imported\n")
         let unknown = "018cc251-f400-7fff-8000-00000000abcd"
         result = try importing(Array(#"{"title":"x"}\#n{"title":"y","parent":"\#(unknown)"}"#.utf8))
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, #"navstack: import: record 1: "parent" \#(unknown) is neither a task of the profile nor a record of the input; nothing was imported"# + "\n")
+        XCTAssertEqual(
+            result.stderr,
+            #"navstack: import: record 1: "parent" \#(unknown) is neither a task of the profile nor a record of the input; nothing was imported"#
+                + "\n")
         let deep = String(repeating: #"{"title":"t","subtasks":["#, count: 100) + #"{"title":"t"}"# + String(repeating: "]}", count: 100)
         result = try importing(Array(deep.utf8))
-        XCTAssertEqual(result.stderr, "navstack: import: record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported\n")
+        XCTAssertEqual(
+            result.stderr, "navstack: import: record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported\n")
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(result.stdout.matches(of: /"id":/).count, 4, "only the first import: \(result.stdout)")
     }
@@ -212,12 +225,16 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(exported.status, 0, exported.stderr)
 
         let other = folder.appendingPathComponent("other.sqlite").path
-        result = try NavstackProcess.run(["import", "--store", other, "--user", "bo", try file(Array(exported.stdout.utf8), named: "export.json")])
+        result = try NavstackProcess.run([
+            "import", "--store", other, "--user", "bo", try file(Array(exported.stdout.utf8), named: "export.json"),
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "imported 5 tasks\n")
         let again = try NavstackProcess.run(["export", "--store", other, "--user", "bo"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout.withoutUUIDs, """
+        XCTAssertEqual(
+            again.stdout.withoutUUIDs,
+            """
             [
             {"id":1,"uuid":"…","title":"A","notes":"","done":false,"parent":null,"subtasks":[
             {"id":2,"uuid":"…","title":"Second thoughts","notes":"","done":false,"parent":1},

@@ -24,8 +24,10 @@ enum NavstackProcess {
 
     /// Runs navstack with `input` on stdin; `merged` sends stderr into stdout's pipe,
     /// as `2>&1` does.
-    static func run(_ arguments: [String], input: Data = Data(), merged: Bool = false,
-                    environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], input: Data = Data(), merged: Bool = false,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -55,9 +57,10 @@ enum NavstackProcess {
         process.standardError = merged ? out : try FileHandle(forWritingTo: errFile)
         try process.run()
         process.waitUntilExit()
-        return Result(stdout: try String(contentsOf: outFile, encoding: .utf8),
-                      stderr: try String(contentsOf: errFile, encoding: .utf8),
-                      status: process.terminationStatus)
+        return Result(
+            stdout: try String(contentsOf: outFile, encoding: .utf8),
+            stderr: try String(contentsOf: errFile, encoding: .utf8),
+            status: process.terminationStatus)
     }
 
     static func run(_ arguments: [String], lines: [String], merged: Bool = false) throws -> Result {

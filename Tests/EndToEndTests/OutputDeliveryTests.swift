@@ -32,9 +32,10 @@ final class OutputDeliveryTests: XCTestCase {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return .init(stdout: try String(contentsOf: outFile, encoding: .utf8),
-                     stderr: try String(contentsOf: errFile, encoding: .utf8),
-                     status: process.terminationStatus)
+        return .init(
+            stdout: try String(contentsOf: outFile, encoding: .utf8),
+            stderr: try String(contentsOf: errFile, encoding: .utf8),
+            status: process.terminationStatus)
     }
 
     func testUsageErrorsReachAPipeThatIsAlsoStdout() throws {
@@ -57,7 +58,8 @@ final class OutputDeliveryTests: XCTestCase {
         XCTAssertEqual(add.status, 1)
         XCTAssertEqual(add.stderr, "navstack: cannot write to stdout: No space left on device\n")
 
-        let export = try shell(#"""
+        let export = try shell(
+            #"""
             "$NAVSTACK" --store s.sqlite --sample -c 'login ana' > /dev/null &&
             "$NAVSTACK" export --store s.sqlite > /dev/full
             """#)

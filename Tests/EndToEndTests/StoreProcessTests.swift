@@ -39,16 +39,18 @@ final class StoreProcessTests: XCTestCase {
 
     func testTheDefaultStoreLivesUnderXDGDataHomeAndStartsEmpty() throws {
         let data = folder.appendingPathComponent("data")
-        let result = try NavstackProcess.run(["--format", "json", "-c", "login ana"],
-                                             environment: ["XDG_DATA_HOME": data.path])
+        let result = try NavstackProcess.run(
+            ["--format", "json", "-c", "login ana"],
+            environment: ["XDG_DATA_HOME": data.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains(#""total":0"#), "a new profile starts empty without --sample")
         let file = data.appendingPathComponent("navstack/navstack.sqlite").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
-        let viaEnvironment = try NavstackProcess.run(["--format", "json", "-c", "add X"],
-                                                     environment: ["NAVSTACK_STORE": file])
+        let viaEnvironment = try NavstackProcess.run(
+            ["--format", "json", "-c", "add X"],
+            environment: ["NAVSTACK_STORE": file])
         XCTAssertTrue(viaEnvironment.stdout.contains(#""screen":"detail""#), "NAVSTACK_STORE names the same store")
     }
 
@@ -81,7 +83,7 @@ final class StoreProcessTests: XCTestCase {
         process.standardOutput = output
         try process.run()
         let reader = LineReader(output.fileHandleForReading)
-        _ = reader.line()                                     // launch
+        _ = reader.line()  // launch
         return (process, input, reader)
     }
 
@@ -142,23 +144,26 @@ final class StoreProcessTests: XCTestCase {
     /// row 1, which is now row 2: it is refused, and B's task, which A never saw, stays.
     func testARowThatMovedUnderALongSessionIsNotActedOn() throws {
         _ = try run(["--sample"], lines: ["login ana"])
-        let (process, input, reader) = try startSession()    // A: the list of three
-        let other = try run(["-c", "add From B"])            // B
+        let (process, input, reader) = try startSession()  // A: the list of three
+        let other = try run(["-c", "add From B"])  // B
         XCTAssertEqual(other.status, 0, other.stderr)
         input.fileHandleForWriting.write(Data("delete 1\n".utf8))
         let refused = reader.line()
-        XCTAssertTrue(refused.hasPrefix(#"{"error":{"message":"the list changed since it was shown: row 1 is now 'From B', not 'Buy fruit'"#),
-                      refused)
-        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
-                       "From B,Buy fruit,Study SwiftUI,Go for a walk")
+        XCTAssertTrue(
+            refused.hasPrefix(#"{"error":{"message":"the list changed since it was shown: row 1 is now 'From B', not 'Buy fruit'"#),
+            refused)
+        XCTAssertEqual(
+            try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+            "From B,Buy fruit,Study SwiftUI,Go for a walk")
         input.fileHandleForWriting.write(Data("root\ndelete 1\n".utf8))
         XCTAssertTrue(reader.line().contains(#""total":4"#))
         XCTAssertTrue(reader.line().contains(#""total":3"#))
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 1, "a refused command fails the run")
-        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
-                       "Buy fruit,Study SwiftUI,Go for a walk")
+        XCTAssertEqual(
+            try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+            "Buy fruit,Study SwiftUI,Go for a walk")
     }
 
     /// A live session commits before it answers: what it printed is in the store while it
@@ -183,12 +188,15 @@ final class StoreProcessTests: XCTestCase {
     /// Commands given together are committed together, but a failed one still changes
     /// nothing while the others are kept.
     func testAFailedCommandAmongOthersKeepsTheOthers() throws {
-        let result = try run(["--sample", "-c", "login ana", "-c", "add First", "-c", "back", "-c", "open 99",
-                              "-c", "add Third", "-c", "back", "-c", "delete 99"])
+        let result = try run([
+            "--sample", "-c", "login ana", "-c", "add First", "-c", "back", "-c", "open 99",
+            "-c", "add Third", "-c", "back", "-c", "delete 99",
+        ])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, result.stderr)
-        XCTAssertEqual(try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
-                       "Third,First,Buy fruit,Study SwiftUI,Go for a walk")
+        XCTAssertEqual(
+            try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
+            "Third,First,Buy fruit,Study SwiftUI,Go for a walk")
         XCTAssertEqual(try sqlite("SELECT count(*) FROM change"), "2")
     }
 
@@ -221,7 +229,8 @@ final class StoreProcessTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationReason, .uncaughtSignal)
             while let line = reader.nextLine() {
-                if let range = line.range(of: #""title":"kill\d+-\d+""#, options: .regularExpression), line.contains(#""screen":"detail""#) {
+                if let range = line.range(of: #""title":"kill\d+-\d+""#, options: .regularExpression), line.contains(#""screen":"detail""#)
+                {
                     printed.insert(String(line[range].dropFirst(9).dropLast()))
                 }
             }
@@ -261,7 +270,10 @@ final class StoreProcessTests: XCTestCase {
         var result = try run([], lines: ["login ana"])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr, "navstack: \(store) is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store\n")
+        XCTAssertEqual(
+            result.stderr,
+            "navstack: \(store) is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store\n"
+        )
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), garbage)
 
         try FileManager.default.removeItem(atPath: store)
@@ -280,7 +292,9 @@ final class StoreProcessTests: XCTestCase {
         let frozen = try Data(contentsOf: URL(fileURLWithPath: readOnly))
         result = try NavstackProcess.run(["--store", readOnly, "-c", "login ana"])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "navstack: \(readOnly) is read-only; make it and its folder writable (chmod u+w) or choose another store with --store\n")
+        XCTAssertEqual(
+            result.stderr,
+            "navstack: \(readOnly) is read-only; make it and its folder writable (chmod u+w) or choose another store with --store\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: readOnly)), frozen)
     }
 
@@ -289,8 +303,10 @@ final class StoreProcessTests: XCTestCase {
     /// The file's bytes, and whether SQLite's `-wal` or `-shm` files sit beside it.
     private func snapshot(_ path: String) throws -> (bytes: Data, companions: Bool) {
         let manager = FileManager.default
-        return (try Data(contentsOf: URL(fileURLWithPath: path)),
-                manager.fileExists(atPath: path + "-wal") || manager.fileExists(atPath: path + "-shm"))
+        return (
+            try Data(contentsOf: URL(fileURLWithPath: path)),
+            manager.fileExists(atPath: path + "-wal") || manager.fileExists(atPath: path + "-shm")
+        )
     }
 
     /// Runs a session on `path` expecting one line of refusal containing `message`, and
@@ -308,8 +324,10 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertFalse(after.companions, "a -wal or -shm file was made", file: file, line: line)
     }
 
-    private let notAStore = "is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store"
-    private let notADatabase = "is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store"
+    private let notAStore =
+        "is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store"
+    private let notADatabase =
+        "is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store"
 
     func testANegativeSchemaVersionIsNotAStore() throws {
         _ = try run(["--sample"], lines: ["login ana"])
@@ -319,10 +337,12 @@ final class StoreProcessTests: XCTestCase {
 
     func testAnotherApplicationsDatabaseIsRefusedUntouched() throws {
         // Its own tables at version 0, and tables whose names clash with navstack's.
-        for schema in ["CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')",
-                       "CREATE TABLE task (x); CREATE TABLE profile (y); CREATE TABLE session (z); PRAGMA user_version = 1",
-                       "CREATE VIEW answer AS SELECT 42",
-                       "PRAGMA user_version = 3"] {
+        for schema in [
+            "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')",
+            "CREATE TABLE task (x); CREATE TABLE profile (y); CREATE TABLE session (z); PRAGMA user_version = 1",
+            "CREATE VIEW answer AS SELECT 42",
+            "PRAGMA user_version = 3",
+        ] {
             try? FileManager.default.removeItem(atPath: store)
             _ = try sqlite(schema)
             try assertRefusedUntouched(store, notAStore)
@@ -392,7 +412,8 @@ final class StoreProcessTests: XCTestCase {
         for arguments in [["-c", "login ana"], ["export", "--user", "ana"]] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", NavstackProcess.binary.path]
+            process.arguments =
+                ["--reuid=nobody", "--regid=nogroup", "--clear-groups", NavstackProcess.binary.path]
                 + arguments + ["--store", store]
             let errors = Pipe()
             process.standardError = errors
@@ -401,7 +422,10 @@ final class StoreProcessTests: XCTestCase {
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 1)
-            XCTAssertEqual(stderr, "navstack: \(store): permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store\n")
+            XCTAssertEqual(
+                stderr,
+                "navstack: \(store): permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store\n"
+            )
         }
         XCTAssertEqual(try snapshot(store).bytes, before.bytes)
     }
@@ -486,8 +510,9 @@ final class StoreProcessTests: XCTestCase {
         // A wait of 50 ms instead of 5 s: the lock is held throughout, so the command
         // fails all the same.
         let result = try whileAnotherProcessHoldsTheLock {
-            try NavstackProcess.run(["--store", store, "--format", "json"], input: Data("toggle 1\nwhere\n".utf8),
-                                    environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50"])
+            try NavstackProcess.run(
+                ["--store", store, "--format", "json"], input: Data("toggle 1\nwhere\n".utf8),
+                environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50"])
         }
         XCTAssertEqual(result.status, 1)
         let lines = result.stdout.split(separator: "\n")
@@ -501,11 +526,14 @@ final class StoreProcessTests: XCTestCase {
     /// language asked for; no name of a type reaches the user.
     func testAnImportIntoALockedStoreSaysWhy() throws {
         _ = try run([], lines: ["login ana"])
-        for (language, sentence) in [("C.UTF-8", "is locked by another process for too long; try again"),
-                                     ("pt_BR.UTF-8", "está bloqueado por outro processo há tempo demais; tente de novo")] {
+        for (language, sentence) in [
+            ("C.UTF-8", "is locked by another process for too long; try again"),
+            ("pt_BR.UTF-8", "está bloqueado por outro processo há tempo demais; tente de novo"),
+        ] {
             let result = try whileAnotherProcessHoldsTheLock {
-                try NavstackProcess.run(["import", "--store", store, "-"], input: Data(#"[{"title":"One"}]"#.utf8),
-                                        environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50", "LANG": language])
+                try NavstackProcess.run(
+                    ["import", "--store", store, "-"], input: Data(#"[{"title":"One"}]"#.utf8),
+                    environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "50", "LANG": language])
             }
             XCTAssertEqual(result.status, 1)
             XCTAssertEqual(result.stderr, "navstack: import: \(store) \(sentence)\n", language)
@@ -514,11 +542,13 @@ final class StoreProcessTests: XCTestCase {
 
     func testTheBusyTimeoutVariableIsAWholeNumberOfMilliseconds() throws {
         for (value, reason) in [("soon", "not a whole number"), ("-1", "use 0 to 600000"), ("600001", "use 0 to 600000")] {
-            let result = try NavstackProcess.run(["--store", store, "-c", "login ana"],
-                                                 environment: ["NAVSTACK_BUSY_TIMEOUT_MS": value])
+            let result = try NavstackProcess.run(
+                ["--store", store, "-c", "login ana"],
+                environment: ["NAVSTACK_BUSY_TIMEOUT_MS": value])
             XCTAssertEqual(result.status, 64, value)
-            XCTAssertTrue(result.stderr.hasPrefix(
-                "Error: the value '\(value)' is invalid for 'NAVSTACK_BUSY_TIMEOUT_MS': \(reason)\n"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.hasPrefix(
+                    "Error: the value '\(value)' is invalid for 'NAVSTACK_BUSY_TIMEOUT_MS': \(reason)\n"), result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: store), "nothing was opened")
         }
         let result = try NavstackProcess.run(["--store", store, "-c", "login ana"], environment: ["NAVSTACK_BUSY_TIMEOUT_MS": "0"])
@@ -532,7 +562,9 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "imported 2 tasks\n")
         result = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
-        XCTAssertEqual(result.stdout.withoutUUIDs, """
+        XCTAssertEqual(
+            result.stdout.withoutUUIDs,
+            """
             [
             {"id":1,"uuid":"…","title":"Imported one","notes":"","done":false,"parent":null},
             {"id":2,"uuid":"…","title":"Imported two","notes":"n","done":true,"parent":null}

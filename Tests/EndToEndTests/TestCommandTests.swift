@@ -15,8 +15,10 @@ final class TestCommandTests: XCTestCase {
     }
 
     /// Records a transcript the way a user would: `navstack --echo … > flow.transcript`.
-    private func record(_ name: String, _ commands: [String], options: [String] = ["--memory", "--lang", "en", "--width", "80"],
-                        header: Bool = false) throws -> URL {
+    private func record(
+        _ name: String, _ commands: [String], options: [String] = ["--memory", "--lang", "en", "--width", "80"],
+        header: Bool = false
+    ) throws -> URL {
         let result = try NavstackProcess.run(options + ["--echo"], lines: commands, merged: true)
         let url = folder.appendingPathComponent(name)
         let head = header ? "#! navstack " + options.joined(separator: " ") + "\n" : ""
@@ -152,12 +154,15 @@ final class TestCommandTests: XCTestCase {
     /// A Markdown file around two transcripts recorded now: a plain block and text
     /// between them, the second block indented in a list item.
     private func markdown(_ name: String) throws -> (url: URL, first: String, second: String) {
-        let first = try String(contentsOf: record("first.transcript", ["login ana", "open 2"], options: ["--memory", "--width", "60"],
-                                                  header: true), encoding: .utf8)
+        let first = try String(
+            contentsOf: record(
+                "first.transcript", ["login ana", "open 2"], options: ["--memory", "--width", "60"],
+                header: true), encoding: .utf8)
         let second = try String(contentsOf: record("second.transcript", ["login bob", "tab account"]), encoding: .utf8)
         let indented = second.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
-        let text = "# Flows\n\nTry it:\n\n```sh\nnavstack --memory\n```\n\n```transcript\n" + first + "```\n\n"
+        let text =
+            "# Flows\n\nTry it:\n\n```sh\nnavstack --memory\n```\n\n```transcript\n" + first + "```\n\n"
             + "- and then:\n\n  ```transcript\n" + indented + "\n  ```\n\nThe end, with no newline after it."
         let url = folder.appendingPathComponent(name)
         try text.write(to: url, atomically: true, encoding: .utf8)
@@ -185,8 +190,9 @@ final class TestCommandTests: XCTestCase {
         let name = "\(file.path):\(fence)"
         XCTAssertTrue(result.stdout.hasPrefix("FAIL \(name)\n--- \(name) (expected)\n+++ \(name) (actual)\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("\n-Notes:  something else\n+Notes:  NavigationStack and routes\n"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("@@ -\(index + 1 - 3),7 +\(index + 1 - 3),7 @@\n"),
-                      "the hunk starts three lines above line \(index + 1) of the file: \(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.contains("@@ -\(index + 1 - 3),7 +\(index + 1 - 3),7 @@\n"),
+            "the hunk starts three lines above line \(index + 1) of the file: \(result.stdout)")
         XCTAssertTrue(result.stdout.hasSuffix("1 passed, 1 failed\n"), result.stdout)
     }
 
@@ -212,8 +218,10 @@ final class TestCommandTests: XCTestCase {
             .write(to: plain, atomically: true, encoding: .utf8)
         let alone = try test([plain.path])
         XCTAssertEqual(alone.status, 1)
-        XCTAssertEqual(alone.stdout, "no transcripts in \(plain.path) (*.transcript files, or blocks marked transcript in *.md files)\n"
-                       + "0 passed, 0 failed\n")
+        XCTAssertEqual(
+            alone.stdout,
+            "no transcripts in \(plain.path) (*.transcript files, or blocks marked transcript in *.md files)\n"
+                + "0 passed, 0 failed\n")
         let file = try record("flow.transcript", ["login ana"])
         let both = try test([plain.path, file.path])
         XCTAssertEqual(both.status, 0, both.stdout)
@@ -223,8 +231,9 @@ final class TestCommandTests: XCTestCase {
     func testFoldersAreSearchedForMarkdownToo() throws {
         _ = try markdown("nested/deeper/flows.md")
         _ = try record("a.transcript", ["login ana"])
-        try "```transcript\n> login cy\nnothing like this\n".write(to: folder.appendingPathComponent("nested/open.md"),
-                                                                   atomically: true, encoding: .utf8)
+        try "```transcript\n> login cy\nnothing like this\n".write(
+            to: folder.appendingPathComponent("nested/open.md"),
+            atomically: true, encoding: .utf8)
         let result = try test([folder.path])
         XCTAssertEqual(result.status, 1)
         let unclosed = "FAIL \(folder.path)/nested/open.md:1: the transcript block has no closing fence: end it with a line of ```\n"
@@ -373,4 +382,3 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("-Sign in\\u{1B}]0;title\\u{7}\n"), result.stdout)
     }
 }
-

@@ -32,10 +32,14 @@ extension StoreProcessTests {
         try other("go tasks/1", "move 1 to 2")
         XCTAssertEqual(try task(4), "Apples|2")
         let shown = a.send("page 1")
-        XCTAssertTrue(shown.hasPrefix(#"{"screen":"detail","title":"Green apples","tab":"tasks","path":["detail/2","detail/4","detail/5"],"sheet":null,"url":"navstack://tasks/2/4/5""#),
-                      shown)
-        XCTAssertEqual(a.send("where"),
-                       #"{"url":"navstack://tasks/2/4/5","breadcrumb":["My Tasks","Study SwiftUI","Apples","Green apples"]}"#)
+        XCTAssertTrue(
+            shown.hasPrefix(
+                #"{"screen":"detail","title":"Green apples","tab":"tasks","path":["detail/2","detail/4","detail/5"],"sheet":null,"url":"navstack://tasks/2/4/5""#
+            ),
+            shown)
+        XCTAssertEqual(
+            a.send("where"),
+            #"{"url":"navstack://tasks/2/4/5","breadcrumb":["My Tasks","Study SwiftUI","Apples","Green apples"]}"#)
         let back = a.send("back")
         XCTAssertTrue(back.contains(#""path":["detail/2","detail/4"]"#), back)
         XCTAssertTrue(back.contains(#""parent":2"#), back)

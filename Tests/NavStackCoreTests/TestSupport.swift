@@ -19,8 +19,9 @@ final class RecordingSink: OutputSink {
 
 /// A router over a fresh in-memory store, signed in as `ana` unless told otherwise.
 func makeRouter(signedIn: Bool = true, pageSize: Int = 20) throws -> Router {
-    var router = Router(store: try SQLiteStore(path: nil),
-                        configuration: .init(pageSize: pageSize, sampleForNewProfiles: true))
+    var router = Router(
+        store: try SQLiteStore(path: nil),
+        configuration: .init(pageSize: pageSize, sampleForNewProfiles: true))
     if signedIn { _ = try router.apply(.login("ana")) }
     return router
 }

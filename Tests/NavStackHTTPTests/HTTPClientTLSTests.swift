@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import NavStackHTTP
 import XCTest
+
+@testable import NavStackHTTP
 
 /// What the client does before a TLS connection is verified: nothing of a request leaves
 /// it. (The certificate checks against a real TLS server are in Tests/Sync/tls_checks.py.)
@@ -32,7 +33,7 @@ final class HTTPClientTLSTests: XCTestCase {
     }
 
     override func tearDown() {
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         servers = []
         try? FileManager.default.removeItem(at: folder)
         super.tearDown()
@@ -52,8 +53,9 @@ final class HTTPClientTLSTests: XCTestCase {
 
     /// A request that carries a token, to the test server over https.
     private func request(to server: TestServer) throws -> HTTPRequest {
-        HTTPRequest(method: .post, url: try HTTPURL("https://127.0.0.1:\(server.port)/v1/sync"),
-                    headers: ["Authorization": "Bearer s3cret"], body: Array("{\"ops\": []}".utf8))
+        HTTPRequest(
+            method: .post, url: try HTTPURL("https://127.0.0.1:\(server.port)/v1/sync"),
+            headers: ["Authorization": "Bearer s3cret"], body: Array("{\"ops\": []}".utf8))
     }
 
     /// What reached a server, for the test to check once the client is done.
@@ -69,7 +71,9 @@ final class HTTPClientTLSTests: XCTestCase {
 
     func testPlainHTTPToAnotherHostIsRefusedBeforeItIsResolved() throws {
         // .invalid has no address: a lookup would say so; the refusal comes first.
-        XCTAssertThrowsError(try HTTPClient().send(HTTPRequest(method: .get, url: HTTPURL("http://sync.invalid:8080")), deadline: .seconds(10))) {
+        XCTAssertThrowsError(
+            try HTTPClient().send(HTTPRequest(method: .get, url: HTTPURL("http://sync.invalid:8080")), deadline: .seconds(10))
+        ) {
             XCTAssertEqual($0 as? HTTPError, .plainTextRefused(host: "sync.invalid"))
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
-@testable import NavStackHTTP
 import XCTest
+
+@testable import NavStackHTTP
 
 /// The client against a real server on the loopback interface: what it sends, every way an
 /// answer can be framed, and every way a server can fail it.
@@ -10,7 +11,7 @@ final class HTTPClientTests: XCTestCase {
     private let client = HTTPClient()
 
     override func tearDown() {
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         servers = []
         super.tearDown()
     }
@@ -44,7 +45,8 @@ final class HTTPClientTests: XCTestCase {
         let body = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         let url = try server.url.appending("/v1/sync")
         let response = try client.send(
-            HTTPRequest(method: .post, url: url, headers: ["Authorization": "Bearer t0ken", "Content-Type": "application/json"], body: body),
+            HTTPRequest(
+                method: .post, url: url, headers: ["Authorization": "Bearer t0ken", "Content-Type": "application/json"], body: body),
             deadline: .seconds(10))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["content-type"], "application/octet-stream")
@@ -100,7 +102,8 @@ final class HTTPClientTests: XCTestCase {
             peer.write("line two\n")
         }
         let response = try client.send(HTTPRequest(method: .get, url: server.url), deadline: .seconds(5))
-        XCTAssertEqual(response, HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: Array("line one\nline two\n".utf8)))
+        XCTAssertEqual(
+            response, HTTPResponse(status: 200, headers: ["content-type": "text/plain"], body: Array("line one\nline two\n".utf8)))
     }
 
     func testAnErrorStatusIsAnAnswerNotAFailure() throws {
@@ -188,7 +191,8 @@ final class HTTPClientTests: XCTestCase {
 
     func testAnUnknownHostCannotBeResolved() throws {
         // .invalid is reserved (RFC 6761): no resolver gives it an address.
-        XCTAssertThrowsError(try client.send(HTTPRequest(method: .get, url: HTTPURL("https://sync.invalid:8080")), deadline: .seconds(10))) {
+        XCTAssertThrowsError(try client.send(HTTPRequest(method: .get, url: HTTPURL("https://sync.invalid:8080")), deadline: .seconds(10)))
+        {
             XCTAssertEqual($0 as? HTTPError, .cannotResolve(host: "sync.invalid"))
         }
     }
@@ -272,7 +276,9 @@ final class HTTPClientTests: XCTestCase {
                     peer.write(big)
                 }
             }
-            XCTAssertThrowsError(try HTTPClient(maximumResponseSize: 1 << 20).send(HTTPRequest(method: .get, url: server.url), deadline: .seconds(5)), head) {
+            XCTAssertThrowsError(
+                try HTTPClient(maximumResponseSize: 1 << 20).send(HTTPRequest(method: .get, url: server.url), deadline: .seconds(5)), head
+            ) {
                 XCTAssertEqual($0 as? HTTPError, .responseTooLarge(limit: 1 << 20), head)
             }
         }

@@ -1,5 +1,6 @@
-@testable import NavStackHTTP
 import XCTest
+
+@testable import NavStackHTTP
 
 /// A request is written as the same bytes every time: the client's headers, then the
 /// caller's sorted by name.

@@ -83,7 +83,8 @@ final class HTTPURLTests: XCTestCase {
         }
         XCTAssertEqual(
             HTTPError.plainTextRefused(host: "10.0.0.5").description,
-            "http:// would send the token and tasks to 10.0.0.5 in clear text; use https:// (http:// is only for localhost, 127.0.0.0/8 and ::1)")
+            "http:// would send the token and tasks to 10.0.0.5 in clear text; use https:// (http:// is only for localhost, 127.0.0.0/8 and ::1)"
+        )
     }
 
     func testHTTPSIsAcceptedForAnyHost() throws {

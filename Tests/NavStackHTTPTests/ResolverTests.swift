@@ -1,5 +1,6 @@
-@testable import NavStackHTTP
 import XCTest
+
+@testable import NavStackHTTP
 
 /// Which addresses a resolved `localhost` may be reached at over plain HTTP.
 final class ResolverTests: XCTestCase {

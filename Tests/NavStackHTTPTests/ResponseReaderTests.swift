@@ -1,20 +1,26 @@
-@testable import NavStackHTTP
 import XCTest
+
+@testable import NavStackHTTP
 
 /// An answer reads the same whether its bytes arrive at once or one at a time, framed by
 /// Content-Length, by chunks or by the end of the connection.
 final class ResponseReaderTests: XCTestCase {
     func testContentLength() throws {
         let text = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nX-Two: a\r\nx-two: b\r\n\r\n{\"ok\":true}"
-        try assertReads(text, HTTPResponse(
-            status: 200, headers: ["content-type": "application/json", "content-length": "11", "x-two": "a, b"],
-            body: Array("{\"ok\":true}".utf8)))
+        try assertReads(
+            text,
+            HTTPResponse(
+                status: 200, headers: ["content-type": "application/json", "content-length": "11", "x-two": "a, b"],
+                body: Array("{\"ok\":true}".utf8)))
     }
 
     func testChunkedWithExtensionsAndTrailers() throws {
-        let text = "HTTP/1.1 201 Created\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n5\r\nhello\r\n7;name=value\r\n, world\r\nA \r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\n"
-        try assertReads(text, HTTPResponse(
-            status: 201, headers: ["transfer-encoding": "gzip, Chunked"], body: Array("hello, world0123456789".utf8)))
+        let text =
+            "HTTP/1.1 201 Created\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n5\r\nhello\r\n7;name=value\r\n, world\r\nA \r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        try assertReads(
+            text,
+            HTTPResponse(
+                status: 201, headers: ["transfer-encoding": "gzip, Chunked"], body: Array("hello, world0123456789".utf8)))
     }
 
     func testUntilCloseIsCompleteOnlyAtTheEnd() throws {
@@ -30,13 +36,16 @@ final class ResponseReaderTests: XCTestCase {
     }
 
     func testAStatusLineWithoutAReason() throws {
-        try assertReads("HTTP/1.1 503\r\ncontent-length:2\r\n\r\nno", HTTPResponse(status: 503, headers: ["content-length": "2"], body: Array("no".utf8)))
+        try assertReads(
+            "HTTP/1.1 503\r\ncontent-length:2\r\n\r\nno",
+            HTTPResponse(status: 503, headers: ["content-length": "2"], body: Array("no".utf8)))
     }
 
     func testAnAnswerCutShortIsConnectionClosed() throws {
         for text in [
             "", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n12345",
-            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n",
         ] {
             var reader = ResponseReader(limit: 100)
@@ -70,8 +79,9 @@ final class ResponseReaderTests: XCTestCase {
     }
 
     func testAnIdenticalRepeatedContentLengthIsOne() throws {
-        try assertReads("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab",
-                        HTTPResponse(status: 200, headers: ["content-length": "2, 2"], body: Array("ab".utf8)))
+        try assertReads(
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab",
+            HTTPResponse(status: 200, headers: ["content-length": "2, 2"], body: Array("ab".utf8)))
     }
 
     func testABodyOverTheLimitIsRefusedHoweverItIsFramed() {
@@ -95,7 +105,9 @@ final class ResponseReaderTests: XCTestCase {
     }
 
     /// Feeds `text` whole and then one byte at a time, checking both read as `expected`.
-    private func assertReads(_ text: String, _ expected: HTTPResponse, needsEnd: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertReads(
+        _ text: String, _ expected: HTTPResponse, needsEnd: Bool = false, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for oneByteAtATime in [false, true] {
             var reader = ResponseReader(limit: 1 << 20)
             try feed(text, to: &reader, oneByteAtATime: oneByteAtATime)

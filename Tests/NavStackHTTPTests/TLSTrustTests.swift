@@ -5,7 +5,8 @@ import XCTest
 /// Linux, and how SSL_CERT_FILE and SSL_CERT_DIR replace those places.
 final class TLSTrustTests: XCTestCase {
     private func locations(_ trust: TLSTrust, environment: [String: String] = [:], existing: Set<String>)
-        -> (files: [String], folders: [String]) {
+        -> (files: [String], folders: [String])
+    {
         trust.locations(environment: { environment[$0] }, exists: { existing.contains($0) })
     }
 
@@ -55,8 +56,9 @@ final class TLSTrustTests: XCTestCase {
 
     func testAPrivateAuthorityReplacesTheSystems() {
         // Read even when it cannot be found, so that a wrong --ca is said, not passed over.
-        let found = locations(.authority(file: "ca.pem"), environment: ["SSL_CERT_FILE": "/opt/ca/bundle.pem"],
-                              existing: ["/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/certs"])
+        let found = locations(
+            .authority(file: "ca.pem"), environment: ["SSL_CERT_FILE": "/opt/ca/bundle.pem"],
+            existing: ["/etc/ssl/certs/ca-certificates.crt", "/etc/ssl/certs"])
         XCTAssertEqual(found.files, ["ca.pem"])
         XCTAssertEqual(found.folders, [])
     }

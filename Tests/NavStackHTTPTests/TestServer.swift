@@ -72,7 +72,8 @@ struct Peer: Sendable {
         }
         let headEnd = end! + 4
         let head = String(decoding: bytes[..<headEnd], as: UTF8.self)
-        let length = head.split(separator: "\r\n")
+        let length =
+            head.split(separator: "\r\n")
             .first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         var body = Array(bytes[headEnd...])

@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// A store that cannot be used is refused with a clear error and left byte for byte as
 /// it was.
@@ -91,8 +92,9 @@ final class BadStoreTests: StoreFolderTestCase {
             let error = thrown as? StoreError
             XCTAssertEqual(error, .notAFolder(path: store, folder: file))
             XCTAssertEqual(error?.description, "cannot create the store \(store): \(file) is not a folder")
-            XCTAssertEqual(error?.message(in: Catalog(.pt)),
-                           "não é possível criar o armazenamento \(store): \(file) não é uma pasta")
+            XCTAssertEqual(
+                error?.message(in: Catalog(.pt)),
+                "não é possível criar o armazenamento \(store): \(file) não é uma pasta")
         }
     }
 
@@ -135,8 +137,9 @@ final class BadStoreTests: StoreFolderTestCase {
         XCTAssertEqual(error(SQLITE_MISMATCH), .sqlite(path: "/s", cause: raw(SQLITE_MISMATCH)))
         XCTAssertFalse(error(SQLITE_MISMATCH).description.contains("raw text"))
         XCTAssertFalse(error(SQLITE_MISMATCH).description.contains("SELECT"))
-        XCTAssertEqual(StoreError.full(path: "/s").description,
-                       "/s: the disk is full; free some space and try again (nothing was changed)")
+        XCTAssertEqual(
+            StoreError.full(path: "/s").description,
+            "/s: the disk is full; free some space and try again (nothing was changed)")
     }
 
     /// A failed statement keeps its extended result code and its SQL, as GRDB's
@@ -153,8 +156,9 @@ final class BadStoreTests: StoreFolderTestCase {
             XCTAssertEqual(cause.code, SQLITE_CONSTRAINT)
             XCTAssertEqual(cause.sql, insert)
             XCTAssertEqual(cause.message, "UNIQUE constraint failed: profile.name")
-            XCTAssertEqual(cause.description,
-                           "SQLite error 2067: UNIQUE constraint failed: profile.name, while executing `\(insert)`")
+            XCTAssertEqual(
+                cause.description,
+                "SQLite error 2067: UNIQUE constraint failed: profile.name, while executing `\(insert)`")
             let error = SQLiteStore.storeError(cause, path: "/s")
             XCTAssertEqual(error, .sqlite(path: "/s", cause: cause))
             XCTAssertEqual(error.cause, cause)
@@ -189,12 +193,15 @@ final class BadStoreTests: StoreFolderTestCase {
     }
 
     func testMessagesNameThePathAndWhatToDo() {
-        XCTAssertEqual(StoreError.readOnly(path: "/s").description,
-                       "/s is read-only; make it and its folder writable (chmod u+w) or choose another store with --store")
-        XCTAssertEqual(StoreError.newerSchema(path: "/s", version: 2).description,
-                       "/s was written by a newer navstack (schema version 2); it was left untouched: use that newer navstack")
-        XCTAssertEqual(StoreError.notADatabase(path: "/s").description,
-                       "/s is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store")
+        XCTAssertEqual(
+            StoreError.readOnly(path: "/s").description,
+            "/s is read-only; make it and its folder writable (chmod u+w) or choose another store with --store")
+        XCTAssertEqual(
+            StoreError.newerSchema(path: "/s", version: 2).description,
+            "/s was written by a newer navstack (schema version 2); it was left untouched: use that newer navstack")
+        XCTAssertEqual(
+            StoreError.notADatabase(path: "/s").description,
+            "/s is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store")
         XCTAssertEqual(StoreError.locked(path: "/s").description, "/s is locked by another process for too long; try again")
     }
 }

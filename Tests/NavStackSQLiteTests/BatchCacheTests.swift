@@ -1,7 +1,8 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// A store file caches what it reads only while its shared transaction (a burst of
 /// commands) holds the write lock: another process's change made between bursts is read,
@@ -44,11 +45,12 @@ final class BatchCacheTests: StoreFolderTestCase {
         try session.transaction { try session.openProfile("ana", sample: true) }
         XCTAssertEqual(try firstPage(session)[0].done, false)
         // A command that toggles, reads its change, then fails: rolled back whole.
-        XCTAssertThrowsError(try session.transaction {
-            _ = try session.toggle("ana", id: 1)
-            XCTAssertEqual(try session.task("ana", id: 1)?.done, true)
-            throw Refused()
-        })
+        XCTAssertThrowsError(
+            try session.transaction {
+                _ = try session.toggle("ana", id: 1)
+                XCTAssertEqual(try session.task("ana", id: 1)?.done, true)
+                throw Refused()
+            })
         XCTAssertEqual(try firstPage(session)[0].done, false)
         var task: TaskItem?
         try session.transaction { task = try session.task("ana", id: 1) }
@@ -69,10 +71,11 @@ final class BatchCacheTests: StoreFolderTestCase {
         var onSecond = onFirst
         onSecond.tasksPath = [.detail(2)]
         try session.transaction { try session.savePhase(.signedIn(onFirst)) }
-        XCTAssertThrowsError(try session.transaction {
-            try session.savePhase(.signedIn(onSecond))
-            throw Refused()
-        })
+        XCTAssertThrowsError(
+            try session.transaction {
+                try session.savePhase(.signedIn(onSecond))
+                throw Refused()
+            })
         session.close()
         let reopened = try SQLiteStore(path: path)
         defer { reopened.close() }

@@ -1,5 +1,6 @@
 import NavStackCore
 import XCTest
+
 @testable import NavStackSQLite
 
 /// The import parser reads strict JSON through the one reader, and holds titles and
@@ -35,19 +36,22 @@ final class ImportReaderTests: XCTestCase {
     }
 
     func testInvalidUTF8AndLoneSurrogatesAreRefusedWithTheirOffset() {
-        XCTAssertEqual(error(Array(#"{"title":"a"#.utf8) + [0xFF] + Array(#"b"}"#.utf8)),
-                       .badRecord(index: 0, .notJSON(.invalidUTF8(at: 11))))
+        XCTAssertEqual(
+            error(Array(#"{"title":"a"#.utf8) + [0xFF] + Array(#"b"}"#.utf8)),
+            .badRecord(index: 0, .notJSON(.invalidUTF8(at: 11))))
         // An overlong form, an encoded surrogate, a cut sequence, in an ignored key too.
         for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80]] {
-            XCTAssertEqual(error(Array(#"[{"title":"a","x":""#.utf8) + bad + Array(#""}]"#.utf8)),
-                           .badRecord(index: 0, .notJSON(.invalidUTF8(at: 19))), "\(bad)")
+            XCTAssertEqual(
+                error(Array(#"[{"title":"a","x":""#.utf8) + bad + Array(#""}]"#.utf8)),
+                .badRecord(index: 0, .notJSON(.invalidUTF8(at: 19))), "\(bad)")
         }
         XCTAssertEqual(error(#"[{"title":"a\ud83d"}]"#), .badRecord(index: 0, .notJSON(.loneSurrogate(at: 12))))
         XCTAssertEqual(error(#"[{"title":"\ud83d\u0041"}]"#), .badRecord(index: 0, .notJSON(.loneSurrogate(at: 11))))
         XCTAssertEqual(error(#"{"title":"x","y":"\udc00"}"#), .badRecord(index: 0, .notJSON(.loneSurrogate(at: 18))))
         XCTAssertEqual(error(#"{"title":"x"}"# + "\n" + #"{"title":"x\udc00"}"#), .badRecord(index: 1, .notJSON(.loneSurrogate(at: 25))))
-        XCTAssertEqual(error(#"{"title":"a\ud83d"}"#)?.description,
-                       #"record 0: not JSON (a \u escape of half a surrogate pair at byte 11); nothing was imported"#)
+        XCTAssertEqual(
+            error(#"{"title":"a\ud83d"}"#)?.description,
+            #"record 0: not JSON (a \u escape of half a surrogate pair at byte 11); nothing was imported"#)
         // A whole pair is one character.
         XCTAssertEqual(try? parse(#"[{"title":"\ud83d\ude00"}]"#).map(\.title), ["😀"])
     }
@@ -55,7 +59,8 @@ final class ImportReaderTests: XCTestCase {
     func testALeadingByteOrderMarkIsSkipped() throws {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         XCTAssertEqual(try SQLiteStore.parseImport(bom + Array(#"[{"title":"a"}]"#.utf8)).map(\.fields.title), ["a"])
-        XCTAssertEqual(try SQLiteStore.parseImport(bom + Array("{\"title\":\"a\"}\n{\"title\":\"b\"}\n".utf8)).map(\.fields.title), ["a", "b"])
+        XCTAssertEqual(
+            try SQLiteStore.parseImport(bom + Array("{\"title\":\"a\"}\n{\"title\":\"b\"}\n".utf8)).map(\.fields.title), ["a", "b"])
         XCTAssertNotNil(error(Array(#"[{"title":"a"}]"#.utf8) + bom), "only at the start")
     }
 
@@ -73,12 +78,15 @@ final class ImportReaderTests: XCTestCase {
         XCTAssertEqual(error(#"[{"title":"ok"},{"title":"b","notes":"one\ntwo"}]"#), .badRecord(index: 1, .controlCharacter(.notes, "\n")))
         XCTAssertEqual(error(#"[{"title":"a\u202eb"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\u{202E}")))
         XCTAssertEqual(error(#"[{"title":"a\u0085b"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\u{85}")))
-        XCTAssertEqual(error(#"[{"title":"a\u001b"}]"#)?.description,
-                       #"record 0: the title contains the control character \u{1B}; nothing was imported"#)
-        XCTAssertEqual(error(#"[{"title":""# + String(repeating: "x", count: 201) + #""}]"#),
-                       .badRecord(index: 0, .tooLong(.title, count: 201, limit: 200)))
-        XCTAssertEqual(error(#"[{"title":"t","notes":""# + String(repeating: "é", count: 2001) + #""}]"#),
-                       .badRecord(index: 0, .tooLong(.notes, count: 2001, limit: 2000)))
+        XCTAssertEqual(
+            error(#"[{"title":"a\u001b"}]"#)?.description,
+            #"record 0: the title contains the control character \u{1B}; nothing was imported"#)
+        XCTAssertEqual(
+            error(#"[{"title":""# + String(repeating: "x", count: 201) + #""}]"#),
+            .badRecord(index: 0, .tooLong(.title, count: 201, limit: 200)))
+        XCTAssertEqual(
+            error(#"[{"title":"t","notes":""# + String(repeating: "é", count: 2001) + #""}]"#),
+            .badRecord(index: 0, .tooLong(.notes, count: 2001, limit: 2000)))
         // 100 characters, but more bytes than a line holds after `title `.
         let heavy = String(repeating: "e" + String(repeating: "\u{301}", count: 30), count: 100)
         XCTAssertEqual(error(#"[{"title":""# + heavy + #""}]"#), .badRecord(index: 0, .tooManyBytes(.title, bytes: 6100, limit: 4090)))
@@ -94,8 +102,9 @@ final class ImportReaderTests: XCTestCase {
         XCTAssertEqual(try? parse(fits).count, 1)
         let over = #"[{"title":"a","x":"# + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}]"
         XCTAssertEqual(error(over), .badRecord(index: 0, .notJSON(.tooDeep(at: 18 + 510))))
-        XCTAssertEqual(error(over)?.description,
-                       "record 0: not JSON (arrays and objects nested deeper than 512 at byte 528); nothing was imported")
+        XCTAssertEqual(
+            error(over)?.description,
+            "record 0: not JSON (arrays and objects nested deeper than 512 at byte 528); nothing was imported")
     }
 
     func testTheStoresReaderAndTheImportReaderAgree() {
@@ -115,13 +124,16 @@ final class ImportReaderTests: XCTestCase {
 
     func testAGivenUUIDIsKeptLowercasedAndMustBeOneAndUnique() throws {
         let uuid = "018CC251-F400-7000-B516-F52548DA1785"
-        let records = try SQLiteStore.parseImport(Array(("{\"title\":\"a\",\"uuid\":\"\(uuid)\"}\n{\"title\":\"b\",\"uuid\":null}\n{\"title\":\"c\"}").utf8))
+        let records = try SQLiteStore.parseImport(
+            Array(("{\"title\":\"a\",\"uuid\":\"\(uuid)\"}\n{\"title\":\"b\",\"uuid\":null}\n{\"title\":\"c\"}").utf8))
         XCTAssertEqual(records.map(\.uuid), [uuid.lowercased(), nil, nil])
         XCTAssertEqual(error(#"[{"title":"a","uuid":"not-a-uuid"}]"#), .badRecord(index: 0, .notAUUID))
         XCTAssertEqual(error(#"[{"title":"a","uuid":7}]"#), .badRecord(index: 0, .wrongType("uuid")))
-        XCTAssertEqual(error("[{\"title\":\"a\",\"uuid\":\"\(uuid)\"},{\"title\":\"b\"},{\"title\":\"c\",\"uuid\":\"\(uuid.lowercased())\"}]"),
-                       .badRecord(index: 2, .duplicateUUID(uuid.lowercased())))
-        XCTAssertEqual(error(#"{"title":"a","\u0075uid":"x"}"#), .badRecord(index: 0, .notAUUID), "a key written with escapes is the same key")
+        XCTAssertEqual(
+            error("[{\"title\":\"a\",\"uuid\":\"\(uuid)\"},{\"title\":\"b\"},{\"title\":\"c\",\"uuid\":\"\(uuid.lowercased())\"}]"),
+            .badRecord(index: 2, .duplicateUUID(uuid.lowercased())))
+        XCTAssertEqual(
+            error(#"{"title":"a","\u0075uid":"x"}"#), .badRecord(index: 0, .notAUUID), "a key written with escapes is the same key")
     }
 
     // MARK: - The tree
@@ -133,7 +145,8 @@ final class ImportReaderTests: XCTestCase {
     func testAParentIsARecordsNumberOrAUUID() throws {
         let stored = "018CC251-F400-7000-B516-F52548DA1785"
         let given = "018cc251-f400-7000-b516-000000000007"
-        let read = try input("""
+        let read = try input(
+            """
             [{"title":"a","parent":null},{"title":"b","parent":0},{"title":"c","parent":"\(stored)"},
              {"title":"d","parent":"\(given)"},{"title":"e","uuid":"\(given.uppercased())","parent":0}]
             """)
@@ -168,49 +181,72 @@ final class ImportReaderTests: XCTestCase {
     }
 
     func testAnErrorNamesANestedRecordByItsNumber() {
-        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"},{"notes":"no title"}]},{"title":"b"}]"#),
-                       .badRecord(index: 2, .noTitle))
-        XCTAssertEqual(error(#"[{"title":"a"},{"title":"b","subtasks":[{"title":"b1","subtasks":[{"title":" "}]}]}]"#),
-                       .badRecord(index: 3, .blankTitle))
+        XCTAssertEqual(
+            error(#"[{"title":"a","subtasks":[{"title":"a1"},{"notes":"no title"}]},{"title":"b"}]"#),
+            .badRecord(index: 2, .noTitle))
+        XCTAssertEqual(
+            error(#"[{"title":"a"},{"title":"b","subtasks":[{"title":"b1","subtasks":[{"title":" "}]}]}]"#),
+            .badRecord(index: 3, .blankTitle))
         XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"}, 7]}]"#), .badRecord(index: 2, .notAnObject))
         // The record itself, once its subtasks are read: after them, and between them.
         XCTAssertEqual(error(#"[{"subtasks":[{"title":"a1"}],"done":"yes","title":"a"}]"#), .badRecord(index: 0, .wrongType("done")))
         XCTAssertEqual(error(#"[{"subtasks":[{"title":"a1"}]}]"#), .badRecord(index: 0, .noTitle))
-        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1"} {"title":"a2"}]}]"#),
-                       .badRecord(index: 0, .notJSON(.unexpected("{", at: 41))))
-        XCTAssertEqual(error("{\"title\":\"a\",\"subtasks\":[{\"title\":\"a1\"}]}\n{\"title\":\"b\"} x\n"),
-                       .badRecord(index: 2, .notJSON(.unexpected("x", at: 56))), "the record on the line")
-        XCTAssertEqual(error(#"[{"title":"a","subtasks":[{"title":"a1","uuid":"not one"}]}]"#)?.description,
-                       #"record 1: "uuid" is not a uuid (8-4-4-4-12 hexadecimal digits); nothing was imported"#)
+        XCTAssertEqual(
+            error(#"[{"title":"a","subtasks":[{"title":"a1"} {"title":"a2"}]}]"#),
+            .badRecord(index: 0, .notJSON(.unexpected("{", at: 41))))
+        XCTAssertEqual(
+            error("{\"title\":\"a\",\"subtasks\":[{\"title\":\"a1\"}]}\n{\"title\":\"b\"} x\n"),
+            .badRecord(index: 2, .notJSON(.unexpected("x", at: 56))), "the record on the line")
+        XCTAssertEqual(
+            error(#"[{"title":"a","subtasks":[{"title":"a1","uuid":"not one"}]}]"#)?.description,
+            #"record 1: "uuid" is not a uuid (8-4-4-4-12 hexadecimal digits); nothing was imported"#)
     }
 
     func testEveryBadParentIsRefusedNamingTheRecord() {
         let cases: [(String, ImportError, String)] = [
-            (#"[{"title":"a"},{"title":"b","parent":1}]"#, .badRecord(index: 1, .parentIsItself),
-             #"record 1: "parent" names the record itself; nothing was imported"#),
-            (#"[{"title":"a","parent":2},{"title":"b"}]"#, .badRecord(index: 0, .parentOutOfRange(2, count: 2)),
-             #"record 0: "parent" 2 names no record: the input has 2, numbered from 0; nothing was imported"#),
-            (#"[{"title":"a","parent":99999999999999999999999}]"#, .badRecord(index: 0, .parentOutOfRange(Int.max, count: 1)),
-             #"record 0: "parent" 9223372036854775807 names no record: the input has 1, numbered from 0; nothing was imported"#),
-            (#"[{"title":"a"},{"title":"b","parent":3},{"title":"c","parent":1},{"title":"d","parent":2}]"#,
-             .badRecord(index: 1, .parentCycle),
-             "record 1: its parents go round in a circle: it would be under itself; nothing was imported"),
-            (#"[{"title":"a","parent":1},{"title":"b","parent":2},{"title":"c","parent":1}]"#, .badRecord(index: 0, .parentCycle),
-             "record 0: its parents go round in a circle: it would be under itself; nothing was imported"),
-            (#"[{"title":"a","parent":-1}]"#, .badRecord(index: 0, .badParent),
-             #"record 0: "parent" is neither the number of a record (a whole number from 0) nor a uuid; nothing was imported"#),
+            (
+                #"[{"title":"a"},{"title":"b","parent":1}]"#, .badRecord(index: 1, .parentIsItself),
+                #"record 1: "parent" names the record itself; nothing was imported"#
+            ),
+            (
+                #"[{"title":"a","parent":2},{"title":"b"}]"#, .badRecord(index: 0, .parentOutOfRange(2, count: 2)),
+                #"record 0: "parent" 2 names no record: the input has 2, numbered from 0; nothing was imported"#
+            ),
+            (
+                #"[{"title":"a","parent":99999999999999999999999}]"#, .badRecord(index: 0, .parentOutOfRange(Int.max, count: 1)),
+                #"record 0: "parent" 9223372036854775807 names no record: the input has 1, numbered from 0; nothing was imported"#
+            ),
+            (
+                #"[{"title":"a"},{"title":"b","parent":3},{"title":"c","parent":1},{"title":"d","parent":2}]"#,
+                .badRecord(index: 1, .parentCycle),
+                "record 1: its parents go round in a circle: it would be under itself; nothing was imported"
+            ),
+            (
+                #"[{"title":"a","parent":1},{"title":"b","parent":2},{"title":"c","parent":1}]"#, .badRecord(index: 0, .parentCycle),
+                "record 0: its parents go round in a circle: it would be under itself; nothing was imported"
+            ),
+            (
+                #"[{"title":"a","parent":-1}]"#, .badRecord(index: 0, .badParent),
+                #"record 0: "parent" is neither the number of a record (a whole number from 0) nor a uuid; nothing was imported"#
+            ),
             (#"[{"title":"a","parent":1.0},{"title":"b"}]"#, .badRecord(index: 0, .badParent), ""),
             (#"[{"title":"a","parent":1e0},{"title":"b"}]"#, .badRecord(index: 0, .badParent), ""),
             (#"[{"title":"a","parent":"b"}]"#, .badRecord(index: 0, .badParent), ""),
-            (#"[{"title":"a","parent":true}]"#, .badRecord(index: 0, .wrongType("parent")),
-             "record 0: parent has the wrong type; nothing was imported"),
+            (
+                #"[{"title":"a","parent":true}]"#, .badRecord(index: 0, .wrongType("parent")),
+                "record 0: parent has the wrong type; nothing was imported"
+            ),
             (#"[{"title":"a","parent":[0]}]"#, .badRecord(index: 0, .wrongType("parent")), ""),
-            (#"[{"title":"a","subtasks":{"title":"b"}}]"#, .badRecord(index: 0, .wrongType("subtasks")),
-             "record 0: subtasks has the wrong type; nothing was imported"),
+            (
+                #"[{"title":"a","subtasks":{"title":"b"}}]"#, .badRecord(index: 0, .wrongType("subtasks")),
+                "record 0: subtasks has the wrong type; nothing was imported"
+            ),
             (#"[{"title":"a","subtasks":"b"}]"#, .badRecord(index: 0, .wrongType("subtasks")), ""),
             // A uuid a record of the input gives, naming the record itself.
-            (#"[{"title":"a","uuid":"018cc251-f400-7000-b516-000000000007","parent":"018CC251-F400-7000-B516-000000000007"}]"#,
-             .badRecord(index: 0, .parentIsItself), ""),
+            (
+                #"[{"title":"a","uuid":"018cc251-f400-7000-b516-000000000007","parent":"018CC251-F400-7000-B516-000000000007"}]"#,
+                .badRecord(index: 0, .parentIsItself), ""
+            ),
         ]
         for (text, expected, message) in cases {
             XCTAssertEqual(error(text), expected, text)
@@ -218,10 +254,12 @@ final class ImportReaderTests: XCTestCase {
         }
         // Every language says it.
         let tooFar = ImportError.badRecord(index: 0, .parentOutOfRange(2, count: 2))
-        XCTAssertEqual(tooFar.message(in: Catalog(.pt)),
-                       #"registro 0: "parent" 2 não indica nenhum registro: a entrada tem 2, numerados a partir de 0; nada foi importado"#)
-        XCTAssertEqual(tooFar.message(in: Catalog(.es)),
-                       #"registro 0: "parent" 2 no indica ningún registro: la entrada tiene 2, numerados desde 0; no se importó nada"#)
+        XCTAssertEqual(
+            tooFar.message(in: Catalog(.pt)),
+            #"registro 0: "parent" 2 não indica nenhum registro: a entrada tem 2, numerados a partir de 0; nada foi importado"#)
+        XCTAssertEqual(
+            tooFar.message(in: Catalog(.es)),
+            #"registro 0: "parent" 2 no indica ningún registro: la entrada tiene 2, numerados desde 0; no se importó nada"#)
     }
 
     /// Subtasks nested `levels` deep under one top-level record (levels 1 is the record alone).
@@ -233,8 +271,9 @@ final class ImportReaderTests: XCTestCase {
         XCTAssertEqual(try input(chain(TreeLimits.depth)).count, 100)
         // Record 100 is the 101st level down: the first one too deep.
         XCTAssertEqual(error(chain(TreeLimits.depth + 1)), .badRecord(index: 100, .tooDeep(depth: 101)))
-        XCTAssertEqual(error(chain(TreeLimits.depth + 1))?.description,
-                       "record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported")
+        XCTAssertEqual(
+            error(chain(TreeLimits.depth + 1))?.description,
+            "record 100: subtasks go 100 levels deep at most; this would make 101; nothing was imported")
         // The same with parents given by number, the deepest record first in the file.
         func numbered(_ levels: Int) -> String {
             (0..<levels).map { #"{"title":"t\#($0)""# + ($0 == levels - 1 ? "" : #","parent":\#($0 + 1)"#) + "}" }

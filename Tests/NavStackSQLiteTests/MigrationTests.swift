@@ -1,7 +1,8 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// The schema's migrations: each brings a store of the version before it up to date
 /// with its data, with foreign keys off so that rebuilding a table deletes nothing.
@@ -9,25 +10,29 @@ final class MigrationTests: StoreFolderTestCase {
 
     /// The current migrations and one that rebuilds the profile table (with a new
     /// column), as SQLite's documentation says a table is changed.
-    private let rebuildingProfile = SQLiteStore.migrations + [
-        ("test: profile rebuilt with a colour", """
-            CREATE TABLE new_profile (
-                id INTEGER PRIMARY KEY,
-                name TEXT NOT NULL UNIQUE,
-                total INTEGER NOT NULL DEFAULT 0,
-                done INTEGER NOT NULL DEFAULT 0,
-                top INTEGER NOT NULL DEFAULT 0,
-                bottom INTEGER NOT NULL DEFAULT 0,
-                state TEXT,
-                changes INTEGER NOT NULL DEFAULT 0,
-                colour TEXT NOT NULL DEFAULT 'blue'
-            );
-            INSERT INTO new_profile (id, name, total, done, top, bottom, state, changes)
-                SELECT id, name, total, done, top, bottom, state, changes FROM profile;
-            DROP TABLE profile;
-            ALTER TABLE new_profile RENAME TO profile;
-            """),
-    ]
+    private let rebuildingProfile =
+        SQLiteStore.migrations + [
+            (
+                "test: profile rebuilt with a colour",
+                """
+                CREATE TABLE new_profile (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    total INTEGER NOT NULL DEFAULT 0,
+                    done INTEGER NOT NULL DEFAULT 0,
+                    top INTEGER NOT NULL DEFAULT 0,
+                    bottom INTEGER NOT NULL DEFAULT 0,
+                    state TEXT,
+                    changes INTEGER NOT NULL DEFAULT 0,
+                    colour TEXT NOT NULL DEFAULT 'blue'
+                );
+                INSERT INTO new_profile (id, name, total, done, top, bottom, state, changes)
+                    SELECT id, name, total, done, top, bottom, state, changes FROM profile;
+                DROP TABLE profile;
+                ALTER TABLE new_profile RENAME TO profile;
+                """
+            )
+        ]
 
     /// A store with ana's three sample tasks, closed.
     private func makeStoreWithTasks() throws {
@@ -108,7 +113,8 @@ final class MigrationTests: StoreFolderTestCase {
                 .replacingOccurrences(of: " )", with: ")")
             return "\(row.text(0)) \(row.text(1)) on \(row.text(2)): \(sql)"
         }
-        let rows = try db.prepare("SELECT id, user, pending FROM session").all { "session \($0.int(0)) \($0.text(1)) \($0.text(2))" }
+        let rows =
+            try db.prepare("SELECT id, user, pending FROM session").all { "session \($0.int(0)) \($0.text(1)) \($0.text(2))" }
             + db.prepare("SELECT name, seq FROM sqlite_sequence").all { "sequence \($0.text(0)) \($0.int(1))" }
         return definitions + rows + ["user_version \(try SQLiteStore.userVersion(db))"]
     }
@@ -193,7 +199,8 @@ final class StoreFromTheLastReleaseTests: XCTestCase {
         XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
         XCTAssertEqual(try store.redo("ana"), .toggle)
         XCTAssertEqual(try store.task("ana", id: 1)?.done, true)
-        XCTAssertEqual(try store.db.first("SELECT count(*) FROM op WHERE kind IN ('undo', 'redo')") { $0.int(0) }, 5,
-                       "undo and redo are logged too: four undone changes, one redone")
+        XCTAssertEqual(
+            try store.db.first("SELECT count(*) FROM op WHERE kind IN ('undo', 'redo')") { $0.int(0) }, 5,
+            "undo and redo are logged too: four undone changes, one redone")
     }
 }

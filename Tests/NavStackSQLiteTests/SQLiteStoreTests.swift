@@ -1,7 +1,8 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 final class SQLiteStoreTests: XCTestCase {
     private var folder: URL!
@@ -36,8 +37,9 @@ final class SQLiteStoreTests: XCTestCase {
     func testARelaunchResumesExactlyWhereTheLastRunStopped() throws {
         do {
             var router = try router(try SQLiteStore(path: path))
-            try router.run("login ana", "filter open", "find u", "open 1", "tab account", "settings",
-                           "tab tasks", "edit", "title Half typed", "notes and notes")
+            try router.run(
+                "login ana", "filter open", "find u", "open 1", "tab account", "settings",
+                "tab tasks", "edit", "title Half typed", "notes and notes")
         }
         let store = try SQLiteStore(path: path)
         let restored = try router(store)
@@ -152,8 +154,10 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
         XCTAssertEqual(try titles(store).suffix(2), ["A", "B"])
-        XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Array("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
-                                             user: "new"), 2, "JSON Lines; a missing profile is created")
+        XCTAssertEqual(
+            try store.importTasks(
+                try SQLiteStore.parseImport(Array("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
+                user: "new"), 2, "JSON Lines; a missing profile is created")
     }
 
     func testImportKeepsGivenUUIDsAndRefusesOnesTheStoreHas() throws {
@@ -173,7 +177,9 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", ListQuery()), 5, "nothing added")
         // A task an undone import took away keeps its uuid for the redo.
         XCTAssertEqual(try store.undo("ana"), .import)
-        XCTAssertThrowsError(try store.importTasks(try SQLiteStore.parseImport(Array(#"{"title":"K","uuid":"\#(kept)"}"#.utf8)), user: "ana")) { error in
+        XCTAssertThrowsError(
+            try store.importTasks(try SQLiteStore.parseImport(Array(#"{"title":"K","uuid":"\#(kept)"}"#.utf8)), user: "ana")
+        ) { error in
             XCTAssertEqual(error as? ImportError, .badRecord(index: 0, .uuidInStore(kept)))
         }
     }
@@ -183,10 +189,12 @@ final class SQLiteStoreTests: XCTestCase {
             [ {"title": "a\"b\\c\u00e9\ud83d\ude00\t", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
               {"done": true, "title": "  padded  ", "notes": "n/\/"} ]
             """#
-        XCTAssertEqual(try SQLiteStore.parseImport(Array(text.utf8)).map(\.fields), [
-            DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
-            DraftFields(title: "padded", notes: "n//", done: true),
-        ])
+        XCTAssertEqual(
+            try SQLiteStore.parseImport(Array(text.utf8)).map(\.fields),
+            [
+                DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
+                DraftFields(title: "padded", notes: "n//", done: true),
+            ])
         XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)).records, [])
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array(#"[{"title":"\u00g1"}]"#.utf8)))
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array("{\"title\":\"a\\\n\"}\n".utf8)))
@@ -200,8 +208,11 @@ final class SQLiteStoreTests: XCTestCase {
         let all = try store.page("ana", ListQuery(), offset: 0, limit: 2000)
         XCTAssertEqual(all.map(\.id), Array(1...1237))
         XCTAssertEqual(all.dropFirst(3).map(\.title), records.map(\.fields.title))
-        XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 2 + records.filter { !$0.fields.done }.count,
-                                                           done: 1 + records.filter(\.fields.done).count))
+        XCTAssertEqual(
+            try store.counts("ana"),
+            TaskCounts(
+                open: 2 + records.filter { !$0.fields.done }.count,
+                done: 1 + records.filter(\.fields.done).count))
         XCTAssertEqual(try store.undo("ana"), .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
@@ -211,16 +222,24 @@ final class SQLiteStoreTests: XCTestCase {
     func testABadRecordFailsTheWholeImportNamingItsIndex() throws {
         let cases: [(String, ImportError, String)] = [
             (#"[{"title":"A"},{"notes":"x"}]"#, .badRecord(index: 1, .noTitle), "record 1: no title; nothing was imported"),
-            (#"[{"title":"A"},{"title":"B"},{"title":"  "}]"#, .badRecord(index: 2, .blankTitle),
-             "record 2: the title is blank; nothing was imported"),
-            (#"[{"title":"A","done":"yes"}]"#, .badRecord(index: 0, .wrongType("done")),
-             "record 0: done has the wrong type; nothing was imported"),
+            (
+                #"[{"title":"A"},{"title":"B"},{"title":"  "}]"#, .badRecord(index: 2, .blankTitle),
+                "record 2: the title is blank; nothing was imported"
+            ),
+            (
+                #"[{"title":"A","done":"yes"}]"#, .badRecord(index: 0, .wrongType("done")),
+                "record 0: done has the wrong type; nothing was imported"
+            ),
             (#"[{"title":"A"}, 7]"#, .badRecord(index: 1, .notAnObject), "record 1: not an object; nothing was imported"),
-            ("{\"title\":\"A\"}\nnot json\n", .badRecord(index: 1, .notJSON(.unexpected("n", at: 14))),
-             "record 1: not JSON (unexpected 'n' at byte 14); nothing was imported"),
+            (
+                "{\"title\":\"A\"}\nnot json\n", .badRecord(index: 1, .notJSON(.unexpected("n", at: 14))),
+                "record 1: not JSON (unexpected 'n' at byte 14); nothing was imported"
+            ),
             ("[{", .badRecord(index: 0, .notJSON(.unexpectedEnd)), "record 0: not JSON (unexpected end of input); nothing was imported"),
-            (#"[{"title":"A"} {"title":"B"}]"#, .notJSON(.unexpected("{", at: 15)),
-             "the input is not a JSON array or JSON Lines: unexpected '{' at byte 15"),
+            (
+                #"[{"title":"A"} {"title":"B"}]"#, .notJSON(.unexpected("{", at: 15)),
+                "the input is not a JSON array or JSON Lines: unexpected '{' at byte 15"
+            ),
         ]
         for (text, expected, message) in cases {
             XCTAssertThrowsError(try SQLiteStore.parseImport(Array(text.utf8)), text) { error in
@@ -247,7 +266,10 @@ final class SQLiteStoreTests: XCTestCase {
         let tasks = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         XCTAssertEqual(tasks?.map { $0["id"] as? Int }, [4, 1, 2, 3])
         XCTAssertEqual(tasks?.first?["title"] as? String, "Top \"quoted\"")
-        XCTAssertTrue(text.hasPrefix(#"[\#n{"id":4,"uuid":"\#(try XCTUnwrap(try store.task("ana", id: 4)).uuid)","title":"Top \"quoted\"","notes":"","done":false,"parent":null},\#n"#), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                #"[\#n{"id":4,"uuid":"\#(try XCTUnwrap(try store.task("ana", id: 4)).uuid)","title":"Top \"quoted\"","notes":"","done":false,"parent":null},\#n"#
+            ), text)
     }
 
     // MARK: - Importing and exporting a tree
@@ -278,8 +300,9 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana"), 7)
         // Subtasks after a parent's own, in file order; new top-level tasks after the list.
         XCTAssertEqual(try store.shape("ana"), treeShape)
-        XCTAssertEqual((5...11).map { try? store.task("ana", id: $0)?.title },
-                       ["Trip", "Pack", "Book", "Train", "Pears", "Plums", "Tickets"], "ids in record order")
+        XCTAssertEqual(
+            (5...11).map { try? store.task("ana", id: $0)?.title },
+            ["Trip", "Pack", "Book", "Train", "Pears", "Plums", "Tickets"], "ids in record order")
         XCTAssertEqual(try store.task("ana", id: 11)?.parent, 7)
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 8, done: 3))
         XCTAssertEqual(try store.count("ana", ListQuery()), 4)
@@ -299,16 +322,18 @@ final class SQLiteStoreTests: XCTestCase {
             let records = try SQLiteStore.parseImport(Array(#"[{"title":"A"},{"title":"B","parent":"\#(uuid)"}]"#.utf8))
             XCTAssertThrowsError(try store.importTasks(records, user: "ana")) { error in
                 XCTAssertEqual(error as? ImportError, .badRecord(index: index, .parentNotFound(uuid)))
-                XCTAssertEqual((error as? ImportError)?.description,
-                               #"record 1: "parent" \#(uuid) is neither a task of the profile nor a record of the input; nothing was imported"#)
+                XCTAssertEqual(
+                    (error as? ImportError)?.description,
+                    #"record 1: "parent" \#(uuid) is neither a task of the profile nor a record of the input; nothing was imported"#)
             }
         }
         // Under a task 98 deep: two more levels fit, three do not.
         var deepest = 1
         for level in 2...98 { deepest = try store.insertAtTop("ana", DraftFields(title: "L\(level)"), under: deepest, as: .add).id }
         let under = try XCTUnwrap(try store.task("ana", id: deepest)).uuid
-        let tooDeep = try SQLiteStore.parseImport(Array(
-            #"[{"title":"x"},{"title":"y","parent":"\#(under)","subtasks":[{"title":"z","subtasks":[{"title":"zz"}]}]}]"#.utf8))
+        let tooDeep = try SQLiteStore.parseImport(
+            Array(
+                #"[{"title":"x"},{"title":"y","parent":"\#(under)","subtasks":[{"title":"z","subtasks":[{"title":"zz"}]}]}]"#.utf8))
         let total = try store.counts("ana")
         XCTAssertThrowsError(try store.importTasks(tooDeep, user: "ana")) { error in
             XCTAssertEqual(error as? ImportError, .badRecord(index: 3, .tooDeep(depth: 101)))
@@ -379,16 +404,19 @@ final class SQLiteStoreTests: XCTestCase {
         try other.openProfile("bo", sample: false)
         XCTAssertEqual(try other.importTasks(try SQLiteStore.parseImport(Array(text.utf8)), user: "bo"), 6)
         XCTAssertEqual(try other.shape("bo"), try store.shape("ana"))
-        XCTAssertEqual(try other.shape("bo"), [
-            "Buy fruit [0/2]", "  Pears [0/0]", "  Apples [1/1]", "    Ripe \"ones\" ✓ [0/0]",
-            "Go for a walk ✓ [0/1]", "  Study SwiftUI [0/0]",
-        ])
+        XCTAssertEqual(
+            try other.shape("bo"),
+            [
+                "Buy fruit [0/2]", "  Pears [0/0]", "  Apples [1/1]", "    Ripe \"ones\" ✓ [0/0]",
+                "Go for a walk ✓ [0/1]", "  Study SwiftUI [0/0]",
+            ])
         XCTAssertEqual(try other.tree("bo"), try store.tree("ana"), "each task under the same parent, by uuid")
         XCTAssertEqual(try other.wrongCounters(), [])
         var again = ""
         try other.exportTasks(user: "bo") { again += $0 }
-        XCTAssertEqual(again.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""),
-                       text.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""))
+        XCTAssertEqual(
+            again.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""),
+            text.replacing(/"id":\d+/, with: "").replacing(/"parent":\d+/, with: ""))
     }
 
     /// A store in memory answers reads from its cache until it writes; a transaction that
@@ -406,11 +434,12 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
 
         struct Refused: Error {}
-        XCTAssertThrowsError(try store.transaction {
-            _ = try store.delete("ana", id: 2)
-            XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 3])
-            throw Refused()
-        })
+        XCTAssertThrowsError(
+            try store.transaction {
+                _ = try store.delete("ana", id: 2)
+                XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 3])
+                throw Refused()
+            })
         XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3])
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
         XCTAssertEqual(try store.undo("ana"), .toggle)
@@ -426,9 +455,10 @@ final class SQLiteStoreTests: XCTestCase {
         let (all, open, fruit) = (ListQuery(), ListQuery(filter: .open), ListQuery(search: "fruit"))
         func read() throws -> [String] {
             try [all, open, fruit].map { query in
-                "\(try store.count("ana", query)): " + (try store.page("ana", query, offset: 0, limit: 2)).map {
-                    "\($0.id)\($0.done ? "x" : "")"
-                }.joined(separator: " ")
+                "\(try store.count("ana", query)): "
+                    + (try store.page("ana", query, offset: 0, limit: 2)).map {
+                        "\($0.id)\($0.done ? "x" : "")"
+                    }.joined(separator: " ")
             } + ["\(try store.counts("ana"))"]
         }
         XCTAssertEqual(try read(), ["3: 1 2", "2: 1 2", "1: 1", "TaskCounts(open: 2, done: 1)"])
@@ -456,9 +486,14 @@ final class SQLiteStoreTests: XCTestCase {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: true)
         let queries = ListFilter.allCases.flatMap { filter in
-            [ListQuery(filter: filter), ListQuery(filter: filter, search: "a"), { var query = ListQuery.subtasks(of: 1)
-                query.filter = filter
-                return query }()]
+            [
+                ListQuery(filter: filter), ListQuery(filter: filter, search: "a"),
+                {
+                    var query = ListQuery.subtasks(of: 1)
+                    query.filter = filter
+                    return query
+                }(),
+            ]
         }
         for query in queries {
             let (sql, arguments) = SQLiteStore.pageQuery(query, "ana")
@@ -488,8 +523,9 @@ final class SQLiteStoreTests: XCTestCase {
     func testAStoreThatListsItsMigrationsInATable() throws {
         func makeLegacyStore(listing names: [String]) throws {
             try? FileManager.default.removeItem(atPath: path)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             let db = try Connection(path: path)
             try db.execute(SQLiteStore.migrations[0].sql)
             try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -499,8 +535,9 @@ final class SQLiteStoreTests: XCTestCase {
         }
         try makeLegacyStore(listing: [SQLiteStore.migrations[0].name])
         let store = try SQLiteStore(path: path)
-        XCTAssertEqual(try store.db.first("PRAGMA user_version") { $0.int(0) }, SQLiteStore.migrations.count,
-                       "the migrations after the listed one are applied")
+        XCTAssertEqual(
+            try store.db.first("PRAGMA user_version") { $0.int(0) }, SQLiteStore.migrations.count,
+            "the migrations after the listed one are applied")
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM profile") { $0.int(0) }, 1)
         store.close()
 

@@ -1,7 +1,8 @@
 import CSQLite
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// A session's burst of commands holds the write lock until it commits; the steps of a
 /// sync run outside it, each committed as it ends, so no other process waits on them.

@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// The JSON the store keeps for navigation state and undo history reads back, including
 /// what earlier versions wrote (with `/` escaped and absent optionals).
@@ -24,7 +25,8 @@ final class StoredJSONTests: XCTestCase {
     }
 
     func testStateWrittenByEarlierVersionsReadsBack() throws {
-        let earlier = #"{"tab":"tasks","tasks":["detail\/2","edit\/2"],"account":[],"drafts":[{"owner":"edit\/2","title":"X","notes":"","done":false,"original":{"title":"Study SwiftUI","notes":"","done":false}}],"filter":"all","page":1}"#
+        let earlier =
+            #"{"tab":"tasks","tasks":["detail\/2","edit\/2"],"account":[],"drafts":[{"owner":"edit\/2","title":"X","notes":"","done":false,"original":{"title":"Study SwiftUI","notes":"","done":false}}],"filter":"all","page":1}"#
         let session = try XCTUnwrap(SavedSession(json: earlier)?.session(user: "ana"))
         XCTAssertEqual(session.tasksPath, [.detail(2), .edit(2)])
         XCTAssertNil(session.sheet)
@@ -34,22 +36,32 @@ final class StoredJSONTests: XCTestCase {
     }
 
     func testBrokenStateDoesNotReadBack() {
-        for text in ["", "{}", #"{"tab":"tasks"}"#, #"{"tab":"tasks","tasks":[],"account":[],"drafts":[{"owner":"sheet"}],"filter":"all","page":1}"#] {
+        for text in [
+            "", "{}", #"{"tab":"tasks"}"#, #"{"tab":"tasks","tasks":[],"account":[],"drafts":[{"owner":"sheet"}],"filter":"all","page":1}"#,
+        ] {
             XCTAssertNil(SavedSession(json: text), text)
         }
     }
 
     func testChangeRecordsReadBack() {
-        let task = StoredTask(id: 7, position: -2, uuid: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b", DraftFields(title: "T \"q\"", notes: "n", done: true))
-        for change in [ChangeRecord.pairs([ChangePair(before: nil, after: task), ChangePair(before: task, after: nil),
-                                           ChangePair(before: task, after: task)]),
-                       .pairs([]), .imported(first: 4, last: 1_000_003)] {
+        let task = StoredTask(
+            id: 7, position: -2, uuid: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b", DraftFields(title: "T \"q\"", notes: "n", done: true))
+        for change in [
+            ChangeRecord.pairs([
+                ChangePair(before: nil, after: task), ChangePair(before: task, after: nil),
+                ChangePair(before: task, after: task),
+            ]),
+            .pairs([]), .imported(first: 4, last: 1_000_003),
+        ] {
             XCTAssertEqual(ChangeRecord(json: change.json), change)
         }
         let earlier = #"{"pairs":[{"after":{"id":4,"position":0,"title":"A","notes":"","done":false}}]}"#
-        XCTAssertEqual(ChangeRecord(json: earlier),
-                       .pairs([ChangePair(before: nil, after: StoredTask(id: 4, position: 0, uuid: "", DraftFields(title: "A", notes: "", done: false)))]),
-                       "a record made before tasks had uuids reads back without one")
+        XCTAssertEqual(
+            ChangeRecord(json: earlier),
+            .pairs([
+                ChangePair(before: nil, after: StoredTask(id: 4, position: 0, uuid: "", DraftFields(title: "A", notes: "", done: false)))
+            ]),
+            "a record made before tasks had uuids reads back without one")
         XCTAssertNil(ChangeRecord(json: #"{"pairs":[{"after":{"id":4}}]}"#))
         XCTAssertNil(ChangeRecord(json: "{}"))
     }

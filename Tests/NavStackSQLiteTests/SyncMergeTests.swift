@@ -1,7 +1,8 @@
 import NavStackCore
-@testable import NavStackSQLite
 import NavStackSync
 import XCTest
+
+@testable import NavStackSQLite
 
 /// An account's operation log kept as the server keeps it (docs/sync.md): operations in
 /// arrival order, unique by replica and sequence number, handed to the other replicas
@@ -49,16 +50,19 @@ final class OperationLog {
     func inject(_ operations: [(task: String, field: SyncField, value: String)], ahead: Int64 = 0, counter: Int64 = 0) {
         let hostile = "00000000000000000000000000000bad"
         for (task, field, value) in operations {
-            ops.append(SyncOperation(serverSeq: Int64(ops.count + 1), replica: hostile, seq: Int64(ops.count + 1),
-                                     millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter, task: task, field: field,
-                                     value: value))
+            ops.append(
+                SyncOperation(
+                    serverSeq: Int64(ops.count + 1), replica: hostile, seq: Int64(ops.count + 1),
+                    millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter, task: task, field: field,
+                    value: value))
         }
     }
 
     /// Syncs a store until it has sent everything and received everything.
     @discardableResult
     func sync(_ store: SQLiteStore, _ user: String, page: Int = SyncLimits.pageSize, batch: Int = SQLiteStore.syncBatch) throws
-        -> SyncRound {
+        -> SyncRound
+    {
         var total = SyncRound(received: 0, conflicts: 0)
         while true {
             let batch = try store.syncRequest(user, limit: batch)
@@ -93,18 +97,23 @@ final class SyncMergeTests: XCTestCase {
     /// place among its siblings, in list order.
     func tasks(_ store: SQLiteStore) throws -> [String] {
         try store.reading { db in
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT t.uuid, t.title, t.notes, t.done, coalesce(p.uuid, '-'),
                        row_number() OVER (PARTITION BY t.parent ORDER BY t.position, t.uuid)
                 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent ORDER BY t.uuid
-                """).all { "\($0.text(0)) \($0.text(1).debugDescription) \($0.text(2).debugDescription) \($0.bool(3)) under \($0.text(4)) #\($0.int(5))" }
+                """
+            ).all {
+                "\($0.text(0)) \($0.text(1).debugDescription) \($0.text(2).debugDescription) \($0.bool(3)) under \($0.text(4)) #\($0.int(5))"
+            }
         }
     }
 
     /// Counters the store keeps must match the tree it holds.
     func assertCountsMatch(_ store: SQLiteStore, _ message: String = "", file: StaticString = #filePath, line: UInt = #line) throws {
         let wrong = try store.reading { db in
-            try db.prepare("""
+            try db.prepare(
+                """
                 SELECT t.id FROM task AS t WHERE t.subtasks != (SELECT count(*) FROM task AS s WHERE s.parent = t.id)
                    OR t.subtasks_done != (SELECT count(*) FROM task AS s WHERE s.parent = t.id AND s.done)
                 UNION ALL SELECT -1 FROM profile WHERE total != (SELECT count(*) FROM task WHERE task.profile_id = profile.id)
@@ -112,7 +121,8 @@ final class SyncMergeTests: XCTestCase {
                 UNION ALL SELECT -3 FROM profile WHERE done != (SELECT count(*) FROM task WHERE task.profile_id = profile.id AND done)
                 UNION ALL SELECT -4 FROM profile WHERE roots_done != (SELECT count(*) FROM task WHERE task.profile_id = profile.id AND done AND parent = 0)
                 UNION ALL SELECT t.id FROM task AS t WHERE t.parent != 0 AND NOT EXISTS (SELECT 1 FROM task AS p WHERE p.id = t.parent)
-                """).all { $0.int(0) }
+                """
+            ).all { $0.int(0) }
         }
         XCTAssertEqual(wrong, [], "counters or parents that do not match the tree \(message)", file: file, line: line)
     }
@@ -206,11 +216,13 @@ final class SyncMergeTests: XCTestCase {
     /// The deepest level of a store's tree.
     func depth(_ store: SQLiteStore) throws -> Int {
         try store.reading { db in
-            try db.first("""
+            try db.first(
+                """
                 WITH RECURSIVE down(id, level) AS (SELECT id, 1 FROM task WHERE parent = 0
                     UNION ALL SELECT t.id, down.level + 1 FROM task AS t JOIN down ON t.parent = down.id)
                 SELECT max(level) FROM down
-                """) { $0.int(0) } ?? 0
+                """
+            ) { $0.int(0) } ?? 0
         }
     }
 
@@ -351,8 +363,9 @@ final class SyncMergeTests: XCTestCase {
         let store = try replica(OperationLog())
         let stamp = { (millis: Int) in Stamp.text(millis: millis, counter: 0, replica: "r") }
         var created = SyncRegister(uuid: "u1")
-        _ = created.apply(.create(SyncTask(fields: DraftFields(title: "A", notes: "n", done: false), parent: "p", position: 3)),
-                          at: stamp(5), replica: "r")
+        _ = created.apply(
+            .create(SyncTask(fields: DraftFields(title: "A", notes: "n", done: false), parent: "p", position: 3)),
+            at: stamp(5), replica: "r")
         var edited = created
         edited.uuid = "u2"
         _ = edited.apply(.field(.title, .text("B"), old: nil), at: stamp(9), replica: "r")
@@ -419,8 +432,11 @@ final class SyncMergeTests: XCTestCase {
                 switch random.next() % 13 {
                 case 0, 1:
                     let under = random.next() % 2 == 0 ? pick : nil
-                    added[which].append(try store.insertAtTop(user, DraftFields(title: "t\(random.next() % 1000)"), under: under,
-                                                              as: .add).uuid)
+                    added[which].append(
+                        try store.insertAtTop(
+                            user, DraftFields(title: "t\(random.next() % 1000)"), under: under,
+                            as: .add
+                        ).uuid)
                 case 2, 3:
                     if let pick {
                         _ = try store.write(user, id: pick, [.title], from: DraftFields(title: "e\(random.next() % 1000)"), as: .save)
@@ -487,10 +503,12 @@ final class SyncMergeTests: XCTestCase {
     /// The uuids of a task and every task under it.
     func subtree(_ store: SQLiteStore, _ id: Int) throws -> [String] {
         try store.reading { db in
-            try db.prepare("""
+            try db.prepare(
+                """
                 WITH RECURSIVE down(id) AS (SELECT ?1 UNION ALL SELECT t.id FROM task AS t JOIN down ON t.parent = down.id)
                 SELECT uuid FROM task WHERE id IN (SELECT id FROM down)
-                """).all([id]) { $0.text(0) }
+                """
+            ).all([id]) { $0.text(0) }
         }
     }
 }

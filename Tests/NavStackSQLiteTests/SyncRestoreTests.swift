@@ -1,8 +1,9 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import NavStackSync
 import XCTest
+
+@testable import NavStackSQLite
 
 /// A store restored from a backup, or copied to another machine, loses nothing: its
 /// reused (replica, seq) pairs are refused, it takes a new replica id, sends again what the

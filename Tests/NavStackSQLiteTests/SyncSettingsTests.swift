@@ -1,5 +1,6 @@
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// Putting back a profile's server and token after the server refused the ones given.
 final class SyncSettingsTests: StoreFolderTestCase {

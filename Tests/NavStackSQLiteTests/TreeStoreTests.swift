@@ -1,7 +1,8 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// The task tree in the store: subtasks added, read as chains, moved and deleted, every
 /// change undone and redone, with the counters of every parent kept true.
@@ -129,14 +130,17 @@ final class TreeStoreTests: StoreFolderTestCase {
         let ops = try store.db.prepare("SELECT kind, task_uuid, old, new FROM op WHERE field = 'parent' ORDER BY seq").all {
             [$0.text(0), $0.text(1), $0.optionalText(2) ?? "NULL", $0.optionalText(3) ?? "NULL"]
         }
-        XCTAssertEqual(ops, [
-            ["move", uuids[2], #""\#(uuids[0])""#, #""\#(uuids[1])""#],
-            ["move", uuids[2], #""\#(uuids[1])""#, "null"],
-        ])
+        XCTAssertEqual(
+            ops,
+            [
+                ["move", uuids[2], #""\#(uuids[0])""#, #""\#(uuids[1])""#],
+                ["move", uuids[2], #""\#(uuids[1])""#, "null"],
+            ])
         XCTAssertEqual(try store.undo("ana"), .move)
-        XCTAssertEqual(try store.db.first("SELECT kind, old, new FROM op WHERE field = 'parent' ORDER BY seq DESC LIMIT 1") {
-            [$0.text(0), $0.text(1), $0.text(2)]
-        }, ["undo", "null", #""\#(uuids[1])""#])
+        XCTAssertEqual(
+            try store.db.first("SELECT kind, old, new FROM op WHERE field = 'parent' ORDER BY seq DESC LIMIT 1") {
+                [$0.text(0), $0.text(1), $0.text(2)]
+            }, ["undo", "null", #""\#(uuids[1])""#])
         // Each move also logs the task's place among its new siblings, and undo its old one.
         let places = try store.db.prepare("SELECT kind, old, new FROM op WHERE field = 'position' ORDER BY seq").all {
             [$0.text(0), $0.text(1), $0.text(2)]
@@ -214,7 +218,8 @@ final class StoreBeforeSubtasksTests: XCTestCase {
         let path = folder.appendingPathComponent("navstack.sqlite").path
         let db = try Connection(path: path)
         try SQLiteStore.migrate(db, path: path, with: Array(SQLiteStore.migrations[..<3]))
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO profile (name, total, done, top, bottom) VALUES ('ana', 3, 1, 1, 3), ('bo', 1, 0, 1, 1);
             INSERT INTO task (profile_id, position, title, done, uuid) VALUES
                 (1, 1, 'One', 0, '018cc251-f400-7000-8000-000000000001'),
@@ -227,9 +232,10 @@ final class StoreBeforeSubtasksTests: XCTestCase {
         let store = try SQLiteStore(path: path)
         defer { store.close() }
         XCTAssertEqual(try SQLiteStore.userVersion(store.db), SQLiteStore.migrations.count)
-        XCTAssertEqual(try store.db.prepare("SELECT name, roots, roots_done FROM profile ORDER BY id").all {
-            "\($0.text(0)) \($0.int(1)) \($0.int(2))"
-        }, ["ana 3 1", "bo 1 0"])
+        XCTAssertEqual(
+            try store.db.prepare("SELECT name, roots, roots_done FROM profile ORDER BY id").all {
+                "\($0.text(0)) \($0.int(1)) \($0.int(2))"
+            }, ["ana 3 1", "bo 1 0"])
         let tasks = try store.page("ana", ListQuery(), offset: 0, limit: 10)
         XCTAssertEqual(tasks.map(\.title), ["One", "Two", "Three"])
         XCTAssertTrue(tasks.allSatisfy { $0.parent == nil && $0.subtasks == SubtaskCounts() })
@@ -246,7 +252,8 @@ extension SQLiteStore {
     /// The counters that disagree with the tasks: each task's counts of its subtasks, and
     /// each profile's counts of its tasks and of those at the top.
     func wrongCounters() throws -> [String] {
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT 'task ' || t.id FROM task AS t
             WHERE t.subtasks != (SELECT count(*) FROM task AS s WHERE s.parent = t.id)
                 OR t.subtasks_done != (SELECT count(*) FROM task AS s WHERE s.parent = t.id AND s.done)
@@ -256,7 +263,8 @@ extension SQLiteStore {
                 OR p.done != (SELECT count(*) FROM task WHERE profile_id = p.id AND done)
                 OR p.roots != (SELECT count(*) FROM task WHERE profile_id = p.id AND parent = 0)
                 OR p.roots_done != (SELECT count(*) FROM task WHERE profile_id = p.id AND parent = 0 AND done)
-            """).all { $0.text(0) }
+            """
+        ).all { $0.text(0) }
     }
 
     /// Every task as stored (id, position, uuid, revision, fields, parent, counts), by id.
@@ -267,10 +275,12 @@ extension SQLiteStore {
     /// Each task of a profile by uuid, with its parent's uuid ("" at the top).
     func tree(_ user: String) throws -> [String: String] {
         var tree: [String: String] = [:]
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT t.uuid, coalesce(p.uuid, '') FROM task AS t LEFT JOIN task AS p ON p.id = t.parent
             WHERE t.profile_id = (SELECT id FROM profile WHERE name = ?)
-            """).each([user]) { tree[$0.text(0)] = $0.text(1) }
+            """
+        ).each([user]) { tree[$0.text(0)] = $0.text(1) }
         return tree
     }
 
@@ -280,8 +290,9 @@ extension SQLiteStore {
         var lines: [String] = []
         func walk(_ query: ListQuery, depth: Int) throws {
             for task in try page(user, query, offset: 0, limit: 10_000) {
-                lines.append(String(repeating: "  ", count: depth) + task.title + (task.done ? " ✓" : "")
-                             + " [\(task.subtasks.done)/\(task.subtasks.total)]")
+                lines.append(
+                    String(repeating: "  ", count: depth) + task.title + (task.done ? " ✓" : "")
+                        + " [\(task.subtasks.done)/\(task.subtasks.total)]")
                 try walk(.subtasks(of: task.id), depth: depth + 1)
             }
         }

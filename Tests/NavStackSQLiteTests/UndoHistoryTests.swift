@@ -1,7 +1,8 @@
 import Foundation
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// The undo history: each profile keeps its own newest changes, and an import is undone
 /// and redone by moving its tasks, a batch at a time.
@@ -20,7 +21,8 @@ final class UndoHistoryTests: XCTestCase {
     private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
 
     private func changes(_ store: SQLiteStore, _ user: String) throws -> Int {
-        try store.db.first("SELECT count(*) FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?)", [user]) { $0.int(0) } ?? 0
+        try store.db.first("SELECT count(*) FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?)", [user]) { $0.int(0) }
+            ?? 0
     }
 
     private func all(_ store: SQLiteStore, _ user: String) throws -> [TaskItem] {
@@ -81,8 +83,9 @@ final class UndoHistoryTests: XCTestCase {
         let store = try SQLiteStore(path: path)
         XCTAssertEqual(try changes(store, "ana"), 1000)
         XCTAssertEqual(try changes(store, "bo"), 15)
-        XCTAssertEqual(try store.db.first("SELECT min(seq) FROM change WHERE profile_id = 1") { $0.int(0) }, 1500 + 15 - 1000 - 10 + 1,
-                       "the newest are kept")
+        XCTAssertEqual(
+            try store.db.first("SELECT min(seq) FROM change WHERE profile_id = 1") { $0.int(0) }, 1500 + 15 - 1000 - 10 + 1,
+            "the newest are kept")
         XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'ana'") { $0.int(0) }, 1000)
         XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'bo'") { $0.int(0) }, 15)
         store.close()

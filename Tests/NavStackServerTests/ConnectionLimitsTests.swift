@@ -1,10 +1,11 @@
 import Hummingbird
 import Logging
-@testable import NavStackServer
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
 import XCTest
+
+@testable import NavStackServer
 
 /// The timeouts of one connection on an embedded event loop, whose clock moves only when
 /// a test moves it, and the cap on connections.
@@ -82,8 +83,9 @@ final class ConnectionLimitsTests: XCTestCase {
     func testPastTheCapAConnectionIsAnswered503AndClosed() throws {
         let connections = OpenConnections(maximum: 2)
         let logger = Logger(label: "test")
-        XCTAssertEqual([connections.open(logger: logger), connections.open(logger: logger), connections.open(logger: logger)],
-                       [true, true, false])
+        XCTAssertEqual(
+            [connections.open(logger: logger), connections.open(logger: logger), connections.open(logger: logger)],
+            [true, true, false])
         connections.close()
         XCTAssertTrue(connections.open(logger: logger))
         XCTAssertEqual(connections.count, 2)

@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackServer
 import XCTest
+
+@testable import NavStackServer
 
 /// The command line and the database URL.
 final class ServerPartsTests: XCTestCase {
@@ -36,17 +37,23 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(listening.port, 9000)
         XCTAssertEqual(try parse("--database", "postgres://u@h/db", "--listen", ":0")?.host, "127.0.0.1")
         XCTAssertEqual(
-            try parse("--database", "postgres://u@h/db", "--database", "postgres://u@h/other",
-                      environment: ["NAVSTACK_DATABASE": "postgres://u@h/third"])?.database.database,
+            try parse(
+                "--database", "postgres://u@h/db", "--database", "postgres://u@h/other",
+                environment: ["NAVSTACK_DATABASE": "postgres://u@h/third"])?.database.database,
             "other")
         XCTAssertEqual(try parse("--database", "postgres://u@h/db", "--tls-cert", "c", "--tls-key", "k")?.tls?.key, "k")
-        XCTAssertEqual(options.limits, ConnectionLimits(
-            headerTimeout: .seconds(10), bodyTimeout: .seconds(30), idleTimeout: .seconds(30), maximumConnections: 512))
-        let limited = try XCTUnwrap(try parse(
-            "--database", "postgres://u@h/db", "--header-timeout", "2", "--body-timeout=3", "--idle-timeout", "4",
-            "--max-connections", "64"))
-        XCTAssertEqual(limited.limits, ConnectionLimits(
-            headerTimeout: .seconds(2), bodyTimeout: .seconds(3), idleTimeout: .seconds(4), maximumConnections: 64))
+        XCTAssertEqual(
+            options.limits,
+            ConnectionLimits(
+                headerTimeout: .seconds(10), bodyTimeout: .seconds(30), idleTimeout: .seconds(30), maximumConnections: 512))
+        let limited = try XCTUnwrap(
+            try parse(
+                "--database", "postgres://u@h/db", "--header-timeout", "2", "--body-timeout=3", "--idle-timeout", "4",
+                "--max-connections", "64"))
+        XCTAssertEqual(
+            limited.limits,
+            ConnectionLimits(
+                headerTimeout: .seconds(2), bodyTimeout: .seconds(3), idleTimeout: .seconds(4), maximumConnections: 64))
     }
 
     func testHelpAndVersion() throws {
@@ -57,13 +64,16 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(try ServerOptions.parse(["help", "user", "add"], environment: [:]), .help(ServerOptions.userAddSpec.help))
         XCTAssertEqual(try ServerOptions.parse(["--version"], environment: [:]), .version)
         let help = ServerOptions.spec.help
-        for option in ["--database <URL>", "--listen <HOST:PORT>", "--log-level <LEVEL>", "--tls-cert <FILE>", "--tls-key <FILE>",
-                       "--header-timeout <SECONDS>", "--body-timeout <SECONDS>", "--idle-timeout <SECONDS>",
-                       "--max-connections <N>", "NAVSTACK_DATABASE", "user add", "POST /v1/sync", "GET  /health",
-                       "Bearer TOKEN", "409", "server_millis"] {
+        for option in [
+            "--database <URL>", "--listen <HOST:PORT>", "--log-level <LEVEL>", "--tls-cert <FILE>", "--tls-key <FILE>",
+            "--header-timeout <SECONDS>", "--body-timeout <SECONDS>", "--idle-timeout <SECONDS>",
+            "--max-connections <N>", "NAVSTACK_DATABASE", "user add", "POST /v1/sync", "GET  /health",
+            "Bearer TOKEN", "409", "server_millis",
+        ] {
             XCTAssertTrue(help.contains(option), option)
         }
-        XCTAssertTrue(ServerOptions.userAddSpec.help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
+        XCTAssertTrue(
+            ServerOptions.userAddSpec.help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
     }
 
     func testUsageErrors() {
@@ -73,24 +83,32 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(usage("--database"), "missing value for '--database <URL>'")
         XCTAssertEqual(usage("--nope"), "unknown option '--nope'")
         XCTAssertEqual(usage("--listn", ":1"), "unknown option '--listn'; did you mean '--listen'?")
-        XCTAssertEqual(usage("--database", "mysql://ana:secret@x/d"),
-                       "the value 'mysql://ana:***@x/d' is invalid for '--database': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
-        XCTAssertEqual(usage(environment: ["NAVSTACK_DATABASE": "postgres://u@h:99999/d"]),
-                       "the value '99999' is invalid for 'NAVSTACK_DATABASE': use 1 to 65535")
-        XCTAssertEqual(usage("--database", "postgres://u@h/d?sslmode=verify-full"),
-                       "the value 'verify-full' is invalid for '--database': use disable, prefer or require")
-        XCTAssertEqual(usage("--database", "postgres://u:p%zz@h/d"),
-                       "the value 'postgres://u:***@h/d' is invalid for '--database': use %XX escapes of two hexadecimal digits")
-        XCTAssertEqual(usage("--database", database, "--listen", "8080"),
-                       "the value '8080' is invalid for '--listen': use HOST:PORT, [IPv6]:PORT or :PORT")
-        XCTAssertEqual(usage("--database", database, "--listen", "h:http"), "the value 'http' is invalid for '--listen': not a whole number")
+        XCTAssertEqual(
+            usage("--database", "mysql://ana:secret@x/d"),
+            "the value 'mysql://ana:***@x/d' is invalid for '--database': use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
+        XCTAssertEqual(
+            usage(environment: ["NAVSTACK_DATABASE": "postgres://u@h:99999/d"]),
+            "the value '99999' is invalid for 'NAVSTACK_DATABASE': use 1 to 65535")
+        XCTAssertEqual(
+            usage("--database", "postgres://u@h/d?sslmode=verify-full"),
+            "the value 'verify-full' is invalid for '--database': use disable, prefer or require")
+        XCTAssertEqual(
+            usage("--database", "postgres://u:p%zz@h/d"),
+            "the value 'postgres://u:***@h/d' is invalid for '--database': use %XX escapes of two hexadecimal digits")
+        XCTAssertEqual(
+            usage("--database", database, "--listen", "8080"),
+            "the value '8080' is invalid for '--listen': use HOST:PORT, [IPv6]:PORT or :PORT")
+        XCTAssertEqual(
+            usage("--database", database, "--listen", "h:http"), "the value 'http' is invalid for '--listen': not a whole number")
         XCTAssertEqual(usage("--database", database, "--listen", "h:65536"), "the value '65536' is invalid for '--listen': use 0 to 65535")
-        XCTAssertEqual(usage("--database", database, "--log-level", "loud"),
-                       "the value 'loud' is invalid for '--log-level': use trace, debug, info, notice, warning, error or critical")
+        XCTAssertEqual(
+            usage("--database", database, "--log-level", "loud"),
+            "the value 'loud' is invalid for '--log-level': use trace, debug, info, notice, warning, error or critical")
         XCTAssertEqual(usage("--database", database, "user", "add"), "missing expected argument '<NAME>'")
         XCTAssertEqual(usage("--database", database, "user", "add", "a", "b"), "unexpected argument 'b'")
-        XCTAssertEqual(usage("--database", database, "user", "add", String(repeating: "n", count: 101)),
-                       "the value '\(String(repeating: "n", count: 101))' is invalid for '<NAME>': use 1 to 100 characters without control characters")
+        XCTAssertEqual(
+            usage("--database", database, "user", "add", String(repeating: "n", count: 101)),
+            "the value '\(String(repeating: "n", count: 101))' is invalid for '<NAME>': use 1 to 100 characters without control characters")
         XCTAssertEqual(usage("--database", database, "user", "add", "--listen", ":1", "ana"), "unknown option '--listen'")
         XCTAssertEqual(usage("--database", database, "serve"), "unexpected argument 'serve'")
         XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add'")
@@ -98,17 +116,21 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(usage("help", "me"), "help takes one of: user add (got 'me')")
         XCTAssertEqual(usage("--database", database, "--tls-cert", "c"), "missing expected argument '--tls-key <FILE>'")
         XCTAssertEqual(usage("--database", database, "--tls-key", "k"), "missing expected argument '--tls-cert <FILE>'")
-        XCTAssertEqual(usage("--database", database, "--header-timeout", "0"),
-                       "the value '0' is invalid for '--header-timeout': use 1 to 86400")
-        XCTAssertEqual(usage("--database", database, "--idle-timeout", "1.5"),
-                       "the value '1.5' is invalid for '--idle-timeout': not a whole number")
-        XCTAssertEqual(usage("--database", database, "--max-connections", "0"),
-                       "the value '0' is invalid for '--max-connections': use 1 to 1000000")
+        XCTAssertEqual(
+            usage("--database", database, "--header-timeout", "0"),
+            "the value '0' is invalid for '--header-timeout': use 1 to 86400")
+        XCTAssertEqual(
+            usage("--database", database, "--idle-timeout", "1.5"),
+            "the value '1.5' is invalid for '--idle-timeout': not a whole number")
+        XCTAssertEqual(
+            usage("--database", database, "--max-connections", "0"),
+            "the value '0' is invalid for '--max-connections': use 1 to 1000000")
     }
 
     func testAUsageLineShowsWhatWasTypedEscaped() {
-        XCTAssertEqual(ServerOptions.usageLine(.unexpectedArgument("a\u{1B}[2Jb")),
-                       "unexpected argument 'a\\u{1B}[2Jb' (see navstack-server --help)")
+        XCTAssertEqual(
+            ServerOptions.usageLine(.unexpectedArgument("a\u{1B}[2Jb")),
+            "unexpected argument 'a\\u{1B}[2Jb' (see navstack-server --help)")
     }
 
     func testDatabaseURLs() throws {

@@ -3,9 +3,10 @@ import HummingbirdTesting
 import Logging
 import NavStackCore
 import NavStackSync
-@testable import NavStackServer
 import Synchronization
 import XCTest
+
+@testable import NavStackServer
 
 private let first = String(repeating: "1a", count: 16)
 private let second = String(repeating: "2b", count: 16)
@@ -14,7 +15,8 @@ private let second = String(repeating: "2b", count: 16)
 private let serverMillis: Int64 = 1_800_000_000_000
 
 private func app(_ store: any OperationStore, logs: LogLines? = nil, databaseDeadline: Duration = .seconds(5))
-    -> some ApplicationProtocol {
+    -> some ApplicationProtocol
+{
     let logger = Logger(label: "test") { _ -> any LogHandler in
         if let logs { return logs }
         return SwiftLogNoOpLogHandler()
@@ -51,7 +53,8 @@ private func sync(_ client: some TestClientProtocol, token: String?, _ body: Byt
 }
 
 private func answer(_ response: TestResponse, file: StaticString = #filePath, line: UInt = #line) throws
-    -> (operations: [JSONValue], last: Int, more: Bool) {
+    -> (operations: [JSONValue], last: Int, more: Bool)
+{
     XCTAssertEqual(response.status, .ok, String(buffer: response.body), file: file, line: line)
     let json = try XCTUnwrap(JSONValue(parsing: String(buffer: response.body)), file: file, line: line)
     return (
@@ -198,7 +201,10 @@ final class SyncRoutesTests: XCTestCase {
             let cases = [
                 (operation(2, value: #""   ""#), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
                 (operation(2, task: "task-2"), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
-                (operation(2, field: "done", value: #""yes""#), #"{"error":"ops[1] sets a task id or a done that navstack does not take"}"#),
+                (
+                    operation(2, field: "done", value: #""yes""#),
+                    #"{"error":"ops[1] sets a task id or a done that navstack does not take"}"#
+                ),
             ]
             for (refused, expected) in cases {
                 let response = try await sync(client, token: token, body(first, [operation(1), refused]))
@@ -258,13 +264,15 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(String(buffer: wrongType.body), #"{"error":"after must be a whole number from 0 to 9223372036854775807"}"#)
             let colour = #"{"seq":2,"millis":5,"counter":0,"task":"t","field":"colour","value":1}"#
             let badField = try await sync(client, token: token, body(first, [operation(1), colour]))
-            XCTAssertEqual(String(buffer: badField.body), #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position"}"#)
+            XCTAssertEqual(
+                String(buffer: badField.body), #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position"}"#)
             let notJSON = try await sync(client, token: token, ByteBuffer(string: #"{"replica": ""#))
             XCTAssertEqual(notJSON.status, .badRequest)
             XCTAssertTrue(String(buffer: notJSON.body).hasPrefix(#"{"error":"malformed JSON: "#), String(buffer: notJSON.body))
             XCTAssertEqual(log.operationCount(name: "ana"), 0)
 
-            let large = try await sync(client, token: token, ByteBuffer(repeating: UInt8(ascii: " "), count: SyncLimits.maximumBodyBytes + 1))
+            let large = try await sync(
+                client, token: token, ByteBuffer(repeating: UInt8(ascii: " "), count: SyncLimits.maximumBodyBytes + 1))
             XCTAssertEqual(large.status, .contentTooLarge)
             XCTAssertEqual(String(buffer: large.body), #"{"error":"the body is larger than 8388608 bytes"}"#)
 
@@ -313,7 +321,8 @@ final class SyncRoutesTests: XCTestCase {
             _ = try await client.execute(uri: "/v1/sync", method: .get)
         }
         let requests = lines.lines.filter { $0.metadata["path"] != nil }
-        XCTAssertEqual(requests.map(\.message), ["request", "request refused: bad token", "request refused: method not allowed here; use POST"])
+        XCTAssertEqual(
+            requests.map(\.message), ["request", "request refused: bad token", "request refused: method not allowed here; use POST"])
         XCTAssertEqual(requests.map { $0.metadata["status"] }, ["200", "401", "405"])
         XCTAssertEqual(requests[0].metadata["ops_in"], "1")
         XCTAssertEqual(requests[0].metadata["account"], "1")

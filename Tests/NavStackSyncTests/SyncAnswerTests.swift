@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackSync
 import XCTest
+
+@testable import NavStackSync
 
 /// The server's answer as both ends see it: written in the protocol's order, read back
 /// strictly, anything else refused with the member that failed.
@@ -25,23 +26,27 @@ final class SyncAnswerTests: XCTestCase {
     func testTheAnswerIsCompactJSONInTheProtocolsOrder() {
         let page = SyncAnswer(
             operations: [
-                SyncOperation(serverSeq: 7, replica: r1, seq: 3, millis: 5, counter: 1, task: "t\"1", field: .title,
-                              value: #""x""#, old: "null"),
-                SyncOperation(serverSeq: 9, replica: r2, seq: 1, millis: 6, counter: 0, task: "t2", field: .done, value: "true",
-                              old: "false"),
+                SyncOperation(
+                    serverSeq: 7, replica: r1, seq: 3, millis: 5, counter: 1, task: "t\"1", field: .title,
+                    value: #""x""#, old: "null"),
+                SyncOperation(
+                    serverSeq: 9, replica: r2, seq: 1, millis: 6, counter: 0, task: "t2", field: .done, value: "true",
+                    old: "false"),
             ], last: 9, more: true)
         XCTAssertEqual(
             String(decoding: page.json(), as: UTF8.self),
             #"{"ops":[{"server_seq":7,"replica":"\#(r1)","seq":3,"millis":5,"counter":1,"task":"t\"1","field":"title","value":"x","old":null},"#
                 + #"{"server_seq":9,"replica":"\#(r2)","seq":1,"millis":6,"counter":0,"task":"t2","field":"done","value":true,"old":false}],"#
                 + #""last":9,"more":true}"#)
-        XCTAssertEqual(String(decoding: SyncAnswer(operations: [], last: 0, more: false).json(), as: UTF8.self),
-                       #"{"ops":[],"last":0,"more":false}"#)
+        XCTAssertEqual(
+            String(decoding: SyncAnswer(operations: [], last: 0, more: false).json(), as: UTF8.self),
+            #"{"ops":[],"last":0,"more":false}"#)
         XCTAssertEqual(try SyncAnswer(json: page.json()), page)
     }
 
     func testAnAnswerIsReadWithItsOperationsInOrderAndUnknownMembersSkipped() throws {
-        let read = try answer("""
+        let read = try answer(
+            """
              { "ops" : [ {"server_seq": 7, "replica": "\(r1)", "seq": 3, "millis": 1700000000000, "counter": 2, "task": "u1",
               "field": "task", "value": {"title": "A \\"b\\"", "notes": "", "done": false, "parent": null, "position": -4},
               "old": null, "later": [1, {"x": 2}]},
@@ -50,12 +55,16 @@ final class SyncAnswerTests: XCTestCase {
             """)
         XCTAssertEqual(read.last, 12)
         XCTAssertTrue(read.more)
-        XCTAssertEqual(read.operations, [
-            SyncOperation(serverSeq: 7, replica: r1, seq: 3, millis: 1_700_000_000_000, counter: 2, task: "u1", field: .task,
-                          value: #"{"title":"A \"b\"","notes":"","done":false,"parent":null,"position":-4}"#, old: "null"),
-            SyncOperation(serverSeq: 8, replica: r2, seq: 1, millis: 5, counter: 0, task: "u2", field: .done, value: "true",
-                          old: "false"),
-        ])
+        XCTAssertEqual(
+            read.operations,
+            [
+                SyncOperation(
+                    serverSeq: 7, replica: r1, seq: 3, millis: 1_700_000_000_000, counter: 2, task: "u1", field: .task,
+                    value: #"{"title":"A \"b\"","notes":"","done":false,"parent":null,"position":-4}"#, old: "null"),
+                SyncOperation(
+                    serverSeq: 8, replica: r2, seq: 1, millis: 5, counter: 0, task: "u2", field: .done, value: "true",
+                    old: "false"),
+            ])
         XCTAssertEqual(try answer(#"{"ops":[],"last":0,"more":false}"#).operations, [])
     }
 
@@ -70,22 +79,28 @@ final class SyncAnswerTests: XCTestCase {
         XCTAssertEqual(failure(#"{"ops":[],"last":1,"more":"no"}"#), "more must be true or false")
         XCTAssertEqual(failure(#"{"ops":[],"last":1,"more":false} x"#), "malformed JSON: unexpected 'x' at byte 33")
         XCTAssertEqual(failure(#"{"ops":[],"last":1,"more":false"#), "malformed JSON: unexpected end of input")
-        XCTAssertEqual(failure("{\"ops\":[],\"last\":1,\"more\":false,\"x\":\"\u{1}\"}"),
-                       "malformed JSON: a control character in a string at byte 37")
+        XCTAssertEqual(
+            failure("{\"ops\":[],\"last\":1,\"more\":false,\"x\":\"\u{1}\"}"),
+            "malformed JSON: a control character in a string at byte 37")
         XCTAssertEqual(failure(#"{"ops":[{\#(op),"value":true}],"last":1,"more":false,"more":true}"#), "more is given twice")
-        XCTAssertEqual(failure(#"{"ops":[{"replica":"\#(r1)","seq":1,"millis":1,"counter":0,"task":"u","field":"done","value":true}],"#
-                               + #""last":1,"more":false}"#), "ops[0].server_seq is missing")
+        XCTAssertEqual(
+            failure(
+                #"{"ops":[{"replica":"\#(r1)","seq":1,"millis":1,"counter":0,"task":"u","field":"done","value":true}],"#
+                    + #""last":1,"more":false}"#), "ops[0].server_seq is missing")
         XCTAssertEqual(failure(#"{"ops":[{\#(op)}],"last":4,"more":false}"#), "ops[0].value is missing")
-        XCTAssertEqual(failure(#"{"ops":[{"server_seq":1,"replica":"r","seq":1,"millis":1,"counter":0,"task":"u","field":"done","#
-                               + #""value":true}],"last":1,"more":false}"#), "ops[0].replica must be 32 lowercase hexadecimal digits")
+        XCTAssertEqual(
+            failure(
+                #"{"ops":[{"server_seq":1,"replica":"r","seq":1,"millis":1,"counter":0,"task":"u","field":"done","#
+                    + #""value":true}],"last":1,"more":false}"#), "ops[0].replica must be 32 lowercase hexadecimal digits")
     }
 
     func testAMessageStopsAtItsByteBudgetButCarriesOneOperationAlways() {
         func operations(_ count: Int, valueBytes: Int) -> [SyncOperation] {
             let value = "\"" + String(repeating: "v", count: valueBytes) + "\""
             return (1...count).map {
-                SyncOperation(serverSeq: Int64($0), replica: r1, seq: Int64($0), millis: 1, counter: 0, task: "t", field: .notes,
-                              value: value)
+                SyncOperation(
+                    serverSeq: Int64($0), replica: r1, seq: Int64($0), millis: 1, counter: 0, task: "t", field: .notes,
+                    value: value)
             }
         }
         func fitting(_ operations: [SyncOperation]) -> Int {
@@ -99,8 +114,9 @@ final class SyncAnswerTests: XCTestCase {
         XCTAssertLessThan(fits, 5_000)
         XCTAssertGreaterThan(fits, 1_000)
         // The bound is a bound: what fits is never larger when written.
-        XCTAssertLessThanOrEqual(SyncAnswer(operations: Array(large.prefix(fits)), last: 1, more: true).json().count,
-                                 SyncLimits.maximumAnswerBytes + 64)
+        XCTAssertLessThanOrEqual(
+            SyncAnswer(operations: Array(large.prefix(fits)), last: 1, more: true).json().count,
+            SyncLimits.maximumAnswerBytes + 64)
         XCTAssertEqual(fitting(operations(2, valueBytes: SyncLimits.maximumAnswerBytes)), 1)
     }
 }

@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackSync
 import XCTest
+
+@testable import NavStackSync
 
 /// The register rules without a store: last writer wins field by field, whatever order
 /// operations arrive in; what a replica lost is told; where a task stands is decided
@@ -52,12 +53,16 @@ final class SyncRegisterTests: XCTestCase {
         _ = register.apply(task("Milk"), at: stamp(1, mine), replica: mine)
         _ = register.apply(.field(.title, .text("Soy milk"), old: .text("Milk")), at: stamp(2, mine), replica: mine)
         // The other writer had not seen "Soy milk": it replaced "Milk".
-        XCTAssertEqual(register.apply(.field(.title, .text("Oat milk"), old: .text("Milk")), at: stamp(3, theirs),
-                                      replica: mine), ["title"])
+        XCTAssertEqual(
+            register.apply(
+                .field(.title, .text("Oat milk"), old: .text("Milk")), at: stamp(3, theirs),
+                replica: mine), ["title"])
         // One that had seen it loses nothing of ours.
         _ = register.apply(.field(.notes, .text("mine"), old: .text("")), at: stamp(4, mine), replica: mine)
-        XCTAssertEqual(register.apply(.field(.notes, .text("theirs"), old: .text("mine")), at: stamp(5, theirs),
-                                      replica: mine), [])
+        XCTAssertEqual(
+            register.apply(
+                .field(.notes, .text("theirs"), old: .text("mine")), at: stamp(5, theirs),
+                replica: mine), [])
     }
 
     func testADeleteWinsOverEarlierChangesAndALaterCreateBringsTheTaskBack() {

@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackSync
 import XCTest
+
+@testable import NavStackSync
 
 /// The request body as the protocol writes it, and every way a body is refused, with the
 /// exact reason the client reads (the server answers with it).
@@ -26,7 +27,8 @@ final class SyncRequestTests: XCTestCase {
     }
 
     func testARequestIsReadWithItsValuesAsCompactJSONText() throws {
-        let request = try decode("""
+        let request = try decode(
+            """
             { "replica": "\(replica)", "after": 12, "unknown": [1, {"x": null}],
               "ops": [ {"seq": 1, "millis": 1700000000000, "counter": 0, "task": "a-b", "field": "task",
                         "value": { "title" : "Buy \\"fruit\\"", "tags": [ 1, 2.5e3, true ] }, "old": null},
@@ -34,11 +36,14 @@ final class SyncRequestTests: XCTestCase {
             """)
         XCTAssertEqual(request.replica, replica)
         XCTAssertEqual(request.after, 12)
-        XCTAssertEqual(request.operations, [
-            SyncOperation(seq: 1, millis: 1_700_000_000_000, counter: 0, task: "a-b", field: .task,
-                  value: #"{"title":"Buy \"fruit\"","tags":[1,2.5e3,true]}"#, old: "null"),
-            SyncOperation(seq: 2, millis: 0, counter: 2_147_483_647, task: "a-b", field: .title, value: #"" x y ""#),
-        ])
+        XCTAssertEqual(
+            request.operations,
+            [
+                SyncOperation(
+                    seq: 1, millis: 1_700_000_000_000, counter: 0, task: "a-b", field: .task,
+                    value: #"{"title":"Buy \"fruit\"","tags":[1,2.5e3,true]}"#, old: "null"),
+                SyncOperation(seq: 2, millis: 0, counter: 2_147_483_647, task: "a-b", field: .title, value: #"" x y ""#),
+            ])
     }
 
     func testAPullOnlyRequestHasNoOperations() throws {
@@ -55,34 +60,46 @@ final class SyncRequestTests: XCTestCase {
         XCTAssertEqual(failure(#"{"after":0,"ops":[]}"#), "replica is missing")
         XCTAssertEqual(failure(#"{"replica":"\#(replica)","ops":[]}"#), "after is missing")
         XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0}"#), "ops is missing")
-        XCTAssertEqual(failure(#"{"replica":"ABCDEF0123456789abcdef0123456789","after":0,"ops":[]}"#),
-                       "replica must be 32 lowercase hexadecimal digits")
-        XCTAssertEqual(failure(#"{"replica":"\u0030123456789abcdef0123456789abcdef","after":0,"ops":[]}"#),
-                       "replica must be 32 lowercase hexadecimal digits")
-        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":"1","ops":[]}"#),
-                       "after must be a whole number from 0 to 9223372036854775807")
-        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":1.0,"ops":[]}"#),
-                       "after must be a whole number from 0 to 9223372036854775807")
-        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":9223372036854775808,"ops":[]}"#),
-                       "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(
+            failure(#"{"replica":"ABCDEF0123456789abcdef0123456789","after":0,"ops":[]}"#),
+            "replica must be 32 lowercase hexadecimal digits")
+        XCTAssertEqual(
+            failure(#"{"replica":"\u0030123456789abcdef0123456789abcdef","after":0,"ops":[]}"#),
+            "replica must be 32 lowercase hexadecimal digits")
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":"1","ops":[]}"#),
+            "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":1.0,"ops":[]}"#),
+            "after must be a whole number from 0 to 9223372036854775807")
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":9223372036854775808,"ops":[]}"#),
+            "after must be a whole number from 0 to 9223372036854775807")
         XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0,"after":1,"ops":[]}"#), "after is given twice")
         XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0,"ops":{}}"#), "ops must be an array")
         XCTAssertEqual(failure(start + "1]}"), "ops[0] must be a JSON object")
         XCTAssertEqual(failure(start + "{" + op + "}]}"), "ops[0].value is missing")
-        XCTAssertEqual(failure(start + #"{"seq":0,"millis":2,"counter":3,"task":"t","field":"done","value":1}]}"#),
-                       "ops[0].seq must be a whole number from 1 to 9223372036854775807")
-        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":2147483648,"task":"t","field":"done","value":1}]}"#),
-                       "ops[0].counter must be a whole number from 0 to 2147483647")
-        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"","field":"done","value":1}]}"#),
-                       "ops[0].task must be a string of 1 to 64 characters without control characters")
-        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"a\u0000","field":"done","value":1}]}"#),
-                       "ops[0].task must be a string of 1 to 64 characters without control characters")
-        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"\#(String(repeating: "é", count: 65))","field":"done","value":1}]}"#),
-                       "ops[0].task must be a string of 1 to 64 characters without control characters")
-        XCTAssertEqual(failure(start + "{" + op + #","value":1},{"seq":2,"millis":2,"counter":3,"task":"t","field":"color","value":1}]}"#),
-                       "ops[1].field must be one of task, title, notes, done, parent, position")
-        XCTAssertEqual(failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"t","field":5,"value":1}]}"#),
-                       "ops[0].field must be one of task, title, notes, done, parent, position")
+        XCTAssertEqual(
+            failure(start + #"{"seq":0,"millis":2,"counter":3,"task":"t","field":"done","value":1}]}"#),
+            "ops[0].seq must be a whole number from 1 to 9223372036854775807")
+        XCTAssertEqual(
+            failure(start + #"{"seq":1,"millis":2,"counter":2147483648,"task":"t","field":"done","value":1}]}"#),
+            "ops[0].counter must be a whole number from 0 to 2147483647")
+        XCTAssertEqual(
+            failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"","field":"done","value":1}]}"#),
+            "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(
+            failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"a\u0000","field":"done","value":1}]}"#),
+            "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(
+            failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"\#(String(repeating: "é", count: 65))","field":"done","value":1}]}"#),
+            "ops[0].task must be a string of 1 to 64 characters without control characters")
+        XCTAssertEqual(
+            failure(start + "{" + op + #","value":1},{"seq":2,"millis":2,"counter":3,"task":"t","field":"color","value":1}]}"#),
+            "ops[1].field must be one of task, title, notes, done, parent, position")
+        XCTAssertEqual(
+            failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"t","field":5,"value":1}]}"#),
+            "ops[0].field must be one of task, title, notes, done, parent, position")
         XCTAssertEqual(failure(start + "{" + op + #","value":[1,}]}"#), "malformed JSON: unexpected '}' at byte 132")
     }
 
@@ -104,16 +121,20 @@ final class SyncRequestTests: XCTestCase {
     }
 
     func testARequestWrittenIsReadAsItWas() throws {
-        let request = SyncRequest(replica: replica, after: 41, operations: [
-            SyncOperation(seq: 7, millis: 1_700_000_000_123, counter: 3, task: "t\"1", field: .notes,
-                          value: #""line\nnext""#, old: #""was""#),
-            SyncOperation(seq: 8, millis: 1_700_000_000_124, counter: 0, task: "t2", field: .task, value: "null"),
-        ])
+        let request = SyncRequest(
+            replica: replica, after: 41,
+            operations: [
+                SyncOperation(
+                    seq: 7, millis: 1_700_000_000_123, counter: 3, task: "t\"1", field: .notes,
+                    value: #""line\nnext""#, old: #""was""#),
+                SyncOperation(seq: 8, millis: 1_700_000_000_124, counter: 0, task: "t2", field: .task, value: "null"),
+            ])
         let bytes = request.json()
-        XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
-                       #"{"replica":"\#(replica)","after":41,"ops":[{"seq":7,"millis":1700000000123,"counter":3,"task":"t\"1","#
-                           + #""field":"notes","value":"line\nnext","old":"was"},{"seq":8,"millis":1700000000124,"counter":0,"#
-                           + #""task":"t2","field":"task","value":null,"old":null}]}"#)
+        XCTAssertEqual(
+            String(decoding: bytes, as: UTF8.self),
+            #"{"replica":"\#(replica)","after":41,"ops":[{"seq":7,"millis":1700000000123,"counter":3,"task":"t\"1","#
+                + #""field":"notes","value":"line\nnext","old":"was"},{"seq":8,"millis":1700000000124,"counter":0,"#
+                + #""task":"t2","field":"task","value":null,"old":null}]}"#)
         XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
     }
 }
@@ -126,9 +147,11 @@ final class SyncRequestCheckTests: XCTestCase {
     private let now: Int64 = 1_700_000_000_000
 
     private func refusal(_ operations: [(millis: Int64, field: SyncField, value: String)]) -> String? {
-        let request = SyncRequest(replica: replica, after: 0, operations: operations.enumerated().map { index, op in
-            SyncOperation(seq: Int64(index + 1), millis: op.millis, counter: 0, task: task, field: op.field, value: op.value)
-        })
+        let request = SyncRequest(
+            replica: replica, after: 0,
+            operations: operations.enumerated().map { index, op in
+                SyncOperation(seq: Int64(index + 1), millis: op.millis, counter: 0, task: task, field: op.field, value: op.value)
+            })
         return request.refusal(now: now)?.message(in: .english)
     }
 
@@ -137,8 +160,9 @@ final class SyncRequestCheckTests: XCTestCase {
     }
 
     func testAStampPastAMinuteAheadIsRefusedNamingHowFar() {
-        XCTAssertEqual(refusal([(now, .done, "true"), (now + 3 * 3_600_000, .done, "false")]),
-                       "ops[1].millis is 3 h ahead of the server's clock (it allows 60 s): the sending machine's clock is wrong")
+        XCTAssertEqual(
+            refusal([(now, .done, "true"), (now + 3 * 3_600_000, .done, "false")]),
+            "ops[1].millis is 3 h ahead of the server's clock (it allows 60 s): the sending machine's clock is wrong")
     }
 
     func testAValueTheAppRefusesIsRefused() {

@@ -72,16 +72,16 @@ public struct CompletionScript: Sendable {
     private var subcommandSearch: String {
         let valueNames = valueOptions.flatMap(\.names).joined(separator: "|")
         return """
-                case ${words[i]} in
-                    --) break ;;
-                    \(valueNames)) (( i++ )) ;;
-                    -*) ;;
-                    *)
-                        case ${words[i]} in \(subcommandWords.joined(separator: "|"))) command=${words[i]} ;; esac
-                        break ;;
-                esac
-            done
-        """
+                    case ${words[i]} in
+                        --) break ;;
+                        \(valueNames)) (( i++ )) ;;
+                        -*) ;;
+                        *)
+                            case ${words[i]} in \(subcommandWords.joined(separator: "|"))) command=${words[i]} ;; esac
+                            break ;;
+                    esac
+                done
+            """
     }
 
     // MARK: - bash
@@ -134,7 +134,8 @@ public struct CompletionScript: Sendable {
             switch positional(of: word) {
             case .none: continue
             case .file: text += "                \(word)) files=1 ;;\n"
-            case .choices(let words): text += "                \(word)) candidates=(\(words.map(Self.shellQuoted).joined(separator: " "))) ;;\n"
+            case .choices(let words):
+                text += "                \(word)) candidates=(\(words.map(Self.shellQuoted).joined(separator: " "))) ;;\n"
             }
         }
         text += """
@@ -214,7 +215,8 @@ public struct CompletionScript: Sendable {
             case .none: continue
             case .file: text += "        \(word)) _files ;;\n"
             case .choices(let words) where word == root.word:
-                let abstracts = subcommands.map { Self.shellQuoted($0.word + ":" + Self.summary($0.abstract)) }
+                let abstracts =
+                    subcommands.map { Self.shellQuoted($0.word + ":" + Self.summary($0.abstract)) }
                     + [Self.shellQuoted("help:Show help for a subcommand.")]
                 _ = words
                 text += "        \(word))\n            entries=(\n"
@@ -305,7 +307,8 @@ public struct CompletionScript: Sendable {
             case .file: text += "complete -c \(program) \(condition) -F\n"
             case .choices where word == root.word:
                 for subcommand in subcommands {
-                    text += "complete -c \(program) \(condition) -a \(subcommand.word) -d \(Self.shellQuoted(Self.summary(subcommand.abstract)))\n"
+                    text +=
+                        "complete -c \(program) \(condition) -a \(subcommand.word) -d \(Self.shellQuoted(Self.summary(subcommand.abstract)))\n"
                 }
                 text += "complete -c \(program) \(condition) -a help -d 'Show help for a subcommand.'\n"
             case .choices(let words): text += "complete -c \(program) \(condition) -a \(Self.shellQuoted(words.joined(separator: " ")))\n"

@@ -22,8 +22,10 @@ public struct CommandSpec: Sendable {
         /// What shell completion offers for its value.
         public var completion: ValueCompletion
 
-        public init(_ long: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false,
-                    complete completion: ValueCompletion = .none, help: String) {
+        public init(
+            _ long: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false,
+            complete completion: ValueCompletion = .none, help: String
+        ) {
             self.long = long
             self.short = short
             self.valueName = valueName
@@ -80,8 +82,10 @@ public struct CommandSpec: Sendable {
     /// Names and abstracts of subcommands, for help.
     public var subcommands: [(name: String, abstract: String)]
 
-    public init(name: String, abstract: String, discussion: String = "", options: [Option], arguments: [Argument] = [],
-                subcommands: [(name: String, abstract: String)] = []) {
+    public init(
+        name: String, abstract: String, discussion: String = "", options: [Option], arguments: [Argument] = [],
+        subcommands: [(name: String, abstract: String)] = []
+    ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -176,7 +180,8 @@ public struct CommandSpec: Sendable {
             }
             let (name, attached) = split(word)
             if attached == nil, let option = options.first(where: { $0.names.contains(name) }), option.valueName != nil,
-               index + 1 < words.count, !isOption(words[index + 1]) {
+                index + 1 < words.count, !isOption(words[index + 1])
+            {
                 index += 1
             }
             index += 1
@@ -233,7 +238,9 @@ public struct CommandSpec: Sendable {
     func help(headings t: Catalog) -> String {
         var text = (t(.helpOverview) + " " + abstract).wrapped(toWidth: 80).joined(separator: "\n") + "\n"
         if !discussion.isEmpty {
-            text += "\n" + discussion.split(separator: "\n", omittingEmptySubsequences: false)
+            text +=
+                "\n"
+                + discussion.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(" ") ? String($0) : $0.wrapped(toWidth: 80).joined(separator: "\n") }  // indented: as it is
                 .joined(separator: "\n") + "\n"
         }

@@ -152,8 +152,9 @@ extension Command {
             var argumentStart = wordEnd
             while argumentStart < end, bytes[argumentStart].isASCIIWhitespace { argumentStart += 1 }
             let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
-            self = .parts(word: CommandWord(word: word),
-                          argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
+            self = .parts(
+                word: CommandWord(word: word),
+                argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
         }
     }
 

@@ -111,8 +111,9 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
         case .blankTitle:
             t(.blankTitle)
         case .notAvailable(let word, let screen, let available):
-            t(.notAvailable, ("word", word.rawValue), ("screen", t(screen.phrase)),
-              ("available", available.filter { $0 != .exit }.map(\.rawValue).joined(separator: ", ")))
+            t(
+                .notAvailable, ("word", word.rawValue), ("screen", t(screen.phrase)),
+                ("available", available.filter { $0 != .exit }.map(\.rawValue).joined(separator: ", ")))
         case .needsRow(let word):
             t(.needsRow, ("word", word.rawValue))
         case .takesNoRow(let word):
@@ -162,8 +163,9 @@ public enum NavError: Error, Equatable, Hashable, Sendable {
         case .changedSince(let word, let task, let fields) where fields.isEmpty:
             t(.changedSinceTask, ("word", word.rawValue), ("task", task.escapedForDisplay))
         case .changedSince(let word, let task, let fields):
-            t(.changedSince, ("word", word.rawValue), ("task", task.escapedForDisplay),
-              ("fields", fields.map(\.rawValue).joined(separator: ", ")))
+            t(
+                .changedSince, ("word", word.rawValue), ("task", task.escapedForDisplay),
+                ("fields", fields.map(\.rawValue).joined(separator: ", ")))
         case .tooDeep(let depth):
             t(.tooDeep, ("limit", TreeLimits.depth), ("depth", depth))
         case .moveIntoItself(let task):

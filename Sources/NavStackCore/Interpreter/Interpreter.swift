@@ -47,8 +47,10 @@ public struct Interpreter {
         /// Errors in red (stderr is a colour terminal).
         public var colorErrors: Bool
 
-        public init(format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80,
-                    style: TextStyle = .plain, colorErrors: Bool = false) {
+        public init(
+            format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80,
+            style: TextStyle = .plain, colorErrors: Bool = false
+        ) {
             self.format = format
             self.echo = echo
             self.numberErrors = numberErrors
@@ -92,8 +94,10 @@ public struct Interpreter {
     ///
     /// `length` is the line's full length when a reader kept only its first bytes.
     @discardableResult
-    public mutating func handle(_ bytes: some Collection<UInt8>, length: Int? = nil,
-                                to sink: some OutputSink) -> Outcome {
+    public mutating func handle(
+        _ bytes: some Collection<UInt8>, length: Int? = nil,
+        to sink: some OutputSink
+    ) -> Outcome {
         handle(ArraySlice(bytes), length: length, to: sink)
     }
 

@@ -16,7 +16,8 @@ public enum JSONEscape {
     /// Decodes the escape whose backslash is just before `index`, appending its UTF-8 to
     /// `utf8` and moving `index` past it.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into utf8: inout [UInt8])
-        throws(Failure) {
+        throws(Failure)
+    {
         guard index < bytes.count else { throw .unknown }
         let escape = bytes[index]
         index += 1
@@ -33,7 +34,8 @@ public enum JSONEscape {
                 // The low half follows as another \u escape, or the high half is alone.
                 var next = index + 2
                 guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                      let low = try? hex4(bytes, at: &next), (0xDC00..<0xE000).contains(low) else { throw .loneSurrogate }
+                    let low = try? hex4(bytes, at: &next), (0xDC00..<0xE000).contains(low)
+                else { throw .loneSurrogate }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 index = next
             }

@@ -191,8 +191,10 @@ public struct JSONReader {
             whole = false
         }
         // A number runs into nothing but a separator: `01` and `1x` are not numbers.
-        if let next = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) || next == UInt8(ascii: ".")
-            || next == UInt8(ascii: "+") || next == UInt8(ascii: "-") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+        if let next = peek,
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) || next == UInt8(ascii: ".")
+                || next == UInt8(ascii: "+") || next == UInt8(ascii: "-") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E")
+        {
             throw .badNumber(at: start)
         }
         return (start..<index, whole)

@@ -108,7 +108,7 @@ public struct JSONWriter {
             let escape: UInt32?
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
-                 0x00..<0x20, 0x7F:
+                0x00..<0x20, 0x7F:
                 escape = UInt32(byte)
             case 0xE2 where next + 1 < text.count && text[next] == 0x80 && (text[next + 1] == 0xA8 || text[next + 1] == 0xA9):
                 // U+2028 and U+2029 (E2 80 A8, E2 80 A9) end lines in JavaScript.

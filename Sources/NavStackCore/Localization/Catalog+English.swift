@@ -54,7 +54,8 @@ extension Catalog {
         .usageNotOneOf: "use {choices}",
         .usageMissingArgument: "missing expected argument '{argument}'",
         .usageUnexpectedArgument: "unexpected argument '{argument}'",
-        .usageMemoryRefused: "{command} --memory: an in-memory store would be thrown away when {command} ends; name a file with --store PATH",
+        .usageMemoryRefused:
+            "{command} --memory: an in-memory store would be thrown away when {command} ends; name a file with --store PATH",
         .usageNoStoreLocation: "no store: set --store PATH, NAVSTACK_STORE, XDG_DATA_HOME or HOME",
         .usageNoSuchHelpTopic: "help takes one of: {topics} (got '{got}')",
 
@@ -86,8 +87,10 @@ extension Catalog {
         .storeFailed: "store failed: {reason}",
 
         // MARK: Rows that moved
-        .rowMoved: "the list changed since it was shown: row {row} is now '{now}', not '{shown}'; '{word} {row}' was not done (root shows the list as it is now)",
-        .rowMovedPastTheEnd: "the list changed since it was shown: there is no row {row} now (it showed '{shown}'); '{word} {row}' was not done (root shows the list as it is now)",
+        .rowMoved:
+            "the list changed since it was shown: row {row} is now '{now}', not '{shown}'; '{word} {row}' was not done (root shows the list as it is now)",
+        .rowMovedPastTheEnd:
+            "the list changed since it was shown: there is no row {row} now (it showed '{shown}'); '{word} {row}' was not done (root shows the list as it is now)",
         .saveConflict: "'{task}' was changed elsewhere too ({fields}): nothing was saved; save! keeps yours, theirs takes theirs",
         .draftTaskDeleted: "'{task}' was deleted elsewhere: nothing was saved; save! re-creates it with your draft, cancel drops the draft",
         .changedSince: "cannot {word}: '{task}' was changed since ({fields}); nothing was changed",
@@ -115,7 +118,8 @@ extension Catalog {
         .syncWireTooManyOperations: "more than {limit} ops in one request",
         .syncWireStampAhead: "{path} is {ahead} ahead of the server's clock (it allows {limit}): the sending machine's clock is wrong",
         .syncWireRefusedValue: "{path} sets a task id or a {field} that navstack does not take",
-        .syncWireReplicaTaken: "{path} reuses seq {seq} of replica {replica}, which the server holds with other content: the replica must take a new id",
+        .syncWireReplicaTaken:
+            "{path} reuses seq {seq} of replica {replica}, which the server holds with other content: the replica must take a new id",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
         .syncNotConfigured: "profile '{user}' has no sync server: give --server URL and --token TOKEN once",
         .syncNoProfile: "there is no profile '{user}' in this store",
@@ -150,11 +154,13 @@ extension Catalog {
         .httpMalformedResponse: "the server's answer is not valid HTTP: {what}",
         .httpResponseTooLarge: "the server's answer is larger than {size}",
         .httpSystem: "{call} failed: {reason}",
-        .httpPlainTextRefused: "http:// would send the token and tasks to {host} in clear text; use https:// (http:// is only for localhost, 127.0.0.0/8 and ::1)",
+        .httpPlainTextRefused:
+            "http:// would send the token and tasks to {host} in clear text; use https:// (http:// is only for localhost, 127.0.0.0/8 and ::1)",
         .httpUntrusted: "the server at {address} is not trusted: {reason}",
         .httpTLSFailed: "the TLS handshake with the server at {address} failed: {reason}",
         .httpNotTLS: "the server at {address} answered in plain HTTP, not TLS",
-        .httpNoSystemAuthorities: "no certificate authorities were found on this machine: set SSL_CERT_FILE, or give the server's authority with --ca FILE",
+        .httpNoSystemAuthorities:
+            "no certificate authorities were found on this machine: set SSL_CERT_FILE, or give the server's authority with --ca FILE",
         .httpUnreadableAuthorities: "the certificate authorities in {file} cannot be read: {reason}",
         .httpTLSUnavailable: "TLS cannot be set up: {reason}",
         .tlsUnknownAuthority: "its certificate is signed by an unknown authority",
@@ -249,7 +255,8 @@ extension Catalog {
         .openAndDone: "{open} open, {done} done",
         .pageSizeRows: "{count} rows",
         .inMemory: "in memory",
-        .aboutText: "A task app whose every screen lives on a navigation path: open pushes, back pops, tabs keep their own stacks, a sheet floats above the path, and every screen has a navstack:// link that rebuilds it.",
+        .aboutText:
+            "A task app whose every screen lives on a navigation path: open pushes, back pops, tabs keep their own stacks, a sheet floats above the path, and every screen has a navstack:// link that rebuilds it.",
         .languageName: "English",
         .listOneTask: "1 task",
         .listTasks: "{count} tasks",
@@ -270,9 +277,12 @@ extension Catalog {
         .helpAvailableOn: "Available on {screens}.",
         .helpNotHere: "Not available here.",
 
-        .storeNotADatabase: "{path} is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store",
-        .storeCorrupt: "{path} is damaged (the database disk image is malformed); it was left untouched: restore a backup or choose another store with --store",
-        .storeNewerSchema: "{path} was written by a newer navstack (schema version {version}); it was left untouched: use that newer navstack",
+        .storeNotADatabase:
+            "{path} is not a navstack store (not an SQLite database); it was left untouched: move it away or choose another with --store",
+        .storeCorrupt:
+            "{path} is damaged (the database disk image is malformed); it was left untouched: restore a backup or choose another store with --store",
+        .storeNewerSchema:
+            "{path} was written by a newer navstack (schema version {version}); it was left untouched: use that newer navstack",
         .storeReadOnly: "{path} is read-only; make it and its folder writable (chmod u+w) or choose another store with --store",
         .storeCannotCreate: "cannot create the store {path}: {reason}",
         .storeNotAFolder: "cannot create the store {path}: {folder} is not a folder",
@@ -282,13 +292,16 @@ extension Catalog {
         .storeOther: "{path}: {reason}",
 
         // MARK: Store opening and its failures
-        .storeNotAStore: "{path} is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store",
+        .storeNotAStore:
+            "{path} is not a navstack store (an SQLite database of another application); it was left untouched: move it away or choose another with --store",
         .storeIsFolder: "{path} is a folder, not a store file; choose a file with --store",
-        .storePermissionDenied: "{path}: permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store",
+        .storePermissionDenied:
+            "{path}: permission denied (another user's file, or its mode forbids reading it); it was left untouched: choose another store with --store",
         .storeMissing: "no store at {path}; nothing was created: check --store or NAVSTACK_STORE",
         .storeInputOutput: "{path}: the disk could not be read or written (input/output error); try again or check the disk",
         .storeSQLiteCode: "{path}: the store could not be used (SQLite error {code}); nothing was changed",
-        .storeMigrationBroken: "{path}: the upgrade {migration} would leave tasks without their profile; it was undone and the store left as it was",
+        .storeMigrationBroken:
+            "{path}: the upgrade {migration} would leave tasks without their profile; it was undone and the store left as it was",
         .importFileIsFolder: "cannot read {path}: it is a folder",
 
         .summaryHelp: "List the commands of this screen, or explain one",
@@ -332,7 +345,8 @@ extension Catalog {
         // MARK: navstack test
         .transcriptBadHeader: "the first line must be '#! navstack OPTIONS' without -c, --echo or a subcommand (got '{line}')",
         .transcriptUnclosedQuote: "the header has an unclosed quote",
-        .transcriptStoreOption: "the header chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
+        .transcriptStoreOption:
+            "the header chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
         .transcriptUnreadable: "cannot read it: {reason}",
         .transcriptNotUTF8: "it is not UTF-8 text",
         .transcriptNotRegularFile: "it is not a regular file",

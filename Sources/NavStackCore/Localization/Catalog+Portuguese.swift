@@ -55,7 +55,8 @@ extension Catalog {
         .usageNotOneOf: "use {choices}",
         .usageMissingArgument: "falta o argumento '{argument}'",
         .usageUnexpectedArgument: "argumento inesperado '{argument}'",
-        .usageMemoryRefused: "{command} --memory: um armazenamento em memória seria descartado ao fim de {command}; indique um arquivo com --store PATH",
+        .usageMemoryRefused:
+            "{command} --memory: um armazenamento em memória seria descartado ao fim de {command}; indique um arquivo com --store PATH",
         .usageNoStoreLocation: "sem armazenamento: defina --store PATH, NAVSTACK_STORE, XDG_DATA_HOME ou HOME",
         .usageNoSuchHelpTopic: "help aceita um de: {topics} (recebeu '{got}')",
 
@@ -87,10 +88,14 @@ extension Catalog {
         .storeFailed: "falha no armazenamento: {reason}",
 
         // MARK: Rows that moved
-        .rowMoved: "a lista mudou desde que foi mostrada: a linha {row} agora é '{now}', não '{shown}'; '{word} {row}' não foi feito (root mostra a lista como está agora)",
-        .rowMovedPastTheEnd: "a lista mudou desde que foi mostrada: não há mais linha {row} (mostrava '{shown}'); '{word} {row}' não foi feito (root mostra a lista como está agora)",
-        .saveConflict: "'{task}' também foi alterada em outro lugar ({fields}): nada foi salvo; save! mantém a sua versão, theirs aceita a outra",
-        .draftTaskDeleted: "'{task}' foi excluída em outro lugar: nada foi salvo; save! a recria com o seu rascunho, cancel descarta o rascunho",
+        .rowMoved:
+            "a lista mudou desde que foi mostrada: a linha {row} agora é '{now}', não '{shown}'; '{word} {row}' não foi feito (root mostra a lista como está agora)",
+        .rowMovedPastTheEnd:
+            "a lista mudou desde que foi mostrada: não há mais linha {row} (mostrava '{shown}'); '{word} {row}' não foi feito (root mostra a lista como está agora)",
+        .saveConflict:
+            "'{task}' também foi alterada em outro lugar ({fields}): nada foi salvo; save! mantém a sua versão, theirs aceita a outra",
+        .draftTaskDeleted:
+            "'{task}' foi excluída em outro lugar: nada foi salvo; save! a recria com o seu rascunho, cancel descarta o rascunho",
         .changedSince: "não é possível {word}: '{task}' foi alterada desde então ({fields}); nada foi alterado",
         .changedSinceTask: "não é possível {word}: '{task}' foi excluída ou recriada desde então; nada foi alterado",
         // MARK: Import, export and reading JSON
@@ -114,9 +119,11 @@ extension Catalog {
         .syncWireBadTask: "{path} deve ser um texto de 1 a {limit} caracteres sem caracteres de controle",
         .syncWireBadField: "{path} deve ser um de {fields}",
         .syncWireTooManyOperations: "mais de {limit} operações num pedido",
-        .syncWireStampAhead: "{path} está {ahead} à frente do relógio do servidor (ele permite {limit}): o relógio da máquina que envia está errado",
+        .syncWireStampAhead:
+            "{path} está {ahead} à frente do relógio do servidor (ele permite {limit}): o relógio da máquina que envia está errado",
         .syncWireRefusedValue: "{path} define um id de tarefa ou um {field} que o navstack não aceita",
-        .syncWireReplicaTaken: "{path} reutiliza o seq {seq} da réplica {replica}, que o servidor guarda com outro conteúdo: a réplica deve tomar um novo id",
+        .syncWireReplicaTaken:
+            "{path} reutiliza o seq {seq} da réplica {replica}, que o servidor guarda com outro conteúdo: a réplica deve tomar um novo id",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
         .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL e --token TOKEN uma vez",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",
@@ -126,7 +133,8 @@ extension Catalog {
         .syncOutOfTime: "a sincronização não terminou a tempo",
         .syncReplicaTaken: "o servidor guarda alterações deste armazenamento com outro conteúdo (409), também com um novo id de réplica",
         .syncStampsAhead: "o servidor recusou alterações marcadas à frente do relógio dele",
-        .syncClockAhead: "o relógio desta máquina está {ahead} à frente do relógio do servidor: acerte o relógio; as suas alterações foram mantidas",
+        .syncClockAhead:
+            "o relógio desta máquina está {ahead} à frente do relógio do servidor: acerte o relógio; as suas alterações foram mantidas",
         .syncTimedOut: "a sincronização não terminou em {seconds} s",
         .syncTimedOutByOption: "a sincronização não terminou em {seconds} s (--timeout)",
         .syncProgress: "sync: enviadas {sent} de {total}",
@@ -151,11 +159,13 @@ extension Catalog {
         .httpMalformedResponse: "a resposta do servidor não é HTTP válido: {what}",
         .httpResponseTooLarge: "a resposta do servidor é maior que {size}",
         .httpSystem: "{call} falhou: {reason}",
-        .httpPlainTextRefused: "http:// enviaria o token e as tarefas para {host} em texto aberto; use https:// (http:// é só para localhost, 127.0.0.0/8 e ::1)",
+        .httpPlainTextRefused:
+            "http:// enviaria o token e as tarefas para {host} em texto aberto; use https:// (http:// é só para localhost, 127.0.0.0/8 e ::1)",
         .httpUntrusted: "o servidor em {address} não é confiável: {reason}",
         .httpTLSFailed: "o handshake TLS com o servidor em {address} falhou: {reason}",
         .httpNotTLS: "o servidor em {address} respondeu em HTTP simples, não em TLS",
-        .httpNoSystemAuthorities: "nenhuma autoridade certificadora foi encontrada nesta máquina: defina SSL_CERT_FILE ou informe a autoridade do servidor com --ca ARQUIVO",
+        .httpNoSystemAuthorities:
+            "nenhuma autoridade certificadora foi encontrada nesta máquina: defina SSL_CERT_FILE ou informe a autoridade do servidor com --ca ARQUIVO",
         .httpUnreadableAuthorities: "as autoridades certificadoras em {file} não podem ser lidas: {reason}",
         .httpTLSUnavailable: "o TLS não pode ser preparado: {reason}",
         .tlsUnknownAuthority: "o certificado dele é assinado por uma autoridade desconhecida",
@@ -250,7 +260,8 @@ extension Catalog {
         .openAndDone: "{open} abertas, {done} concluídas",
         .pageSizeRows: "{count} linhas",
         .inMemory: "na memória",
-        .aboutText: "Um app de tarefas em que cada tela vive num caminho de navegação: open empilha, back desempilha, cada aba guarda sua pilha, uma folha flutua acima do caminho e toda tela tem um link navstack:// que a reconstrói.",
+        .aboutText:
+            "Um app de tarefas em que cada tela vive num caminho de navegação: open empilha, back desempilha, cada aba guarda sua pilha, uma folha flutua acima do caminho e toda tela tem um link navstack:// que a reconstrói.",
         .languageName: "Português (Brasil)",
         .listOneTask: "1 tarefa",
         .listTasks: "{count} tarefas",
@@ -271,9 +282,12 @@ extension Catalog {
         .helpAvailableOn: "Disponível {screens}.",
         .helpNotHere: "Não disponível aqui.",
 
-        .storeNotADatabase: "{path} não é um armazenamento do navstack (não é um banco SQLite); nada foi alterado: mova-o ou escolha outro com --store",
-        .storeCorrupt: "{path} está danificado (a imagem do banco está malformada); nada foi alterado: restaure um backup ou escolha outro com --store",
-        .storeNewerSchema: "{path} foi gravado por um navstack mais novo (versão do esquema {version}); nada foi alterado: use esse navstack mais novo",
+        .storeNotADatabase:
+            "{path} não é um armazenamento do navstack (não é um banco SQLite); nada foi alterado: mova-o ou escolha outro com --store",
+        .storeCorrupt:
+            "{path} está danificado (a imagem do banco está malformada); nada foi alterado: restaure um backup ou escolha outro com --store",
+        .storeNewerSchema:
+            "{path} foi gravado por um navstack mais novo (versão do esquema {version}); nada foi alterado: use esse navstack mais novo",
         .storeReadOnly: "{path} é somente leitura; torne-o e sua pasta graváveis (chmod u+w) ou escolha outro com --store",
         .storeCannotCreate: "não é possível criar o armazenamento {path}: {reason}",
         .storeNotAFolder: "não é possível criar o armazenamento {path}: {folder} não é uma pasta",
@@ -283,9 +297,11 @@ extension Catalog {
         .storeOther: "{path}: {reason}",
 
         // MARK: Store opening and its failures
-        .storeNotAStore: "{path} não é um armazenamento do navstack (é um banco SQLite de outro aplicativo); nada foi alterado: mova-o ou escolha outro com --store",
+        .storeNotAStore:
+            "{path} não é um armazenamento do navstack (é um banco SQLite de outro aplicativo); nada foi alterado: mova-o ou escolha outro com --store",
         .storeIsFolder: "{path} é uma pasta, não um arquivo de armazenamento; escolha um arquivo com --store",
-        .storePermissionDenied: "{path}: permissão negada (arquivo de outro usuário, ou seu modo proíbe lê-lo); nada foi alterado: escolha outro armazenamento com --store",
+        .storePermissionDenied:
+            "{path}: permissão negada (arquivo de outro usuário, ou seu modo proíbe lê-lo); nada foi alterado: escolha outro armazenamento com --store",
         .storeMissing: "não há armazenamento em {path}; nada foi criado: verifique --store ou NAVSTACK_STORE",
         .storeInputOutput: "{path}: o disco não pôde ser lido ou gravado (erro de entrada/saída); tente de novo ou verifique o disco",
         .storeSQLiteCode: "{path}: o armazenamento não pôde ser usado (erro do SQLite {code}); nada foi alterado",
@@ -333,7 +349,8 @@ extension Catalog {
         // MARK: navstack test
         .transcriptBadHeader: "a primeira linha deve ser '#! navstack OPÇÕES' sem -c, --echo nem um subcomando (veio '{line}')",
         .transcriptUnclosedQuote: "o cabeçalho tem uma aspa não fechada",
-        .transcriptStoreOption: "o cabeçalho escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
+        .transcriptStoreOption:
+            "o cabeçalho escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
         .transcriptUnreadable: "não foi possível lê-la: {reason}",
         .transcriptNotUTF8: "não é texto UTF-8",
         .transcriptNotRegularFile: "não é um arquivo comum",

@@ -55,7 +55,8 @@ extension Catalog {
         .usageNotOneOf: "usa {choices}",
         .usageMissingArgument: "falta el argumento '{argument}'",
         .usageUnexpectedArgument: "argumento inesperado '{argument}'",
-        .usageMemoryRefused: "{command} --memory: un almacén en memoria se perdería al terminar {command}; indica un archivo con --store PATH",
+        .usageMemoryRefused:
+            "{command} --memory: un almacén en memoria se perdería al terminar {command}; indica un archivo con --store PATH",
         .usageNoStoreLocation: "sin almacén: define --store PATH, NAVSTACK_STORE, XDG_DATA_HOME o HOME",
         .usageNoSuchHelpTopic: "help acepta uno de: {topics} (recibió '{got}')",
 
@@ -87,10 +88,14 @@ extension Catalog {
         .storeFailed: "falló el almacenamiento: {reason}",
 
         // MARK: Rows that moved
-        .rowMoved: "la lista cambió desde que se mostró: la fila {row} ahora es '{now}', no '{shown}'; '{word} {row}' no se hizo (root muestra la lista como está ahora)",
-        .rowMovedPastTheEnd: "la lista cambió desde que se mostró: ya no hay fila {row} (mostraba '{shown}'); '{word} {row}' no se hizo (root muestra la lista como está ahora)",
-        .saveConflict: "'{task}' también se cambió en otro lugar ({fields}): no se guardó nada; save! conserva la tuya, theirs acepta la otra",
-        .draftTaskDeleted: "'{task}' se eliminó en otro lugar: no se guardó nada; save! la vuelve a crear con tu borrador, cancel descarta el borrador",
+        .rowMoved:
+            "la lista cambió desde que se mostró: la fila {row} ahora es '{now}', no '{shown}'; '{word} {row}' no se hizo (root muestra la lista como está ahora)",
+        .rowMovedPastTheEnd:
+            "la lista cambió desde que se mostró: ya no hay fila {row} (mostraba '{shown}'); '{word} {row}' no se hizo (root muestra la lista como está ahora)",
+        .saveConflict:
+            "'{task}' también se cambió en otro lugar ({fields}): no se guardó nada; save! conserva la tuya, theirs acepta la otra",
+        .draftTaskDeleted:
+            "'{task}' se eliminó en otro lugar: no se guardó nada; save! la vuelve a crear con tu borrador, cancel descarta el borrador",
         .changedSince: "no se puede {word}: '{task}' se cambió desde entonces ({fields}); no se cambió nada",
         .changedSinceTask: "no se puede {word}: '{task}' se eliminó o se volvió a crear desde entonces; no se cambió nada",
         // MARK: Import, export and reading JSON
@@ -114,9 +119,11 @@ extension Catalog {
         .syncWireBadTask: "{path} debe ser un texto de 1 a {limit} caracteres sin caracteres de control",
         .syncWireBadField: "{path} debe ser uno de {fields}",
         .syncWireTooManyOperations: "más de {limit} operaciones en una petición",
-        .syncWireStampAhead: "{path} va {ahead} por delante del reloj del servidor (permite {limit}): el reloj de la máquina que envía está mal",
+        .syncWireStampAhead:
+            "{path} va {ahead} por delante del reloj del servidor (permite {limit}): el reloj de la máquina que envía está mal",
         .syncWireRefusedValue: "{path} fija un id de tarea o un {field} que navstack no acepta",
-        .syncWireReplicaTaken: "{path} reutiliza el seq {seq} de la réplica {replica}, que el servidor guarda con otro contenido: la réplica debe tomar un id nuevo",
+        .syncWireReplicaTaken:
+            "{path} reutiliza el seq {seq} de la réplica {replica}, que el servidor guarda con otro contenido: la réplica debe tomar un id nuevo",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",
         .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL y --token TOKEN una vez",
         .syncNoProfile: "no hay perfil '{user}' en este almacén",
@@ -126,7 +133,8 @@ extension Catalog {
         .syncOutOfTime: "la sincronización no terminó a tiempo",
         .syncReplicaTaken: "el servidor guarda cambios de este almacén con otro contenido (409), también con un nuevo id de réplica",
         .syncStampsAhead: "el servidor rechazó cambios marcados por delante de su reloj",
-        .syncClockAhead: "el reloj de esta máquina va {ahead} por delante del reloj del servidor: corrige el reloj; tus cambios se conservan",
+        .syncClockAhead:
+            "el reloj de esta máquina va {ahead} por delante del reloj del servidor: corrige el reloj; tus cambios se conservan",
         .syncTimedOut: "la sincronización no terminó en {seconds} s",
         .syncTimedOutByOption: "la sincronización no terminó en {seconds} s (--timeout)",
         .syncProgress: "sync: enviadas {sent} de {total}",
@@ -151,11 +159,13 @@ extension Catalog {
         .httpMalformedResponse: "la respuesta del servidor no es HTTP válido: {what}",
         .httpResponseTooLarge: "la respuesta del servidor ocupa más de {size}",
         .httpSystem: "{call} falló: {reason}",
-        .httpPlainTextRefused: "http:// enviaría el token y las tareas a {host} en texto claro; usa https:// (http:// es solo para localhost, 127.0.0.0/8 y ::1)",
+        .httpPlainTextRefused:
+            "http:// enviaría el token y las tareas a {host} en texto claro; usa https:// (http:// es solo para localhost, 127.0.0.0/8 y ::1)",
         .httpUntrusted: "el servidor en {address} no es de confianza: {reason}",
         .httpTLSFailed: "el handshake TLS con el servidor en {address} falló: {reason}",
         .httpNotTLS: "el servidor en {address} respondió en HTTP simple, no en TLS",
-        .httpNoSystemAuthorities: "no se encontró ninguna autoridad de certificación en esta máquina: define SSL_CERT_FILE o indica la autoridad del servidor con --ca ARCHIVO",
+        .httpNoSystemAuthorities:
+            "no se encontró ninguna autoridad de certificación en esta máquina: define SSL_CERT_FILE o indica la autoridad del servidor con --ca ARCHIVO",
         .httpUnreadableAuthorities: "las autoridades de certificación de {file} no se pueden leer: {reason}",
         .httpTLSUnavailable: "no se puede preparar TLS: {reason}",
         .tlsUnknownAuthority: "su certificado está firmado por una autoridad desconocida",
@@ -250,7 +260,8 @@ extension Catalog {
         .openAndDone: "{open} abiertas, {done} completadas",
         .pageSizeRows: "{count} filas",
         .inMemory: "en memoria",
-        .aboutText: "Una app de tareas en la que cada pantalla vive en una ruta de navegación: open apila, back desapila, cada pestaña guarda su propia pila, una hoja flota sobre la ruta y cada pantalla tiene un enlace navstack:// que la reconstruye.",
+        .aboutText:
+            "Una app de tareas en la que cada pantalla vive en una ruta de navegación: open apila, back desapila, cada pestaña guarda su propia pila, una hoja flota sobre la ruta y cada pantalla tiene un enlace navstack:// que la reconstruye.",
         .languageName: "Español",
         .listOneTask: "1 tarea",
         .listTasks: "{count} tareas",
@@ -273,7 +284,8 @@ extension Catalog {
 
         .storeNotADatabase: "{path} no es un almacén de navstack (no es una base SQLite); no se tocó: muévelo o elige otro con --store",
         .storeCorrupt: "{path} está dañado (la imagen de la base está malformada); no se tocó: restaura una copia o elige otro con --store",
-        .storeNewerSchema: "{path} lo escribió un navstack más nuevo (versión del esquema {version}); no se tocó: usa ese navstack más nuevo",
+        .storeNewerSchema:
+            "{path} lo escribió un navstack más nuevo (versión del esquema {version}); no se tocó: usa ese navstack más nuevo",
         .storeReadOnly: "{path} es de solo lectura; haz que él y su carpeta se puedan escribir (chmod u+w) o elige otro con --store",
         .storeCannotCreate: "no se puede crear el almacén {path}: {reason}",
         .storeNotAFolder: "no se puede crear el almacén {path}: {folder} no es una carpeta",
@@ -283,9 +295,11 @@ extension Catalog {
         .storeOther: "{path}: {reason}",
 
         // MARK: Store opening and its failures
-        .storeNotAStore: "{path} no es un almacén de navstack (es una base SQLite de otra aplicación); no se tocó: muévelo o elige otro con --store",
+        .storeNotAStore:
+            "{path} no es un almacén de navstack (es una base SQLite de otra aplicación); no se tocó: muévelo o elige otro con --store",
         .storeIsFolder: "{path} es una carpeta, no un archivo de almacén; elige un archivo con --store",
-        .storePermissionDenied: "{path}: permiso denegado (archivo de otro usuario, o su modo impide leerlo); no se tocó: elige otro almacén con --store",
+        .storePermissionDenied:
+            "{path}: permiso denegado (archivo de otro usuario, o su modo impide leerlo); no se tocó: elige otro almacén con --store",
         .storeMissing: "no hay almacén en {path}; no se creó nada: revisa --store o NAVSTACK_STORE",
         .storeInputOutput: "{path}: no se pudo leer ni escribir el disco (error de entrada/salida); inténtalo de nuevo o revisa el disco",
         .storeSQLiteCode: "{path}: no se pudo usar el almacén (error de SQLite {code}); no se cambió nada",
@@ -333,7 +347,8 @@ extension Catalog {
         // MARK: navstack test
         .transcriptBadHeader: "la primera línea debe ser '#! navstack OPCIONES' sin -c, --echo ni un subcomando (llegó '{line}')",
         .transcriptUnclosedQuote: "la cabecera tiene una comilla sin cerrar",
-        .transcriptStoreOption: "la cabecera elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
+        .transcriptStoreOption:
+            "la cabecera elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
         .transcriptUnreadable: "no se puede leer: {reason}",
         .transcriptNotUTF8: "no es texto UTF-8",
         .transcriptNotRegularFile: "no es un archivo normal",

@@ -52,7 +52,8 @@ public struct Catalog: Sendable {
         var copied = bytes.startIndex
         var index = copied
         while let open = bytes[index...].firstIndex(of: UInt8(ascii: "{")),
-              let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) {
+            let close = bytes[open...].firstIndex(of: UInt8(ascii: "}"))
+        {
             let name = template[bytes.index(after: open)..<close]
             if let value = values.first(where: { $0.0 == name }) {
                 text += template[copied..<open]

@@ -161,7 +161,9 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             rest = text[range.upperBound...]
         } else if let colon = text.firstIndex(of: ":") {
             let scheme = text[..<colon]
-            if scheme.lowercased() != Self.scheme, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }), !scheme.isEmpty {
+            if scheme.lowercased() != Self.scheme, scheme.allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
+                !scheme.isEmpty
+            {
                 throw .foreignScheme(String(scheme).escapedForDisplay)
             }
             throw .malformedLink(text.escapedForDisplay)
@@ -184,7 +186,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         func page() throws(NavError) -> Int {
             guard let text = query.removeValue(forKey: "page") else { return 1 }
             guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let page = Int(text), page > 0 else { throw malformed }
+                let page = Int(text), page > 0
+            else { throw malformed }
             return page
         }
         switch parts.first {
@@ -196,7 +199,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             }
             if let search = query.removeValue(forKey: "q") {
                 guard let decoded = search.percentDecoded, !decoded.isBlank,
-                      !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw malformed }
+                    !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                else { throw malformed }
                 state.search = decoded
             }
             state.page = try page()
@@ -257,7 +261,7 @@ extension String {
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)

@@ -34,7 +34,8 @@ extension String {
     public var trimmed: String {
         let bytes = utf8
         if let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80,
-           !first.isASCIIWhitespace, !last.isASCIIWhitespace {
+            !first.isASCIIWhitespace, !last.isASCIIWhitespace
+        {
             return self
         }
         return self[...].trimmed

@@ -16,8 +16,10 @@ public struct TaskItem: Equatable, Hashable, Sendable {
     /// How many subtasks it has (its own, not theirs), and how many of them are done.
     public var subtasks: SubtaskCounts
 
-    public init(id: Int, uuid: String, title: String, notes: String = "", done: Bool = false,
-                parent: Int? = nil, subtasks: SubtaskCounts = SubtaskCounts()) {
+    public init(
+        id: Int, uuid: String, title: String, notes: String = "", done: Bool = false,
+        parent: Int? = nil, subtasks: SubtaskCounts = SubtaskCounts()
+    ) {
         self.id = id
         self.uuid = uuid
         self.title = title

@@ -107,8 +107,9 @@ extension Router {
         }
         // `tasks/1/4/`: what comes after task 4.
         if typed.hasPrefix("tasks/"), typed.hasSuffix("/"),
-           case .detail(let typedChain, _)? = try? DeepLink(parsing: String(typed.dropLast())),
-           let id = typedChain.last {
+            case .detail(let typedChain, _)? = try? DeepLink(parsing: String(typed.dropLast())),
+            let id = typedChain.last
+        {
             let subtasks = (try? store.page(session.user, .subtasks(of: id), offset: 0, limit: 100)) ?? []
             links += subtasks.map { DeepLink.detail(chain: typedChain + [$0.id], page: 1).path }
             links += [DeepLink.edit(chain: typedChain), .sheet(under: typedChain)].map(\.path)

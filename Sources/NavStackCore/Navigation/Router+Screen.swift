@@ -87,8 +87,9 @@ extension Router {
         let kind = showing.kind
         let actions = availableWords(on: showing)
         guard let session else {
-            return Screen(kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
-                          breadcrumb: try breadcrumb(of: nil, chain: []), actions: actions, content: .login(pending: pendingLink))
+            return Screen(
+                kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
+                breadcrumb: try breadcrumb(of: nil, chain: []), actions: actions, content: .login(pending: pendingLink))
         }
         let user = session.user
         let breadcrumb = try self.breadcrumb(of: session, chain: showing.chain)
@@ -108,16 +109,20 @@ extension Router {
             let id = session.confirm?.taskID ?? 0
             let task = showing.task ?? TaskItem(id: id, uuid: "", title: t(.crumbTask, ("id", id)))
             let count = try storeCall { try store.descendantCount(user, id: id) }
-            content = .confirm(task: task, subtasks: count, message: t(count == 1 ? .confirmDeleteOne : .confirmDeleteMany,
-                                                                       ("task", task.title.escapedForDisplay), ("count", count)))
+            content = .confirm(
+                task: task, subtasks: count,
+                message: t(
+                    count == 1 ? .confirmDeleteOne : .confirmDeleteMany,
+                    ("task", task.title.escapedForDisplay), ("count", count)))
         case .edit:
             title = t(.titleEditTask)
             // The draft as it would be saved: what changed elsewhere where it changed
             // nothing, against the task as stored now.
             let draft = session.drafts[session.topDraftOwner!]!
-            content = .draft(showing.task.map { draft.rebased(on: $0, keepingMine: true) } ?? draft,
-                             conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
-                             deleted: showing.elsewhere == .deleted)
+            content = .draft(
+                showing.task.map { draft.rebased(on: $0, keepingMine: true) } ?? draft,
+                conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
+                deleted: showing.elsewhere == .deleted)
         case .newTask:
             title = t(.titleNewTask)
             content = .draft(session.drafts[.sheet] ?? Draft(editing: DraftFields()), conflicts: [], deleted: false)
@@ -129,16 +134,19 @@ extension Router {
             content = .account(user: user, counts: try storeCall { try store.counts(user) })
         case .settings:
             title = t(.titleSettings)
-            content = .settings(SettingsInfo(pageSize: configuration.pageSize, store: configuration.storeDescription,
-                                             language: t(.languageName)))
+            content = .settings(
+                SettingsInfo(
+                    pageSize: configuration.pageSize, store: configuration.storeDescription,
+                    language: t(.languageName)))
         case .about:
             title = t(.titleAbout)
             content = .about(version: configuration.version)
         case .login:
             preconditionFailure("signed in")
         }
-        return Screen(kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet,
-                      link: session.link, breadcrumb: breadcrumb, actions: actions, content: content)
+        return Screen(
+            kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet,
+            link: session.link, breadcrumb: breadcrumb, actions: actions, content: content)
     }
 
     /// Where the session is, as the screen's second line names it: the tab, then each
@@ -170,15 +178,17 @@ extension Router {
 
     /// The visible page of a task's subtasks, its page clamped to the pages that exist.
     func subtaskPage(of task: TaskItem, in session: Session) throws(NavError) -> ListPage {
-        try page(of: .subtasks(of: task.id), total: task.subtasks.total, asked: session.subtaskPages[task.id] ?? 1,
-                 user: session.user)
+        try page(
+            of: .subtasks(of: task.id), total: task.subtasks.total, asked: session.subtaskPages[task.id] ?? 1,
+            user: session.user)
     }
 
     /// The visible page of the list, its page clamped to the pages that exist.
     func listPage(of session: Session) throws(NavError) -> ListPage {
         let query = session.list.query
-        return try page(of: query, total: try storeCall { try store.count(session.user, query) }, asked: session.list.page,
-                        user: session.user)
+        return try page(
+            of: query, total: try storeCall { try store.count(session.user, query) }, asked: session.list.page,
+            user: session.user)
     }
 
     /// The page `asked` of a query's `total` rows, clamped to the pages that exist, its

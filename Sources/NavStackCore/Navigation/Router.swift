@@ -21,9 +21,11 @@ public struct Router {
         public var savesNavigation: Bool
 
         /// `storeDescription` nil: the store is in memory.
-        public init(pageSize: Int = 20, sampleForNewProfiles: Bool = false,
-                    storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english,
-                    savesNavigation: Bool = true) {
+        public init(
+            pageSize: Int = 20, sampleForNewProfiles: Bool = false,
+            storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english,
+            savesNavigation: Bool = true
+        ) {
             self.savesNavigation = savesNavigation
             self.pageSize = max(1, pageSize)
             self.sampleForNewProfiles = sampleForNewProfiles
@@ -72,8 +74,10 @@ public struct Router {
         configuration.pageSize = max(1, rows)
     }
 
-    public init(store: any TaskStore, configuration: Configuration = Configuration(),
-                phase: Phase = .signedOut(pending: nil)) {
+    public init(
+        store: any TaskStore, configuration: Configuration = Configuration(),
+        phase: Phase = .signedOut(pending: nil)
+    ) {
         self.store = store
         self.configuration = configuration
         self.phase = phase
@@ -178,8 +182,9 @@ public struct Router {
             var next = session
             // `add` without a title names the task in the session's language.
             let command = command == .add(title: nil) ? .add(title: configuration.catalog(.defaultTaskTitle)) : command
-            let discarding = try next.apply(command, on: showing, shown: shownList, store: store,
-                                            pageSize: configuration.pageSize)
+            let discarding = try next.apply(
+                command, on: showing, shown: shownList, store: store,
+                pageSize: configuration.pageSize)
             if command == .logout {
                 phase = .signedOut(pending: nil)
             } else {

@@ -74,8 +74,10 @@ public final class Screen: Hashable, Sendable {
     public let actions: [CommandWord]
     public let content: Content
 
-    public init(kind: ScreenKind, title: String, tab: Tab?, path: [Route], sheet: Sheet?, link: DeepLink?,
-                breadcrumb: [String], actions: [CommandWord], content: Content) {
+    public init(
+        kind: ScreenKind, title: String, tab: Tab?, path: [Route], sheet: Sheet?, link: DeepLink?,
+        breadcrumb: [String], actions: [CommandWord], content: Content
+    ) {
         self.kind = kind
         self.title = title
         self.tab = tab
@@ -89,9 +91,10 @@ public final class Screen: Hashable, Sendable {
 
     /// Two screens are equal when they show the same.
     public static func == (lhs: Screen, rhs: Screen) -> Bool {
-        lhs === rhs || (lhs.kind == rhs.kind && lhs.title == rhs.title && lhs.tab == rhs.tab && lhs.path == rhs.path
-            && lhs.sheet == rhs.sheet && lhs.link == rhs.link && lhs.breadcrumb == rhs.breadcrumb
-            && lhs.actions == rhs.actions && lhs.content == rhs.content)
+        lhs === rhs
+            || (lhs.kind == rhs.kind && lhs.title == rhs.title && lhs.tab == rhs.tab && lhs.path == rhs.path
+                && lhs.sheet == rhs.sheet && lhs.link == rhs.link && lhs.breadcrumb == rhs.breadcrumb
+                && lhs.actions == rhs.actions && lhs.content == rhs.content)
     }
 
     /// Hashes what tells screens apart cheaply (equal screens still hash alike; the rest

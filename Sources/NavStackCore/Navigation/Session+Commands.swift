@@ -5,8 +5,10 @@ extension Session {
     /// `showing` is the screen it acts on, as the router read it; `shown` the rows of the
     /// list shown last. Returns whether the move may discard dirty drafts (`back!`,
     /// `save`, `cancel`).
-    mutating func apply(_ command: Command, on showing: Showing, shown: ShownList?, store: any TaskStore,
-                        pageSize: Int) throws(NavError) -> Bool {
+    mutating func apply(
+        _ command: Command, on showing: Showing, shown: ShownList?, store: any TaskStore,
+        pageSize: Int
+    ) throws(NavError) -> Bool {
         let kind = showing.kind
         switch command {
         case .back(let count, let discarding):
@@ -88,11 +90,12 @@ extension Session {
         case .next, .prev, .page:
             // The list's pages, or the subtasks' of the task shown.
             let subtasks = kind == .detail ? showing.task : nil
-            let pages = if let subtasks {
-                ListPage.pageCount(total: subtasks.subtasks.total, pageSize: pageSize)
-            } else {
-                try listPages(store: store, pageSize: pageSize)
-            }
+            let pages =
+                if let subtasks {
+                    ListPage.pageCount(total: subtasks.subtasks.total, pageSize: pageSize)
+                } else {
+                    try listPages(store: store, pageSize: pageSize)
+                }
             let current = min(subtasks.map { subtaskPages[$0.id] ?? 1 } ?? list.page, pages)
             let next: Int
             switch command {
@@ -179,8 +182,10 @@ extension Session {
 
     /// The task on a row of the filtered list, or of a task's subtasks (`query`), read
     /// with the page it is on. A row the list showed must still hold the task it showed.
-    func task(atRow row: Int, by word: CommandWord, in query: ListQuery, shown: ShownList?,
-              store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
+    func task(
+        atRow row: Int, by word: CommandWord, in query: ListQuery, shown: ShownList?,
+        store: any TaskStore, pageSize: Int
+    ) throws(NavError) -> TaskItem {
         let seen = shown?.task(atRow: row, user: user, query: query)
         let (page, index) = (row - 1).quotientAndRemainder(dividingBy: pageSize)
         let tasks = try storeCall { try store.page(user, query, offset: page * pageSize, limit: pageSize) }
@@ -196,8 +201,10 @@ extension Session {
 
     /// The task a row-or-this-task command acts on: row N on the list, the shown task
     /// on its detail screen.
-    private func target(_ row: Int?, on showing: Showing, word: CommandWord, shown: ShownList?,
-                        store: any TaskStore, pageSize: Int) throws(NavError) -> TaskItem {
+    private func target(
+        _ row: Int?, on showing: Showing, word: CommandWord, shown: ShownList?,
+        store: any TaskStore, pageSize: Int
+    ) throws(NavError) -> TaskItem {
         switch (showing.kind, row) {
         case (.list, let row?):
             return try task(atRow: row, by: word, in: list.query, shown: shown, store: store, pageSize: pageSize)
@@ -222,8 +229,10 @@ extension Session {
     /// another writer changed since (`stored`, read in this command's transaction). Both
     /// changing a field differently fails, unless `keepingMine` (`save!`); a task deleted
     /// elsewhere fails, unless `keepingMine` re-creates it with its id, uuid and place.
-    private func save(_ draft: Draft, of id: Int, stored: TaskItem?, keepingMine: Bool,
-                      store: any TaskStore) throws(NavError) {
+    private func save(
+        _ draft: Draft, of id: Int, stored: TaskItem?, keepingMine: Bool,
+        store: any TaskStore
+    ) throws(NavError) {
         guard let stored else {
             guard keepingMine else { throw .draftTaskDeleted(task: draft.original.title) }
             try storeCall { try store.recreate(user, id: id, uuid: draft.uuid, draft.fields, as: .save) }

@@ -84,8 +84,9 @@ public struct TextRenderer {
     /// terminal of `rows` lines leaves for rows is `rows` minus this, minus the prompt.
     public func listChromeLines(actions: [CommandWord]) -> Int {
         let page = ListPage(rows: [], total: 0, filter: .all, search: nil, page: 1, pages: 1)
-        let screen = Screen(kind: .list, title: "", tab: .tasks, path: [], sheet: nil, link: .tasks, breadcrumb: [],
-                            actions: actions, content: .list(page))
+        let screen = Screen(
+            kind: .list, title: "", tab: .tasks, path: [], sheet: nil, link: .tasks, breadcrumb: [],
+            actions: actions, content: .list(page))
         var text = ""
         render(.screen(screen), to: &text)
         // The empty list shows one line where rows would be.
@@ -117,24 +118,30 @@ public struct TextRenderer {
         case .list(let page):
             listLines(page, into: &lines)
         case .detail(let task, let subtasks):
-            lines.fields([(t(.labelTitle), task.title.escapedForDisplay),
-                          (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
-                          (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo))])
+            lines.fields([
+                (t(.labelTitle), task.title.escapedForDisplay),
+                (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
+                (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo)),
+            ])
             lines.blank()
             if subtasks.total == 0 {
                 lines.wrap(t(.subtasksNone))
             } else {
-                lines.wrap(t(.subtasksHeading, ("done", task.subtasks.done), ("total", subtasks.total),
-                             ("page", subtasks.page), ("pages", subtasks.pages)))
+                lines.wrap(
+                    t(
+                        .subtasksHeading, ("done", task.subtasks.done), ("total", subtasks.total),
+                        ("page", subtasks.page), ("pages", subtasks.pages)))
                 lines.blank()
                 rowLines(subtasks.rows, into: &lines)
             }
         case .confirm(_, _, let message):
             lines.wrap(message)
         case .draft(let draft, let conflicts, let deleted):
-            lines.fields([(t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
-                          (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
-                          (t(.labelDone), draft.fields.done ? t(.valueOn) : t(.valueOff))])
+            lines.fields([
+                (t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
+                (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
+                (t(.labelDone), draft.fields.done ? t(.valueOn) : t(.valueOff)),
+            ])
             lines.blank()
             if deleted {
                 lines.wrap(t(.textDeletedElsewhere), emphasis: .error)
@@ -142,8 +149,10 @@ public struct TextRenderer {
             } else if !conflicts.isEmpty {
                 lines.add(t(.textConflictHeading), .error)
                 for conflict in conflicts {
-                    lines.wrap(t(.textConflictLine, ("field", conflict.field.rawValue), ("mine", shown(conflict.mine)),
-                                 ("theirs", shown(conflict.theirs)), ("base", shown(conflict.base))), indent: 2)
+                    lines.wrap(
+                        t(
+                            .textConflictLine, ("field", conflict.field.rawValue), ("mine", shown(conflict.mine)),
+                            ("theirs", shown(conflict.theirs)), ("base", shown(conflict.base))), indent: 2)
                 }
                 lines.wrap(t(.textConflictHint))
                 lines.blank()
@@ -156,12 +165,16 @@ public struct TextRenderer {
         case .notFound(let id):
             lines.wrap(t(.notFoundText, ("id", id)))
         case .account(let user, let counts):
-            lines.fields([(t(.labelUser), user.escapedForDisplay),
-                          (t(.labelTasks), t(.openAndDone, ("open", counts.open), ("done", counts.done)))])
+            lines.fields([
+                (t(.labelUser), user.escapedForDisplay),
+                (t(.labelTasks), t(.openAndDone, ("open", counts.open), ("done", counts.done))),
+            ])
         case .settings(let info):
-            lines.fields([(t(.labelPageSize), t(.pageSizeRows, ("count", info.pageSize))),
-                          (t(.labelStore), info.store.escapedForDisplay),
-                          (t(.labelLanguage), info.language)])
+            lines.fields([
+                (t(.labelPageSize), t(.pageSizeRows, ("count", info.pageSize))),
+                (t(.labelStore), info.store.escapedForDisplay),
+                (t(.labelLanguage), info.language),
+            ])
         case .about(let version):
             lines.add("navstack \(version)")
             lines.blank()
@@ -252,7 +265,8 @@ public struct TextRenderer {
             let progress = row.task.subtasks
             let emphasis: TextStyle.Emphasis? = row.task.done ? .dim : nil
             if progress.total == 0, emphasis == nil || style == .plain,
-               lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title) {
+                lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title)
+            {
                 continue
             }
             let number = String(row.row)
@@ -386,7 +400,8 @@ struct Lines {
             }
             let pad = max(0, numberWidth - digits)
             guard number >= 0, pad + digits + 6 + utf8.count <= width,
-                  utf8.allSatisfy(\.isPrintableASCII) else { return false }
+                utf8.allSatisfy(\.isPrintableASCII)
+            else { return false }
             bytes.append(contentsOf: repeatElement(0x20, count: pad))
             bytes.appendDecimal(number)
             bytes.append(contentsOf: done ? Self.doneBox : Self.openBox)

@@ -9,8 +9,10 @@ public enum LineDiff {
 
     /// A shortest edit script, where `matches(old, new)` says whether two lines are the
     /// same.
-    public static func edits(from old: [String], to new: [String],
-                             matches: (String, String) -> Bool = { $0 == $1 }) -> [Edit] {
+    public static func edits(
+        from old: [String], to new: [String],
+        matches: (String, String) -> Bool = { $0 == $1 }
+    ) -> [Edit] {
         edits(from: old, to: new, matching: { matches(old[$0], new[$1]) })
     }
 
@@ -21,8 +23,10 @@ public enum LineDiff {
     /// comparisons' worth), the part between the common head and tail is shown as one
     /// replacement instead of being searched further. Within each run of changes the
     /// removed lines come before the added ones.
-    public static func edits(from old: [String], to new: [String], matching: (Int, Int) -> Bool,
-                             costLimit: Int? = nil) -> [Edit] {
+    public static func edits(
+        from old: [String], to new: [String], matching: (Int, Int) -> Bool,
+        costLimit: Int? = nil
+    ) -> [Edit] {
         let limit = costLimit ?? max(256, 50_000_000 / max(1, old.count + new.count))
         let steps = withoutActuallyEscaping(matching) { matching in
             var search = Search(matching: matching)
@@ -91,7 +95,8 @@ public enum LineDiff {
             }
             defer { steps += repeatElement(.same, count: tail) }
             guard !a.isEmpty, !b.isEmpty, let (x, y) = split(a, b, costLimit: costLimit),
-                  (x, y) != (a.lowerBound, b.lowerBound), (x, y) != (a.upperBound, b.upperBound) else {
+                (x, y) != (a.lowerBound, b.lowerBound), (x, y) != (a.upperBound, b.upperBound)
+            else {
                 steps += repeatElement(.removed, count: a.count)
                 steps += repeatElement(.added, count: b.count)
                 return
@@ -124,7 +129,8 @@ public enum LineDiff {
             /// start); keeps and answers where it ends.
             func reach(_ reached: inout [Int], _ k: Int, _ d: Int, _ equal: (Int, Int) -> Bool) -> (x: Int, y: Int) {
                 let index = most + k
-                var x = k == -d || (k != d && reached[index - 1] < reached[index + 1])
+                var x =
+                    k == -d || (k != d && reached[index - 1] < reached[index + 1])
                     ? reached[index + 1] : reached[index - 1] + 1
                 var y = x - k
                 while x < n, y < m, equal(x, y) {
@@ -174,8 +180,10 @@ public enum LineDiff {
     /// nothing changed. Lines are numbered from `firstLine` (the line of a file where
     /// both texts start). Names and lines are escaped for display (a control character
     /// shows as `\u{1B}`, never reaching the terminal).
-    public static func unified(_ edits: [Edit], oldName: String, newName: String, context: Int = 3,
-                               firstLine: Int = 1) -> String {
+    public static func unified(
+        _ edits: [Edit], oldName: String, newName: String, context: Int = 3,
+        firstLine: Int = 1
+    ) -> String {
         let changed = edits.indices.filter { if case .same = edits[$0] { false } else { true } }
         guard !changed.isEmpty else { return "" }
         // Group the changes into hunks whose context overlaps.

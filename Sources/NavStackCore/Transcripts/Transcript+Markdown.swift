@@ -47,10 +47,12 @@ extension Transcript {
             while end < lines.count, !fence.isClosed(by: lines[end]) { end += 1 }
             if fence.info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first == Substring(markdownTag) {
                 let content = lines[(index + 1)..<end]
-                blocks.append(Block(fenceLine: index + 1, lines: (index + 1)..<end, indent: fence.indent,
-                                    text: content.map { Self.unindented($0, by: fence.indent) + "\n" }.joined(),
-                                    fence: String(repeating: fence.character, count: fence.length),
-                                    isClosed: end < lines.count))
+                blocks.append(
+                    Block(
+                        fenceLine: index + 1, lines: (index + 1)..<end, indent: fence.indent,
+                        text: content.map { Self.unindented($0, by: fence.indent) + "\n" }.joined(),
+                        fence: String(repeating: fence.character, count: fence.length),
+                        isClosed: end < lines.count))
             }
             index = end + 1
         }

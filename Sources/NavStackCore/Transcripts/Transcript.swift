@@ -43,7 +43,8 @@ public struct Transcript: Equatable, Sendable {
         }
         // A first word that is no option names a subcommand.
         guard !options.contains(where: { $0 == "-c" || $0.hasPrefix("--echo") }),
-              options.first.map({ $0.hasPrefix("-") }) ?? true else {
+            options.first.map({ $0.hasPrefix("-") }) ?? true
+        else {
             throw .badHeader(header ?? "")
         }
         for option in options {
@@ -126,9 +127,11 @@ public struct Transcript: Equatable, Sendable {
         // -1: a pattern, matched by `line(_:matches:)`.
         let old = expected.map { $0 == ">" || $0.contains("[..]") ? -1 : number($0) }
         let new = actual.map(number)
-        return LineDiff.edits(from: expected, to: actual, matching: { i, j in
-            old[i] >= 0 ? old[i] == new[j] : Self.line(actual[j], matches: expected[i])
-        })
+        return LineDiff.edits(
+            from: expected, to: actual,
+            matching: { i, j in
+                old[i] >= 0 ? old[i] == new[j] : Self.line(actual[j], matches: expected[i])
+            })
     }
 
     /// The comparison as a unified diff whose line numbers are the file's (the header
@@ -136,8 +139,9 @@ public struct Transcript: Equatable, Sendable {
     /// file starts below its fence); empty when the output matches.
     public func unifiedDiff(_ actual: [String], path: String, firstLine: Int = 1) -> String {
         let head = header.map { [LineDiff.Edit.same($0, $0)] } ?? []
-        return LineDiff.unified(head + compare(actual), oldName: "\(path) (expected)", newName: "\(path) (actual)",
-                                firstLine: firstLine)
+        return LineDiff.unified(
+            head + compare(actual), oldName: "\(path) (expected)", newName: "\(path) (actual)",
+            firstLine: firstLine)
     }
 
     /// What `--update` writes: the actual lines, except that an expected line still

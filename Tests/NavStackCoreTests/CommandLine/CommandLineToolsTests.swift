@@ -1,19 +1,23 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 /// What is made from the option table besides parsing: where a subcommand stands, the XDG
 /// folders, the manual page and the completion scripts.
 final class CommandLineToolsTests: XCTestCase {
     private let root = CommandSpec(
         name: "tool", abstract: "Does things.",
-        options: [.init("store", value: "path", complete: .file, help: "Where. More."),
-                  .init("memory", help: "In memory."),
-                  .init("format", value: "format", complete: .choices(["text", "json"]), help: "It's text or json."),
-                  .init("", short: "c", value: "command", repeatable: true, help: "A command.")],
+        options: [
+            .init("store", value: "path", complete: .file, help: "Where. More."),
+            .init("memory", help: "In memory."),
+            .init("format", value: "format", complete: .choices(["text", "json"]), help: "It's text or json."),
+            .init("", short: "c", value: "command", repeatable: true, help: "A command."),
+        ],
         subcommands: [("run", "Runs.")])
-    private let run = CommandSpec(name: "tool run", abstract: "Runs -fast.",
-                                  options: [.init("user", value: "name", help: "Who.")],
-                                  arguments: [.init("file", complete: .file, help: "A file.")])
+    private let run = CommandSpec(
+        name: "tool run", abstract: "Runs -fast.",
+        options: [.init("user", value: "name", help: "Who.")],
+        arguments: [.init("file", complete: .file, help: "A file.")])
 
     func testTheSubcommandIsTheFirstWordThatIsNeitherAnOptionNorItsValue() {
         func index(_ words: String...) -> Int? {
@@ -65,8 +69,9 @@ final class CommandLineToolsTests: XCTestCase {
     }
 
     func testConflictingOptionsNameBoth() {
-        XCTAssertEqual(UsageError.conflictingOptions("--memory", "--store <path>").message,
-                       "'--memory' cannot be used with '--store <path>'")
+        XCTAssertEqual(
+            UsageError.conflictingOptions("--memory", "--store <path>").message,
+            "'--memory' cannot be used with '--store <path>'")
         XCTAssertEqual(UsageError.list(["a", "b", "c"]), "a, b or c")
         XCTAssertEqual(UsageError.list(["a"]), "a")
     }

@@ -114,14 +114,17 @@ final class CommandSpecTests: XCTestCase {
 
     func testHelpListsEverythingWithinEightyColumns() {
         let help = spec.help
-        for text in ["OVERVIEW: Does things.", "USAGE: tool [--memory] [--store <path>]", "[-c <command> ...] <file> ...",
-                     "  --store <path>", "  -c <command>", "  <file>", "  -h, --help", "  --version"] {
+        for text in [
+            "OVERVIEW: Does things.", "USAGE: tool [--memory] [--store <path>]", "[-c <command> ...] <file> ...",
+            "  --store <path>", "  -c <command>", "  <file>", "  -h, --help", "  --version",
+        ] {
             XCTAssertTrue(help.contains(text), text)
         }
         for line in help.split(separator: "\n") where !line.hasPrefix("USAGE:") {
             XCTAssertLessThanOrEqual(line.count, 80, String(line))
         }
-        XCTAssertEqual(spec.errorText(.unknownOption("--x")),
-                       "Error: unknown option '--x'\nUsage: \(spec.usage)\n  See 'tool --help' for more information.\n")
+        XCTAssertEqual(
+            spec.errorText(.unknownOption("--x")),
+            "Error: unknown option '--x'\nUsage: \(spec.usage)\n  See 'tool --help' for more information.\n")
     }
 }

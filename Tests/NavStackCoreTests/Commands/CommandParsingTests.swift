@@ -1,5 +1,6 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 final class CommandParsingTests: XCTestCase {
     private func parse(_ line: String) throws -> Command? { try Command.parse(line) }
@@ -35,7 +36,8 @@ final class CommandParsingTests: XCTestCase {
             ("next", .next), ("prev", .prev), ("page 4", .page(4)), ("edit", .edit),
             ("title  Two  spaces  inside ", .title("Two  spaces  inside")), ("notes", .notes("")),
             ("notes a b", .notes("a b")), ("done on", .done(true)), ("done OFF", .done(false)),
-            ("save", .save(keepingMine: false)), ("save!", .save(keepingMine: true)), ("theirs", .theirs), ("cancel", .cancel), ("settings", .settings), ("about", .about),
+            ("save", .save(keepingMine: false)), ("save!", .save(keepingMine: true)), ("theirs", .theirs), ("cancel", .cancel),
+            ("settings", .settings), ("about", .about),
         ]
         for (line, command) in cases {
             XCTAssertEqual(try parse(line), command, line)

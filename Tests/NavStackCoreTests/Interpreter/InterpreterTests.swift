@@ -4,8 +4,9 @@ import XCTest
 
 final class InterpreterTests: XCTestCase {
     private func interpreter(_ options: Interpreter.Options = .init()) -> Interpreter {
-        Interpreter(router: Router(store: try! SQLiteStore(path: nil), configuration: .init(sampleForNewProfiles: true)),
-                    options: options)
+        Interpreter(
+            router: Router(store: try! SQLiteStore(path: nil), configuration: .init(sampleForNewProfiles: true)),
+            options: options)
     }
 
     func testEchoPrintsEachLineBeforeItsOutput() throws {
@@ -13,7 +14,9 @@ final class InterpreterTests: XCTestCase {
         let sink = RecordingSink()
         shell.handle("# just a comment", to: sink)
         shell.handle("opne", to: sink)
-        XCTAssertEqual(sink.merged, """
+        XCTAssertEqual(
+            sink.merged,
+            """
             > # just a comment
             > opne
             navstack: line 2: unknown command 'opne'; did you mean 'open'? (help lists the commands)
@@ -26,7 +29,9 @@ final class InterpreterTests: XCTestCase {
         let sink = RecordingSink()
         shell.handle("# a \"quoted\" comment", to: sink)
         shell.handle("opne", to: sink)
-        XCTAssertEqual(sink.merged, """
+        XCTAssertEqual(
+            sink.merged,
+            """
             {"echo":"# a \\"quoted\\" comment","line":1}
             {"echo":"opne","line":2}
             {"error":{"message":"unknown command 'opne'; did you mean 'open'? (help lists the commands)","line":2}}
@@ -94,8 +99,9 @@ final class InterpreterTests: XCTestCase {
             let errorsBefore = sink.errors
             XCTAssertEqual(shell.handle(bytes, to: sink), .failed)
             XCTAssertEqual(shell.router.phase, before)
-            XCTAssertEqual(String(sink.errors.dropFirst(errorsBefore.count)),
-                           "navstack: line \(shell.lineNumber): \(error.message)\n")
+            XCTAssertEqual(
+                String(sink.errors.dropFirst(errorsBefore.count)),
+                "navstack: line \(shell.lineNumber): \(error.message)\n")
         }
         XCTAssertEqual(shell.handle("open 1", to: sink), .succeeded)
     }

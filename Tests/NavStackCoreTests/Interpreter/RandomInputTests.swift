@@ -35,18 +35,21 @@ final class RandomInputTests: XCTestCase {
     private func run(format: Interpreter.Format, seed: UInt64, lines count: Int) throws {
         var rng = SplitMix64(state: seed)
         var shell = Interpreter(
-            router: Router(store: try SQLiteStore(path: nil),
-                           configuration: .init(pageSize: 2, sampleForNewProfiles: true,
-                                                catalog: Catalog(Language.allCases.randomElement(using: &rng)!))),
+            router: Router(
+                store: try SQLiteStore(path: nil),
+                configuration: .init(
+                    pageSize: 2, sampleForNewProfiles: true,
+                    catalog: Catalog(Language.allCases.randomElement(using: &rng)!))),
             options: .init(format: format, width: Int.random(in: 20...120, using: &rng)))
         var answers = [Interpreter.Outcome: Int]()
         for _ in 0..<count {
             // Sign in now and then, and often type a line that works, so every screen is reached.
-            let line: [UInt8] = switch Int.random(in: 0..<10, using: &rng) {
-            case 0: Array("login ana".utf8)
-            case 1...3: Array(Self.plausible.randomElement(using: &rng)!.utf8)
-            default: randomLine(&rng)
-            }
+            let line: [UInt8] =
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0: Array("login ana".utf8)
+                case 1...3: Array(Self.plausible.randomElement(using: &rng)!.utf8)
+                default: randomLine(&rng)
+                }
             let sink = RecordingSink()
             let outcome = shell.handle(line, to: sink)
             answers[outcome, default: 0] += 1
@@ -77,4 +80,3 @@ final class RandomInputTests: XCTestCase {
         for seed in UInt64(11)...13 { try run(format: .text, seed: seed, lines: 3000) }
     }
 }
-

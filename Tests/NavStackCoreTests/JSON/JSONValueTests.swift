@@ -4,11 +4,13 @@ import XCTest
 final class JSONValueTests: XCTestCase {
     func testItReadsWhatJSONHolds() {
         let value = JSONValue(parsing: #" {"a": [1, -20, true, false, null], "b": {"c": "d"}, "e": []} "#)
-        XCTAssertEqual(value, .object([
-            ("a", .array([.number(1), .number(-20), .bool(true), .bool(false), .null])),
-            ("b", .object([("c", .string("d"))])),
-            ("e", .array([])),
-        ]))
+        XCTAssertEqual(
+            value,
+            .object([
+                ("a", .array([.number(1), .number(-20), .bool(true), .bool(false), .null])),
+                ("b", .object([("c", .string("d"))])),
+                ("e", .array([])),
+            ]))
         XCTAssertEqual(value?["b"]?["c"]?.string, "d")
         XCTAssertEqual(value?["a"]?.array?.first?.number, 1)
         XCTAssertNil(value?["missing"])
@@ -30,15 +32,20 @@ final class JSONValueTests: XCTestCase {
     }
 
     func testWhatItRefuses() {
-        for text in ["", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "1.5", "1e3", "-", "tru", "nul", "[1] 2", "\"open",
-                     "99999999999999999999", "01", "+1", "1.", "-",
-                     String(repeating: "[", count: 513) + String(repeating: "]", count: 513)] {
+        for text in [
+            "", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "1.5", "1e3", "-", "tru", "nul", "[1] 2", "\"open",
+            "99999999999999999999", "01", "+1", "1.", "-",
+            String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
+        ] {
             XCTAssertNil(JSONValue(parsing: text), text)
         }
     }
 
     func testWhatTheWriterWritesReadsBack() {
-        let titles = ["plain", "\"\u{301} a quote with a mark", "a\r\nb", "quote \" and \\ slash /", "line\nbreak\ttab", "\u{1}\u{1B}[31m", "Café ☕ 日本 👩‍👩‍👧", "\u{2028}"]
+        let titles = [
+            "plain", "\"\u{301} a quote with a mark", "a\r\nb", "quote \" and \\ slash /", "line\nbreak\ttab", "\u{1}\u{1B}[31m",
+            "Café ☕ 日本 👩‍👩‍👧", "\u{2028}",
+        ]
         var writer = JSONWriter()
         writer.object { json in
             json.key("titles"); json.strings(titles)

@@ -9,8 +9,9 @@ final class CatalogTests: XCTestCase {
             let catalog = Catalog(language)
             XCTAssertEqual(catalog.keys, Set(Phrase.allCases), "\(language) misses \(Set(Phrase.allCases).subtracting(catalog.keys))")
             for phrase in Phrase.allCases {
-                XCTAssertEqual(Self.placeholders(catalog.template(phrase)), Self.placeholders(english.template(phrase)),
-                               "\(language): \(phrase.rawValue)")
+                XCTAssertEqual(
+                    Self.placeholders(catalog.template(phrase)), Self.placeholders(english.template(phrase)),
+                    "\(language): \(phrase.rawValue)")
                 XCTAssertFalse(catalog.template(phrase).isEmpty, "\(language): \(phrase.rawValue)")
             }
         }
@@ -35,8 +36,9 @@ final class CatalogTests: XCTestCase {
 
     func testCountsAreGroupedAsTheLanguageWritesThem() {
         let english = Catalog(.en)
-        XCTAssertEqual([0, 999, 1000, 40_000, 100_000, 1_234_567, -12_345].map(english.grouped),
-                       ["0", "999", "1,000", "40,000", "100,000", "1,234,567", "-12,345"])
+        XCTAssertEqual(
+            [0, 999, 1000, 40_000, 100_000, 1_234_567, -12_345].map(english.grouped),
+            ["0", "999", "1,000", "40,000", "100,000", "1,234,567", "-12,345"])
         XCTAssertEqual(Catalog(.pt).grouped(100_000), "100.000")
         XCTAssertEqual(Catalog(.es).grouped(1_234_567), "1.234.567")
     }
@@ -54,8 +56,9 @@ final class CatalogTests: XCTestCase {
     func testMessagesInEachLanguage() {
         XCTAssertEqual(NavError.noSuchRow(9, rows: 3).message(in: Catalog(.pt)), "não há linha 9: a lista tem 3 linhas")
         XCTAssertEqual(NavError.noSuchTask("42").message(in: Catalog(.es)), "no existe la tarea 42")
-        XCTAssertEqual(NavError.notAvailable(.edit, screen: .list, available: [.open]).message(in: Catalog(.es)),
-                       "'edit' no está disponible en la lista de tareas; aquí: open")
+        XCTAssertEqual(
+            NavError.notAvailable(.edit, screen: .list, available: [.open]).message(in: Catalog(.es)),
+            "'edit' no está disponible en la lista de tareas; aquí: open")
     }
 
     private static func placeholders(_ text: String) -> Set<String> {

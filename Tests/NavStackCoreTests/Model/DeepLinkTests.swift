@@ -6,8 +6,12 @@ final class DeepLinkTests: XCTestCase {
 
     func testEveryLinkPrintsAndParsesBack() throws {
         let urls = all.map(\.url)
-        XCTAssertEqual(urls, ["navstack://tasks", "navstack://tasks/2", "navstack://tasks/2/edit", "navstack://tasks/new",
-                              "navstack://account", "navstack://account/settings", "navstack://account/about"])
+        XCTAssertEqual(
+            urls,
+            [
+                "navstack://tasks", "navstack://tasks/2", "navstack://tasks/2/edit", "navstack://tasks/new",
+                "navstack://account", "navstack://account/settings", "navstack://account/about",
+            ])
         for link in all {
             XCTAssertEqual(try DeepLink(parsing: link.url), link)
             XCTAssertEqual(try DeepLink(parsing: link.path), link, "the part after the scheme is enough")
@@ -41,8 +45,10 @@ final class DeepLinkTests: XCTestCase {
         }
         XCTAssertEqual(failure("http://tasks/1"), .foreignScheme("http"))
         XCTAssertEqual(failure("mailto:ana@example.com"), .foreignScheme("mailto"))
-        for bad in ["tasks/1/edit/extra", "tasks/", "tasks//edit", "task/1", "tasks/abc", "tasks/-1", "tasks/1/delete",
-                    "navstack:tasks", "account/profile", "", "navstack://", "tasks?x=1", "tasks/1#top"] {
+        for bad in [
+            "tasks/1/edit/extra", "tasks/", "tasks//edit", "task/1", "tasks/abc", "tasks/-1", "tasks/1/delete",
+            "navstack:tasks", "account/profile", "", "navstack://", "tasks?x=1", "tasks/1#top",
+        ] {
             XCTAssertEqual(failure(bad), .malformedLink(bad), bad)
         }
         XCTAssertEqual(failure("tasks/0"), .noSuchTask("0"))

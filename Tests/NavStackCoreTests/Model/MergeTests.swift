@@ -27,9 +27,9 @@ final class MergeTests: XCTestCase {
             // (mine, theirs, merged, changed, conflict)
             var cases: [(FieldValue, FieldValue, FieldValue, Bool, Bool)] = [
                 (base, base, base, false, false),  // nobody changed it
-                (base, x, x, false, false),        // only theirs: merged silently
-                (x, base, x, true, false),         // only mine
-                (x, x, x, true, false),            // both, to the same value
+                (base, x, x, false, false),  // only theirs: merged silently
+                (x, base, x, true, false),  // only mine
+                (x, x, x, true, false),  // both, to the same value
             ]
             // Both, to different values (a flag has only one value besides the base).
             if x != y { cases.append((x, y, x, true, true)) }
@@ -38,7 +38,8 @@ final class MergeTests: XCTestCase {
                 let label = "\(field): mine \(mine), theirs \(theirs)"
                 XCTAssertEqual(merge.merged, fields(field, merged), label)
                 XCTAssertEqual(merge.changed, changed ? [field] : [], label)
-                XCTAssertEqual(merge.conflicts, conflict ? [FieldConflict(field: field, base: base, mine: mine, theirs: theirs)] : [], label)
+                XCTAssertEqual(
+                    merge.conflicts, conflict ? [FieldConflict(field: field, base: base, mine: mine, theirs: theirs)] : [], label)
                 let keepingTheirs = Merge(base: Self.base, mine: fields(field, mine), theirs: fields(field, theirs), keepingMine: false)
                 XCTAssertEqual(keepingTheirs.merged, fields(field, conflict ? theirs : merged), label)
             }
@@ -88,8 +89,10 @@ final class MergeTests: XCTestCase {
         }
         var other = TaskUUIDSource(clock: { 1_800_000_000_000 })
         XCTAssertNotEqual(random.make(), other.make(), "sources seeded by the system differ")
-        for bad in ["", "0b1c2d3e4f504a618b728c9d0e1f2a3b", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3g",
-                    "0b1c2d3e+4f50-4a61-8b72-8c9d0e1f2a3b"] {
+        for bad in [
+            "", "0b1c2d3e4f504a618b728c9d0e1f2a3b", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3", "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3g",
+            "0b1c2d3e+4f50-4a61-8b72-8c9d0e1f2a3b",
+        ] {
             XCTAssertFalse(bad.isUUID, bad)
         }
         XCTAssertTrue("0B1C2D3E-4F50-4A61-8B72-8C9D0E1F2A3B".isUUID)

@@ -1,5 +1,6 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 final class StringTextTests: XCTestCase {
     func testDecimalDigitsAreAppendedAsText() {

@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 /// A command reads the task of the screen it acts on once, and passes it along: to the
 /// availability check, to the command, and to the screen's breadcrumb.

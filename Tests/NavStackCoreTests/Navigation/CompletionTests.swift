@@ -16,8 +16,9 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(router.completions(for: "tab a").candidates, ["account"])
         XCTAssertEqual(router.completions(for: "filter ").candidates, ["all", "open", "done"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1", "2", "3"])
-        XCTAssertEqual(router.completions(for: "go tasks/").candidates,
-                       ["tasks/new", "tasks/1", "tasks/1/edit", "tasks/2", "tasks/2/edit", "tasks/3", "tasks/3/edit"])
+        XCTAssertEqual(
+            router.completions(for: "go tasks/").candidates,
+            ["tasks/new", "tasks/1", "tasks/1/edit", "tasks/2", "tasks/2/edit", "tasks/3", "tasks/3/edit"])
         XCTAssertEqual(router.completions(for: "go acc").commonPrefix, "account")
         XCTAssertEqual(router.completions(for: "help s").candidates, ["save", "save!", "settings"])
         try router.run("open 1", "edit")
@@ -30,10 +31,12 @@ final class CompletionTests: XCTestCase {
         var router = try makeRouter()
         try router.run("open 1", "add Child", "add Grandchild", "back")
         // Task 1 › 4 › 5: on the detail of 4.
-        XCTAssertEqual(router.completions(for: "go tasks/1/").candidates,
-                       ["tasks/1/4", "tasks/1/4/edit", "tasks/1/4/new", "tasks/1/edit", "tasks/1/4/5", "tasks/1/4/5/edit", "tasks/1/new"])
-        XCTAssertEqual(router.completions(for: "go tasks/1/4/").candidates,
-                       ["tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit"])
+        XCTAssertEqual(
+            router.completions(for: "go tasks/1/").candidates,
+            ["tasks/1/4", "tasks/1/4/edit", "tasks/1/4/new", "tasks/1/edit", "tasks/1/4/5", "tasks/1/4/5/edit", "tasks/1/new"])
+        XCTAssertEqual(
+            router.completions(for: "go tasks/1/4/").candidates,
+            ["tasks/1/4/edit", "tasks/1/4/new", "tasks/1/4/5", "tasks/1/4/5/edit"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1"])
         XCTAssertEqual(router.completions(for: "back to ").candidates, ["list", "4", "1"])
         XCTAssertEqual(router.completions(for: "back to l").candidates, ["list"])

@@ -1,6 +1,7 @@
 import NavStackCore
-@testable import NavStackSQLite
 import XCTest
+
+@testable import NavStackSQLite
 
 /// Two routers on one store, as two processes on one file: what `save`, `save!`, `theirs`,
 /// `toggle`, `go` by uuid and the edit screen do when the other one wrote meanwhile.
@@ -23,14 +24,16 @@ final class ConflictTests: XCTestCase {
         var (a, b) = try twoWriters()
         try a.run("title Buy fruit and milk")
         try b.run("toggle 1")
-        XCTAssertEqual(a.shown.actions.prefix(6), [.title, .notes, .done, .save, .saveKeepingMine, .theirs],
-                       "changed elsewhere: save! and theirs are offered")
+        XCTAssertEqual(
+            a.shown.actions.prefix(6), [.title, .notes, .done, .save, .saveKeepingMine, .theirs],
+            "changed elsewhere: save! and theirs are offered")
         XCTAssertEqual(draftContent(a)?.1, [], "no conflict")
         try a.run("save")
         let task = try XCTUnwrap(try a.store.task("ana", id: 1))
         XCTAssertEqual(task.fields, DraftFields(title: "Buy fruit and milk", notes: "Apples, bananas, grapes", done: true))
-        XCTAssertEqual(try XCTUnwrap(a.store as? SQLiteStore).db.first("SELECT rev FROM task WHERE id = 1") { $0.int(0) }, 3,
-                       "two changes, two revisions")
+        XCTAssertEqual(
+            try XCTUnwrap(a.store as? SQLiteStore).db.first("SELECT rev FROM task WHERE id = 1") { $0.int(0) }, 3,
+            "two changes, two revisions")
     }
 
     func testAConflictFailsNamesTheFieldsAndShowsOnTheEditScreen() throws {
@@ -40,14 +43,17 @@ final class ConflictTests: XCTestCase {
         XCTAssertEqual(a.failure("save"), .saveConflict(task: "Theirs", fields: [.title]))
         XCTAssertEqual(try a.store.task("ana", id: 1)?.title, "Theirs", "nothing overwritten")
         XCTAssertEqual(a.shown.path, [.detail(1), .edit(1)], "still editing")
-        XCTAssertEqual(draftContent(a)?.1, [FieldConflict(field: .title, base: .text("Buy fruit"), mine: .text("Mine"), theirs: .text("Theirs"))])
+        XCTAssertEqual(
+            draftContent(a)?.1, [FieldConflict(field: .title, base: .text("Buy fruit"), mine: .text("Mine"), theirs: .text("Theirs"))])
         var text = ""
         TextRenderer(width: 60).render(.screen(a.shown), to: &text)
-        XCTAssertTrue(text.contains("""
-            Changed elsewhere too:
-              title: yours 'Mine', theirs 'Theirs' (was 'Buy fruit')
-            save! keeps yours, theirs takes theirs
-            """), text)
+        XCTAssertTrue(
+            text.contains(
+                """
+                Changed elsewhere too:
+                  title: yours 'Mine', theirs 'Theirs' (was 'Buy fruit')
+                save! keeps yours, theirs takes theirs
+                """), text)
         try a.run("save!")
         XCTAssertEqual(try a.store.task("ana", id: 1)?.fields, DraftFields(title: "Mine", notes: "Apples, bananas, grapes", done: true))
     }
@@ -93,9 +99,9 @@ final class ConflictTests: XCTestCase {
 
     func testToggleFlipsWhatIsStoredNotWhatWasRead() throws {
         var (a, b) = try twoWriters()
-        try a.run("back")                         // A's detail of task 1, read: open
-        try b.run("toggle 1")                     // done
-        try a.run("toggle")                       // flips what is stored: open again
+        try a.run("back")  // A's detail of task 1, read: open
+        try b.run("toggle 1")  // done
+        try a.run("toggle")  // flips what is stored: open again
         XCTAssertEqual(try a.store.task("ana", id: 1)?.done, false)
     }
 
@@ -119,7 +125,10 @@ final class ConflictTests: XCTestCase {
         try router.run("tab account", "logout", "go tasks/\(uuid)", "login ana")
         XCTAssertEqual(router.shown.path, [.detail(3)])
         try router.run("tab account", "logout", "go tasks/0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b", "login ana")
-        XCTAssertEqual(router.takeLinkFailure(), .linkNotOpened(url: "navstack://tasks/0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b",
-                                                                 id: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b"))
+        XCTAssertEqual(
+            router.takeLinkFailure(),
+            .linkNotOpened(
+                url: "navstack://tasks/0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b",
+                id: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b"))
     }
 }

@@ -1,5 +1,6 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 /// A small seeded generator, so a failing walk can be replayed.
 struct SplitMix64: RandomNumberGenerator {
@@ -36,8 +37,9 @@ final class RandomWalkTests: XCTestCase {
             let tasksBefore = try router.store.page("ana", ListQuery(), offset: 0, limit: 1000)
             if let error = router.failure(line) {
                 XCTAssertEqual(router.phase, before, "\(line) failed with \(error) but changed the state")
-                XCTAssertEqual(try router.store.page("ana", ListQuery(), offset: 0, limit: 1000), tasksBefore,
-                               "\(line) failed with \(error) but changed the store")
+                XCTAssertEqual(
+                    try router.store.page("ana", ListQuery(), offset: 0, limit: 1000), tasksBefore,
+                    "\(line) failed with \(error) but changed the store")
             }
             var text = ""
             TextRenderer(width: 40).render(.screen(router.shown), to: &text)

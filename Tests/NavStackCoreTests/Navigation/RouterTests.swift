@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 final class RouterTests: XCTestCase {
     func testLaunchShowsTheLoginScreen() throws {
@@ -201,8 +202,9 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(router.shown.path, [])
         XCTAssertEqual(router.takeLinkFailure(), .linkNotOpened(url: "navstack://tasks/99/edit", id: "99"))
         XCTAssertNil(router.takeLinkFailure())
-        XCTAssertEqual(NavError.linkNotOpened(url: "navstack://tasks/99", id: "99").message,
-                       "signed in, but navstack://tasks/99 was not opened: there is no task 99")
+        XCTAssertEqual(
+            NavError.linkNotOpened(url: "navstack://tasks/99", id: "99").message,
+            "signed in, but navstack://tasks/99 was not opened: there is no task 99")
         try router.run("open 1")
         XCTAssertNil(router.takeLinkFailure())
     }
@@ -261,7 +263,9 @@ final class RouterTests: XCTestCase {
     func testFiltersFindAndPages() throws {
         var router = try makeRouter(pageSize: 2)
         func page() -> ListPage {
-            guard case .list(let page) = router.shown.content else { XCTFail("not the list"); return ListPage(rows: [], total: 0, filter: .all, page: 0, pages: 0) }
+            guard case .list(let page) = router.shown.content else {
+                XCTFail("not the list"); return ListPage(rows: [], total: 0, filter: .all, page: 0, pages: 0)
+            }
             return page
         }
         XCTAssertEqual(page().pages, 2)
@@ -300,8 +304,9 @@ final class RouterTests: XCTestCase {
         try router.run("undo")
         XCTAssertEqual(try titles(), ["Buy fruit", "Go for a walk"], "undo the add")
         try router.run("undo")
-        XCTAssertEqual(try router.store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3],
-                       "an undone delete brings the task back with its id and its place")
+        XCTAssertEqual(
+            try router.store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3],
+            "an undone delete brings the task back with its id and its place")
         try router.run("undo")
         XCTAssertEqual(try router.store.task("ana", id: 1)?.done, false)
         XCTAssertEqual(router.failure("undo"), .nothingToUndo)
@@ -325,8 +330,10 @@ final class RouterTests: XCTestCase {
         var router = try makeRouter()
         try router.run("open 1", "edit", "title X")
         let before = router.phase
-        for line in ["open 1", "title    ", "done maybe", "back 0", "back -1", "back 99999999999999999999", "go nowhere",
-                     "go navstack://tasks/9", "tab nowhere", "edit 2"] {
+        for line in [
+            "open 1", "title    ", "done maybe", "back 0", "back -1", "back 99999999999999999999", "go nowhere",
+            "go navstack://tasks/9", "tab nowhere", "edit 2",
+        ] {
             XCTAssertNotNil(router.failure(line), line)
             XCTAssertEqual(router.phase, before, line)
         }

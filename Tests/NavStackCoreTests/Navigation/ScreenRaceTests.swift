@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 /// The real store in memory, with another process that deletes one task the moment after
 /// it is read. A read snapshot or a transaction keeps the delete out of sight until it

@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 /// Row numbers name the tasks the list showed: when another process moved them, a row
 /// command is refused rather than acting on a task never seen.
@@ -18,12 +19,15 @@ final class ShownRowsTests: XCTestCase {
 
     func testARowThatNowHoldsAnotherTaskIsRefusedAndNothingChanges() throws {
         var (a, _, store) = try listMovedUnderA()
-        XCTAssertEqual(a.failure("delete 1"),
-                       .rowMoved(.delete, row: 1, shown: "Buy fruit", now: "From B"))
-        XCTAssertEqual(a.failure("toggle 2"),
-                       .rowMoved(.toggle, row: 2, shown: "Study SwiftUI", now: "Buy fruit"))
-        XCTAssertEqual(a.failure("open 3"),
-                       .rowMoved(.open, row: 3, shown: "Go for a walk", now: "Study SwiftUI"))
+        XCTAssertEqual(
+            a.failure("delete 1"),
+            .rowMoved(.delete, row: 1, shown: "Buy fruit", now: "From B"))
+        XCTAssertEqual(
+            a.failure("toggle 2"),
+            .rowMoved(.toggle, row: 2, shown: "Study SwiftUI", now: "Buy fruit"))
+        XCTAssertEqual(
+            a.failure("open 3"),
+            .rowMoved(.open, row: 3, shown: "Go for a walk", now: "Study SwiftUI"))
         XCTAssertEqual(try store.count("ana", ListQuery()), 4)
         XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 4).map(\.done), [false, false, false, true])
         XCTAssertEqual(a.shown.kind, .list)
@@ -33,8 +37,9 @@ final class ShownRowsTests: XCTestCase {
         var (a, _, store) = try listMovedUnderA()
         try a.run("root")
         try a.run("delete 1")
-        XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 4).map(\.title),
-                       ["Buy fruit", "Study SwiftUI", "Go for a walk"])
+        XCTAssertEqual(
+            try store.page("ana", ListQuery(), offset: 0, limit: 4).map(\.title),
+            ["Buy fruit", "Study SwiftUI", "Go for a walk"])
     }
 
     func testARowShownPastTheEndOfTheListNowIsRefused() throws {
@@ -62,26 +67,33 @@ final class ShownRowsTests: XCTestCase {
     func testTheLaunchScreenIsWhatRowsName() throws {
         var (_, b, _) = try listMovedUnderA()
         try b.run("root")
-        var launched = Interpreter(router: Router(store: b.store, configuration: .init(), phase: b.phase),
-                                   options: .init())
+        var launched = Interpreter(
+            router: Router(store: b.store, configuration: .init(), phase: b.phase),
+            options: .init())
         try launched.launch(to: RecordingSink())
         try b.run("add Third from B", "root")
         let sink = RecordingSink()
         XCTAssertEqual(launched.handle("delete 1", to: sink), .failed)
-        XCTAssertEqual(sink.errors, "navstack: line 1: the list changed since it was shown: row 1 is now 'Third from B', "
-                       + "not 'From B'; 'delete 1' was not done (root shows the list as it is now)\n")
+        XCTAssertEqual(
+            sink.errors,
+            "navstack: line 1: the list changed since it was shown: row 1 is now 'Third from B', "
+                + "not 'From B'; 'delete 1' was not done (root shows the list as it is now)\n")
     }
 
     func testTheMessagesInEachLanguage() {
         let moved = NavError.rowMoved(.delete, row: 1, shown: "Buy fruit", now: "From B")
         let gone = NavError.rowMoved(.toggle, row: 3, shown: "Go for a walk", now: nil)
-        XCTAssertEqual(gone.message, "the list changed since it was shown: there is no row 3 now (it showed 'Go for a walk'); "
-                       + "'toggle 3' was not done (root shows the list as it is now)")
-        XCTAssertEqual(moved.message(in: Catalog(.pt)),
-                       "a lista mudou desde que foi mostrada: a linha 1 agora é 'From B', não 'Buy fruit'; "
-                       + "'delete 1' não foi feito (root mostra a lista como está agora)")
-        XCTAssertEqual(gone.message(in: Catalog(.es)),
-                       "la lista cambió desde que se mostró: ya no hay fila 3 (mostraba 'Go for a walk'); "
-                       + "'toggle 3' no se hizo (root muestra la lista como está ahora)")
+        XCTAssertEqual(
+            gone.message,
+            "the list changed since it was shown: there is no row 3 now (it showed 'Go for a walk'); "
+                + "'toggle 3' was not done (root shows the list as it is now)")
+        XCTAssertEqual(
+            moved.message(in: Catalog(.pt)),
+            "a lista mudou desde que foi mostrada: a linha 1 agora é 'From B', não 'Buy fruit'; "
+                + "'delete 1' não foi feito (root mostra a lista como está agora)")
+        XCTAssertEqual(
+            gone.message(in: Catalog(.es)),
+            "la lista cambió desde que se mostró: ya no hay fila 3 (mostraba 'Go for a walk'); "
+                + "'toggle 3' no se hizo (root muestra la lista como está ahora)")
     }
 }

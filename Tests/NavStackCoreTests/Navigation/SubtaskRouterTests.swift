@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 /// Subtasks and deep stacks: each move on the tree, what it leaves (path, sheet, question,
 /// screen, URL, store) and what it refuses.
@@ -162,8 +163,9 @@ final class SubtaskRouterTests: XCTestCase {
     func testRowsShowSubtaskProgress() throws {
         var router = try makeTree()
         _ = try router.store.toggle("ana", id: 5)
-        XCTAssertEqual(listPage(router).rows.first?.task.subtasks, SubtaskCounts(done: 0, total: 2),
-                       "a task counts its own subtasks, not theirs")
+        XCTAssertEqual(
+            listPage(router).rows.first?.task.subtasks, SubtaskCounts(done: 0, total: 2),
+            "a task counts its own subtasks, not theirs")
         XCTAssertEqual(listPage(router).rows.last?.task.subtasks, SubtaskCounts())
         XCTAssertTrue(text(router).contains("Buy fruit [0/2]"), text(router))
         XCTAssertFalse(text(router).contains("Study SwiftUI ["), text(router))
@@ -221,8 +223,11 @@ final class SubtaskRouterTests: XCTestCase {
         var router = try makeTree()
         try router.run("go tasks/5")
         _ = try router.store.move("ana", id: 4, under: 2)
-        XCTAssertEqual(try router.run("where"), .location(url: "navstack://tasks/2/4/5",
-                                                          breadcrumb: ["My Tasks", "Study SwiftUI", "Apples", "Green apples"]))
+        XCTAssertEqual(
+            try router.run("where"),
+            .location(
+                url: "navstack://tasks/2/4/5",
+                breadcrumb: ["My Tasks", "Study SwiftUI", "Apples", "Green apples"]))
     }
 
     /// A command that moves a task on the path itself (`undo`, `redo` of a move) shows the
@@ -282,17 +287,20 @@ final class SubtaskRouterTests: XCTestCase {
         var router = try makeTree()
         try router.run("go tasks/7")
         let before = router.phase
-        for (link, id, actual) in [("tasks/2/5", 5, "tasks/1/4/5"), ("navstack://tasks/4/5", 5, "tasks/1/4/5"),
-                                   ("tasks/1/5", 5, "tasks/1/4/5"), ("tasks/7/4/5", 5, "tasks/1/4/5"),
-                                   ("tasks/2/5?page=2", 5, "tasks/1/4/5?page=2"), ("tasks/2/4/edit", 4, "tasks/1/4/edit"),
-                                   ("tasks/2/4/new", 4, "tasks/1/4/new")] {
+        for (link, id, actual) in [
+            ("tasks/2/5", 5, "tasks/1/4/5"), ("navstack://tasks/4/5", 5, "tasks/1/4/5"),
+            ("tasks/1/5", 5, "tasks/1/4/5"), ("tasks/7/4/5", 5, "tasks/1/4/5"),
+            ("tasks/2/5?page=2", 5, "tasks/1/4/5?page=2"), ("tasks/2/4/edit", 4, "tasks/1/4/edit"),
+            ("tasks/2/4/new", 4, "tasks/1/4/new"),
+        ] {
             let url = link.hasPrefix("navstack://") ? link : "navstack://" + link
             XCTAssertEqual(router.failure("go " + link), .chainMismatch(url: url, id: id, actual: actual), link)
             XCTAssertEqual(router.phase, before, link)
         }
         XCTAssertEqual(router.failure("go tasks/1/99"), .noSuchTask("99"))
-        XCTAssertEqual(NavError.chainMismatch(url: "navstack://tasks/2/5", id: 5, actual: "tasks/1/4/5").message,
-                       "navstack://tasks/2/5 does not match the tasks: task 5 is at navstack://tasks/1/4/5")
+        XCTAssertEqual(
+            NavError.chainMismatch(url: "navstack://tasks/2/5", id: 5, actual: "tasks/1/4/5").message,
+            "navstack://tasks/2/5 does not match the tasks: task 5 is at navstack://tasks/1/4/5")
     }
 
     func testGoOpensTheSheetOverADetailAndADeepEditScreen() throws {
@@ -379,8 +387,10 @@ final class SubtaskRouterTests: XCTestCase {
         }
         try router.run("go tasks/4")
         before = router.phase
-        for (line, error) in [("move 1 to 6", NavError.moveIntoItself(task: "Red apples")), ("move 2 to 99", .noSuchTask("99")),
-                              ("move 3 to top", .noSuchRow(3, rows: 2))] {
+        for (line, error) in [
+            ("move 1 to 6", NavError.moveIntoItself(task: "Red apples")), ("move 2 to 99", .noSuchTask("99")),
+            ("move 3 to top", .noSuchRow(3, rows: 2)),
+        ] {
             XCTAssertEqual(router.failure(line), error, line)
             XCTAssertEqual(router.phase, before, line)
             XCTAssertEqual(try everyTask(router), tasks, line)
@@ -464,13 +474,16 @@ final class SubtaskRouterTests: XCTestCase {
         var router = try makeTree()
         try router.run("delete 1")
         let before = router.phase
-        for line in ["open 1", "delete 1", "toggle 1", "root", "tab account", "undo", "redo", "add", "new", "find x",
-                     "move 1 to top", "edit"] {
+        for line in [
+            "open 1", "delete 1", "toggle 1", "root", "tab account", "undo", "redo", "add", "new", "find x",
+            "move 1 to top", "edit",
+        ] {
             XCTAssertEqual(router.failure(line)?.isNotAvailable, true, line)
             XCTAssertEqual(router.phase, before, line)
         }
-        XCTAssertEqual(router.failure("delete 1"),
-                       .notAvailable(.delete, screen: .confirm, available: [.yes, .no, .back, .go, .where, .help, .quit, .exit]))
+        XCTAssertEqual(
+            router.failure("delete 1"),
+            .notAvailable(.delete, screen: .confirm, available: [.yes, .no, .back, .go, .where, .help, .quit, .exit]))
         try router.run("go tasks/2")
         XCTAssertNil(router.session?.confirm, "go leaves the question")
         XCTAssertEqual(router.shown.path, [.detail(2)])
@@ -623,11 +636,13 @@ final class SubtaskRouterTests: XCTestCase {
         var router = try makeRouter()
         try router.run("open 1")
         let before = router.phase
-        for link in ["tasks?color=red", "tasks?filter=maybe", "tasks?page=0", "tasks?page=-1",
-                     "tasks?page=two", "tasks?page=", "tasks?q=", "tasks?q=%zz", "tasks?q=%4", "tasks?q=%FF",
-                     "tasks?q=%20", "tasks?q=a%0Ab", "tasks?page=1&page=2", "tasks?filter=open&filter=done", "tasks?filter",
-                     "tasks?&", "navstack://tasks?q=fruit&", "tasks/1?filter=open", "tasks/1/edit?page=2", "tasks/new?page=2",
-                     "account?page=2"] {
+        for link in [
+            "tasks?color=red", "tasks?filter=maybe", "tasks?page=0", "tasks?page=-1",
+            "tasks?page=two", "tasks?page=", "tasks?q=", "tasks?q=%zz", "tasks?q=%4", "tasks?q=%FF",
+            "tasks?q=%20", "tasks?q=a%0Ab", "tasks?page=1&page=2", "tasks?filter=open&filter=done", "tasks?filter",
+            "tasks?&", "navstack://tasks?q=fruit&", "tasks/1?filter=open", "tasks/1/edit?page=2", "tasks/new?page=2",
+            "account?page=2",
+        ] {
             XCTAssertEqual(router.failure("go " + link), .malformedLink(link), link)
             XCTAssertEqual(router.phase, before, link)
         }

@@ -1,6 +1,7 @@
-@testable import NavStackCore
 import NavStackSQLite
 import XCTest
+
+@testable import NavStackCore
 
 /// Properties over random walks through a random tree of tasks: any line, good or bad,
 /// typed on any screen, never breaks what the tree and the path promise.
@@ -18,7 +19,9 @@ final class TreeWalkTests: XCTestCase {
             let roll = Int.random(in: 0..<10, using: &rng)
             // The first six make a chain seven levels deep; then a new top-level task, a
             // subtask of the last one (chains grow deeper), or one anywhere.
-            let parent: Int? = ids.count < 9 || (2..<6).contains(roll) ? ids.last
+            let parent: Int? =
+                ids.count < 9 || (2..<6).contains(roll)
+                ? ids.last
                 : roll < 2 ? nil : ids.randomElement(using: &rng)
             let title = Self.words.randomElement(using: &rng)! + " \(ids.count + 1)"
             let fields = DraftFields(title: title, notes: Self.words.randomElement(using: &rng)!, done: Bool.random(using: &rng))
@@ -104,10 +107,12 @@ final class TreeWalkTests: XCTestCase {
             if Bool.random(using: &rng) { return "go " + DeepLink.detail(chain: chain, page: 1).url }
             return "go " + DeepLink.detail(chain: [Int.random(in: 1...tasks, using: &rng)] + chain, page: 1).url
         case 3: return ["go tasks/\(id)/edit", "go tasks/\(id)/new", "go tasks/\(id)?page=2"].randomElement(using: &rng)!
-        case 4: return ["go tasks?filter=open&q=\(letter)&page=2", "go tasks?q=\(letter)", "go tasks?page=2", "go tasks"]
-            .randomElement(using: &rng)!
+        case 4:
+            return ["go tasks?filter=open&q=\(letter)&page=2", "go tasks?q=\(letter)", "go tasks?page=2", "go tasks"]
+                .randomElement(using: &rng)!
         case 5: return ["go tasks/new", "go account", "go account/settings", "go account/about"].randomElement(using: &rng)!
-        case 6: return ["go tasks?q=%zz", "go tasks?page=0", "go tasks?filter=some", "go tasks/0", "go http://x"].randomElement(using: &rng)!
+        case 6:
+            return ["go tasks?q=%zz", "go tasks?page=0", "go tasks?filter=some", "go tasks/0", "go http://x"].randomElement(using: &rng)!
         default:
             // Where the walk was a moment ago.
             return "go " + (router.shown.link?.url ?? "tasks")
@@ -196,7 +201,8 @@ final class TreeWalkTests: XCTestCase {
                     findings.note("a dirty draft was dropped", "\(at): \(owner.description)")
                 }
                 if ![.backDiscarding, .cancel, .save, .saveKeepingMine, .title, .notes, .done, .theirs].contains(word),
-                   let after = session.drafts[owner], after != draft {
+                    let after = session.drafts[owner], after != draft
+                {
                     findings.note("a dirty draft was changed", "\(at): \(owner.description)")
                 }
             }
@@ -240,8 +246,11 @@ final class TreeWalkTests: XCTestCase {
                     continue
                 }
                 if rebuilt.tab != session.tab || rebuilt.path != session.path || rebuilt.sheet != session.sheet {
-                    findings.note("go of the state's URL opened another place", "\(at) from \(from): \(link.url): "
-                                  + "\(rebuilt.path) \(String(describing: rebuilt.sheet)), not \(session.path) \(String(describing: session.sheet))")
+                    findings.note(
+                        "go of the state's URL opened another place",
+                        "\(at) from \(from): \(link.url): "
+                            + "\(rebuilt.path) \(String(describing: rebuilt.sheet)), not \(session.path) \(String(describing: session.sheet))"
+                    )
                 }
                 if case .list = link, rebuilt.list != session.list {
                     findings.note("go of the list's URL lost its state", "\(at) from \(from): \(link.url): \(rebuilt.list)")

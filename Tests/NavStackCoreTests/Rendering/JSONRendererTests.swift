@@ -1,5 +1,6 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 final class JSONRendererTests: XCTestCase {
     private func json(_ response: Response) -> String {
@@ -10,7 +11,9 @@ final class JSONRendererTests: XCTestCase {
 
     func testTheLoginScreen() throws {
         let router = try makeRouter(signedIn: false)
-        XCTAssertEqual(json(.screen(router.shown)), """
+        XCTAssertEqual(
+            json(.screen(router.shown)),
+            """
             {"screen":"login","title":"Sign in","tab":null,"path":[],"sheet":null,"url":null,\
             "actions":["login","go","help","quit","exit"],"pending":null}
 
@@ -19,7 +22,9 @@ final class JSONRendererTests: XCTestCase {
 
     func testTheListScreen() throws {
         let router = try makeRouter(pageSize: 2)
-        XCTAssertEqual(json(.screen(router.shown)), """
+        XCTAssertEqual(
+            json(.screen(router.shown)),
+            """
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
             "actions":["open","add","new","toggle","delete","move","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
             "items":[{"row":1,"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,\
@@ -34,7 +39,9 @@ final class JSONRendererTests: XCTestCase {
     func testTheEditScreen() throws {
         var router = try makeRouter()
         try router.run("open 2", "edit", "title New \"quoted\" \\ title")
-        XCTAssertEqual(json(.screen(router.shown)), """
+        XCTAssertEqual(
+            json(.screen(router.shown)),
+            """
             {"screen":"edit","title":"Edit Task","tab":"tasks","path":["detail/2","edit/2"],"sheet":null,\
             "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","undo","redo","go","where","help","quit","exit"],\
             "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true,"conflicts":[],"deleted":false}
@@ -45,7 +52,10 @@ final class JSONRendererTests: XCTestCase {
     func testDetailNotFoundAccountAndSheet() throws {
         var router = try makeRouter()
         try router.run("open 1")
-        XCTAssertTrue(json(.screen(router.shown)).contains(#""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,"parent":null,"subtasks":{"done":0,"total":0}},"items":[],"total":0,"page":1,"pages":1}"#))
+        XCTAssertTrue(
+            json(.screen(router.shown)).contains(
+                #""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,"parent":null,"subtasks":{"done":0,"total":0}},"items":[],"total":0,"page":1,"pages":1}"#
+            ))
         _ = try router.store.delete("ana", id: 1)
         XCTAssertTrue(json(.screen(router.shown)).hasPrefix(#"{"screen":"not-found","title":"Task not found""#))
         XCTAssertTrue(json(.screen(router.shown)).hasSuffix(#""id":1}"# + "\n"))

@@ -1,5 +1,6 @@
-@testable import NavStackCore
 import XCTest
+
+@testable import NavStackCore
 
 final class TextRendererTests: XCTestCase {
     private func text(_ router: Router, width: Int = 80) -> String {
@@ -10,7 +11,9 @@ final class TextRendererTests: XCTestCase {
 
     func testTheListScreen() throws {
         let router = try makeRouter()
-        XCTAssertEqual(text(router, width: 60), """
+        XCTAssertEqual(
+            text(router, width: 60),
+            """
             My Tasks
             My Tasks · navstack://tasks
             ────────────────────────────────────────────────────────────
@@ -73,8 +76,9 @@ final class TextRendererTests: XCTestCase {
 
     func testNoLineIsWiderThanTheWidth() throws {
         var router = try makeRouter()
-        try router.run("add " + String(repeating: "Wide 日本語の題名 ", count: 10), "back",
-                       "add " + String(repeating: "e\u{301}mojis 👩‍👩‍👧 ", count: 12))
+        try router.run(
+            "add " + String(repeating: "Wide 日本語の題名 ", count: 10), "back",
+            "add " + String(repeating: "e\u{301}mojis 👩‍👩‍👧 ", count: 12))
         try router.run("edit", "notes " + String(repeating: "a-very-long-unbroken-word", count: 8))
         for width in [20, 21, 33, 47, 80, 120] {
             var screens = [text(router, width: width)]
@@ -130,10 +134,12 @@ final class TextRendererTests: XCTestCase {
         XCTAssertEqual(TextRenderer.breadcrumb(crumbs, fitting: 40), "My Tasks › … › Level 99 › Level 100")
         XCTAssertEqual(TextRenderer.breadcrumb(crumbs, fitting: 60), "My Tasks › … › Level 97 › Level 98 › Level 99 › Level 100")
         // When only the last fits whole, the one before it stays named, cut short.
-        XCTAssertEqual(TextRenderer.breadcrumb(["My Tasks", "Shopping", "A rather long title", "Edit"], fitting: 30),
-                       "My Tasks › … › A rathe… › Edit")
-        XCTAssertEqual(TextRenderer.breadcrumb(["My Tasks", "A rather long title", "Edit"], fitting: 28),
-                       "My Tasks › A rather … › Edit")
+        XCTAssertEqual(
+            TextRenderer.breadcrumb(["My Tasks", "Shopping", "A rather long title", "Edit"], fitting: 30),
+            "My Tasks › … › A rathe… › Edit")
+        XCTAssertEqual(
+            TextRenderer.breadcrumb(["My Tasks", "A rather long title", "Edit"], fitting: 28),
+            "My Tasks › A rather … › Edit")
         for width in 20...80 {
             XCTAssertLessThanOrEqual(TextRenderer.breadcrumb(crumbs, fitting: width).displayWidth, width)
         }

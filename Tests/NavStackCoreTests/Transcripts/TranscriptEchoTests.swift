@@ -11,13 +11,15 @@ final class TranscriptEchoTests: XCTestCase {
             {"error":{"message":"x","line":2}}
 
             """
-        XCTAssertEqual(Transcript.lines(ofOutput: output), [
-            #"{"screen":"login"}"#,
-            "> login ana",
-            #"{"screen":"list"}"#,
-            #"> title a "b" \u{1B}"#,
-            #"{"error":{"message":"x","line":2}}"#,
-        ])
+        XCTAssertEqual(
+            Transcript.lines(ofOutput: output),
+            [
+                #"{"screen":"login"}"#,
+                "> login ana",
+                #"{"screen":"list"}"#,
+                #"> title a "b" \u{1B}"#,
+                #"{"error":{"message":"x","line":2}}"#,
+            ])
     }
 
     func testTextOutputIsSplitIntoItsLines() {

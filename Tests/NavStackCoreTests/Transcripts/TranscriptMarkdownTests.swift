@@ -86,8 +86,9 @@ final class TranscriptMarkdownTests: XCTestCase {
         XCTAssertEqual(blocks[1].fenceLine, 8)
         XCTAssertEqual(blocks[1].text, "> never closed\n\n")
         XCTAssertFalse(blocks[1].isClosed)
-        XCTAssertEqual(TranscriptError.unclosedBlock(fence: blocks[1].fence).message(in: .english),
-                       "the transcript block has no closing fence: end it with a line of ```")
+        XCTAssertEqual(
+            TranscriptError.unclosedBlock(fence: blocks[1].fence).message(in: .english),
+            "the transcript block has no closing fence: end it with a line of ```")
     }
 
     func testAnIndentedFenceTakesItsIndentationOffTheLines() {
@@ -101,8 +102,11 @@ final class TranscriptMarkdownTests: XCTestCase {
     func testReplacingABlockLeavesEveryOtherByteAsItWas() {
         let blocks = Transcript.blocks(inMarkdown: document)
         let replaced = Transcript.markdown(document, replacing: [(blocks[0], "> login ana\nSign in\n\n")])
-        XCTAssertEqual(replaced, document.replacingOccurrences(of: "#! navstack --width 40\n> login ana\nMy Tasks\n",
-                                                               with: "> login ana\nSign in\n\n"))
+        XCTAssertEqual(
+            replaced,
+            document.replacingOccurrences(
+                of: "#! navstack --width 40\n> login ana\nMy Tasks\n",
+                with: "> login ana\nSign in\n\n"))
         XCTAssertEqual(Transcript.markdown(document, replacing: []), document)
     }
 
@@ -131,7 +135,9 @@ final class TranscriptMarkdownTests: XCTestCase {
         let block = Transcript.blocks(inMarkdown: document)[0]
         let transcript = try Transcript(text: block.text)
         let diff = transcript.unifiedDiff(["> login ana", "My Lists"], path: "flows.md:7", firstLine: block.firstLine)
-        XCTAssertEqual(diff, """
+        XCTAssertEqual(
+            diff,
+            """
             --- flows.md:7 (expected)
             +++ flows.md:7 (actual)
             @@ -8,3 +8,3 @@

@@ -42,7 +42,9 @@ final class TranscriptTests: XCTestCase {
         new.insert("new", at: 8)
         let edits = LineDiff.edits(from: old, to: new)
         XCTAssertEqual(edits.filter { if case .same = $0 { false } else { true } }, [.removed("b"), .added("B"), .added("new")])
-        XCTAssertEqual(LineDiff.unified(edits, oldName: "x (expected)", newName: "x (actual)", context: 1), """
+        XCTAssertEqual(
+            LineDiff.unified(edits, oldName: "x (expected)", newName: "x (actual)", context: 1),
+            """
             --- x (expected)
             +++ x (actual)
             @@ -1,3 +1,3 @@
@@ -63,7 +65,9 @@ final class TranscriptTests: XCTestCase {
 
     func testTheDiffNamesTheFilesLineCountingTheHeader() throws {
         let transcript = try Transcript(text: "#! navstack --memory\none\ntwo\n")
-        XCTAssertEqual(transcript.unifiedDiff(["one", "2"], path: "t"), """
+        XCTAssertEqual(
+            transcript.unifiedDiff(["one", "2"], path: "t"),
+            """
             --- t (expected)
             +++ t (actual)
             @@ -1,3 +1,3 @@
@@ -77,8 +81,9 @@ final class TranscriptTests: XCTestCase {
 
     func testUpdatingKeepsWildcardLinesThatStillMatch() throws {
         let transcript = try Transcript(text: "#! navstack --memory\nnavstack [..]\n> where\nold\nstays [..]\n")
-        XCTAssertEqual(transcript.updated(with: ["navstack 9.9", "> where", "new", "stays here"]),
-                       ["navstack [..]", "> where", "new", "stays [..]"])
+        XCTAssertEqual(
+            transcript.updated(with: ["navstack 9.9", "> where", "new", "stays here"]),
+            ["navstack [..]", "> where", "new", "stays [..]"])
         XCTAssertEqual(transcript.updated(with: ["changed", "> where"]), ["changed", "> where"])
     }
 
@@ -129,10 +134,15 @@ final class TranscriptTests: XCTestCase {
     func testPastTheCostLimitTheMiddleIsOneReplacement() {
         let old = ["head", "1", "2", "x", "3", "tail"]
         let new = ["head", "x", "4", "5", "6", "tail"]
-        XCTAssertEqual(LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }, costLimit: 2),
-                       [.same("head", "head"), .removed("1"), .removed("2"), .removed("x"), .removed("3"),
-                        .added("x"), .added("4"), .added("5"), .added("6"), .same("tail", "tail")])
-        XCTAssertEqual(LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }).filter { if case .same = $0 { true } else { false } }.count, 3)
+        XCTAssertEqual(
+            LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }, costLimit: 2),
+            [
+                .same("head", "head"), .removed("1"), .removed("2"), .removed("x"), .removed("3"),
+                .added("x"), .added("4"), .added("5"), .added("6"), .same("tail", "tail"),
+            ])
+        XCTAssertEqual(
+            LineDiff.edits(from: old, to: new, matching: { old[$0] == new[$1] }).filter { if case .same = $0 { true } else { false } }
+                .count, 3)
     }
 
     func testALongDiffIsExact() {
@@ -163,8 +173,10 @@ final class TranscriptTests: XCTestCase {
     }
 
     func testAHeaderCannotChooseAStoreOrASubcommand() {
-        for text in ["#! navstack --store /home/me/.local/share/navstack/navstack.sqlite\n",
-                     "#! navstack --memory --store=../x.sqlite\n", "#! navstack --width 40 --store ~/x\n"] {
+        for text in [
+            "#! navstack --store /home/me/.local/share/navstack/navstack.sqlite\n",
+            "#! navstack --memory --store=../x.sqlite\n", "#! navstack --width 40 --store ~/x\n",
+        ] {
             XCTAssertThrowsError(try Transcript(text: text), text) { error in
                 XCTAssertEqual(error as? TranscriptError, .storeOption("--store"))
             }
@@ -173,8 +185,9 @@ final class TranscriptTests: XCTestCase {
             XCTAssertEqual(error as? TranscriptError, .badHeader("#! navstack import x.json --store y"))
         }
         XCTAssertNoThrow(try Transcript(text: "#! navstack --open tasks/2\n"))
-        XCTAssertEqual(TranscriptError.storeOption("--store").message(in: .english),
-                       "the header chooses a store with '--store'; a transcript always runs with a temporary store of its own, so remove it")
+        XCTAssertEqual(
+            TranscriptError.storeOption("--store").message(in: .english),
+            "the header chooses a store with '--store'; a transcript always runs with a temporary store of its own, so remove it")
         XCTAssertEqual(TranscriptError.tooLarge(bytes: 20_000_000).description, "it is too large (20000000 bytes; the limit is 16777216)")
     }
 
@@ -183,4 +196,3 @@ final class TranscriptTests: XCTestCase {
         XCTAssertEqual(text, "--- x\\u{1B}\n+++ y\n@@ -1,1 +1,1 @@\n-a\\u{1B}[2J\n+b\\u{7}\n")
     }
 }
-
