@@ -37,17 +37,21 @@ struct Syncer {
     func run(within budget: Duration) throws(SyncError) -> SyncTotals {
         let end = ContinuousClock.now.advanced(by: budget)
         var totals = SyncTotals()
-        var retried: Set<String> = []
+        // Each is done once a run: a second refusal of the same kind is the run's failure.
+        var tookNewReplica = false
+        var restamped = false
         while true {
             do {
                 try rounds(until: end, totals: &totals)
                 return totals
-            } catch .replicaTaken where retried.insert("replica").inserted {
+            } catch .replicaTaken where !tookNewReplica {
+                tookNewReplica = true
                 _ = try make { try store.restampUnsent(user, .newReplica) }
             } catch .stampsAhead(let serverMillis) {
                 let wall = Int(SQLiteStore.milliseconds())
                 guard wall - serverMillis <= SyncDrift.maximumMillis else { throw .clockAhead(millis: wall - serverMillis) }
-                guard retried.insert("clock").inserted else { throw .stampsAhead(serverMillis: serverMillis) }
+                guard !restamped else { throw .stampsAhead(serverMillis: serverMillis) }
+                restamped = true
                 _ = try make { try store.restampUnsent(user, .clockSetBack(wall: wall)) }
             }
         }
@@ -100,6 +104,13 @@ struct Syncer {
     static func failure(_ error: any Error) -> SyncError {
         if let failure = error as? SyncError { return failure }
         return .store(Navstack.words(for: error).escapedForDisplay)
+    }
+
+    /// A failed sync's line, saying that the changes are kept and will be sent next time,
+    /// unless its `reason` says so itself (a clock ahead: they wait for the clock).
+    static func changesKept(after failure: SyncError, _ reason: String, in t: Catalog = Navstack.messageCatalog) -> String {
+        if case .clockAhead = failure { return reason }
+        return t(.syncChangesKept, ("reason", reason))
     }
 
     /// The words of any error of a sync's steps; a run out of time names the time it had.
@@ -244,9 +255,7 @@ struct SyncCommand: Subcommand {
                     message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
                 }
             }
-            // A clock ahead already says the changes are kept.
-            if case .clockAhead = error { throw fail(message) }
-            throw fail(t(.syncChangesKept, ("reason", message)))
+            throw fail(Syncer.changesKept(after: error, message, in: t))
         }
     }
 }
@@ -296,11 +305,7 @@ final class AutoSync {
             // One line for a run of failures.
             if !failedLast {
                 let reason = Syncer.describe(error, within: Self.budget)
-                let line =
-                    if case .clockAhead = Syncer.failure(error) { reason } else {
-                        Navstack.messageCatalog(.syncChangesKept, ("reason", reason))
-                    }
-                streams.write("navstack: sync: \(line)\n", to: .error)
+                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error), reason))\n", to: .error)
             }
             failedLast = true
         }
