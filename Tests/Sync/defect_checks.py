@@ -32,20 +32,11 @@ import time
 import urllib.error
 import urllib.request
 
+import client_checks
+from client_checks import check
+
 ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8")
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
-passed = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {what}")
-    else:
-        failed += 1
-        print(f"not ok - {what}" + (f"\n  {detail}" if detail else ""))
 
 
 def run(binary, store, *args, env=ENV, prefix=()):
@@ -218,8 +209,8 @@ def main():
         else:
             check(False, "clock: faketime is installed (scripts/test installs it)")
         refused_values()
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    print(f"{client_checks.passed} passed, {client_checks.failed} failed")
+    return 0 if client_checks.failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -164,16 +164,7 @@ def raw_exchange(base, head, body_chunks, read_timeout=10):
             sock.shutdown(socket.SHUT_WR)
         except OSError:
             pass
-        data = b""
-        try:
-            while b"\r\n" not in data:
-                part = sock.recv(4096)
-                if not part:
-                    break
-                data += part
-        except (ConnectionResetError, socket.timeout):
-            pass
-        return data.split(b"\r\n", 1)[0].decode("latin-1"), closed_early
+        return status_line(sock, read_timeout), closed_early
     finally:
         sock.close()
 

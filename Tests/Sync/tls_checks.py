@@ -37,22 +37,13 @@ import threading
 import time
 import warnings
 
+import client_checks
+from client_checks import check
+
 BASE_ENV = {key: value for key, value in os.environ.items()
             if key not in ("NAVSTACK_CA", "SSL_CERT_FILE", "SSL_CERT_DIR")}
 ENV = dict(BASE_ENV, NAVSTACK_SYNC="0", LANG="C.UTF-8")
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
-passed = 0
-failed = 0
-
-
-def check(ok, what, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok - {what}")
-    else:
-        failed += 1
-        print(f"not ok - {what}" + (f"\n  {detail}" if detail else ""))
 
 
 def run(binary, store, *args, env=ENV, timeout=60):
@@ -378,8 +369,8 @@ def main():
         for server in servers:
             server.stop()
 
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    print(f"{client_checks.passed} passed, {client_checks.failed} failed")
+    sys.exit(1 if client_checks.failed else 0)
 
 
 if __name__ == "__main__":
