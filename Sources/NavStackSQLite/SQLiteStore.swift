@@ -1,5 +1,6 @@
 import CSQLite
 import NavStackCore
+import NavStackSync
 
 #if canImport(Glibc)
     import Glibc
@@ -143,11 +144,7 @@ public final class SQLiteStore: TaskStore {
 
     /// The wall clock in milliseconds since 1970: what uuids, changes and their sync
     /// stamps are made from.
-    @Sendable public static func milliseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
-    }
+    @Sendable public static func milliseconds() -> UInt64 { UInt64(SyncClock.wallMillis()) }
 
     /// `navstack_matches(title, notes, search)`: the list's search, in SQL.
     private static func addFunctions(to db: Connection) throws(SQLiteError) {

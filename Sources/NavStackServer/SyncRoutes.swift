@@ -3,12 +3,6 @@ import Logging
 import NavStackSync
 import PostgresNIO
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The two endpoints: POST /v1/sync and GET /health, over an operation log: PostgreSQL's
 /// when serving, memory's in tests.
 public struct SyncRoutes: Sendable {
@@ -23,19 +17,12 @@ public struct SyncRoutes: Sendable {
 
     public init(
         log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
-        now: @escaping @Sendable () -> Int64 = SyncRoutes.wallClock
+        now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis
     ) {
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
         self.now = now
-    }
-
-    /// The system's clock, in milliseconds since 1970.
-    @Sendable public static func wallClock() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The paths and the methods each one answers; another method gets 405.
