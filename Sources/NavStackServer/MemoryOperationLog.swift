@@ -32,18 +32,40 @@ public final class MemoryOperationLog: OperationStore {
 
     public init() {}
 
-    /// Creates the account `name` if it is new and gives it a new token, which it returns.
-    public func addUser(name: String) -> (token: String, isNew: Bool) {
-        let token = BearerToken.random()
-        let isNew = state.withLock { state in
-            let id = state.names[name] ?? Int64(state.names.count + 1)
-            state.tokens[token] = id
-            guard state.names[name] == nil else { return false }
+    /// Creates the account `name` and returns its first token; `nil` when it exists
+    /// already (as ``Accounts`` refuses `user add`).
+    @discardableResult
+    public func addUser(name: String) -> String? {
+        state.withLock { state in
+            guard state.names[name] == nil else { return nil }
+            let id = Int64(state.names.count + 1)
             state.names[name] = id
             state.accounts[id] = Account()
-            return true
+            let token = BearerToken.random()
+            state.tokens[token] = id
+            return token
         }
-        return (token, isNew)
+    }
+
+    /// Another token for the account `name`; `nil` when there is no such account.
+    public func addToken(name: String) -> String? {
+        state.withLock { state in
+            guard let id = state.names[name] else { return nil }
+            let token = BearerToken.random()
+            state.tokens[token] = id
+            return token
+        }
+    }
+
+    /// Stops every token of the account `name` and returns how many there were; `nil`
+    /// when there is no such account.
+    public func revoke(name: String) -> Int? {
+        state.withLock { state in
+            guard let id = state.names[name] else { return nil }
+            let revoked = state.tokens.filter { $0.value == id }.map(\.key)
+            for token in revoked { state.tokens[token] = nil }
+            return revoked.count
+        }
     }
 
     /// How many operations the account `name` holds.

@@ -62,31 +62,6 @@ public struct OperationLog: OperationStore {
         }
     }
 
-    /// Creates the account `name` if it is new, and gives it a new token: 32 random bytes
-    /// as 64 hexadecimal digits, returned here and stored only as its SHA-256.
-    public static func addUser(
-        name: String, on connection: PostgresConnection, logger: Logger
-    ) async throws -> (token: String, isNew: Bool) {
-        let token = BearerToken.random()
-        let isNew = try await connection.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                INSERT INTO account (name) VALUES (\(name))
-                ON CONFLICT (name) DO UPDATE SET name = excluded.name
-                RETURNING id, xmax = 0
-                """, logger: logger)
-            var account: (id: Int64, isNew: Bool)?
-            for try await (id, isNew) in rows.decode((Int64, Bool).self) { account = (id, isNew) }
-            guard let account else { preconditionFailure("INSERT … RETURNING returns its row") }
-            try await connection.query(
-                "INSERT INTO token (sha256, account_id) VALUES (sha256(convert_to(\(token), 'UTF8')), \(account.id))",
-                logger: logger
-            ).drain()
-            return account.isNew
-        }
-        return (token, isNew)
-    }
-
     /// All the operations in one statement, as arrays unnested; one already in the log
     /// (the same replica and seq) is left as it is, so a request sent again adds nothing
     /// twice. PostgreSQL numbers the rows of a function scan as it reads them, in the order

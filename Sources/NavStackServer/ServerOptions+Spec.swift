@@ -61,13 +61,46 @@ extension ServerOptions {
                     + "(default: \(ConnectionLimits.defaultMaximumConnections), fewer when the limit on open files "
                     + "is lower: it is raised towards its hard limit, and 64 files are kept for the rest)."),
         ],
-        subcommands: [("user add", userAddSpec.abstract)])
+        subcommands: UserCommand.Action.allCases.map { ("user \($0.rawValue)", userSpec($0).abstract) })
 
-    /// `navstack-server user add NAME`.
-    public static let userAddSpec = CommandSpec(
-        name: "navstack-server user add",
-        abstract: "Create the account NAME (or give an existing one another token) and print its new token, alone, "
-            + "on standard output; the database keeps only the token's SHA-256.",
-        options: databaseOptions,
-        arguments: [.init("NAME", help: "The account: 1 to 100 characters without control characters.")])
+    /// `navstack-server user ACTION`: one account's tokens and log, or the list of them.
+    public static func userSpec(_ action: UserCommand.Action) -> CommandSpec {
+        let name = [CommandSpec.Argument("NAME", help: "The account: 1 to 100 characters without control characters.")]
+        let abstract: String
+        var discussion = ""
+        switch action {
+        case .add:
+            abstract = "Create the account NAME and print its first token, alone, on standard output."
+            discussion = """
+                The database keeps only the token's SHA-256. An account that exists already is \
+                refused: user token gives it another token.
+                """
+        case .token:
+            abstract = "Give the account NAME another token (for another device) and print it, alone, on standard output."
+            discussion = "The account's other tokens keep working; user revoke stops them all."
+        case .revoke:
+            abstract = "Stop every token of the account NAME at once, on every server that shares the database."
+            discussion = """
+                A request with one of them is answered 401 from then on. The account and its \
+                log stay: user token gives it a new token.
+                """
+        case .remove:
+            abstract = "Remove the account NAME with its tokens and its whole log of operations."
+            discussion = "The devices keep their tasks; the server keeps nothing of the account."
+        case .list:
+            abstract = "List the accounts, one a line: the name, a tab, and how many tokens it has, sorted by name."
+        }
+        let refused =
+            switch action {
+            case .add: "the account exists already or "
+            case .list: ""
+            case .token, .revoke, .remove: "there is no such account or "
+            }
+        let exitStatus = "Exit status: 0 when done, 1 when \(refused)the database cannot be used, 64 on bad usage."
+        return CommandSpec(
+            name: "navstack-server user \(action.rawValue)", abstract: abstract,
+            discussion: discussion.isEmpty ? exitStatus : discussion + "\n\n" + exitStatus,
+            options: databaseOptions,
+            arguments: action == .list ? [] : name)
+    }
 }

@@ -2,7 +2,7 @@ import Logging
 import NavStackCore
 
 /// What one run of `navstack-server` was asked to do, read from its arguments by the
-/// core's ``CommandSpec`` (``spec`` and ``userAddSpec``).
+/// core's ``CommandSpec`` (``spec`` and ``userSpec(_:)``).
 public struct ServerOptions: Equatable, Sendable {
     /// A run: a help text, the version, or a command on a database.
     public enum Invocation: Equatable, Sendable {
@@ -13,8 +13,7 @@ public struct ServerOptions: Equatable, Sendable {
 
     public enum Command: Equatable, Sendable {
         case serve
-        /// `user add NAME`: a new account, or a new token for an existing one.
-        case addUser(name: String)
+        case user(UserCommand)
     }
 
     public var command: Command
@@ -36,28 +35,31 @@ public struct ServerOptions: Equatable, Sendable {
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
 
-    /// Reads the arguments (without the program's name): `help [user add]`, then the
-    /// options with `user add NAME` anywhere among them. `environment` supplies
+    /// Reads the arguments (without the program's name): `help [user ACTION]`, then the
+    /// options with `user ACTION [NAME]` anywhere among them. `environment` supplies
     /// NAVSTACK_DATABASE when `--database` is not given.
     public static func parse(_ words: [String], environment: [String: String]) throws(UsageError) -> Invocation {
         var words = words
+        let actions = UserCommand.Action.allCases.map(\.rawValue)
         if words.first == "help" {
             let topic = words.dropFirst()
             if topic.isEmpty { return .help(spec.help) }
-            guard topic.elementsEqual(["user", "add"]) else {
-                throw .noSuchHelpTopic(topic.joined(separator: " "), topics: ["user add"])
+            guard topic.count == 2, topic.first == "user", let action = UserCommand.Action(rawValue: topic.last ?? "") else {
+                throw .noSuchHelpTopic(topic.joined(separator: " "), topics: actions.map { "user \($0)" })
             }
-            return .help(userAddSpec.help)
+            return .help(userSpec(action).help)
         }
-        // `user add` is the first word that is neither an option nor an option's value.
-        let userCommand = CommandSpec(name: "user", abstract: "", options: userAddSpec.options)
-        let user = CommandSpec.subcommandIndex(in: words, among: [userCommand], root: spec)
-        if let user {
-            guard user + 1 < words.count else { throw .missingArgument("add") }
-            guard words[user + 1] == "add" else { throw .unexpectedArgument(words[user + 1]) }
+        // `user` is the first word that is neither an option nor an option's value; its
+        // action is the word after it.
+        let userCommand = CommandSpec(name: "user", abstract: "", options: databaseOptions)
+        var action: UserCommand.Action?
+        if let user = CommandSpec.subcommandIndex(in: words, among: [userCommand], root: spec) {
+            guard user + 1 < words.count else { throw .missingArgument(actions.joined(separator: "|")) }
+            action = UserCommand.Action(rawValue: words[user + 1])
+            guard action != nil else { throw .unexpectedArgument(words[user + 1]) }
             words.removeSubrange(user...(user + 1))
         }
-        let commandSpec = user == nil ? spec : userAddSpec
+        let commandSpec = action.map(userSpec) ?? spec
         let parsed: ParsedArguments
         switch try commandSpec.parse(words) {
         case .help: return .help(commandSpec.help)
@@ -67,8 +69,8 @@ public struct ServerOptions: Equatable, Sendable {
         var options = ServerOptions(
             command: .serve, database: try database(parsed, environment: environment), host: defaultHost,
             port: defaultPort, logLevel: try parsed.choice("log-level", as: Logger.Level.self) ?? .info)
-        if user != nil {
-            options.command = .addUser(name: try userName(parsed.arguments[0]))
+        if let action {
+            options.command = .user(try UserCommand(action, name: parsed.arguments.first.map(userName)))
             return .run(options)
         }
         if let listen = parsed.value("listen") {

@@ -10,19 +10,22 @@ import PostgresNIO
     import Darwin
 #endif
 
-/// Runs what ``ServerOptions`` asks for: the server, or `user add`.
+/// Runs what ``ServerOptions`` asks for: the server, or a `user` command.
 public enum SyncServer {
     /// Why a run stopped; the executable prints the message and exits with 1.
     public enum Failure: Error, Sendable {
         case databaseUnreachable(DatabaseAddress, reason: String)
         case badTLSFiles(reason: String)
         case cannotListen(host: String, port: Int, reason: String)
+        /// `user ACTION NAME` on an account that exists (`add`) or does not (the others).
+        case account(Accounts.Failure)
 
         public var message: String {
             switch self {
             case .databaseUnreachable(let address, let reason): "cannot use the database \(address.description): \(reason)"
             case .badTLSFiles(let reason): "cannot read the TLS certificate or key: \(reason)"
             case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+            case .account(let failure): failure.message
             }
         }
     }
@@ -58,13 +61,20 @@ public enum SyncServer {
         }
     }
 
-    /// Migrates the database and gives the account `name` a new token, which it returns.
-    public static func addUser(name: String, database: DatabaseAddress, logger: Logger) async throws -> String {
+    /// Migrates the database and runs `command` on its accounts; returns what it prints.
+    public static func user(_ command: UserCommand, database: DatabaseAddress, logger: Logger) async throws -> String {
         try await withConnection(to: database, logger: logger) { connection in
             try await Migrations.apply(on: connection, logger: logger)
-            let (token, isNew) = try await OperationLog.addUser(name: name, on: connection, logger: logger)
-            logger.info(isNew ? "added a user" : "added a token to a user", metadata: ["name": "\(name)"])
-            return token
+            do {
+                let output = try await Accounts.run(command, on: connection, logger: logger)
+                logger.info("user command done", metadata: ["command": "\(command)"])
+                return output
+            } catch let error as PostgresTransactionError {
+                if let failure = error.closureError as? Accounts.Failure { throw Failure.account(failure) }
+                throw error
+            } catch let failure as Accounts.Failure {
+                throw Failure.account(failure)
+            }
         }
     }
 
@@ -90,6 +100,9 @@ public enum SyncServer {
             let result = try await body(connection)
             try? await connection.close()
             return result
+        } catch let failure as Failure {
+            try? await connection.close()
+            throw failure
         } catch {
             try? await connection.close()
             throw Failure.databaseUnreachable(database, reason: reason(error))

@@ -35,8 +35,9 @@ case .run(let options):
         switch options.command {
         case .serve:
             try await SyncServer.serve(options, logger: logger)
-        case .addUser(let name):
-            print(try await SyncServer.addUser(name: name, database: options.database, logger: logger))
+        case .user(let command):
+            let output = try await SyncServer.user(command, database: options.database, logger: logger)
+            if !output.isEmpty { print(output) }
         }
     } catch let failure as SyncServer.Failure {
         complain(failure.message)

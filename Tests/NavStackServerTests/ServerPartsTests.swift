@@ -28,10 +28,14 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertNil(options.tls)
         let other = try XCTUnwrap(
             try parse("--log-level", "debug", "user", "add", "ana", environment: ["NAVSTACK_DATABASE": "postgres://u@h/db"]))
-        XCTAssertEqual(other.command, .addUser(name: "ana"))
+        XCTAssertEqual(other.command, .user(.add("ana")))
         XCTAssertEqual(other.database, try DatabaseAddress(url: "postgres://u@h/db"))
         XCTAssertEqual(other.logLevel, .debug)
-        XCTAssertEqual(try parse("user", "add", "--database=postgres://u@h/db", "--", "-ana")?.command, .addUser(name: "-ana"))
+        XCTAssertEqual(try parse("user", "add", "--database=postgres://u@h/db", "--", "-ana")?.command, .user(.add("-ana")))
+        for (action, command) in [("token", UserCommand.token("ana")), ("revoke", .revoke("ana")), ("remove", .remove("ana"))] {
+            XCTAssertEqual(try parse("--database", "postgres://u@h/db", "user", action, "ana")?.command, .user(command))
+        }
+        XCTAssertEqual(try parse("user", "list", "--database", "postgres://u@h/db")?.command, .user(.list))
         let listening = try XCTUnwrap(try parse("--listen=[::1]:9000", "--database", "postgres://u@h/db"))
         XCTAssertEqual(listening.host, "::1")
         XCTAssertEqual(listening.port, 9000)
@@ -60,8 +64,13 @@ final class ServerPartsTests: XCTestCase {
         XCTAssertEqual(try ServerOptions.parse(["--database", "x", "--help"], environment: [:]), .help(ServerOptions.spec.help))
         XCTAssertEqual(try ServerOptions.parse(["-h"], environment: [:]), .help(ServerOptions.spec.help))
         XCTAssertEqual(try ServerOptions.parse(["help"], environment: [:]), .help(ServerOptions.spec.help))
-        XCTAssertEqual(try ServerOptions.parse(["user", "add", "--help"], environment: [:]), .help(ServerOptions.userAddSpec.help))
-        XCTAssertEqual(try ServerOptions.parse(["help", "user", "add"], environment: [:]), .help(ServerOptions.userAddSpec.help))
+        for action in UserCommand.Action.allCases {
+            let help = ServerOptions.userSpec(action).help
+            XCTAssertEqual(try ServerOptions.parse(["user", action.rawValue, "--help"], environment: [:]), .help(help))
+            XCTAssertEqual(try ServerOptions.parse(["help", "user", action.rawValue], environment: [:]), .help(help))
+            XCTAssertTrue(ServerOptions.spec.help.contains("user \(action.rawValue)"), action.rawValue)
+            XCTAssertTrue(help.contains("Exit status: 0"), action.rawValue)
+        }
         XCTAssertEqual(try ServerOptions.parse(["--version"], environment: [:]), .version)
         let help = ServerOptions.spec.help
         for option in [
@@ -73,7 +82,9 @@ final class ServerPartsTests: XCTestCase {
             XCTAssertTrue(help.contains(option), option)
         }
         XCTAssertTrue(
-            ServerOptions.userAddSpec.help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
+            ServerOptions.userSpec(.add).help.contains("USAGE: navstack-server user add [--database <URL>] [--log-level <LEVEL>] <NAME>"))
+        XCTAssertTrue(
+            ServerOptions.userSpec(.list).help.contains("USAGE: navstack-server user list [--database <URL>] [--log-level <LEVEL>]\n"))
     }
 
     func testUsageErrors() {
@@ -111,9 +122,15 @@ final class ServerPartsTests: XCTestCase {
             "the value '\(String(repeating: "n", count: 101))' is invalid for '<NAME>': use 1 to 100 characters without control characters")
         XCTAssertEqual(usage("--database", database, "user", "add", "--listen", ":1", "ana"), "unknown option '--listen'")
         XCTAssertEqual(usage("--database", database, "serve"), "unexpected argument 'serve'")
-        XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add'")
+        XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add|token|revoke|remove|list'")
         XCTAssertEqual(usage("--database", database, "user", "del", "x"), "unexpected argument 'del'")
-        XCTAssertEqual(usage("help", "me"), "help takes one of: user add (got 'me')")
+        XCTAssertEqual(usage("--database", database, "user", "revoke"), "missing expected argument '<NAME>'")
+        XCTAssertEqual(usage("--database", database, "user", "list", "ana"), "unexpected argument 'ana'")
+        XCTAssertEqual(
+            usage("help", "me"), "help takes one of: user add, user token, user revoke, user remove, user list (got 'me')")
+        XCTAssertEqual(
+            usage("help", "user", "drop"),
+            "help takes one of: user add, user token, user revoke, user remove, user list (got 'user drop')")
         XCTAssertEqual(usage("--database", database, "--tls-cert", "c"), "missing expected argument '--tls-key <FILE>'")
         XCTAssertEqual(usage("--database", database, "--tls-key", "k"), "missing expected argument '--tls-cert <FILE>'")
         XCTAssertEqual(

@@ -68,7 +68,7 @@ private func answer(_ response: TestResponse, file: StaticString = #filePath, li
 final class SyncRoutesTests: XCTestCase {
     func testAPushReachesTheOtherReplicaAndNotItsOwn() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             let created = #"{ "title" : "two", "notes" : "", "done" : false, "parent" : null, "position" : 1 }"#
             let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, field: "task", value: created)]))
@@ -98,7 +98,7 @@ final class SyncRoutesTests: XCTestCase {
 
     func testPagesOfTenThousandWithMore() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             for start in stride(from: 1, through: 20_001, by: 10_000) {
                 let operations = (start..<min(start + 10_000, 20_006)).map { operation($0) }
@@ -124,7 +124,7 @@ final class SyncRoutesTests: XCTestCase {
 
     func testAPushSentAgainAddsNothing() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             let request = body(first, [operation(1), operation(2)])
             let once = try await sync(client, token: token, request)
@@ -142,8 +142,8 @@ final class SyncRoutesTests: XCTestCase {
 
     func testAHeldReplicaAndSeqWithOtherContentIs409AndNothingOfTheRequestIsKept() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
-        let other = log.addUser(name: "bob").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
+        let other = try XCTUnwrap(log.addUser(name: "bob"))
         try await app(log).test(.router) { client in
             _ = try await sync(client, token: token, body(first, [operation(1), operation(2)]))
             let taken = try await sync(client, token: token, body(first, [operation(3), operation(2, value: #""changed""#)]))
@@ -175,7 +175,7 @@ final class SyncRoutesTests: XCTestCase {
 
     func testAStampMoreThanAMinuteAheadIsRefusedWithTheServersClock() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             let ahead = try await sync(
                 client, token: token, body(first, [operation(1), operation(2, millis: serverMillis + 3 * 3_600_000)]))
@@ -196,7 +196,7 @@ final class SyncRoutesTests: XCTestCase {
 
     func testAValueTheAppRefusesIsRefusedNamingTheOperation() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             let cases = [
                 (operation(2, value: #""   ""#), #"{"error":"ops[1] sets a task id or a title that navstack does not take"}"#),
@@ -228,24 +228,44 @@ final class SyncRoutesTests: XCTestCase {
         }
     }
 
+    func testARevokedTokenIsRefusedAtOnceAndANewOneWorks() async throws {
+        let log = MemoryOperationLog()
+        let laptop = try XCTUnwrap(log.addUser(name: "ana"))
+        let phone = try XCTUnwrap(log.addToken(name: "ana"))
+        try await app(log).test(.router) { client in
+            _ = try answer(await sync(client, token: laptop, body(first, [operation(1)])))
+            XCTAssertEqual(log.revoke(name: "ana"), 2)
+            for token in [laptop, phone] {
+                let response = try await sync(client, token: token, body(second))
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertEqual(String(buffer: response.body), #"{"error":"bad token"}"#)
+            }
+            let renewed = try XCTUnwrap(log.addToken(name: "ana"))
+            let kept = try answer(await sync(client, token: renewed, body(second)))
+            XCTAssertEqual(kept.operations.count, 1, "the log stays")
+        }
+        XCTAssertNil(log.revoke(name: "bob"))
+        XCTAssertNil(log.addToken(name: "bob"))
+    }
+
     func testAccountsAreApart() async throws {
         let log = MemoryOperationLog()
-        let ana = log.addUser(name: "ana").token
-        let bob = log.addUser(name: "bob").token
-        let again = log.addUser(name: "ana")
-        XCTAssertFalse(again.isNew)
+        let ana = try XCTUnwrap(log.addUser(name: "ana"))
+        let bob = try XCTUnwrap(log.addUser(name: "bob"))
+        XCTAssertNil(log.addUser(name: "ana"), "an account that exists is not added again")
+        let again = try XCTUnwrap(log.addToken(name: "ana"))
         try await app(log).test(.router) { client in
             _ = try await sync(client, token: ana, body(first, [operation(1)]))
             let bobs = try answer(await sync(client, token: bob, body(second)))
             XCTAssertEqual(bobs.operations.count, 0)
-            let anas = try answer(await sync(client, token: again.token, body(second)))
+            let anas = try answer(await sync(client, token: again, body(second)))
             XCTAssertEqual(anas.operations.count, 1)
         }
     }
 
     func testRefusals() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         try await app(log).test(.router) { client in
             let missing = try await sync(client, token: nil, body(first))
             XCTAssertEqual(missing.status, .unauthorized)
@@ -313,7 +333,7 @@ final class SyncRoutesTests: XCTestCase {
 
     func testEachRequestIsOneLogLineAndARefusalSaysWhyInWords() async throws {
         let log = MemoryOperationLog()
-        let token = log.addUser(name: "ana").token
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
         let lines = LogLines()
         try await app(log, logs: lines).test(.router) { client in
             _ = try await sync(client, token: token, body(first, [operation(1)]))

@@ -81,11 +81,16 @@ def psql(sql):
     return result.stdout.strip()
 
 
+def user(*words):
+    """`navstack-server user WORDS…`: its exit status, standard output and standard error."""
+    result = subprocess.run([SERVER_BIN, "--database", PG_URL, "--log-level", "warning", "user", *words],
+                            capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
 def add_user(name):
-    result = subprocess.run(
-        [SERVER_BIN, "--database", PG_URL, "--log-level", "warning", "user", "add", name],
-        capture_output=True, text=True)
-    return result.returncode, result.stdout
+    code, out, _ = user("add", name)
+    return code, out
 
 
 def new_user(name):
@@ -260,10 +265,53 @@ def check_health_and_users():
     check("user add prints the token alone: 64 lowercase hex digits and a newline",
           code == 0 and len(out) == 65 and out.endswith("\n") and all(c in "0123456789abcdef" for c in out[:64]),
           repr(out))
-    code2, out2 = add_user("alice")
-    check("user add on an existing user gives it another, different token that also works",
-          code2 == 0 and out2 != out and sync(SERVER_A, out2.strip(), new_replica())[0] == 200)
+    code2, out2, err2 = user("add", "alice")
+    check("user add of an existing account is refused with one line naming user token, exit 1",
+          code2 == 1 and out2 == "" and len(err2.splitlines()) == 1 and "already an account 'alice'" in err2
+          and "user token alice" in err2, f"{code2} {out2!r} {err2!r}")
+    code3, out3, _ = user("token", "alice")
+    check("user token gives an account another, different token that works on both servers",
+          code3 == 0 and len(out3) == 65 and out3 != out and sync(SERVER_A, out3.strip(), new_replica())[0] == 200
+          and sync(SERVER_B, out.strip(), new_replica())[0] == 200, f"{code3} {out3!r}")
     return out.strip()
+
+
+def check_revoke_and_remove():
+    """Tokens stop at once on every instance: each request looks its token up."""
+    first = new_user("grace")
+    code, second, _ = user("token", "grace")
+    second = second.strip()
+    code_list, listed, _ = user("list")
+    check("user list prints each account's name, a tab and its token count, sorted by name",
+          code_list == 0 and "grace\t2" in listed.splitlines() and listed.splitlines() == sorted(listed.splitlines()),
+          repr(listed))
+    writer = new_replica()
+    status, _, _ = sync(SERVER_A, first, writer, 0, make_ops(3, tag="gr"))
+    check("grace pushes 3 operations", status == 200)
+    code, out, err = user("revoke", "grace")
+    check("user revoke says how many tokens it stopped", code == 0 and out == "revoked 2 tokens of 'grace'\n",
+          f"{code} {out!r} {err!r}")
+    refused = [sync(server, token, new_replica())[0] for server in (SERVER_A, SERVER_B) for token in (first, second)]
+    check("every revoked token is refused with 401 at once, on both servers", refused == [401] * 4, str(refused))
+    code, third, _ = user("token", "grace")
+    status, body, _ = sync(SERVER_B, third.strip(), new_replica())
+    check("a new token after a revoke works and the account's log is still there",
+          code == 0 and status == 200 and len(body["ops"]) == 3, f"{status} {body}")
+    account = account_id("grace")
+    code, out, err = user("remove", "grace")
+    check("user remove says what it removed", code == 0 and out == "removed 'grace' with 1 token and 3 operations\n",
+          f"{code} {out!r} {err!r}")
+    refused = [sync(server, third.strip(), new_replica())[0] for server in (SERVER_A, SERVER_B)]
+    check("after user remove its token is refused on both servers", refused == [401, 401], str(refused))
+    check("user remove leaves nothing of the account in the database",
+          psql(f"SELECT (SELECT count(*) FROM op WHERE account_id = {account}) + "
+               f"(SELECT count(*) FROM token WHERE account_id = {account}) + "
+               f"(SELECT count(*) FROM account WHERE id = {account})") == "0")
+    for words in (("token", "grace"), ("revoke", "grace"), ("remove", "grace")):
+        code, out, err = user(*words)
+        check(f"user {words[0]} of an account that does not exist: exit 1, one line",
+              code == 1 and out == "" and len(err.splitlines()) == 1 and "no account 'grace'" in err,
+              f"{code} {out!r} {err!r}")
 
 
 def check_push_and_pull(token):
@@ -772,6 +820,7 @@ def main():
     timed(check_replica_taken)
     timed(check_concurrent_writers)
     timed(check_token_before_body)
+    timed(check_revoke_and_remove)
     timed(check_half_sent_closed)
     timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)

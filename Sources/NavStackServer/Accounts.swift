@@ -1,0 +1,140 @@
+import Logging
+import PostgresNIO
+
+/// `navstack-server user ACTION`: what is done to the accounts.
+public enum UserCommand: Equatable, Sendable {
+    /// A new account and its first token.
+    case add(String)
+    /// Another token for an account.
+    case token(String)
+    /// Every token of an account stops working.
+    case revoke(String)
+    /// The account, its tokens and its whole log are removed.
+    case remove(String)
+    /// The accounts' names and how many tokens each has.
+    case list
+
+    public enum Action: String, CaseIterable, Sendable {
+        case add, token, revoke, remove, list
+    }
+
+    /// The command of `action` on `name`, which every action but `list` has (its spec
+    /// asks for it).
+    init(_ action: Action, name: String?) {
+        guard action != .list else {
+            self = .list
+            return
+        }
+        guard let name else { preconditionFailure("user \(action.rawValue) takes a NAME") }
+        switch action {
+        case .add: self = .add(name)
+        case .token: self = .token(name)
+        case .revoke: self = .revoke(name)
+        case .remove: self = .remove(name)
+        case .list: self = .list
+        }
+    }
+}
+
+/// The accounts and their tokens in PostgreSQL. A token is 32 random bytes as 64
+/// hexadecimal digits, returned once and stored only as its SHA-256; every request looks
+/// its token up (``OperationLog/account(token:logger:)``), so a token revoked or an account
+/// removed is refused at once by every server sharing the database.
+public enum Accounts {
+    public enum Failure: Error, Equatable, Sendable {
+        case exists(String)
+        case noSuchAccount(String)
+
+        public var message: String {
+            switch self {
+            case .exists(let name): "there is already an account '\(name)': 'user token \(name)' gives it another token"
+            case .noSuchAccount(let name): "there is no account '\(name)' ('user list' names them)"
+            }
+        }
+    }
+
+    /// Runs `command` and returns what it prints on standard output.
+    static func run(_ command: UserCommand, on connection: PostgresConnection, logger: Logger) async throws -> String {
+        switch command {
+        case .add(let name):
+            return try await connection.withTransaction(logger: logger) { connection in
+                let id = try await connection.query(
+                    "INSERT INTO account (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING RETURNING id", logger: logger
+                ).value(Int64.self)
+                guard let id else { throw Failure.exists(name) }
+                return try await newToken(for: id, on: connection, logger: logger)
+            }
+        case .token(let name):
+            return try await connection.withTransaction(logger: logger) { connection in
+                try await newToken(for: try account(name, on: connection, logger: logger), on: connection, logger: logger)
+            }
+        case .revoke(let name):
+            let revoked = try await connection.withTransaction(logger: logger) { connection in
+                let id = try await account(name, on: connection, logger: logger)
+                return try await connection.query(
+                    "WITH gone AS (DELETE FROM token WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
+                    logger: logger
+                ).value(Int64.self) ?? 0
+            }
+            return "revoked \(count(revoked, "token")) of '\(name)'"
+        case .remove(let name):
+            let (tokens, operations) = try await connection.withTransaction(logger: logger) { connection in
+                let id = try await account(name, on: connection, logger: logger)
+                // The lock a push takes: a push under way commits before the log is removed.
+                try await connection.query("SELECT pg_advisory_xact_lock(\(id))", logger: logger).drain()
+                let operations =
+                    try await connection.query(
+                        "WITH gone AS (DELETE FROM op WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
+                        logger: logger
+                    ).value(Int64.self) ?? 0
+                let tokens =
+                    try await connection.query(
+                        "WITH gone AS (DELETE FROM token WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
+                        logger: logger
+                    ).value(Int64.self) ?? 0
+                try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()
+                return (tokens, operations)
+            }
+            return "removed '\(name)' with \(count(tokens, "token")) and \(count(operations, "operation"))"
+        case .list:
+            let rows = try await connection.query(
+                """
+                SELECT account.name, count(token.sha256) FROM account LEFT JOIN token ON token.account_id = account.id
+                GROUP BY account.name ORDER BY account.name COLLATE "C"
+                """, logger: logger)
+            var lines: [String] = []
+            for try await (name, tokens) in rows.decode((String, Int64).self) { lines.append("\(name)\t\(tokens)") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// The id of the account `name`, locked for the rest of the transaction.
+    private static func account(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let id = try await connection.query("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: logger)
+            .value(Int64.self)
+        guard let id else { throw Failure.noSuchAccount(name) }
+        return id
+    }
+
+    /// A new token for the account `id`, stored as its SHA-256.
+    private static func newToken(for id: Int64, on connection: PostgresConnection, logger: Logger) async throws -> String {
+        let token = BearerToken.random()
+        try await connection.query(
+            "INSERT INTO token (sha256, account_id) VALUES (sha256(convert_to(\(token), 'UTF8')), \(id))", logger: logger
+        ).drain()
+        return token
+    }
+
+    private static func count(_ number: Int64, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}
+
+extension PostgresRowSequence {
+    /// The first column of the one row a statement returns, as `type`; `nil` when it returns none.
+    func value<Value: PostgresDecodable>(_ type: Value.Type) async throws -> Value? {
+        var value: Value?
+        for try await column in decode(Value.self) { value = column }
+        return value
+    }
+}
