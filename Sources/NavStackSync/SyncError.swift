@@ -7,6 +7,8 @@ public enum SyncError: Error, Equatable, Sendable {
     /// The profile has no server to sync with.
     case notConfigured(user: String)
     case noProfile(user: String)
+    /// The profile has a server but no token, and none was given or asked for.
+    case noToken(user: String)
     /// The server answered 401.
     case refusedToken
     /// The server answered another status than 200; `message` is its `error`, if any.
@@ -29,6 +31,7 @@ public enum SyncError: Error, Equatable, Sendable {
         case .malformedAnswer(let failure): t(.syncMalformedAnswer, ("reason", failure.message(in: t)))
         case .notConfigured(let user): t(.syncNotConfigured, ("user", user.escapedForDisplay))
         case .noProfile(let user): t(.syncNoProfile, ("user", user.escapedForDisplay))
+        case .noToken(let user): t(.syncNoToken, ("user", user.escapedForDisplay))
         case .refusedToken: t(.syncRefusedToken)
         case .server(let status, let message) where message.isEmpty: t(.syncServerAnswered, ("status", status))
         case .server(let status, let message): t(.syncServerAnsweredWith, ("status", status), ("message", message.escapedForDisplay))

@@ -153,9 +153,12 @@ struct SyncCommand: Subcommand {
             trusts (SSL_CERT_FILE and SSL_CERT_DIR say where they are kept, when set; --ca or \
             NAVSTACK_CA trusts one authority instead) and be for its host name; http:// is \
             accepted only for this machine (localhost, 127.0.0.0/8, ::1). \
-            --server and --token are kept for the \
-            profile (in the store, which is private to you), so later runs need neither; \
-            a token the server refuses is not kept. \
+            The token never needs the command line: give it in NAVSTACK_TOKEN or in a file \
+            (--token-file FILE), or type it when asked at a terminal (it is not shown); \
+            --token TOKEN also works, but shows it to anyone who can list processes. \
+            The server and the token are kept for the profile (in the store, which is \
+            private to you), so later runs need neither; a token the server refuses is not \
+            kept. \
             The sync gives up after --timeout seconds, whatever the server does; at a \
             terminal, one that takes more than a second shows its progress on stderr. \
             A profile with a server also syncs by itself at launch and after commands that \
@@ -165,7 +168,15 @@ struct SyncCommand: Subcommand {
             """,
         options: StoreOptions.fileOptions + [
             .init("server", value: "url", help: "The server, https://HOST[:PORT] (kept for the profile); http:// only for this machine."),
-            .init("token", value: "token", help: "Your token, from navstack-server user add (kept for the profile)."),
+            .init(
+                "token", value: "token",
+                help:
+                    "Your token, from navstack-server user add or user token (kept for the profile); NAVSTACK_TOKEN or --token-file keep it off the command line."
+            ),
+            .init(
+                "token-file", value: "file", complete: .file,
+                help: "Read the token from this file (or pipe), spaces and line end around it ignored (kept for the profile)."
+            ),
             .init(
                 "ca", value: "file", complete: .file,
                 help:
@@ -180,7 +191,8 @@ struct SyncCommand: Subcommand {
 
     let storage: StoreOptions
     let server: String?
-    let token: String?
+    /// The token of `--token`, `--token-file` or NAVSTACK_TOKEN, checked when the run starts.
+    let token: Result<String?, SyncToken.Failure>
     let user: String?
     /// Seconds the whole run may take.
     let timeout: Int
@@ -189,7 +201,13 @@ struct SyncCommand: Subcommand {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
         server = parsed.value("server")
-        token = parsed.value("token")
+        if parsed.value("token") != nil, parsed.value("token-file") != nil {
+            throw .conflictingOptions("--token <token>", "--token-file <file>")
+        }
+        token = Result { () throws(SyncToken.Failure) in
+            try SyncToken.given(
+                option: parsed.value("token"), file: parsed.value("token-file"), environment: Terminal.environment("NAVSTACK_TOKEN"))
+        }
         user = parsed.value("user")
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
         trust = TLSTrust.chosen(ca: parsed.value("ca"))
@@ -208,6 +226,14 @@ struct SyncCommand: Subcommand {
                 throw ExitStatus.failure
             }
         }
+        var token: String?
+        do {
+            token = try self.token.get()
+        } catch {
+            streams.write("navstack: sync: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
+            if case .malformed = error { throw ExitStatus(code: 64) }
+            throw ExitStatus.failure
+        }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
         let progress = SyncProgress(streams: streams, catalog: Navstack.messageCatalog)
@@ -218,19 +244,27 @@ struct SyncCommand: Subcommand {
         }
         let profile: String
         let settings: SyncSettings
-        let given = server != nil || token != nil
+        var given = false
         // What the profile kept before this run, restored when the server refuses what was given.
         var before: SyncSettings?
         do {
             profile = try store.profile(named: user, existing: true)
-            if given {
-                before = try store.syncSettings(profile)
-                settings = try store.configureSync(profile, server: server, token: token)
-            } else {
-                guard let kept = try store.syncSettings(profile) else { throw SyncError.notConfigured(user: profile) }
-                settings = kept
+            before = try store.syncSettings(profile)
+            guard let server = server ?? before?.server, !server.isEmpty else { throw SyncError.notConfigured(user: profile) }
+            if token == nil, before?.token.isEmpty ?? true {
+                token = try SyncToken.ask(for: server, in: Navstack.messageCatalog)
             }
-            guard !settings.server.isEmpty else { throw SyncError.notConfigured(user: profile) }
+            given = self.server != nil || token != nil
+            if given {
+                settings = try store.configureSync(profile, server: self.server, token: token)
+            } else if let before {
+                settings = before
+            } else {
+                throw SyncError.notConfigured(user: profile)
+            }
+            guard !settings.token.isEmpty else { throw SyncError.noToken(user: profile) }
+        } catch let failure as SyncToken.Failure {
+            throw fail(failure.message(in: Navstack.messageCatalog))
         } catch {
             throw fail(Syncer.describe(error))
         }

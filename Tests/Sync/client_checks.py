@@ -19,6 +19,9 @@ Checks:
   - the server stopped or unreachable: local work goes on, the notice is one line, the
     next sync catches up.
   - a token the server refuses (401) is not kept: the profile keeps what it had.
+  - the token off the command line: NAVSTACK_TOKEN and --token-file (a file, a pipe) work and
+    are kept in a store of mode 0600; an unreadable file or a token with a line end is
+    refused with one line before anything is sent.
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
@@ -63,6 +66,10 @@ def token(name):
     out = subprocess.run([os.environ["NAVSTACK_SERVER_BIN"], "--database", os.environ["NAVSTACK_PG_URL"],
                           "user", "add", name + RUN], capture_output=True, text=True, check=True)
     return out.stdout.strip()
+
+
+def stat_mode(path):
+    return os.stat(path).st_mode & 0o777
 
 
 def psql(sql):
@@ -321,6 +328,40 @@ def main():
     out = run(binary, e, "sync")
     check(out.returncode == 1 and "no sync server" in out.stderr,
           "a first sync with a wrong token leaves the profile without a server", out.stdout + out.stderr)
+
+    # Tokens off the command line: NAVSTACK_TOKEN and --token-file (a file or a pipe), each
+    # kept in the store, which stays private to its owner.
+    hidden = "hidden"
+    hidden_token = token(hidden)
+    f, g = os.path.join(workdir, "tok-f.sqlite"), os.path.join(workdir, "tok-g.sqlite")
+    run(binary, f, "-c", f"login {hidden}", "-c", "add Sent with the token from the environment")
+    out = run(binary, f, "sync", "--server", server_a, env=dict(ENV, NAVSTACK_TOKEN=hidden_token))
+    check(out.returncode == 0 and out.stdout.startswith("sent 1,"), "a sync with the token in NAVSTACK_TOKEN works",
+          out.stdout + out.stderr)
+    run(binary, f, "-c", "add Sent with the token kept")
+    out = run(binary, f, "sync")
+    check(out.returncode == 0 and stat_mode(f) == 0o600,
+          "the token from NAVSTACK_TOKEN is kept, in a store only its owner can read (0600)",
+          f"{out.stdout}{out.stderr} mode {stat_mode(f):o}")
+    token_file = os.path.join(workdir, "token.txt")
+    with open(token_file, "w") as file:
+        file.write(f"  {hidden_token}\n")
+    run(binary, g, "-c", f"login {hidden}")
+    out = run(binary, g, "sync", "--server", server_b, "--token-file", token_file)
+    titles = sorted(t[0] for t in tasks(binary, g, hidden).values())
+    check(out.returncode == 0 and titles == ["Sent with the token from the environment", "Sent with the token kept"],
+          "a sync with --token-file (spaces and line end around the token ignored) works", out.stderr + str(titles))
+    out = subprocess.run([binary, "--store", g, "sync", "--token-file", "/dev/stdin"], input=hidden_token, capture_output=True,
+                         text=True, env=ENV)
+    check(out.returncode == 0, "--token-file reads a pipe", out.stderr)
+    bad = run(binary, g, "sync", "--token-file", token_file + ".missing")
+    check(bad.returncode == 1 and bad.stderr.count("\n") == 1 and "cannot read" in bad.stderr,
+          "a --token-file that cannot be read: one line, exit 1", bad.stderr)
+    bad = run(binary, g, "sync", env=dict(ENV, NAVSTACK_TOKEN=hidden_token + "\r\nX-Injected: 1"))
+    check(bad.returncode == 64 and "NAVSTACK_TOKEN" in bad.stderr and hidden_token not in bad.stderr,
+          "a token with a line end is refused before anything is sent (exit 64), without showing it", bad.stderr)
+    out = run(binary, g, "sync")
+    check(out.returncode == 0, "the refused token did not replace the one kept", out.stderr)
 
     # Two users never see each other's tasks.
     check(not any(t[0].startswith("imported") for t in tasks(binary, d, user).values()),

@@ -17,6 +17,9 @@ Checks:
   - an interactive navstack with a server (tmux) never keeps another process from
     writing the store: not while it idles at the prompt after a change, nor while its
     automatic sync waits on a slow server.
+  - at a terminal with no token anywhere, sync asks for it without echo (tmux): what is
+    typed is not on the screen, is kept, and the terminal echoes again afterwards, also
+    after Ctrl-C at the prompt.
   - a store failure during a sync (the store locked by another process) is one sentence
     from the catalogs, in the language asked, naming no type or case.
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
@@ -368,6 +371,50 @@ def store_failure_checks(binary, workdir):
           out.stdout + out.stderr)
 
 
+def token_prompt_checks(binary, workdir, tmux):
+    """A sync at a terminal with no token anywhere asks for it without echo, and gives the
+    terminal back as it was, even when interrupted."""
+    user = "prompted"
+    tok = token(user)
+    store = os.path.join(workdir, "prompted.sqlite")
+    run(binary, store, "-c", "login %s" % user, "-c", "add Sent after the prompt")
+    server = os.environ["NAVSTACK_SERVER_A"]
+    environment = "env -u NAVSTACK_TOKEN TERM=xterm-256color LANG=C.UTF-8 NAVSTACK_SYNC=0"
+    echo = "stty -a | tr ' ' '\\n' | grep -x -- '-*echo' | sed 's/^/ECHO=/'"
+    # The shell traps the interrupt, so it goes on after navstack ends and tells what the
+    # terminal's echo is then.
+    line = "trap 'echo INTERRUPTED' INT; %s %s --store %s sync --server %s; echo EXIT=$?; %s; sleep 120" % (
+        environment, shlex.quote(binary), shlex.quote(store), shlex.quote(server), echo)
+    tmux.start("ask", line)
+    asked = tmux.wait(lambda: "not shown as you type" in tmux.screen("ask"), 20)
+    tmux.type("ask", tok)
+    finished = tmux.wait(lambda: "ECHO=" in tmux.screen("ask"), 30)
+    screen = tmux.screen("ask")
+    lines = screen.splitlines()
+    check(asked and finished and "EXIT=0" in lines and any(l.startswith("sent 1,") for l in lines),
+          "at a terminal with no token, sync asks for it and syncs with what is typed", screen)
+    check(tok not in screen and tok[:8] not in screen, "the token typed is not shown", screen)
+    check("ECHO=echo" in lines, "the terminal echoes again after the prompt", screen)
+    with sqlite3.connect(store) as db:
+        kept = db.execute("SELECT token FROM sync").fetchone()
+    check(kept == (tok,), "the token typed is kept for the profile", str(kept))
+
+    other = os.path.join(workdir, "interrupted.sqlite")
+    run(binary, other, "-c", "login %s" % user)
+    line = "trap 'echo INTERRUPTED' INT; %s %s --store %s sync --server %s; echo EXIT=$?; %s; sleep 120" % (
+        environment, shlex.quote(binary), shlex.quote(other), shlex.quote(server), echo)
+    tmux.start("interrupt", line)
+    asked = tmux.wait(lambda: "not shown as you type" in tmux.screen("interrupt"), 20)
+    tmux.tm("send-keys", "-t", "interrupt", "-l", "--", "half a tok")
+    time.sleep(0.3)
+    tmux.tm("send-keys", "-t", "interrupt", "C-c")
+    finished = tmux.wait(lambda: "ECHO=" in tmux.screen("interrupt"), 20)
+    screen = tmux.screen("interrupt")
+    lines = screen.splitlines()
+    check(asked and finished and "EXIT=130" in lines and "ECHO=echo" in lines and "half a tok" not in screen,
+          "Ctrl-C at the prompt ends navstack (130) with the terminal's echo back on", screen)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/debug/navstack")
@@ -379,6 +426,7 @@ def main():
     tmux = Tmux(workdir)
     try:
         timeout_checks(binary, workdir)
+        token_prompt_checks(binary, workdir, tmux)
         store_failure_checks(binary, workdir)
         idle_lock_checks(binary, workdir, tmux)
         progress_checks(binary, workdir, tmux)

@@ -121,9 +121,10 @@ extension Catalog {
         .syncWireReplicaTaken:
             "{path} reuses seq {seq} of replica {replica}, which the server holds with other content: the replica must take a new id",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
-        .syncNotConfigured: "profile '{user}' has no sync server: give --server URL and --token TOKEN once",
+        .syncNotConfigured: "profile '{user}' has no sync server: give --server URL once, with its token",
         .syncNoProfile: "there is no profile '{user}' in this store",
-        .syncRefusedToken: "the server refused the token (401): give the right one with --token",
+        .syncRefusedToken:
+            "the server refused the token (401): give a valid one (navstack-server user token) with NAVSTACK_TOKEN, --token-file FILE or --token",
         .syncServerAnswered: "the server answered {status}",
         .syncServerAnsweredWith: "the server answered {status}: {message}",
         .syncOutOfTime: "the sync did not finish in time",
@@ -138,6 +139,12 @@ extension Catalog {
         .syncChangesKept: "{reason}; your changes are kept and will be sent next time",
         .syncGivenNotKept: "{reason} (the server and token given were not kept)",
         .syncGivenKept: "{reason} (the server and token given are kept: {why})",
+        .syncNoToken:
+            "profile '{user}' has no token: give it with NAVSTACK_TOKEN, --token-file FILE or --token, or run navstack sync at a terminal to be asked",
+        .syncBadToken: "{source}: a token is 1 to 1024 printable characters without spaces (navstack-server user add prints one)",
+        .syncTokenFileUnreadable: "--token-file: cannot read {file}: {reason}",
+        .syncTokenPrompt: "Token for {server} (not shown as you type): ",
+        .syncTokenTyped: "the token typed",
         .syncNoticeChanged: "'{task}': {fields} changed on another device; undo restores yours",
         .syncNoticeDeleted: "'{task}': deleted on another device; undo restores yours",
         .syncNoticeAnd: " and ",

@@ -125,9 +125,10 @@ extension Catalog {
         .syncWireReplicaTaken:
             "{path} reutiliza o seq {seq} da réplica {replica}, que o servidor guarda com outro conteúdo: a réplica deve tomar um novo id",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
-        .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL e --token TOKEN uma vez",
+        .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL uma vez, com o seu token",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",
-        .syncRefusedToken: "o servidor recusou o token (401): informe o correto com --token",
+        .syncRefusedToken:
+            "o servidor recusou o token (401): informe um válido (navstack-server user token) com NAVSTACK_TOKEN, --token-file FILE ou --token",
         .syncServerAnswered: "o servidor respondeu {status}",
         .syncServerAnsweredWith: "o servidor respondeu {status}: {message}",
         .syncOutOfTime: "a sincronização não terminou a tempo",
@@ -143,6 +144,12 @@ extension Catalog {
         .syncChangesKept: "{reason}; suas mudanças ficam guardadas e serão enviadas da próxima vez",
         .syncGivenNotKept: "{reason} (o servidor e o token informados não foram guardados)",
         .syncGivenKept: "{reason} (o servidor e o token informados ficam guardados: {why})",
+        .syncNoToken:
+            "o perfil '{user}' não tem token: informe-o com NAVSTACK_TOKEN, --token-file FILE ou --token, ou rode navstack sync num terminal para que seja pedido",
+        .syncBadToken: "{source}: um token tem de 1 a 1024 caracteres imprimíveis sem espaços (navstack-server user add imprime um)",
+        .syncTokenFileUnreadable: "--token-file: não foi possível ler {file}: {reason}",
+        .syncTokenPrompt: "Token de {server} (não aparece ao digitar): ",
+        .syncTokenTyped: "o token digitado",
         .syncNoticeChanged: "'{task}': {fields} alterado em outro dispositivo; undo restaura o seu",
         .syncNoticeDeleted: "'{task}': apagada em outro dispositivo; undo restaura a sua",
         .syncNoticeAnd: " e ",

@@ -125,9 +125,10 @@ extension Catalog {
         .syncWireReplicaTaken:
             "{path} reutiliza el seq {seq} de la réplica {replica}, que el servidor guarda con otro contenido: la réplica debe tomar un id nuevo",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",
-        .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL y --token TOKEN una vez",
+        .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL una vez, con su token",
         .syncNoProfile: "no hay perfil '{user}' en este almacén",
-        .syncRefusedToken: "el servidor rechazó el token (401): indica el correcto con --token",
+        .syncRefusedToken:
+            "el servidor rechazó el token (401): indica uno válido (navstack-server user token) con NAVSTACK_TOKEN, --token-file FILE o --token",
         .syncServerAnswered: "el servidor respondió {status}",
         .syncServerAnsweredWith: "el servidor respondió {status}: {message}",
         .syncOutOfTime: "la sincronización no terminó a tiempo",
@@ -143,6 +144,12 @@ extension Catalog {
         .syncChangesKept: "{reason}; tus cambios se guardan y se enviarán la próxima vez",
         .syncGivenNotKept: "{reason} (el servidor y el token indicados no se guardaron)",
         .syncGivenKept: "{reason} (el servidor y el token indicados quedan guardados: {why})",
+        .syncNoToken:
+            "el perfil '{user}' no tiene token: indícalo con NAVSTACK_TOKEN, --token-file FILE o --token, o ejecuta navstack sync en una terminal para que se pida",
+        .syncBadToken: "{source}: un token tiene de 1 a 1024 caracteres imprimibles sin espacios (navstack-server user add imprime uno)",
+        .syncTokenFileUnreadable: "--token-file: no se pudo leer {file}: {reason}",
+        .syncTokenPrompt: "Token de {server} (no se muestra al escribir): ",
+        .syncTokenTyped: "el token escrito",
         .syncNoticeChanged: "'{task}': {fields} cambiado en otro dispositivo; undo restaura el tuyo",
         .syncNoticeDeleted: "'{task}': eliminada en otro dispositivo; undo restaura la tuya",
         .syncNoticeAnd: " y ",
