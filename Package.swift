@@ -65,6 +65,13 @@ let package = Package(
             name: "NavStackHTTP",
             dependencies: ["CPosix", "COpenSSL"]
         ),
+        // End-to-end encryption of sync: the key from a passphrase (PBKDF2-HMAC-SHA256) and
+        // each operation's payload sealed (ChaCha20-Poly1305), through OpenSSL's libcrypto,
+        // which TLS already links. Only replicas use it: the server never opens a payload.
+        .target(
+            name: "NavStackSeal",
+            dependencies: ["NavStackCore", "NavStackSync", "COpenSSL"]
+        ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
             name: "navstack",
@@ -75,6 +82,7 @@ let package = Package(
                 "CEditLine",
                 "CPosix",
                 "NavStackHTTP",
+                "NavStackSeal",
             ]
         ),
         // The sync server: the wire format, the PostgreSQL log of operations, the routes.
@@ -114,6 +122,10 @@ let package = Package(
         .testTarget(
             name: "NavStackHTTPTests",
             dependencies: ["NavStackHTTP"]
+        ),
+        .testTarget(
+            name: "NavStackSealTests",
+            dependencies: ["NavStackSeal", "NavStackSync"]
         ),
         // The server's request decoding, answer, options and database URL, and its routes
         // in-process over the in-memory operation log (HummingbirdTesting); the server

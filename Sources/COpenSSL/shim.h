@@ -9,6 +9,9 @@
 #include <string.h>
 #include <time.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -17,6 +20,12 @@
 /// every machine. 1 on success.
 static inline int ns_tls_init(void) {
     return OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+}
+
+/// Starts libcrypto without reading openssl.cnf, for sealing (as `ns_tls_init` does for
+/// TLS). 1 on success.
+static inline int ns_crypto_init(void) {
+    return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
 }
 
 /// Called by OpenSSL for each certificate of the server's chain as it is verified (`ok` is

@@ -12,6 +12,8 @@ public final class MemoryOperationLog: OperationStore {
         var operations: [SyncOperation] = []
         /// Where in ``operations`` each (replica, seq) held is.
         var places: [OperationName: Int] = [:]
+        /// The key record, once a replica has given one.
+        var key: String?
     }
 
     private struct OperationName: Hashable {
@@ -85,6 +87,8 @@ public final class MemoryOperationLog: OperationStore {
                 account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
             }
             if let clash { throw .replicaTaken(clash) }
+            let clearAfter = account.operations.contains { $0.serverSeq > request.after && $0.sealed == nil }
+            account.key = try request.sealing(accountKey: account.key, clearAfter: clearAfter).key
             for operation in request.operations {
                 let name = OperationName(replica: replica, seq: operation.seq)
                 guard account.places[name] == nil else { continue }
@@ -94,10 +98,19 @@ public final class MemoryOperationLog: OperationStore {
                     .init(
                         serverSeq: state.lastServerSeq, replica: replica, seq: operation.seq,
                         millis: operation.millis, counter: operation.counter, task: operation.task,
-                        field: operation.field, value: operation.value, old: operation.old))
+                        field: operation.field, value: operation.value, old: operation.old, sealed: operation.sealed))
+            }
+            if request.dropClear {
+                account.operations.removeAll { $0.sealed == nil }
+                account.places = [:]
+                for (index, operation) in account.operations.enumerated() {
+                    account.places[OperationName(replica: operation.replica, seq: operation.seq)] = index
+                }
             }
             state.accounts[id] = account
-            return SyncOutcome(account: id, answer: Self.page(of: account, for: request))
+            var answer = Self.page(of: account, for: request)
+            answer.key = account.key
+            return SyncOutcome(account: id, answer: answer)
         }
     }
 

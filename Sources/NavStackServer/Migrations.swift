@@ -46,7 +46,13 @@ public enum Migrations {
                     UNIQUE (account_id, replica, seq)
                 )
                 """,
-            ])
+            ]),
+        // End-to-end encryption: each account's key record, opaque to the server. A sealed
+        // operation keeps its payload (base64) in `value`, with `task`, `field` and `old`
+        // empty; an operation in clear always has a task.
+        Migration(
+            version: 2, name: "the account's key record",
+            statements: ["ALTER TABLE account ADD COLUMN key text"]),
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together

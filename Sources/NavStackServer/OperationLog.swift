@@ -39,14 +39,34 @@ public struct OperationLog: OperationStore {
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                if !request.operations.isEmpty {
+                if !request.operations.isEmpty || request.key != nil || request.dropClear {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
-                    let rows = try await connection.query(Self.insert(request, into: account), logger: logger)
-                    var taken: (place: Int64, seq: Int64)?
-                    for try await row in rows.decode((Int64, Int64).self) { taken = row }
-                    if let taken {
-                        throw Refusal.replicaTaken(
-                            .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
+                    var held: (key: String, clearAfter: Bool) = ("", false)
+                    for try await row in try await connection.query(
+                        """
+                        SELECT coalesce(key, ''), EXISTS (
+                            SELECT 1 FROM op WHERE account_id = \(account) AND task <> '' AND server_seq > \(request.after))
+                        FROM account WHERE id = \(account)
+                        """, logger: logger
+                    ).decode((String, Bool).self) {
+                        held = row
+                    }
+                    let sealing = try request.sealing(accountKey: held.key.isEmpty ? nil : held.key, clearAfter: held.clearAfter)
+                    if sealing.setsKey, let key = sealing.key {
+                        try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
+                    }
+                    if !request.operations.isEmpty {
+                        let rows = try await connection.query(Self.insert(request, into: account), logger: logger)
+                        var taken: (place: Int64, seq: Int64)?
+                        for try await row in rows.decode((Int64, Int64).self) { taken = row }
+                        if let taken {
+                            throw Refusal.replicaTaken(
+                                .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
+                        }
+                    }
+                    if request.dropClear {
+                        try await connection.query("DELETE FROM op WHERE account_id = \(account) AND task <> ''", logger: logger)
+                            .drain()
                     }
                 }
                 // The page is the first rows of the primary key's order after `after`: read
@@ -82,10 +102,11 @@ public struct OperationLog: OperationStore {
         bindings.append(operations.map(\.millis))
         // The codec keeps counters within PostgreSQL's integer.
         bindings.append(operations.map { Int32($0.counter) })
-        bindings.append(operations.map(\.task))
-        bindings.append(operations.map(\.field.rawValue))
-        bindings.append(operations.map(\.value))
-        bindings.append(operations.map(\.old))
+        // A sealed payload goes in `value`, its task, field and old value empty.
+        bindings.append(operations.map { $0.sealed == nil ? $0.task : "" })
+        bindings.append(operations.map { $0.sealed == nil ? $0.field.rawValue : "" })
+        bindings.append(operations.map { $0.sealed ?? $0.value })
+        bindings.append(operations.map { $0.sealed == nil ? $0.old : "" })
         return PostgresQuery(
             unsafeSQL: """
                 WITH sent AS (
@@ -128,25 +149,35 @@ public struct OperationLog: OperationStore {
                 LIMIT \(SyncLimits.pageSize + 1)
             )
             SELECT coalesce((SELECT max(server_seq) FROM op WHERE account_id = \(account)), 0),
+                coalesce((SELECT key FROM account WHERE id = \(account)), ''),
                 coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
                 coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
                 coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
             FROM (VALUES (1)) AS one LEFT JOIN page ON true
             """, logger: logger)
         var highest: Int64 = 0
+        var key = ""
         var operations: [SyncOperation] = []
         for try await row in rows {
-            let (top, serverSeq, replica, seq, millis, counter, task, field, value, old) = try row.decode(
-                (Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+            let (top, accountKey, serverSeq, replica, seq, millis, counter, task, field, value, old) = try row.decode(
+                (Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
             highest = top
+            key = accountKey
             // The row of an empty page: server_seq starts at 1.
             guard serverSeq > 0 else { continue }
-            operations.append(
-                .init(
-                    serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter), task: task,
-                    field: SyncField(rawValue: field) ?? .task, value: value, old: old))
+            if task.isEmpty {
+                operations.append(
+                    .sealed(value, serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter)))
+            } else {
+                operations.append(
+                    .init(
+                        serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter), task: task,
+                        field: SyncField(rawValue: field) ?? .task, value: value, old: old))
+            }
         }
         operations.sort { $0.serverSeq < $1.serverSeq }
-        return SyncAnswer(after: request.after, highest: highest, following: operations)
+        var answer = SyncAnswer(after: request.after, highest: highest, following: operations)
+        answer.key = key.isEmpty ? nil : key
+        return answer
     }
 }

@@ -15,6 +15,9 @@ public enum Refusal: Error, Equatable, Sendable {
     /// An operation names a (replica, seq) the account holds with other content
     /// (``SyncWireError/replicaTaken``): nothing of the request is kept.
     case replicaTaken(SyncWireError)
+    /// The request offers the account a key, and the account has another (`accountKey`,
+    /// which the body gives): a replica made its key while another did.
+    case keyTaken(accountKey: String)
     /// The body ended before its Content-Length: the client went away.
     case truncatedBody
     case missingToken
@@ -35,7 +38,7 @@ public enum Refusal: Error, Equatable, Sendable {
     public var status: HTTPResponse.Status {
         switch self {
         case .malformed, .stampAhead, .truncatedBody: .badRequest
-        case .replicaTaken: .conflict
+        case .replicaTaken, .keyTaken: .conflict
         case .missingToken, .badToken: .unauthorized
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
@@ -49,6 +52,7 @@ public enum Refusal: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .malformed(let failure), .stampAhead(let failure, _), .replicaTaken(let failure): failure.message(in: .english)
+        case .keyTaken: "the account's operations are sealed with another key"
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
@@ -78,7 +82,7 @@ public enum Refusal: Error, Equatable, Sendable {
 
 extension Refusal: HTTPResponseError {
     /// `{"error": message}` with the refusal's status and headers; a stamp ahead adds
-    /// `"server_millis": N`.
+    /// `"server_millis": N`, a key refused the account's `"key"`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
@@ -91,6 +95,10 @@ extension Refusal: HTTPResponseError {
         if case .stampAhead(_, let serverMillis) = self {
             body.writeStaticString(",\"server_millis\":")
             body.writeString(String(serverMillis))
+        }
+        if case .keyTaken(let key) = self {
+            body.writeStaticString(",\"key\":")
+            body.writeString(key.jsonQuoted)
         }
         body.writeStaticString("}")
         return body

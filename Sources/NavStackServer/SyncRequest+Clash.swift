@@ -18,10 +18,10 @@ extension SyncRequest {
 }
 
 extension SyncOperation {
-    /// Whether `other` says the same as this one: its stamp, task, field, value and old
-    /// value (not where a log keeps it).
+    /// Whether `other` says the same as this one: its stamp, and its sealed payload or its
+    /// task, field, value and old value (not where a log keeps it).
     func hasContent(of other: SyncOperation) -> Bool {
-        millis == other.millis && counter == other.counter && task == other.task && field == other.field
-            && value == other.value && old == other.old
+        millis == other.millis && counter == other.counter && sealed == other.sealed && task == other.task
+            && field == other.field && value == other.value && old == other.old
     }
 }

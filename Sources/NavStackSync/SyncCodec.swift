@@ -7,7 +7,8 @@ import NavStackCore
 // member that failed.
 
 extension SyncRequest {
-    /// The body: `{"replica":…,"after":N,"ops":[…]}`.
+    /// The body: `{"replica":…,"after":N,"ops":[…]}`, with `"key"` and `"drop_clear":true`
+    /// when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.object { json in
@@ -15,6 +16,12 @@ extension SyncRequest {
             json.key("after"); json.number(Int(after))
             json.key("ops")
             json.array(operations) { json, operation in operation.write(to: &json, inAnswer: false) }
+            if let key {
+                json.key("key"); json.string(key)
+            }
+            if dropClear {
+                json.key("drop_clear"); json.bool(true)
+            }
         }
         return writer.bytes
     }
@@ -26,7 +33,8 @@ extension SyncRequest {
 }
 
 extension SyncAnswer {
-    /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order.
+    /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order, and
+    /// `"key"` last when the account has one.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.reserveCapacity(32 + operations.reduce(0) { $0 + $1.encodedSizeBound })
@@ -35,6 +43,9 @@ extension SyncAnswer {
             json.array(operations) { json, operation in operation.write(to: &json, inAnswer: true) }
             json.key("last"); json.number(Int(last))
             json.key("more"); json.bool(more)
+            if let key {
+                json.key("key"); json.string(key)
+            }
         }
         return writer.bytes
     }
@@ -63,12 +74,42 @@ extension SyncOperation {
             json.key("seq"); json.number(Int(seq))
             json.key("millis"); json.number(Int(millis))
             json.key("counter"); json.number(Int(counter))
+            if let sealed {
+                json.key("sealed"); json.string(sealed)
+                return
+            }
             json.key("task"); json.string(task)
             json.key("field"); json.string(field.rawValue)
             // JSON already: checked when it was read, or made by the replica.
             json.key("value"); json.raw(value)
             json.key("old"); json.raw(old)
         }
+    }
+}
+
+extension SyncOperation {
+    /// What sealing hides: `{"task":…,"field":…,"value":…,"old":…}`.
+    public func payloadJSON() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.object { json in
+            json.key("task"); json.string(task)
+            json.key("field"); json.string(field.rawValue)
+            json.key("value"); json.raw(value)
+            json.key("old"); json.raw(old)
+        }
+        return writer.bytes
+    }
+
+    /// This operation with the payload `bytes` (``payloadJSON()``) in place of its seal,
+    /// read as strictly as an operation in clear.
+    public func opened(payload bytes: [UInt8]) throws(SyncWireError) -> SyncOperation {
+        let payload = bytes.withUnsafeBytes { bytes in
+            Result { () throws(SyncWireError) in try SyncDecoder.decode(bytes) { decoder throws in try decoder.payload() } }
+        }
+        let (task, field, value, old) = try payload.get()
+        return SyncOperation(
+            serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: counter, task: task, field: field,
+            value: value, old: old)
     }
 }
 

@@ -25,8 +25,16 @@ struct SyncDecoder {
         var replica: String?
         var after: Int64?
         var operations: [SyncOperation]?
+        var accountKey: String?
+        var dropClear: Bool?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "key":
+                guard accountKey == nil else { throw SyncWireError.repeated(path: key) }
+                accountKey = try decoder.keyRecord()
+            case "drop_clear":
+                guard dropClear == nil else { throw SyncWireError.repeated(path: key) }
+                dropClear = try decoder.boolean(path: key, depth: 1)
             case "replica":
                 guard replica == nil else { throw SyncWireError.repeated(path: key) }
                 replica = try decoder.replica(path: { key }, depth: 1)
@@ -44,15 +52,19 @@ struct SyncDecoder {
         guard let replica else { throw SyncWireError.missing(path: "replica") }
         guard let after else { throw SyncWireError.missing(path: "after") }
         guard let operations else { throw SyncWireError.missing(path: "ops") }
-        return SyncRequest(replica: replica, after: after, operations: operations)
+        return SyncRequest(replica: replica, after: after, operations: operations, key: accountKey, dropClear: dropClear ?? false)
     }
 
     mutating func answer() throws -> SyncAnswer {
         var operations: [SyncOperation]?
         var last: Int64?
         var more: Bool?
+        var accountKey: String??
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "key":
+                guard accountKey == nil else { throw SyncWireError.repeated(path: key) }
+                accountKey = decoder.reader.literal("null") ? .some(nil) : try decoder.keyRecord()
             case "ops":
                 guard operations == nil else { throw SyncWireError.repeated(path: key) }
                 operations = try decoder.operations(inAnswer: true)
@@ -70,7 +82,7 @@ struct SyncDecoder {
         guard let operations else { throw SyncWireError.missing(path: "ops") }
         guard let last else { throw SyncWireError.missing(path: "last") }
         guard let more else { throw SyncWireError.missing(path: "more") }
-        return SyncAnswer(operations: operations, last: last, more: more)
+        return SyncAnswer(operations: operations, last: last, more: more, key: accountKey ?? nil)
     }
 
     /// Nothing but blanks after the body's object.
@@ -152,6 +164,7 @@ struct SyncDecoder {
         var field: SyncField?
         var value: String?
         var old: String?
+        var sealed: String?
         func path(_ key: String) -> String { "ops[\(index)].\(key)" }
         func once<T>(_ slot: T?, _ key: String) throws {
             guard slot == nil else { throw SyncWireError.repeated(path: path(key)) }
@@ -185,6 +198,9 @@ struct SyncDecoder {
             case "old":
                 try once(old, key)
                 old = try decoder.jsonText()
+            case "sealed":
+                try once(sealed, key)
+                sealed = try decoder.sealed(path: { path(key) })
             default:
                 try decoder.reader.skipValue(depth: 3)
             }
@@ -196,12 +212,80 @@ struct SyncDecoder {
         guard let seq else { throw SyncWireError.missing(path: path("seq")) }
         guard let millis else { throw SyncWireError.missing(path: path("millis")) }
         guard let counter else { throw SyncWireError.missing(path: path("counter")) }
+        if let sealed {
+            // A sealed payload hides what an operation in clear shows: never both.
+            guard task == nil, field == nil, value == nil, old == nil else {
+                throw SyncWireError.sealedAndClear(path: "ops[\(index)]")
+            }
+            return .sealed(sealed, serverSeq: serverSeq ?? 0, replica: replica ?? "", seq: seq, millis: millis, counter: counter)
+        }
         guard let task else { throw SyncWireError.missing(path: path("task")) }
         guard let field else { throw SyncWireError.missing(path: path("field")) }
         guard let value else { throw SyncWireError.missing(path: path("value")) }
         return SyncOperation(
             serverSeq: serverSeq ?? 0, replica: replica ?? "", seq: seq, millis: millis,
             counter: counter, task: task, field: field, value: value, old: old ?? "null")
+    }
+
+    /// A sealed payload's members: the task, the field, the value and the old value (the
+    /// last may be left out), as strictly as an operation in clear.
+    mutating func payload() throws -> (task: String, field: SyncField, value: String, old: String) {
+        var task: String?
+        var field: SyncField?
+        var value: String?
+        var old: String?
+        try members(of: "the payload", depth: 0) { decoder, key throws in
+            switch key {
+            case "task":
+                guard task == nil else { throw SyncWireError.repeated(path: key) }
+                task = try decoder.task(path: { key })
+            case "field":
+                guard field == nil else { throw SyncWireError.repeated(path: key) }
+                field = try decoder.field(path: { key })
+            case "value":
+                guard value == nil else { throw SyncWireError.repeated(path: key) }
+                value = try decoder.jsonText()
+            case "old":
+                guard old == nil else { throw SyncWireError.repeated(path: key) }
+                old = try decoder.jsonText()
+            default:
+                try decoder.reader.skipValue(depth: 1)
+            }
+        }
+        try end()
+        guard let task else { throw SyncWireError.missing(path: "task") }
+        guard let field else { throw SyncWireError.missing(path: "field") }
+        guard let value else { throw SyncWireError.missing(path: "value") }
+        return (task, field, value, old ?? "null")
+    }
+
+    /// A sealed payload: base64 text (RFC 4648, with padding) of at most
+    /// ``SyncLimits/maximumSealedBytes``.
+    mutating func sealed(path: () -> String) throws -> String {
+        let start = reader.index
+        guard reader.peek == UInt8(ascii: "\"") else {
+            try reader.skipValue(depth: 3)
+            throw SyncWireError.badSealed(path: path())
+        }
+        let text = try reader.string()
+        // Base64 needs no escape: the string's bytes are its text.
+        guard reader.index - start == text.utf8.count + 2, (4...SyncLimits.maximumSealedBytes).contains(text.utf8.count),
+            Base64.decode(text) != nil
+        else { throw SyncWireError.badSealed(path: path()) }
+        return text
+    }
+
+    /// An account's key record: printable ASCII of at most ``SyncLimits/maximumKeyBytes``
+    /// (the server keeps it as it is; only replicas read it).
+    mutating func keyRecord() throws -> String {
+        guard reader.peek == UInt8(ascii: "\"") else {
+            try reader.skipValue(depth: 1)
+            throw SyncWireError.badKey
+        }
+        let text = try reader.string()
+        guard (1...SyncLimits.maximumKeyBytes).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else { throw SyncWireError.badKey }
+        return text
     }
 
     mutating func replica(path: () -> String, depth: Int) throws -> String {

@@ -7,6 +7,11 @@ public enum SyncField: String, CaseIterable, Sendable {
 /// One operation as it travels between a replica, the server and the other replicas
 /// (docs/sync.md): one field of one task set to one value, stamped by the replica that
 /// made it. `(replica, seq)` names it.
+///
+/// On the wire, an account's operations are end-to-end encrypted: their payload (task,
+/// field, value, old) travels in ``sealed``, which only the account's replicas can open;
+/// the server sees the replica, seq and stamp alone. An operation of an account that has
+/// no key yet (one that synced before encryption) travels in clear.
 public struct SyncOperation: Equatable, Sendable {
     /// Its place in the account's log: in an answer, from 1; 0 in a request.
     public var serverSeq: Int64
@@ -25,10 +30,13 @@ public struct SyncOperation: Equatable, Sendable {
     public var value: String
     /// The value it replaced as compact JSON text; `null` when not sent.
     public var old: String
+    /// The payload sealed for the account (base64 text), in place of ``task``, ``field``,
+    /// ``value`` and ``old``, which hold nothing while it is set.
+    public var sealed: String?
 
     public init(
         serverSeq: Int64 = 0, replica: String = "", seq: Int64, millis: Int64, counter: Int64, task: String,
-        field: SyncField, value: String, old: String = "null"
+        field: SyncField, value: String, old: String = "null", sealed: String? = nil
     ) {
         self.serverSeq = serverSeq
         self.replica = replica
@@ -39,13 +47,23 @@ public struct SyncOperation: Equatable, Sendable {
         self.field = field
         self.value = value
         self.old = old
+        self.sealed = sealed
+    }
+
+    /// The operation with only its name and stamp, its payload sealed in `sealed`.
+    public static func sealed(
+        _ sealed: String, serverSeq: Int64 = 0, replica: String = "", seq: Int64, millis: Int64, counter: Int64
+    ) -> SyncOperation {
+        SyncOperation(
+            serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: counter, task: "", field: .task,
+            value: "null", sealed: sealed)
     }
 
     /// At least the bytes the operation takes in a request or an answer: its texts, and
     /// room for its keys, punctuation and numbers. Both ends size batches and pages by it.
     public var encodedSizeBound: Int {
         Self.overheadBound + replica.utf8.count + task.utf8.count + field.rawValue.utf8.count + value.utf8.count
-            + old.utf8.count
+            + old.utf8.count + (sealed?.utf8.count ?? 0)
     }
 
     /// The keys and punctuation of an answer's operation (78 bytes) and five numbers of up
@@ -61,11 +79,19 @@ public struct SyncRequest: Equatable, Sendable {
     /// The highest `server_seq` this replica has applied; the pull starts after it.
     public var after: Int64
     public var operations: [SyncOperation]
+    /// The account's key record (``SyncKeyRecord``), offered by a replica that made it:
+    /// the server keeps the first one an account is given and refuses another (409).
+    public var key: String?
+    /// Asks the server to drop the account's operations kept in clear, once a replica has
+    /// sent them all again sealed (an account moving to encryption).
+    public var dropClear = false
 
-    public init(replica: String, after: Int64, operations: [SyncOperation]) {
+    public init(replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false) {
         self.replica = replica
         self.after = after
         self.operations = operations
+        self.key = key
+        self.dropClear = dropClear
     }
 }
 
@@ -79,11 +105,14 @@ public struct SyncAnswer: Equatable, Sendable {
     public var last: Int64
     /// Whether more operations are waiting after ``last``.
     public var more: Bool
+    /// The account's key record, when it has one: then every operation is sealed with it.
+    public var key: String?
 
-    public init(operations: [SyncOperation], last: Int64, more: Bool) {
+    public init(operations: [SyncOperation], last: Int64, more: Bool, key: String? = nil) {
         self.operations = operations
         self.last = last
         self.more = more
+        self.key = key
     }
 }
 
@@ -104,6 +133,10 @@ public enum SyncLimits {
     public static let maximumRequestBytes = 4 << 20
     /// The longest task uuid text, in characters.
     public static let maximumTaskLength = 64
+    /// The longest sealed payload (base64 text): a request's whole body at most.
+    public static let maximumSealedBytes = maximumRequestBytes
+    /// The longest key record (``SyncKeyRecord``) text.
+    public static let maximumKeyBytes = 1024
 
     /// How many of `operations` (in order) fit one message: at most `count` of them,
     /// and no more than fill `bytes` (always one, when there is one).

@@ -22,6 +22,18 @@ public enum SyncWireError: Error, Equatable, Sendable {
     /// An operation whose (replica, seq) the account already holds with other content: a
     /// store restored from a backup or copied, whose replica must take a new id.
     case replicaTaken(path: String, replica: String, seq: Int64)
+    /// A sealed payload that is not base64 text of a sensible length.
+    case badSealed(path: String)
+    /// An operation with a sealed payload and clear fields beside it.
+    case sealedAndClear(path: String)
+    /// A key record that is not printable text of a sensible length.
+    case badKey
+    /// An operation in clear for an account whose operations are sealed.
+    case notSealed(path: String)
+    /// A sealed operation for an account that has no key yet (its key goes first).
+    case sealedWithoutKey(path: String)
+    /// `drop_clear` for an account that has no key.
+    case dropWithoutKey
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -46,6 +58,12 @@ public enum SyncWireError: Error, Equatable, Sendable {
         case .refusedValue(let path, let field): t(.syncWireRefusedValue, ("path", path), ("field", field.rawValue))
         case .replicaTaken(let path, let replica, let seq):
             t(.syncWireReplicaTaken, ("path", path), ("seq", seq), ("replica", replica))
+        case .badSealed(let path): t(.syncWireBadSealed, ("path", path))
+        case .sealedAndClear(let path): t(.syncWireSealedAndClear, ("path", path))
+        case .badKey: t(.syncWireBadKey, ("limit", SyncLimits.maximumKeyBytes))
+        case .notSealed(let path): t(.syncWireNotSealed, ("path", path))
+        case .sealedWithoutKey(let path): t(.syncWireSealedWithoutKey, ("path", path))
+        case .dropWithoutKey: t(.syncWireDropWithoutKey)
         }
     }
 }

@@ -63,6 +63,19 @@ private func answer(_ response: TestResponse, file: StaticString = #filePath, li
     )
 }
 
+/// A sealed operation as JSON text: seq N, its payload the base64 text `sealed`.
+private func sealedOperation(_ seq: Int, _ sealed: String = "c2VhbGVkIHBheWxvYWQ=") -> String {
+    #"{"seq":\#(seq),"millis":\#(1_700_000_000_000 + Int64(seq)),"counter":0,"sealed":"\#(sealed)"}"#
+}
+
+private func offering(_ replica: String, after: Int, key: String, _ operations: [String] = [], dropClear: Bool = false)
+    -> ByteBuffer
+{
+    ByteBuffer(
+        string: #"{"replica":"\#(replica)","after":\#(after),"ops":[\#(operations.joined(separator: ","))],"key":"\#(key)""#
+            + (dropClear ? #","drop_clear":true}"# : "}"))
+}
+
 /// The routes in-process (Hummingbird's router test client) over the in-memory operation
 /// log: every answer's status, headers and exact body as a client reads them.
 final class SyncRoutesTests: XCTestCase {
@@ -137,6 +150,60 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
+        }
+    }
+
+    func testAnAccountKeepsItsFirstKeyAndThenTakesSealedOperationsOnly() async throws {
+        let log = MemoryOperationLog()
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
+        let key = #"{\"kdf\":\"k1\"}"#
+        try await app(log).test(.router) { client in
+            // No key yet: operations in clear are taken (an account from before encryption), sealed ones are not.
+            _ = try answer(await sync(client, token: token, body(first, [operation(1)])))
+            var response = try await sync(client, token: token, body(first, [sealedOperation(2)]))
+            XCTAssertEqual(response.status, .badRequest)
+            XCTAssertEqual(
+                String(buffer: response.body), #"{"error":"ops[0] is sealed, but the account has no key yet: send the key first"}"#)
+            // A key offered by a replica that has not pulled the operations in clear is not kept yet.
+            var offered = try answer(await sync(client, token: token, offering(second, after: 0, key: key)))
+            XCTAssertEqual(offered.operations.count, 1)
+            response = try await sync(client, token: token, offering(second, after: 1, key: key))
+            XCTAssertEqual(String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"{\"kdf\":\"k1\"}"}"#)
+            // From now on: sealed operations only, and every answer names the key.
+            response = try await sync(client, token: token, body(first, after: 1, [operation(3)]))
+            XCTAssertEqual(response.status, .badRequest)
+            XCTAssertEqual(
+                String(buffer: response.body),
+                #"{"error":"ops[0] is not sealed, and this account's operations are end-to-end encrypted: update navstack"}"#)
+            offered = try answer(await sync(client, token: token, body(second, after: 1, [sealedOperation(1), sealedOperation(2)])))
+            // Another key is refused with the account's.
+            response = try await sync(client, token: token, offering(first, after: 3, key: #"{\"kdf\":\"k2\"}"#, [sealedOperation(4)]))
+            XCTAssertEqual(response.status, .conflict)
+            XCTAssertEqual(
+                String(buffer: response.body),
+                #"{"error":"the account's operations are sealed with another key","key":"{\"kdf\":\"k1\"}"}"#)
+            XCTAssertEqual(log.operationCount(name: "ana"), 3, "nothing of a refused request is kept")
+            // The sealed operations reach the other replica as they were sent, with their writer's name.
+            let pulled = try answer(await sync(client, token: token, body(first, after: 1)))
+            XCTAssertEqual(pulled.operations.map { $0["sealed"]?.string }, ["c2VhbGVkIHBheWxvYWQ=", "c2VhbGVkIHBheWxvYWQ="])
+            XCTAssertEqual(pulled.operations.map { $0["replica"]?.string }, [second, second])
+            XCTAssertNil(pulled.operations[0]["task"])
+            // Once the operations in clear are sent again sealed, they can be dropped.
+            _ = try answer(await sync(client, token: token, offering(first, after: 3, key: key, dropClear: true)))
+            XCTAssertEqual(log.operationCount(name: "ana"), 2)
+            let fresh = try answer(await sync(client, token: token, body(String(repeating: "3c", count: 16))))
+            XCTAssertEqual(fresh.operations.map { $0["seq"]?.number }, [1, 2])
+        }
+    }
+
+    func testDropClearWithoutAKeyIsRefused() async throws {
+        let log = MemoryOperationLog()
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
+        try await app(log).test(.router) { client in
+            let response = try await sync(
+                client, token: token, ByteBuffer(string: #"{"replica":"\#(first)","after":0,"ops":[],"drop_clear":true}"#))
+            XCTAssertEqual(response.status, .badRequest)
+            XCTAssertEqual(String(buffer: response.body), #"{"error":"drop_clear needs the account's key first"}"#)
         }
     }
 

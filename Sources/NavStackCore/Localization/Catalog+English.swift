@@ -120,6 +120,42 @@ extension Catalog {
         .syncWireRefusedValue: "{path} sets a task id or a {field} that navstack does not take",
         .syncWireReplicaTaken:
             "{path} reuses seq {seq} of replica {replica}, which the server holds with other content: the replica must take a new id",
+        .syncWireBadSealed:
+            "{path} must be base64 text of a sealed payload",
+        .syncWireSealedAndClear:
+            "{path} has a sealed payload and clear fields beside it",
+        .syncWireBadKey:
+            "key must be printable text of at most {limit} bytes",
+        .syncWireNotSealed:
+            "{path} is not sealed, and this account's operations are end-to-end encrypted: update navstack",
+        .syncWireSealedWithoutKey:
+            "{path} is sealed, but the account has no key yet: send the key first",
+        .syncWireDropWithoutKey:
+            "drop_clear needs the account's key first",
+        .syncWrongPassphrase:
+            "the passphrase does not open this account's tasks",
+        .syncNoPassphrase:
+            "profile '{user}' has no passphrase for its account's tasks: give it with NAVSTACK_SYNC_PASSPHRASE or --passphrase-file FILE, or run navstack sync at a terminal to be asked",
+        .syncPassphrasePrompt:
+            "Passphrase of this account's tasks (not shown as you type): ",
+        .syncPassphraseNewPrompt:
+            "A new passphrase for this account's tasks (not shown as you type; each device will ask for it): ",
+        .syncPassphraseAgainPrompt:
+            "The same passphrase again: ",
+        .syncPassphraseMismatch:
+            "the two passphrases typed differ: nothing was kept",
+        .syncBadPassphrase:
+            "{source}: a passphrase is 8 to 1024 bytes of text without control characters",
+        .syncPassphraseFileUnreadable:
+            "--passphrase-file: cannot read {file}: {reason}",
+        .syncPassphraseTyped:
+            "the passphrase typed",
+        .syncUnopenable:
+            "the server sent an operation that this account's key does not open (replica {replica}, seq {seq}): it was changed on the server; nothing was applied",
+        .syncKeyChanged:
+            "the server holds another key for this account than this store: the account was removed and made again, or this is another server; nothing was applied",
+        .syncBadKeyRecord:
+            "the server's key record of this account cannot be read",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
         .syncNotConfigured: "profile '{user}' has no sync server: give --server URL once, with its token",
         .syncNoProfile: "there is no profile '{user}' in this store",

@@ -124,6 +124,42 @@ extension Catalog {
         .syncWireRefusedValue: "{path} define um id de tarefa ou um {field} que o navstack não aceita",
         .syncWireReplicaTaken:
             "{path} reutiliza o seq {seq} da réplica {replica}, que o servidor guarda com outro conteúdo: a réplica deve tomar um novo id",
+        .syncWireBadSealed:
+            "{path} deve ser texto base64 de um conteúdo selado",
+        .syncWireSealedAndClear:
+            "{path} tem um conteúdo selado e campos às claras ao lado",
+        .syncWireBadKey:
+            "key deve ser texto imprimível de no máximo {limit} bytes",
+        .syncWireNotSealed:
+            "{path} não está selado, e as operações desta conta são cifradas de ponta a ponta: atualize o navstack",
+        .syncWireSealedWithoutKey:
+            "{path} está selado, mas a conta ainda não tem chave: envie a chave antes",
+        .syncWireDropWithoutKey:
+            "drop_clear precisa antes da chave da conta",
+        .syncWrongPassphrase:
+            "a frase-senha não abre as tarefas desta conta",
+        .syncNoPassphrase:
+            "o perfil '{user}' não tem a frase-senha das tarefas da conta: informe-a com NAVSTACK_SYNC_PASSPHRASE ou --passphrase-file FILE, ou rode navstack sync num terminal para que seja pedida",
+        .syncPassphrasePrompt:
+            "Frase-senha das tarefas desta conta (não aparece ao digitar): ",
+        .syncPassphraseNewPrompt:
+            "Uma nova frase-senha para as tarefas desta conta (não aparece ao digitar; cada dispositivo vai pedi-la): ",
+        .syncPassphraseAgainPrompt:
+            "A mesma frase-senha de novo: ",
+        .syncPassphraseMismatch:
+            "as duas frases-senha digitadas diferem: nada foi guardado",
+        .syncBadPassphrase:
+            "{source}: uma frase-senha tem de 8 a 1024 bytes de texto sem caracteres de controle",
+        .syncPassphraseFileUnreadable:
+            "--passphrase-file: não foi possível ler {file}: {reason}",
+        .syncPassphraseTyped:
+            "a frase-senha digitada",
+        .syncUnopenable:
+            "o servidor enviou uma operação que a chave desta conta não abre (réplica {replica}, seq {seq}): ela foi alterada no servidor; nada foi aplicado",
+        .syncKeyChanged:
+            "o servidor tem outra chave para esta conta que não a deste armazenamento: a conta foi removida e criada de novo, ou este é outro servidor; nada foi aplicado",
+        .syncBadKeyRecord:
+            "o registro de chave desta conta no servidor não pode ser lido",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
         .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL uma vez, com o seu token",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",

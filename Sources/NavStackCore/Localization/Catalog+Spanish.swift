@@ -124,6 +124,42 @@ extension Catalog {
         .syncWireRefusedValue: "{path} fija un id de tarea o un {field} que navstack no acepta",
         .syncWireReplicaTaken:
             "{path} reutiliza el seq {seq} de la réplica {replica}, que el servidor guarda con otro contenido: la réplica debe tomar un id nuevo",
+        .syncWireBadSealed:
+            "{path} debe ser texto base64 de un contenido sellado",
+        .syncWireSealedAndClear:
+            "{path} tiene un contenido sellado y campos en claro al lado",
+        .syncWireBadKey:
+            "key debe ser texto imprimible de como mucho {limit} bytes",
+        .syncWireNotSealed:
+            "{path} no está sellado, y las operaciones de esta cuenta se cifran de extremo a extremo: actualiza navstack",
+        .syncWireSealedWithoutKey:
+            "{path} está sellado, pero la cuenta aún no tiene clave: envía la clave antes",
+        .syncWireDropWithoutKey:
+            "drop_clear necesita antes la clave de la cuenta",
+        .syncWrongPassphrase:
+            "la frase de paso no abre las tareas de esta cuenta",
+        .syncNoPassphrase:
+            "el perfil '{user}' no tiene la frase de paso de las tareas de su cuenta: indícala con NAVSTACK_SYNC_PASSPHRASE o --passphrase-file FILE, o ejecuta navstack sync en una terminal para que se pida",
+        .syncPassphrasePrompt:
+            "Frase de paso de las tareas de esta cuenta (no se muestra al escribir): ",
+        .syncPassphraseNewPrompt:
+            "Una nueva frase de paso para las tareas de esta cuenta (no se muestra al escribir; cada dispositivo la pedirá): ",
+        .syncPassphraseAgainPrompt:
+            "La misma frase de paso otra vez: ",
+        .syncPassphraseMismatch:
+            "las dos frases de paso escritas difieren: no se guardó nada",
+        .syncBadPassphrase:
+            "{source}: una frase de paso tiene de 8 a 1024 bytes de texto sin caracteres de control",
+        .syncPassphraseFileUnreadable:
+            "--passphrase-file: no se pudo leer {file}: {reason}",
+        .syncPassphraseTyped:
+            "la frase de paso escrita",
+        .syncUnopenable:
+            "el servidor envió una operación que la clave de esta cuenta no abre (réplica {replica}, seq {seq}): se cambió en el servidor; no se aplicó nada",
+        .syncKeyChanged:
+            "el servidor tiene otra clave para esta cuenta que la de este almacén: la cuenta se eliminó y se creó de nuevo, o este es otro servidor; no se aplicó nada",
+        .syncBadKeyRecord:
+            "el registro de clave de esta cuenta en el servidor no se puede leer",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",
         .syncNotConfigured: "el perfil '{user}' no tiene servidor de sincronización: indica --server URL una vez, con su token",
         .syncNoProfile: "no hay perfil '{user}' en este almacén",

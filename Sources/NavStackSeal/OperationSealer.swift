@@ -1,0 +1,62 @@
+import NavStackSync
+
+/// Seals the payload (task, field, value, old) of a replica's operations for the server,
+/// and opens those of the answers, with the account's key. Each payload's associated data
+/// is the account's salt, the replica, the seq and the stamp: a payload cannot be read,
+/// forged, nor moved to another operation or account without the key.
+public struct OperationSealer: Sendable {
+    /// An operation whose payload does not open: changed or moved on the server, or
+    /// sealed with another key.
+    public struct Unopenable: Error, Equatable {
+        public let replica: String
+        public let seq: Int64
+    }
+
+    let key: SealKey
+    let salt: [UInt8]
+
+    public init(key: SealKey, record: SyncKeyRecord) {
+        self.key = key
+        salt = record.salt
+    }
+
+    /// `request` with every operation's payload sealed.
+    public func seal(_ request: SyncRequest) -> SyncRequest {
+        var sealed = request
+        sealed.operations = request.operations.map { operation in
+            let text = Sealing.seal(
+                operation.payloadJSON(), associated: associated(operation, replica: request.replica), key: key)
+            return .sealed(Base64.encode(text), seq: operation.seq, millis: operation.millis, counter: operation.counter)
+        }
+        return sealed
+    }
+
+    /// `answer` with every operation's payload opened and read; the first that does not
+    /// open, or opens to something that is not a payload, is thrown.
+    public func open(_ answer: SyncAnswer) throws(Unopenable) -> SyncAnswer {
+        var opened = answer
+        opened.operations = []
+        opened.operations.reserveCapacity(answer.operations.count)
+        for operation in answer.operations {
+            let unopenable = Unopenable(replica: operation.replica, seq: operation.seq)
+            guard let text = operation.sealed, let bytes = Base64.decode(text),
+                let payload = Sealing.open(bytes[...], associated: associated(operation, replica: operation.replica), key: key),
+                let plain = try? operation.opened(payload: payload)
+            else { throw unopenable }
+            opened.operations.append(plain)
+        }
+        return opened
+    }
+
+    /// The associated data of an operation: what it is bound to.
+    private func associated(_ operation: SyncOperation, replica: String) -> [UInt8] {
+        var data = Array("navstack op v1".utf8)
+        data.reserveCapacity(data.count + salt.count + replica.utf8.count + 24)
+        data += salt
+        data += replica.utf8
+        for number in [operation.seq, operation.millis, operation.counter] {
+            withUnsafeBytes(of: number.bigEndian) { data += $0 }
+        }
+        return data
+    }
+}

@@ -1,0 +1,30 @@
+import NavStackSync
+
+extension SyncRequest {
+    /// What the account's key is once this request is taken, and whether the request sets
+    /// it, or why the request is refused; `accountKey` is the key the account holds,
+    /// `clearAfter` whether it holds operations in clear past the request's `after`.
+    ///
+    /// An account keeps the first key it is offered, unless it holds operations in clear the
+    /// offering replica has not pulled yet (it gets them, and offers again); another key is
+    /// refused (409, with the account's). Once it has a key, every operation must be sealed;
+    /// before, none may be. `drop_clear` needs the key.
+    func sealing(accountKey: String?, clearAfter: Bool) throws(Refusal) -> (key: String?, setsKey: Bool) {
+        var effective = accountKey
+        var setsKey = false
+        if let offered = key {
+            if let accountKey {
+                guard accountKey == offered else { throw .keyTaken(accountKey: accountKey) }
+            } else if !clearAfter {
+                effective = offered
+                setsKey = true
+            }
+        }
+        for (index, operation) in operations.enumerated() {
+            if effective != nil, operation.sealed == nil { throw .malformed(.notSealed(path: "ops[\(index)]")) }
+            if effective == nil, operation.sealed != nil { throw .malformed(.sealedWithoutKey(path: "ops[\(index)]")) }
+        }
+        if dropClear, effective == nil { throw .malformed(.dropWithoutKey) }
+        return (effective, setsKey)
+    }
+}
