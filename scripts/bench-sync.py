@@ -30,7 +30,8 @@ import sys
 import tempfile
 import time
 
-ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8")
+# Every account's operations are sealed end to end: its replicas share a passphrase.
+ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8", NAVSTACK_SYNC_PASSPHRASE="correct horse battery staple")
 SERVERS = [os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]]
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
 

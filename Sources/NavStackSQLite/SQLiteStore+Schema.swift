@@ -218,6 +218,17 @@ extension SQLiteStore {
             ALTER TABLE sync DROP COLUMN notices;
             """
         ),
+        // End-to-end encryption: the account's key (derived from the passphrase, as hex
+        // digits; never the passphrase), its record as the server keeps it, and how far
+        // the profile is in sealing its account (SyncSeal.State).
+        (
+            "v9: the account's key",
+            """
+            ALTER TABLE sync ADD COLUMN seal_state INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE sync ADD COLUMN seal_key TEXT NOT NULL DEFAULT '';
+            ALTER TABLE sync ADD COLUMN seal_record TEXT NOT NULL DEFAULT '';
+            """
+        ),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -226,7 +237,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        8,
+        9,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -304,7 +315,10 @@ extension SQLiteStore {
             sent INTEGER NOT NULL DEFAULT 0,
             pulled INTEGER NOT NULL DEFAULT 0,
             millis INTEGER NOT NULL DEFAULT 0,
-            counter INTEGER NOT NULL DEFAULT 0
+            counter INTEGER NOT NULL DEFAULT 0,
+            seal_state INTEGER NOT NULL DEFAULT 0,
+            seal_key TEXT NOT NULL DEFAULT '',
+            seal_record TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE sync_outbox (
             profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -434,7 +448,9 @@ extension SQLiteStore {
         var v8 = columns[4]
         v8["sync"]?.removeLast()
         v8["sync_notice"] = ["id", "profile_id", "title", "fields"]
-        return columns + [columns[4], columns[4], v8]
+        var v9 = v8
+        v9["sync"]? += ["seal_state", "seal_key", "seal_record"]
+        return columns + [columns[4], columns[4], v8, v9]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

@@ -153,8 +153,11 @@ extension SQLiteStore {
     static func save(_ db: Connection, _ state: SyncState) throws {
         try db.run(
             """
-            INSERT OR REPLACE INTO sync (profile_id, replica, server, token, stamped, outbox, sent, pulled, millis, counter)
+            INSERT INTO sync (profile_id, replica, server, token, stamped, outbox, sent, pulled, millis, counter)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (profile_id) DO UPDATE SET replica = excluded.replica, server = excluded.server,
+                token = excluded.token, stamped = excluded.stamped, outbox = excluded.outbox, sent = excluded.sent,
+                pulled = excluded.pulled, millis = excluded.millis, counter = excluded.counter
             """,
             [
                 state.profile, state.replica, state.server, state.token, state.stamped, state.outbox, state.sent, state.pulled,

@@ -127,7 +127,8 @@ public final class MemoryOperationLog: OperationStore {
             let middle = (low + high) / 2
             if operations[middle].serverSeq > request.after { high = middle } else { low = middle + 1 }
         }
-        let rows = operations[low...].lazy.filter { $0.replica != request.replica }.prefix(SyncLimits.pageSize + 1)
+        let rows = operations[low...].lazy.filter { $0.replica != request.replica && (account.key == nil || $0.sealed != nil) }
+            .prefix(SyncLimits.pageSize + 1)
         return SyncAnswer(after: request.after, highest: operations.last?.serverSeq ?? 0, following: Array(rows))
     }
 }

@@ -145,6 +145,9 @@ public struct OperationLog: OperationStore {
                 SELECT server_seq, replica, seq, millis, counter, task, field, value, old
                 FROM op
                 WHERE account_id = \(account) AND server_seq > \(request.after) AND replica <> \(request.replica)
+                    -- An account with a key serves sealed operations only: those kept in
+                    -- clear wait to be dropped, sent again sealed by the replica that moved it.
+                    AND (task = '' OR (SELECT key FROM account WHERE id = \(account)) IS NULL)
                 ORDER BY server_seq
                 LIMIT \(SyncLimits.pageSize + 1)
             )

@@ -69,6 +69,15 @@ public enum Stamp {
         "printf('%015d%010d%s', max(0, \(millis)), max(0, \(counter)), \(replica))"
     }
 
+    /// The millis and counter of a stamp's text; `nil` for `""` or text that is not a stamp.
+    public static func parts(of text: String) -> (millis: Int, counter: Int)? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 25, let millis = Int(String(decoding: utf8[0..<15], as: UTF8.self)),
+            let counter = Int(String(decoding: utf8[15..<25], as: UTF8.self))
+        else { return nil }
+        return (millis, counter)
+    }
+
     public static func replica(of text: String) -> Substring {
         text.utf8.count > 25 ? text.dropFirst(25) : ""
     }

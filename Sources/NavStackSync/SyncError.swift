@@ -25,6 +25,20 @@ public enum SyncError: Error, Equatable, Sendable {
     case stampsAhead(serverMillis: Int)
     /// This machine's clock is `millis` ahead of the server's.
     case clockAhead(millis: Int)
+    /// The profile has no key for its account's tasks, and no passphrase was given.
+    case noPassphrase(user: String)
+    /// The passphrase given does not open the account's key record.
+    case wrongPassphrase
+    /// The two passphrases typed for a new account differ.
+    case passphraseMismatch
+    /// The server answered with another key record than the one this store holds.
+    case keyChanged
+    /// The server's key record is not one this version can read.
+    case badKeyRecord
+    /// The server holds another key for the account than the one offered (409, with it).
+    case keyTaken(record: String)
+    /// An operation of an answer does not open with the account's key.
+    case unopenable(replica: String, seq: Int64)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -40,6 +54,13 @@ public enum SyncError: Error, Equatable, Sendable {
         case .replicaTaken: t(.syncReplicaTaken)
         case .stampsAhead: t(.syncStampsAhead)
         case .clockAhead(let millis): t(.syncClockAhead, ("ahead", SyncDrift.words(millis: millis)))
+        case .noPassphrase(let user): t(.syncNoPassphrase, ("user", user.escapedForDisplay))
+        case .wrongPassphrase: t(.syncWrongPassphrase)
+        case .passphraseMismatch: t(.syncPassphraseMismatch)
+        case .keyChanged: t(.syncKeyChanged)
+        case .badKeyRecord: t(.syncBadKeyRecord)
+        case .keyTaken: t(.syncServerAnsweredWith, ("status", 409), ("message", "the account's operations are sealed with another key"))
+        case .unopenable(let replica, let seq): t(.syncUnopenable, ("replica", replica.escapedForDisplay), ("seq", seq))
         }
     }
 }

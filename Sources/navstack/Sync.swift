@@ -29,6 +29,9 @@ struct Syncer {
     var onRound: ((SyncTotals) -> Void)?
     /// The authorities an https:// server's certificate must chain to.
     var trust = TLSTrust.chosen(ca: nil)
+    /// The passphrase, for a profile that has no key yet (NAVSTACK_SYNC_PASSPHRASE alone
+    /// unless a hand sync says otherwise).
+    var passphrase = PassphraseSource(given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), mayAsk: false)
 
     /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
@@ -40,10 +43,21 @@ struct Syncer {
         // Each is done once a run: a second refusal of the same kind is the run's failure.
         var tookNewReplica = false
         var restamped = false
+        var adopted = false
+        var seal = try make { try store.syncSeal(user) }
         while true {
             do {
-                try rounds(until: end, totals: &totals)
+                if seal.state == .none { seal = try learnKey(until: end) }
+                if seal.state == .offered { seal = try offerKey(seal, until: end, totals: &totals) }
+                try rounds(until: end, seal: seal, totals: &totals)
+                if seal.state == .resending { seal = try dropClear(seal, until: end, totals: &totals) }
                 return totals
+            } catch .keyTaken(let record) where !adopted {
+                // Another replica gave the account its key first: this one takes it, if
+                // the passphrase opens it.
+                adopted = true
+                seal = try opened(record, forgetting: true)
+                try make { try store.setSyncSeal(user, seal) }
             } catch .replicaTaken where !tookNewReplica {
                 tookNewReplica = true
                 _ = try make { try store.restampUnsent(user, .newReplica) }
@@ -62,8 +76,9 @@ struct Syncer {
     /// answers, until there is nothing left either way. While the server works on one
     /// request, the next batch is made; once its answer is read, the next request goes
     /// out before the answer is applied.
-    private func rounds(until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) {
-        let transport = try SyncTransport(server: settings.server, token: settings.token, trust: trust)
+    private func rounds(until end: ContinuousClock.Instant, seal: SyncSeal, totals: inout SyncTotals) throws(SyncError) {
+        let transport = try SealedTransport(
+            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
         var batch = try make { try store.syncRequest(user) }
         var exchange = try transport.send(batch.request, by: end)
         while true {
@@ -92,7 +107,7 @@ struct Syncer {
     }
 
     /// A step of the store's, its failure as a sync's.
-    private func make<T>(_ step: () throws -> T) throws(SyncError) -> T {
+    func make<T>(_ step: () throws -> T) throws(SyncError) -> T {
         do {
             return try step()
         } catch {
@@ -107,10 +122,13 @@ struct Syncer {
     }
 
     /// A failed sync's line, saying that the changes are kept and will be sent next time,
-    /// unless its `reason` says so itself (a clock ahead: they wait for the clock).
+    /// unless its `reason` says what happens itself (a clock ahead: they wait for the
+    /// clock), or the passphrase was what failed (its line is the contract's, alone).
     static func changesKept(after failure: SyncError, _ reason: String, in t: Catalog = Navstack.messageCatalog) -> String {
-        if case .clockAhead = failure { return reason }
-        return t(.syncChangesKept, ("reason", reason))
+        switch failure {
+        case .clockAhead, .wrongPassphrase, .passphraseMismatch: return reason
+        default: return t(.syncChangesKept, ("reason", reason))
+        }
     }
 
     /// The words of any error of a sync's steps; a run out of time names the time it had.
@@ -158,7 +176,10 @@ struct SyncCommand: Subcommand {
             --token TOKEN also works, but shows it to anyone who can list processes. \
             The server and the token are kept for the profile (in the store, which is \
             private to you), so later runs need neither; a token the server refuses is not \
-            kept. \
+            kept. Tasks are end-to-end encrypted: the server keeps them sealed with a key \
+            made from a passphrase that only the account's devices know; the first sync of \
+            a profile asks for it (NAVSTACK_SYNC_PASSPHRASE, --passphrase-file FILE, or typed \
+            at a terminal), and the store keeps the key, never the passphrase. \
             The sync gives up after --timeout seconds, whatever the server does; at a \
             terminal, one that takes more than a second shows its progress on stderr. \
             A profile with a server also syncs by itself at launch and after commands that \
@@ -182,6 +203,11 @@ struct SyncCommand: Subcommand {
                 help:
                     "Trust only the certificate authority in this PEM file for the server's certificate, instead of the system's (this run; NAVSTACK_CA sets it for every run)."
             ),
+            .init(
+                "passphrase-file", value: "file", complete: .file,
+                help:
+                    "Read the passphrase of the account's tasks from this file (or pipe), its last line end left out; asked for only while the profile has no key."
+            ),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
@@ -194,6 +220,8 @@ struct SyncCommand: Subcommand {
     /// The token of `--token`, `--token-file` or NAVSTACK_TOKEN, checked when the run starts.
     let token: Result<String?, SyncToken.Failure>
     let user: String?
+    /// The passphrase of `--passphrase-file` or NAVSTACK_SYNC_PASSPHRASE, checked when the run starts.
+    let passphrase: Result<String?, PassphraseSource.Failure>
     /// Seconds the whole run may take.
     let timeout: Int
     let trust: TLSTrust
@@ -209,6 +237,10 @@ struct SyncCommand: Subcommand {
                 option: parsed.value("token"), file: parsed.value("token-file"), environment: Terminal.environment("NAVSTACK_TOKEN"))
         }
         user = parsed.value("user")
+        passphrase = Result { () throws(PassphraseSource.Failure) in
+            try PassphraseSource.given(
+                file: parsed.value("passphrase-file"), environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
+        }
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
         trust = TLSTrust.chosen(ca: parsed.value("ca"))
     }
@@ -227,11 +259,17 @@ struct SyncCommand: Subcommand {
             }
         }
         var token: String?
+        let passphrase: String?
         do {
             token = try self.token.get()
-        } catch {
-            streams.write("navstack: sync: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
-            if case .malformed = error { throw ExitStatus(code: 64) }
+            passphrase = try self.passphrase.get()
+        } catch let failure as SyncToken.Failure {
+            streams.write("navstack: sync: \(failure.message(in: Navstack.messageCatalog))\n", to: .error)
+            if case .malformed = failure { throw ExitStatus(code: 64) }
+            throw ExitStatus.failure
+        } catch let failure as PassphraseSource.Failure {
+            streams.write("navstack: sync: \(failure.message(in: Navstack.messageCatalog))\n", to: .error)
+            if case .malformed = failure { throw ExitStatus(code: 64) }
             throw ExitStatus.failure
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
@@ -272,6 +310,7 @@ struct SyncCommand: Subcommand {
         let t = Navstack.messageCatalog
         do {
             var syncer = Syncer(store: store, user: profile, settings: settings, trust: trust)
+            syncer.passphrase = PassphraseSource(given: passphrase, mayAsk: true)
             if let progress {
                 syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
             }

@@ -58,10 +58,13 @@ struct SyncTransport {
             }
         case 401:
             throw .refusedToken
-        case 409:
-            throw .replicaTaken
         default:
             let body = JSONValue(parsing: String(decoding: response.body, as: UTF8.self))
+            if response.status == 409 {
+                // The account's key, when the one offered was not it; else a (replica, seq) held.
+                if let record = body?["key"]?.string { throw .keyTaken(record: record) }
+                throw .replicaTaken
+            }
             if response.status == 400, let serverMillis = body?["server_millis"]?.number {
                 throw .stampsAhead(serverMillis: serverMillis)
             }

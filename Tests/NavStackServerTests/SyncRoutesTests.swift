@@ -188,6 +188,9 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(pulled.operations.map { $0["sealed"]?.string }, ["c2VhbGVkIHBheWxvYWQ=", "c2VhbGVkIHBheWxvYWQ="])
             XCTAssertEqual(pulled.operations.map { $0["replica"]?.string }, [second, second])
             XCTAssertNil(pulled.operations[0]["task"])
+            // Those kept in clear are not served any more: they wait to be dropped.
+            let joining = try answer(await sync(client, token: token, body(String(repeating: "4d", count: 16))))
+            XCTAssertEqual(joining.operations.map { $0["sealed"] != nil }, [true, true])
             // Once the operations in clear are sent again sealed, they can be dropped.
             _ = try answer(await sync(client, token: token, offering(first, after: 3, key: key, dropClear: true)))
             XCTAssertEqual(log.operationCount(name: "ana"), 2)

@@ -145,10 +145,16 @@ def stamps(binary, work):
             break
     check(pulled.returncode == 0 and again.returncode == 0 and again.stdout.startswith("sent 1,"),
           "stamps: a replica that pulled the largest counter still sends its edits", pulled.stderr + again.stderr)
+    # The account moved to encryption at that replica's first sync (it held an operation
+    # in clear): another replica sees the edits through the sealed log alone.
+    other = os.path.join(work, "stamps-other.sqlite")
+    run(binary, other, "-c", f"login {user}")
+    joined = run(binary, other, "sync", "--user", user, "--server", os.environ["NAVSTACK_SERVER_B"], "--token", tok)
+    check(joined.returncode == 0 and titles(binary, other, user) == ["Edited 2"],
+          "stamps: its last edit reached another replica", (joined.stderr, titles(binary, other, user)))
     status, body = post(server, tok, {"replica": replica, "after": 0, "ops": []})
-    titles_now = [o["value"] for o in body.get("ops", []) if o["field"] == "title"]
-    check(status == 200 and titles_now and titles_now[-1] == "Edited 2", "stamps: its last edit reached the server",
-          (status, titles_now))
+    check(status == 200 and body.get("ops") and all("sealed" in o and "value" not in o for o in body["ops"]),
+          "stamps: the server holds the account's operations sealed only, the one sent in clear dropped", (status, body))
 
 
 def clock_ahead(dynamic, work):

@@ -20,6 +20,8 @@ Checks:
   - at a terminal with no token anywhere, sync asks for it without echo (tmux): what is
     typed is not on the screen, is kept, and the terminal echoes again afterwards, also
     after Ctrl-C at the prompt.
+  - at a terminal, the first sync of a new account asks for its passphrase twice without
+    echo (two that differ keep nothing), and another device opens the account with it.
   - a store failure during a sync (the store locked by another process) is one sentence
     from the catalogs, in the language asked, naming no type or case.
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
@@ -50,7 +52,8 @@ class MisbehavingServer:
     - `silent`: reads the request and never answers;
     - `trickle`: answers a byte every 50 ms (the answer would take a minute);
     - `more`: answers at once, with no operations and `more: true`, every time;
-    - `slow`: answers an empty answer after `delay` seconds.
+    - `slow`: answers an empty answer after `delay` seconds, naming the key a replica
+      offered it (as a real server keeps an account's first key).
 
     Every connection is given up after `LIMIT` seconds, and all of them at `close()`.
     """
@@ -60,6 +63,7 @@ class MisbehavingServer:
         self.mode = mode
         self.delay = delay
         self.requests = 0
+        self.key = None
         self.arrived = threading.Event()
         # When each answer was sent, on the monotonic clock.
         self.answered = []
@@ -116,8 +120,14 @@ class MisbehavingServer:
         end = time.monotonic() + self.LIMIT
         with connection:
             try:
-                if self._read_request(connection) is None:
+                request = self._read_request(connection)
+                if request is None:
                     return
+                if self.key is None:
+                    try:
+                        self.key = json.loads(request).get("key")
+                    except ValueError:
+                        pass
                 self.requests += 1
                 self.arrived.set()
                 if self.mode == "silent":
@@ -140,7 +150,8 @@ class MisbehavingServer:
                     connection.sendall(self._answer(body))
                 elif self.mode == "slow":
                     self.stopping.wait(self.delay)
-                    connection.sendall(self._answer(b'{"ops":[],"last":0,"more":false}'))
+                    key = b',"key":' + json.dumps(self.key).encode() if self.key else b""
+                    connection.sendall(self._answer(b'{"ops":[],"last":0,"more":false' + key + b'}'))
                     self.answered.append(time.monotonic())
             except OSError:
                 pass
@@ -415,6 +426,44 @@ def token_prompt_checks(binary, workdir, tmux):
           "Ctrl-C at the prompt ends navstack (130) with the terminal's echo back on", screen)
 
 
+def passphrase_prompt_checks(binary, workdir, tmux):
+    """At a terminal, the first sync of a new account asks for its passphrase twice,
+    without echo; two that differ keep nothing."""
+    user = "new-passphrase"
+    tok = token(user)
+    server = os.environ["NAVSTACK_SERVER_A"]
+    environment = "env -u NAVSTACK_SYNC_PASSPHRASE TERM=xterm-256color LANG=C.UTF-8 NAVSTACK_SYNC=0 NAVSTACK_TOKEN=%s" % tok
+    secret = "typed at the prompt 42"
+    for name, second, want in (("differ", secret + "!", "EXIT=1"), ("same", secret, "EXIT=0")):
+        store = os.path.join(workdir, "passphrase-%s.sqlite" % name)
+        run(binary, store, "-c", "login %s" % user, "-c", "add Sealed with a typed passphrase")
+        line = "%s %s --store %s sync --server %s; echo EXIT=$?; sleep 120" % (
+            environment, shlex.quote(binary), shlex.quote(store), shlex.quote(server))
+        tmux.start(name, line)
+        asked = tmux.wait(lambda: "A new passphrase" in tmux.screen(name), 20)
+        tmux.type(name, secret)
+        again = tmux.wait(lambda: "The same passphrase again" in tmux.screen(name), 10)
+        tmux.type(name, second)
+        finished = tmux.wait(lambda: "EXIT=" in tmux.screen(name), 30)
+        screen = tmux.screen(name)
+        lines = screen.splitlines()
+        if name == "differ":
+            check(asked and again and finished and want in lines
+                  and "navstack: sync: the two passphrases typed differ: nothing was kept" in lines,
+                  "a new account's passphrase typed twice differently: one line, exit 1", screen)
+        else:
+            check(asked and again and finished and want in lines and any(l.startswith("sent 1,") for l in lines),
+                  "a new account's passphrase is asked for twice at a terminal, and the sync seals with it", screen)
+        check(secret not in screen, "the passphrase typed is not shown (%s)" % name, screen)
+    # Another device opens the account with the same passphrase, given in the environment.
+    other = os.path.join(workdir, "passphrase-other.sqlite")
+    run(binary, other, "-c", "login %s" % user)
+    out = run(binary, other, "sync", "--server", server, "--token", tok, env=dict(ENV, NAVSTACK_SYNC_PASSPHRASE=secret))
+    titles = {t[0] for t in client_checks.tasks(binary, other, user).values()}
+    check(out.returncode == 0 and titles == {"Sealed with a typed passphrase"},
+          "another device opens the account with the passphrase typed", out.stderr + str(titles))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/debug/navstack")
@@ -427,6 +476,7 @@ def main():
     try:
         timeout_checks(binary, workdir)
         token_prompt_checks(binary, workdir, tmux)
+        passphrase_prompt_checks(binary, workdir, tmux)
         store_failure_checks(binary, workdir)
         idle_lock_checks(binary, workdir, tmux)
         progress_checks(binary, workdir, tmux)

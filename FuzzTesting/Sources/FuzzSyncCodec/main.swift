@@ -1,8 +1,9 @@
 import NavStackCore
 import NavStackSync
 
-/// Any bytes as a sync request (what the server reads) and as an answer (what navstack
-/// reads): a message or one failure whose words render, never a crash; a message read is
+/// Any bytes as a sync request (what the server reads), as an answer (what navstack
+/// reads) and as a sealed operation's payload once opened: a message or one failure whose
+/// words render, never a crash; a message read is
 /// written back and reads again as the same; each operation read becomes a change or is
 /// skipped, and applying it to a register never crashes.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -23,6 +24,18 @@ public func fuzzSyncCodec(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         operations += answer.operations
     } catch {
         _ = error.message(in: .english)
+    }
+    // The same bytes as an opened payload (what a sealed operation holds) and as base64
+    // text: read strictly or refused, never a crash; base64 read is written back the same.
+    let payload = Array(bytes)
+    if let opened = try? SyncOperation.sealed("", seq: 1, millis: 0, counter: 0).opened(payload: payload) {
+        precondition(
+            (try? opened.opened(payload: opened.payloadJSON())) == opened, "a payload does not read back as written")
+        operations.append(opened)
+    }
+    let text = String(decoding: payload, as: UTF8.self)
+    if let decoded = Base64.decode(text) {
+        precondition(Base64.encode(decoded) == text, "base64 does not read back as written")
     }
     var register = SyncRegister(uuid: "u")
     for operation in operations {

@@ -1,0 +1,126 @@
+import NavStackHTTP
+import NavStackSQLite
+import NavStackSeal
+import NavStackSync
+
+/// The sync protocol with the account's key (docs/sync.md, "End-to-end encryption"):
+/// what goes out is sealed, what comes back is checked against the account's key record
+/// and opened. Nothing the server sends is applied unless it opens with the key.
+struct SealedTransport {
+    let transport: SyncTransport
+    let seal: SyncSeal
+    let sealer: OperationSealer
+
+    init(_ transport: SyncTransport, seal: SyncSeal) throws(SyncError) {
+        guard let record = SyncKeyRecord(text: seal.record), let key = SealKey(bytes: seal.key) else { throw .badKeyRecord }
+        self.transport = transport
+        self.seal = seal
+        sealer = OperationSealer(key: key, record: record)
+    }
+
+    /// Sends `request` with its operations sealed.
+    func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
+        try transport.send(sealer.seal(request), by: end)
+    }
+
+    /// The answer, opened. Once the server holds the account's key, every answer names
+    /// it and every operation opens with it; while this replica offers its key, an answer
+    /// without one carries operations in clear (an account from before encryption), and
+    /// one with another key is that key, taken first by another replica.
+    func answer(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
+        let answer = try transport.answer(exchange)
+        if seal.state == .offered {
+            guard let key = answer.key else {
+                guard answer.operations.allSatisfy({ $0.sealed == nil }) else {
+                    throw .unopenable(replica: answer.operations[0].replica, seq: answer.operations[0].seq)
+                }
+                return answer
+            }
+            guard key == seal.record else { throw .keyTaken(record: key) }
+        } else {
+            guard answer.key == seal.record else { throw .keyChanged }
+        }
+        do {
+            return try sealer.open(answer)
+        } catch {
+            throw .unopenable(replica: error.replica, seq: error.seq)
+        }
+    }
+}
+
+extension Syncer {
+    /// A profile without a key asks the server for the account's key record (sending
+    /// nothing, applying nothing): with one, the passphrase must open it; without, this
+    /// replica makes the account's key from a new passphrase and will offer it.
+    func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> SyncSeal {
+        let transport = try SyncTransport(server: settings.server, token: settings.token, trust: trust)
+        let probe = try make { try store.syncProbe(user) }
+        let answer = try transport.answer(try transport.send(probe.request, by: end))
+        let seal: SyncSeal
+        if let text = answer.key {
+            seal = try opened(text, forgetting: false)
+        } else {
+            let (record, key) = SyncKeyRecord.make(passphrase: try passphrase.passphrase(user: user, isNew: true))
+            seal = SyncSeal(state: .offered, key: key.bytes, record: record.text)
+        }
+        try make { try store.setSyncSeal(user, seal) }
+        return seal
+    }
+
+    /// The seal of the account's key record `text`, when the passphrase opens it; else the
+    /// sync stops, and with `forgetting` the profile forgets the key it made (the next
+    /// sync asks again).
+    func opened(_ text: String, forgetting: Bool) throws(SyncError) -> SyncSeal {
+        guard let record = SyncKeyRecord(text: text) else { throw .badKeyRecord }
+        guard let key = record.open(passphrase: try passphrase.passphrase(user: user, isNew: false)) else {
+            if forgetting { try make { try store.setSyncSeal(user, .none) } }
+            throw .wrongPassphrase
+        }
+        return SyncSeal(state: .sealed, key: key.bytes, record: text)
+    }
+
+    /// Offers the key this replica made until the server holds it, pulling what the
+    /// account holds in clear first (the server takes a key only from a replica that has
+    /// everything). An account that held operations is then sent again, sealed.
+    func offerKey(_ seal: SyncSeal, until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> SyncSeal {
+        let transport = try SealedTransport(
+            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
+        while true {
+            var probe = try make { try store.syncProbe(user) }
+            probe.request.key = seal.record
+            let answer = try transport.answer(try transport.send(probe.request, by: end))
+            let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
+            totals.received += round.received
+            totals.conflicts += round.conflicts
+            guard answer.key == seal.record else { continue }
+            var taken = seal
+            taken.state = answer.last > 0 ? .resending : .sealed
+            // Both or neither: a sync cut short here offers the key again, and the server,
+            // which holds it, says so at once.
+            try make {
+                try store.transaction {
+                    if taken.state == .resending { try store.resendEveryTask(user) }
+                    try store.setSyncSeal(user, taken)
+                }
+            }
+            return taken
+        }
+    }
+
+    /// Once every task went again sealed, asks the server to drop the account's
+    /// operations kept in clear.
+    func dropClear(_ seal: SyncSeal, until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> SyncSeal {
+        let transport = try SealedTransport(
+            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
+        var probe = try make { try store.syncProbe(user) }
+        probe.request.dropClear = true
+        let answer = try transport.answer(try transport.send(probe.request, by: end))
+        let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
+        totals.received += round.received
+        totals.conflicts += round.conflicts
+        var sealed = seal
+        sealed.state = .sealed
+        try make { try store.setSyncSeal(user, sealed) }
+        return sealed
+    }
+}

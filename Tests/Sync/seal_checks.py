@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""End-to-end checks of sync's end-to-end encryption, against real servers on a real
+PostgreSQL (docs/sync.md, "End-to-end encryption"):
+
+    scripts/sync-env python3 Tests/Sync/seal_checks.py --bin .build/release/navstack
+
+Checks:
+  - after two replicas sync tasks with distinctive titles and notes through both servers,
+    `pg_dump` of the server's database holds none of them, nor a task's uuid: only each
+    operation's replica, seq and stamp are in clear, and the account's key record;
+  - the store keeps the derived key, never the passphrase; automatic sync needs none;
+  - a wrong passphrase is refused with the contract's one line, exit 1, before anything is
+    applied or sent: the store's tasks and sync state are as they were;
+  - a payload moved to another operation in the database (or changed there) is refused
+    by the client: one line naming the operation, nothing applied;
+  - an account that synced in clear before (operations as a client of the earlier
+    protocol sends them) moves to encryption at its first sync with a passphrase: every
+    task is kept, the operations in clear are dropped from the server, a replica that joins
+    afterwards gets every task from the sealed log, and the earlier client's next push in
+    clear is refused, saying to update.
+Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
+"""
+import argparse
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import client_checks
+from client_checks import ENV, PASSPHRASE, check
+
+RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
+SERVER_A = os.environ["NAVSTACK_SERVER_A"]
+SERVER_B = os.environ["NAVSTACK_SERVER_B"]
+PG_URL = os.environ["NAVSTACK_PG_URL"]
+
+
+def run(binary, store, *args, env=ENV):
+    return subprocess.run([binary, "--store", store, *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def token(name):
+    out = subprocess.run([os.environ["NAVSTACK_SERVER_BIN"], "--database", PG_URL, "--log-level", "warning",
+                          "user", "add", name + RUN], capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def psql(sql):
+    return subprocess.run(["psql", PG_URL, "-Atqc", sql], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def pg_dump():
+    return subprocess.run(["pg_dump", PG_URL], capture_output=True, text=True, check=True).stdout
+
+
+def post(server, tok, body):
+    """POST /v1/sync with `body` (a dict), as a client of the earlier protocol would send it."""
+    request = urllib.request.Request(server + "/v1/sync", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Authorization": "Bearer " + tok, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def exported(binary, store, user):
+    """The profile's tasks: (title, notes, done, parent title), sorted."""
+    out = run(binary, store, "export", "--user", user)
+    assert out.returncode == 0, out.stderr
+    found = []
+
+    def walk(items, parent):
+        for item in items:
+            found.append((item["title"], item.get("notes", ""), item.get("done", False), parent))
+            walk(item.get("subtasks", []), item["title"])
+
+    walk(json.loads(out.stdout), None)
+    return sorted(found)
+
+
+def uuids(binary, store, user):
+    out = run(binary, store, "export", "--user", user)
+    found = []
+
+    def walk(items):
+        for item in items:
+            found.append(item["uuid"])
+            walk(item.get("subtasks", []))
+
+    walk(json.loads(out.stdout))
+    return found
+
+
+def sync_row(store):
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT replica, server, token, stamped, outbox, sent, pulled, seal_state, seal_key, "
+                          "seal_record FROM sync").fetchall()
+    finally:
+        db.close()
+
+
+def nothing_readable(binary, work):
+    user = "sealed"
+    tok = token(user)
+    a, b = os.path.join(work, "sealed-a.sqlite"), os.path.join(work, "sealed-b.sqlite")
+    secrets = ["Quarterly tax return for Ophelia", "Buy a ring for Horatio", "Call Dr. Polonius about the MRI"]
+    notes = "safe code 4-8-15-16-23-42"
+    commands = ["-c", f"login {user}"]
+    for title in secrets:
+        commands += ["-c", "root", "-c", f"add {title}"]
+    run(binary, a, *commands)
+    run(binary, a, "-c", "root", "-c", "open 1", "-c", "edit", "-c", f"notes {notes}", "-c", "save")
+    out = run(binary, a, "sync", "--server", SERVER_A, "--token", tok)
+    check(out.returncode == 0 and out.stdout.startswith("sent "), "a first sync seals the account's operations",
+          out.stdout + out.stderr)
+    run(binary, b, "-c", f"login {user}")
+    out = run(binary, b, "sync", "--server", SERVER_B, "--token", tok)
+    check(out.returncode == 0 and exported(binary, b, user) == exported(binary, a, user),
+          "another replica with the passphrase gets every task, notes included", out.stderr)
+    run(binary, b, "-c", "root", "-c", "open 2", "-c", "edit", "-c", "title Renamed on the second machine", "-c", "save")
+    run(binary, b, "sync")
+    run(binary, a, "sync")
+    check(any(t[0] == "Renamed on the second machine" for t in exported(binary, a, user)),
+          "an edit made on one replica reaches the other")
+    dump = pg_dump()
+    found = [secret for secret in secrets + [notes, "Renamed on the second machine", "Ophelia", "dentist"]
+             + uuids(binary, a, user) if secret in dump]
+    held = int(psql(f"SELECT count(*) FROM op o JOIN account a ON a.id = o.account_id WHERE a.name = '{user}{RUN}'"))
+    clear = int(psql(f"SELECT count(*) FROM op o JOIN account a ON a.id = o.account_id "
+                     f"WHERE a.name = '{user}{RUN}' AND o.task <> ''"))
+    check(held > 0 and clear == 0 and not found,
+          f"pg_dump of the server's database holds no title, note nor task id ({held} operations, all sealed)",
+          f"found {found}, {clear} in clear")
+    with open(a, "rb") as file:
+        raw = file.read()
+    rows = sync_row(a)
+    check(PASSPHRASE.encode() not in raw and rows and rows[0][7] == 3 and len(rows[0][8]) == 64,
+          "the store keeps the derived key (32 bytes), never the passphrase", str(rows))
+    auto = {key: value for key, value in ENV.items() if key not in ("NAVSTACK_SYNC", "NAVSTACK_SYNC_PASSPHRASE")}
+    out = run(binary, a, "-c", "root", "-c", "add Synced by itself", env=auto)
+    run(binary, b, "sync")
+    check(out.returncode == 0 and "sync" not in out.stderr
+          and any(t[0] == "Synced by itself" for t in exported(binary, b, user)),
+          "automatic sync needs no passphrase once the key is kept", out.stderr)
+    return user, tok, a
+
+
+def wrong_passphrase(binary, work, user, tok):
+    c = os.path.join(work, "wrong.sqlite")
+    run(binary, c, "-c", f"login {user}", "-c", "add Local only")
+    # The server and token are kept first (a run without the passphrase, not at a terminal).
+    first = run(binary, c, "sync", "--server", SERVER_A, "--token", tok,
+                env={key: value for key, value in ENV.items() if key != "NAVSTACK_SYNC_PASSPHRASE"})
+    check(first.returncode == 1 and "has no passphrase" in first.stderr,
+          "without a passphrase (not at a terminal), sync says how to give one, exit 1", first.stderr)
+    before = (exported(binary, c, user), sync_row(c))
+    out = run(binary, c, "sync", env=dict(ENV, NAVSTACK_SYNC_PASSPHRASE="not the passphrase"))
+    check(out.returncode == 1 and out.stdout == ""
+          and out.stderr == "navstack: sync: the passphrase does not open this account's tasks\n",
+          "a wrong passphrase: the contract's one line, exit 1", out.stdout + out.stderr)
+    check((exported(binary, c, user), sync_row(c)) == before,
+          "a wrong passphrase leaves the store as it was: nothing applied, nothing marked sent", str(sync_row(c)))
+    out = run(binary, c, "sync")
+    check(out.returncode == 0 and out.stdout.startswith("sent "), "with the right one the same store syncs",
+          out.stdout + out.stderr)
+
+
+def moved_payload(binary, work, user, tok):
+    account = psql(f"SELECT id FROM account WHERE name = '{user}{RUN}'")
+    first, second = psql(f"SELECT server_seq FROM op WHERE account_id = {account} ORDER BY server_seq LIMIT 2").split()
+    psql(f"UPDATE op SET value = (SELECT value FROM op WHERE account_id = {account} AND server_seq = {second}) "
+         f"WHERE account_id = {account} AND server_seq = {first}")
+    d = os.path.join(work, "moved.sqlite")
+    run(binary, d, "-c", f"login {user}")
+    out = run(binary, d, "sync", "--server", SERVER_B, "--token", tok)
+    lines = out.stderr.splitlines()
+    check(out.returncode == 1 and len(lines) == 1 and "does not open (replica" in lines[0]
+          and "changed on the server; nothing was applied" in lines[0],
+          "a payload moved to another operation in the database is refused, naming the operation", out.stderr)
+    check(exported(binary, d, user) == [], "nothing of that answer was applied", str(exported(binary, d, user)))
+
+
+def legacy_account(binary, work):
+    """An account whose operations a client of the earlier protocol sent in clear."""
+    user = "legacy"
+    tok = token(user)
+    old = "%032x" % random.getrandbits(128)
+    tasks = [("%08x-0000-4000-8000-%012x" % (n, n), title) for n, title in
+             enumerate(["Written before encryption", "Also from before", "A third one"], start=1)]
+    ops = [{"seq": n, "millis": int(time.time() * 1000) - 10_000 + n, "counter": 0, "task": uuid, "field": "task",
+            "value": {"title": title, "notes": "old notes", "done": False, "parent": None, "position": n}}
+           for n, (uuid, title) in enumerate(tasks, start=1)]
+    ops.append({"seq": 4, "millis": int(time.time() * 1000) - 5_000, "counter": 0, "task": tasks[1][0],
+                "field": "done", "value": True, "old": False})
+    status, _ = post(SERVER_A, tok, {"replica": old, "after": 0, "ops": ops})
+    check(status == 200, "an earlier client's operations in clear are taken by an account without a key")
+    e = os.path.join(work, "legacy-e.sqlite")
+    run(binary, e, "-c", f"login {user}", "-c", "add Made on the new client")
+    out = run(binary, e, "sync", "--server", SERVER_B, "--token", tok)
+    want = sorted([(title, "old notes", uuid == tasks[1][0], None) for uuid, title in tasks]
+                  + [("Made on the new client", "", False, None)])
+    check(out.returncode == 0 and exported(binary, e, user) == want,
+          "the first sync with a passphrase keeps every task of the account, and its own", out.stderr)
+    account = psql(f"SELECT id FROM account WHERE name = '{user}{RUN}'")
+    clear = int(psql(f"SELECT count(*) FROM op WHERE account_id = {account} AND task <> ''"))
+    dump = pg_dump()
+    check(clear == 0 and not any(title in dump for _, title in tasks) and "old notes" not in dump,
+          "the operations kept in clear are dropped from the server: pg_dump holds none of their titles",
+          f"{clear} in clear")
+    f = os.path.join(work, "legacy-f.sqlite")
+    run(binary, f, "-c", f"login {user}")
+    out = run(binary, f, "sync", "--server", SERVER_A, "--token", tok)
+    check(out.returncode == 0 and exported(binary, f, user) == want,
+          "a replica that joins afterwards gets every task from the sealed log", out.stderr)
+    status, body = post(SERVER_A, tok, {"replica": old, "after": 0, "ops": [
+        {"seq": 5, "millis": int(time.time() * 1000), "counter": 0, "task": tasks[0][0], "field": "title",
+         "value": "Sent in clear after the move"}]})
+    check(status == 400 and "end-to-end encrypted: update navstack" in body.get("error", ""),
+          "the earlier client's next push in clear is refused, saying to update", (status, body))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    args = parser.parse_args()
+    binary = os.path.abspath(args.bin)
+    with tempfile.TemporaryDirectory() as work:
+        user, tok, _ = nothing_readable(binary, work)
+        wrong_passphrase(binary, work, user, tok)
+        moved_payload(binary, work, user, tok)
+        legacy_account(binary, work)
+    print(f"{client_checks.passed} passed, {client_checks.failed} failed")
+    return 0 if client_checks.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
