@@ -5,12 +5,16 @@
 #define NAVSTACK_COPENSSL_SHIM_H
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/core_names.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -26,6 +30,89 @@ static inline int ns_tls_init(void) {
 /// TLS). 1 on success.
 static inline int ns_crypto_init(void) {
     return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+}
+
+/// What sealing keeps between payloads: ChaCha20-Poly1305 fetched once with a context to
+/// reuse, and HMAC-SHA256 keyed once with the nonce key (a fetch and a keying for each
+/// payload would cost more than the sealing itself).
+typedef struct {
+    EVP_CIPHER *cipher;
+    EVP_CIPHER_CTX *cipher_context;
+    EVP_MAC *mac;
+    EVP_MAC_CTX *mac_context;
+    unsigned char key[32];
+} ns_sealer;
+
+static inline void ns_sealer_free(ns_sealer *sealer) {
+    if (sealer == NULL) return;
+    EVP_CIPHER_CTX_free(sealer->cipher_context);
+    EVP_CIPHER_free(sealer->cipher);
+    EVP_MAC_CTX_free(sealer->mac_context);
+    EVP_MAC_free(sealer->mac);
+    OPENSSL_cleanse(sealer->key, sizeof sealer->key);
+    free(sealer);
+}
+
+/// A sealer with a 32-byte key to seal with and a 32-byte key to make nonces with. NULL on
+/// failure.
+static inline ns_sealer *ns_sealer_new(const unsigned char *key, const unsigned char *nonce_key) {
+    ns_sealer *sealer = calloc(1, sizeof *sealer);
+    if (sealer == NULL) return NULL;
+    sealer->cipher = EVP_CIPHER_fetch(NULL, "ChaCha20-Poly1305", NULL);
+    sealer->cipher_context = EVP_CIPHER_CTX_new();
+    sealer->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    sealer->mac_context = sealer->mac != NULL ? EVP_MAC_CTX_new(sealer->mac) : NULL;
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+    if (sealer->cipher == NULL || sealer->cipher_context == NULL || sealer->mac_context == NULL
+        || EVP_MAC_init(sealer->mac_context, nonce_key, 32, params) != 1) {
+        ns_sealer_free(sealer);
+        return NULL;
+    }
+    memcpy(sealer->key, key, 32);
+    return sealer;
+}
+
+/// Seals `plaintext` with `nonce` (12 bytes) and the associated data into `out`: the nonce,
+/// the ciphertext and the 16-byte tag (`12 + count + 16` bytes). 1 on success.
+static inline int ns_sealer_seal_with_nonce(ns_sealer *sealer, const unsigned char *nonce, const unsigned char *associated,
+                                            size_t associated_count, const unsigned char *plaintext, size_t count,
+                                            unsigned char *out) {
+    int written = 0, last = 0;
+    if (count > INT_MAX - 64 || associated_count > INT_MAX) return 0;
+    memmove(out, nonce, 12);
+    return EVP_EncryptInit_ex2(sealer->cipher_context, sealer->cipher, sealer->key, out, NULL) == 1
+        && EVP_EncryptUpdate(sealer->cipher_context, NULL, &written, associated, (int)associated_count) == 1
+        && EVP_EncryptUpdate(sealer->cipher_context, out + 12, &written, plaintext, (int)count) == 1
+        && EVP_EncryptFinal_ex(sealer->cipher_context, out + 12 + written, &last) == 1
+        && EVP_CIPHER_CTX_ctrl(sealer->cipher_context, EVP_CTRL_AEAD_GET_TAG, 16, out + 12 + count) == 1;
+}
+
+/// Seals with a synthetic nonce: the first 12 bytes of HMAC-SHA256(nonce key, associated
+/// data || plaintext). 1 on success.
+static inline int ns_sealer_seal(ns_sealer *sealer, const unsigned char *associated, size_t associated_count,
+                                 const unsigned char *plaintext, size_t count, unsigned char *out) {
+    unsigned char mac[EVP_MAX_MD_SIZE];
+    size_t mac_count = 0;
+    if (EVP_MAC_init(sealer->mac_context, NULL, 0, NULL) != 1
+        || EVP_MAC_update(sealer->mac_context, associated, associated_count) != 1
+        || EVP_MAC_update(sealer->mac_context, plaintext, count) != 1
+        || EVP_MAC_final(sealer->mac_context, mac, &mac_count, sizeof mac) != 1 || mac_count < 12) return 0;
+    return ns_sealer_seal_with_nonce(sealer, mac, associated, associated_count, plaintext, count, out);
+}
+
+/// Opens what `ns_sealer_seal` made into `out` (`count - 28` bytes, at least 1): the
+/// plaintext's length, or -1 when the tag does not hold.
+static inline long ns_sealer_open(ns_sealer *sealer, const unsigned char *associated, size_t associated_count,
+                                  const unsigned char *sealed, size_t count, unsigned char *out) {
+    if (count < 28 || count > INT_MAX || associated_count > INT_MAX) return -1;
+    int ciphertext = (int)count - 28, written = 0, last = 0;
+    int ok = EVP_DecryptInit_ex2(sealer->cipher_context, sealer->cipher, sealer->key, sealed, NULL) == 1
+        && EVP_DecryptUpdate(sealer->cipher_context, NULL, &written, associated, (int)associated_count) == 1
+        && EVP_DecryptUpdate(sealer->cipher_context, out, &written, sealed + 12, ciphertext) == 1
+        && EVP_CIPHER_CTX_ctrl(sealer->cipher_context, EVP_CTRL_AEAD_SET_TAG, 16, (void *)(sealed + 12 + ciphertext)) == 1
+        && EVP_DecryptFinal_ex(sealer->cipher_context, out + written, &last) == 1;
+    return ok ? ciphertext : -1;
 }
 
 /// Called by OpenSSL for each certificate of the server's chain as it is verified (`ok` is

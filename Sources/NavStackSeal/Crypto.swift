@@ -6,6 +6,11 @@ enum Crypto {
     /// libcrypto started once, without reading openssl.cnf (see `ns_crypto_init`).
     private static let started: Bool = ns_crypto_init() == 1
 
+    /// Starts libcrypto, once.
+    static func start() {
+        precondition(started, "libcrypto could not start")
+    }
+
     /// `count` bytes from the system's random numbers (OpenSSL's generator, seeded by it).
     static func randomBytes(_ count: Int) -> [UInt8] {
         precondition(started, "libcrypto could not start")
@@ -42,56 +47,46 @@ enum Crypto {
 
     static let nonceBytes = 12
     static let tagBytes = 16
+}
 
-    /// ChaCha20-Poly1305 of `plaintext` with `associated` data: the ciphertext and its
-    /// 16-byte tag.
-    static func seal(_ plaintext: [UInt8], associated: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8] {
-        precondition(started, "libcrypto could not start")
-        guard let context = EVP_CIPHER_CTX_new() else { fatalError("out of memory") }
-        defer { EVP_CIPHER_CTX_free(context) }
-        var out = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
-        var written: Int32 = 0
-        var ok = EVP_EncryptInit_ex(context, EVP_chacha20_poly1305(), nil, nil, nil) == 1
-        ok = ok && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonceBytes), nil) == 1
-        ok = ok && EVP_EncryptInit_ex(context, nil, nil, key, nonce) == 1
-        ok = ok && EVP_EncryptUpdate(context, nil, &written, associated, Int32(associated.count)) == 1
-        ok =
-            ok
-            && out.withUnsafeMutableBufferPointer { out in
-                var total: Int32 = 0
-                guard EVP_EncryptUpdate(context, out.baseAddress, &total, plaintext, Int32(plaintext.count)) == 1,
-                    EVP_EncryptFinal_ex(context, out.baseAddress! + Int(total), &written) == 1
-                else { return false }
-                return EVP_CIPHER_CTX_ctrl(
-                    context, EVP_CTRL_AEAD_GET_TAG, Int32(tagBytes), out.baseAddress! + plaintext.count) == 1
+/// ChaCha20-Poly1305 under one key, its nonces made with another (`ns_sealer`): one for
+/// a request's or an answer's operations, so that the cipher and the HMAC are set up once.
+final class SealingContext {
+    private let sealer: UnsafeMutablePointer<ns_sealer>
+
+    /// `key` seals; `nonces` keys the HMAC that makes each nonce. Both 32 bytes.
+    init(key: [UInt8], nonces: [UInt8]) {
+        precondition(key.count == 32 && nonces.count == 32, "32-byte keys")
+        Crypto.start()
+        guard let sealer = ns_sealer_new(key, nonces) else {
+            fatalError("libcrypto has no ChaCha20-Poly1305 or HMAC")
+        }
+        self.sealer = sealer
+    }
+
+    deinit { ns_sealer_free(sealer) }
+
+    /// The nonce, the ciphertext and the tag of `plaintext`; the nonce is the first 12
+    /// bytes of an HMAC of the associated data and the plaintext, unless one is given.
+    func seal(_ plaintext: [UInt8], associated: [UInt8], nonce: [UInt8]? = nil) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Crypto.nonceBytes + plaintext.count + Crypto.tagBytes)
+        let done =
+            if let nonce {
+                ns_sealer_seal_with_nonce(sealer, nonce, associated, associated.count, plaintext, plaintext.count, &out)
+            } else {
+                ns_sealer_seal(sealer, associated, associated.count, plaintext, plaintext.count, &out)
             }
-        precondition(ok, "ChaCha20-Poly1305 failed")
+        precondition(done == 1, "ChaCha20-Poly1305 failed")
         return out
     }
 
-    /// The plaintext of `sealed` (a ciphertext and its tag); `nil` when the tag does not
-    /// hold for this key, nonce and associated data.
-    static func open(_ sealed: ArraySlice<UInt8>, associated: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8]? {
-        precondition(started, "libcrypto could not start")
-        guard sealed.count >= tagBytes, let context = EVP_CIPHER_CTX_new() else { return nil }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let ciphertext = Array(sealed.dropLast(tagBytes))
-        var tag = Array(sealed.suffix(tagBytes))
-        var out = [UInt8](repeating: 0, count: max(1, ciphertext.count))
-        var written: Int32 = 0
-        var ok = EVP_DecryptInit_ex(context, EVP_chacha20_poly1305(), nil, nil, nil) == 1
-        ok = ok && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonceBytes), nil) == 1
-        ok = ok && EVP_DecryptInit_ex(context, nil, nil, key, nonce) == 1
-        ok = ok && EVP_DecryptUpdate(context, nil, &written, associated, Int32(associated.count)) == 1
-        var total: Int32 = 0
-        ok = ok && EVP_DecryptUpdate(context, &out, &total, ciphertext, Int32(ciphertext.count)) == 1
-        ok = ok && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagBytes), &tag) == 1
-        ok =
-            ok
-            && out.withUnsafeMutableBufferPointer { out in
-                EVP_DecryptFinal_ex(context, out.baseAddress! + Int(total), &written) == 1
-            }
-        guard ok else { return nil }
-        return Array(out.prefix(ciphertext.count))
+    /// The plaintext of what ``seal(_:associated:nonce:)`` made; `nil` when its tag does not
+    /// hold for this key and associated data.
+    func open(_ sealed: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        guard sealed.count >= Crypto.nonceBytes + Crypto.tagBytes else { return nil }
+        var out = [UInt8](repeating: 0, count: max(1, sealed.count - Crypto.nonceBytes - Crypto.tagBytes))
+        let count = ns_sealer_open(sealer, associated, associated.count, sealed, sealed.count, &out)
+        guard count >= 0 else { return nil }
+        return Array(out.prefix(count))
     }
 }

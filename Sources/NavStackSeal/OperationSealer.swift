@@ -23,9 +23,9 @@ public struct OperationSealer: Sendable {
     /// `request` with every operation's payload sealed.
     public func seal(_ request: SyncRequest) -> SyncRequest {
         var sealed = request
+        let context = key.context()
         sealed.operations = request.operations.map { operation in
-            let text = Sealing.seal(
-                operation.payloadJSON(), associated: associated(operation, replica: request.replica), key: key)
+            let text = context.seal(operation.payloadJSON(), associated: associated(operation, replica: request.replica))
             return .sealed(Base64.encode(text), seq: operation.seq, millis: operation.millis, counter: operation.counter)
         }
         return sealed
@@ -37,10 +37,11 @@ public struct OperationSealer: Sendable {
         var opened = answer
         opened.operations = []
         opened.operations.reserveCapacity(answer.operations.count)
+        let context = key.context()
         for operation in answer.operations {
             let unopenable = Unopenable(replica: operation.replica, seq: operation.seq)
             guard let text = operation.sealed, let bytes = Base64.decode(text),
-                let payload = Sealing.open(bytes[...], associated: associated(operation, replica: operation.replica), key: key),
+                let payload = context.open(bytes, associated: associated(operation, replica: operation.replica)),
                 let plain = try? operation.opened(payload: payload)
             else { throw unopenable }
             opened.operations.append(plain)

@@ -60,7 +60,7 @@ public struct SyncKeyRecord: Equatable, Sendable {
     public static func make(passphrase: String, iterations: Int = defaultIterations) -> (SyncKeyRecord, SealKey) {
         let salt = Crypto.randomBytes(16)
         let key = derive(passphrase, salt: salt, iterations: iterations)
-        let check = Sealing.seal(checkText, associated: checkData(salt), key: key)
+        let check = key.context().seal(checkText, associated: checkData(salt))
         let text =
             #"{"kdf":"pbkdf2-hmac-sha256","iterations":\#(iterations),"salt":"\#(Base64.encode(salt))","check":"\#(Base64.encode(check))"}"#
         guard let record = SyncKeyRecord(text: text) else { preconditionFailure("a record made here reads back") }
@@ -76,7 +76,7 @@ public struct SyncKeyRecord: Equatable, Sendable {
 
     /// Whether `key` is this account's.
     public func opens(with key: SealKey) -> Bool {
-        Sealing.open(check[...], associated: Self.checkData(salt), key: key) == Self.checkText
+        key.context().open(check, associated: Self.checkData(salt)) == Self.checkText
     }
 
     private static func derive(_ passphrase: String, salt: [UInt8], iterations: Int) -> SealKey {
@@ -94,15 +94,7 @@ public struct SyncKeyRecord: Equatable, Sendable {
 /// gives the same text, so a request sent again is the same request, and no two
 /// different plaintexts share a nonce). A sealed text is the nonce, the ciphertext and
 /// the tag.
-enum Sealing {
-    static func seal(_ plaintext: [UInt8], associated: [UInt8], key: SealKey) -> [UInt8] {
-        let nonce = Array(Crypto.hmac(key.nonces, associated, plaintext).prefix(Crypto.nonceBytes))
-        return nonce + Crypto.seal(plaintext, associated: associated, key: key.sealing, nonce: nonce)
-    }
-
-    static func open(_ sealed: ArraySlice<UInt8>, associated: [UInt8], key: SealKey) -> [UInt8]? {
-        guard sealed.count >= Crypto.nonceBytes + Crypto.tagBytes else { return nil }
-        let nonce = Array(sealed.prefix(Crypto.nonceBytes))
-        return Crypto.open(sealed.dropFirst(Crypto.nonceBytes), associated: associated, key: key.sealing, nonce: nonce)
-    }
+extension SealKey {
+    /// A context to seal and open with this key.
+    func context() -> SealingContext { SealingContext(key: sealing, nonces: nonces) }
 }

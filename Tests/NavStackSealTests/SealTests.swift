@@ -36,12 +36,19 @@ final class SealTests: XCTestCase {
         let plaintext = Array(
             "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it."
                 .utf8)
-        let sealed = Crypto.seal(
-            plaintext, associated: bytes("50515253c0c1c2c3c4c5c6c7"),
+        let context = SealingContext(
             key: bytes("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
-            nonce: bytes("070000004041424344454647"))
-        XCTAssertEqual(hex(sealed.prefix(16)), "d31a8d34648e60db7b86afbc53ef7ec2")
+            nonces: [UInt8](repeating: 0, count: 32))
+        let associated = bytes("50515253c0c1c2c3c4c5c6c7")
+        let sealed = context.seal(plaintext, associated: associated, nonce: bytes("070000004041424344454647"))
+        XCTAssertEqual(hex(sealed.prefix(12)), "070000004041424344454647")
+        XCTAssertEqual(hex(sealed.dropFirst(12).prefix(16)), "d31a8d34648e60db7b86afbc53ef7ec2")
         XCTAssertEqual(hex(sealed.suffix(16)), "1ae10b594f09e26a7e902ecbd0600691")
+        XCTAssertEqual(context.open(sealed, associated: associated), plaintext)
+        // RFC 4231, test case 2: HMAC-SHA256 (the nonces' function).
+        XCTAssertEqual(
+            hex(Crypto.hmac(Array("Jefe".utf8), Array("what do ya want for nothing?".utf8))),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     func testTheRightPassphraseOpensTheRecordAndAWrongOneDoesNot() throws {

@@ -29,11 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 import client_checks
 from client_checks import ENV, PASSPHRASE, check
+# POST /v1/sync with a body as a client of the earlier protocol sends it.
+from defect_checks import post
 
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
 SERVER_A = os.environ["NAVSTACK_SERVER_A"]
@@ -57,17 +57,6 @@ def psql(sql):
 
 def pg_dump():
     return subprocess.run(["pg_dump", PG_URL], capture_output=True, text=True, check=True).stdout
-
-
-def post(server, tok, body):
-    """POST /v1/sync with `body` (a dict), as a client of the earlier protocol would send it."""
-    request = urllib.request.Request(server + "/v1/sync", data=json.dumps(body).encode(), method="POST",
-                                     headers={"Authorization": "Bearer " + tok, "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
 
 
 def exported(binary, store, user):
