@@ -1,5 +1,6 @@
 /// Base64 (RFC 4648, the standard alphabet, with padding): how a sealed payload travels
-/// in the protocol's JSON.
+/// in the protocol's JSON. Every sealed operation goes through it twice, so it works on
+/// buffers, not on generic collections.
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -10,52 +11,87 @@ public enum Base64 {
         return values
     }()
 
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = second == nil ? nil : iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            text.append(alphabet[Int(group >> 18 & 63)])
-            text.append(alphabet[Int(group >> 12 & 63)])
-            text.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 63)])
-            text.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 63)])
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let count = (bytes.count + 2) / 3 * 4
+        return String(unsafeUninitializedCapacity: count) { text in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                bytes.withUnsafeBufferPointer { bytes in
+                    var out = 0
+                    var index = 0
+                    while index + 3 <= bytes.count {
+                        let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                        text[out] = alphabet[Int(group >> 18 & 63)]
+                        text[out + 1] = alphabet[Int(group >> 12 & 63)]
+                        text[out + 2] = alphabet[Int(group >> 6 & 63)]
+                        text[out + 3] = alphabet[Int(group & 63)]
+                        out += 4
+                        index += 3
+                    }
+                    let left = bytes.count - index
+                    if left > 0 {
+                        let group = UInt32(bytes[index]) << 16 | (left == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                        text[out] = alphabet[Int(group >> 18 & 63)]
+                        text[out + 1] = alphabet[Int(group >> 12 & 63)]
+                        text[out + 2] = left == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+                        text[out + 3] = UInt8(ascii: "=")
+                    }
+                }
+            }
+            return count
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The bytes of `text`; `nil` unless it is whole groups of four characters of the
     /// alphabet, padded with `=` only at the end, with no bits left over set.
     public static func decode(_ text: String) -> [UInt8]? {
-        let text = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { decode($0) }
+    }
+
+    /// Whether `text` is base64 that ``decode(_:)`` reads, without keeping what it reads.
+    public static func isValid(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { decode($0, keeping: false) } != nil
+    }
+
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, keeping: Bool = true) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count / 4 * 3)
-        var index = 0
-        while index < text.count {
-            let isLast = index + 4 == text.count
-            let padding = isLast ? (text[index + 3] == UInt8(ascii: "=") ? (text[index + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
-            var group: UInt32 = 0
-            for offset in 0..<4 {
-                let byte = text[index + offset]
-                let value: UInt8
-                if offset >= 4 - padding {
-                    value = 0
-                } else {
-                    value = values[Int(byte)]
-                    guard value != 0xFF else { return nil }
-                }
-                group = group << 6 | UInt32(value)
-            }
-            bytes.append(UInt8(group >> 16 & 0xFF))
-            if padding < 2 { bytes.append(UInt8(group >> 8 & 0xFF)) }
-            if padding < 1 { bytes.append(UInt8(group & 0xFF)) }
-            // The bits the padding leaves over are zero in a canonical text.
-            if padding == 1 && group & 0xFF != 0 || padding == 2 && group & 0xFFFF != 0 { return nil }
-            index += 4
+        let padding =
+            text.count == 0 ? 0 : (text[text.count - 1] == UInt8(ascii: "=") ? 1 : 0) + (text[text.count - 2] == UInt8(ascii: "=") ? 1 : 0)
+        // One `=` before another character, as in `Zg=a`, is not padding.
+        if padding == 1, text.count >= 2, text[text.count - 2] == UInt8(ascii: "="), text[text.count - 1] != UInt8(ascii: "=") {
+            return nil
         }
-        return bytes
+        let count = text.count / 4 * 3 - padding
+        var bytes = [UInt8](repeating: 0, count: keeping ? count : 0)
+        let valid = values.withUnsafeBufferPointer { values in
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                var out = 0
+                var index = 0
+                while index < text.count {
+                    let isLast = index + 4 == text.count
+                    let used = isLast ? 4 - padding : 4
+                    var group: UInt32 = 0
+                    for offset in 0..<4 {
+                        let value = offset < used ? values[Int(text[index + offset])] : 0
+                        if value == 0xFF { return false }
+                        group = group << 6 | UInt32(value)
+                    }
+                    // The bits the padding leaves over are zero in a canonical text.
+                    if padding == 1 && isLast && group & 0xFF != 0 || padding == 2 && isLast && group & 0xFFFF != 0 {
+                        return false
+                    }
+                    if keeping {
+                        bytes[out] = UInt8(group >> 16 & 0xFF)
+                        if out + 1 < count { bytes[out + 1] = UInt8(group >> 8 & 0xFF) }
+                        if out + 2 < count { bytes[out + 2] = UInt8(group & 0xFF) }
+                    }
+                    out += 3
+                    index += 4
+                }
+                return true
+            }
+        }
+        return valid ? bytes : nil
     }
 }

@@ -270,7 +270,7 @@ struct SyncDecoder {
         let text = try reader.string()
         // Base64 needs no escape: the string's bytes are its text.
         guard reader.index - start == text.utf8.count + 2, (4...SyncLimits.maximumSealedBytes).contains(text.utf8.count),
-            Base64.decode(text) != nil
+            Base64.isValid(text)
         else { throw SyncWireError.badSealed(path: path()) }
         return text
     }
