@@ -91,6 +91,8 @@ extension SyncOperation {
     /// What sealing hides: `{"task":…,"field":…,"value":…,"old":…}`.
     public func payloadJSON() -> [UInt8] {
         var writer = JSONWriter()
+        // Its keys and punctuation are 36 bytes: one buffer, grown never.
+        writer.reserveCapacity(48 + task.utf8.count + field.rawValue.utf8.count + value.utf8.count + old.utf8.count)
         writer.object { json in
             json.key("task"); json.string(task)
             json.key("field"); json.string(field.rawValue)
