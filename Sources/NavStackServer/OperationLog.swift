@@ -41,17 +41,22 @@ public struct OperationLog: OperationStore {
             return try await client.withTransaction(logger: logger) { connection in
                 if !request.operations.isEmpty || request.key != nil || request.dropClear {
                     try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
-                    var held: (key: String, clearAfter: Bool) = ("", false)
-                    for try await row in try await connection.query(
-                        """
-                        SELECT coalesce(key, ''), EXISTS (
-                            SELECT 1 FROM op WHERE account_id = \(account) AND task <> '' AND server_seq > \(request.after))
-                        FROM account WHERE id = \(account)
-                        """, logger: logger
-                    ).decode((String, Bool).self) {
-                        held = row
+                    let held = try await connection.query(
+                        "SELECT coalesce(key, '') FROM account WHERE id = \(account)", logger: logger
+                    ).value(String.self).flatMap { $0.isEmpty ? nil : $0 }
+                    // Whether operations in clear wait past `after` matters only to a key
+                    // offered to an account without one (a scan of the account's log).
+                    var clearAfter = false
+                    if held == nil, request.key != nil {
+                        clearAfter =
+                            try await connection.query(
+                                """
+                                SELECT EXISTS (
+                                    SELECT 1 FROM op WHERE account_id = \(account) AND task <> '' AND server_seq > \(request.after))
+                                """, logger: logger
+                            ).value(Bool.self) ?? false
                     }
-                    let sealing = try request.sealing(accountKey: held.key.isEmpty ? nil : held.key, clearAfter: held.clearAfter)
+                    let sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
                     if sealing.setsKey, let key = sealing.key {
                         try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
                     }
