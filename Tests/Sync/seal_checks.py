@@ -13,6 +13,8 @@ Checks:
     applied or sent: the store's tasks and sync state are as they were;
   - a payload moved to another operation in the database (or changed there) is refused
     by the client: one line naming the operation, nothing applied;
+  - two devices of a new account making its key at once (one held by a proxy): the second
+    takes the account's key with the same passphrase, or is refused with another;
   - an account that synced in clear before (operations as a client of the earlier
     protocol sends them) moves to encryption at its first sync with a passphrase: every
     task is kept, the operations in clear are dropped from the server, a replica that joins
@@ -24,11 +26,14 @@ import argparse
 import json
 import os
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.parse
 
 import client_checks
 from client_checks import ENV, PASSPHRASE, check
@@ -216,6 +221,99 @@ def legacy_account(binary, work):
           "the earlier client's next push in clear is refused, saying to update", (status, body))
 
 
+class GatedProxy:
+    """A loopback proxy in front of a server that holds its `gate_at`-th connection (from 1)
+    until `open()`: the client's request waits, unsent, while other things happen."""
+
+    def __init__(self, server, gate_at):
+        parsed = urllib.parse.urlsplit(server)
+        self.upstream = (parsed.hostname, parsed.port)
+        self.gate_at = gate_at
+        self.reached = threading.Event()
+        self.gate = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.sockets = [self.listener]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        count = 0
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            count += 1
+            threading.Thread(target=self.relay, args=(client, count == self.gate_at), daemon=True).start()
+
+    def relay(self, client, gated):
+        if gated:
+            self.reached.set()
+            self.gate.wait(60)
+        try:
+            server = socket.create_connection(self.upstream)
+        except OSError:
+            client.close()
+            return
+        self.sockets += [client, server]
+        threading.Thread(target=self.forward, args=(server, client), daemon=True).start()
+        self.forward(client, server)
+
+    @staticmethod
+    def forward(source, target):
+        try:
+            while data := source.recv(1 << 16):
+                target.sendall(data)
+        except OSError:
+            pass
+
+    def open(self):
+        self.gate.set()
+
+    def close(self):
+        for sock in self.sockets:
+            sock.close()
+
+
+def key_race(binary, work):
+    """Two devices of a new account make its key at once: the one whose offer comes second
+    takes the account's key with its passphrase, or, with another passphrase, is refused and
+    forgets the key it made."""
+    for same in (True, False):
+        user = "race-same" if same else "race-other"
+        tok = token(user)
+        x, y = os.path.join(work, f"{user}-x.sqlite"), os.path.join(work, f"{user}-y.sqlite")
+        run(binary, x, "-c", f"login {user}", "-c", "add From the device that was second")
+        run(binary, y, "-c", f"login {user}", "-c", "add From the device that was first")
+        # X's first connection asks for the key (none yet) and X makes one; its second,
+        # which offers it, waits while Y syncs and gives the account its own key.
+        proxy = GatedProxy(SERVER_A, gate_at=2)
+        second = subprocess.Popen([binary, "--store", x, "sync", "--server", proxy.address, "--token", tok], env=ENV,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        made = proxy.reached.wait(30)
+        state = sync_row(x)[0][7] if made else None
+        passphrase = PASSPHRASE if same else "another passphrase entirely"
+        first = run(binary, y, "sync", "--server", SERVER_B, "--token", tok,
+                    env=dict(ENV, NAVSTACK_SYNC_PASSPHRASE=passphrase))
+        proxy.open()
+        out, err = second.communicate(timeout=60)
+        proxy.close()
+        check(made and state == 1 and first.returncode == 0,
+              f"race ({'same' if same else 'another'} passphrase): X made a key and offers it, Y syncs first",
+              f"{state} {first.stderr}")
+        if same:
+            run(binary, y, "sync")
+            check(second.returncode == 0 and exported(binary, x, user) == exported(binary, y, user)
+                  and len(exported(binary, x, user)) == 2 and sync_row(x)[0][9] == sync_row(y)[0][9],
+                  "race: the device second takes the account's key (409) with the same passphrase; both hold both tasks",
+                  out + err)
+        else:
+            check(second.returncode == 1 and err == "navstack: sync: the passphrase does not open this account's tasks\n"
+                  and sync_row(x)[0][7] == 0 and exported(binary, x, user) == [("From the device that was second", "", False, None)],
+                  "race: with another passphrase the device second is refused, forgets the key it made, keeps its tasks",
+                  f"{second.returncode} {err!r} {sync_row(x)}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -226,6 +324,7 @@ def main():
         wrong_passphrase(binary, work, user, tok)
         moved_payload(binary, work, user, tok)
         legacy_account(binary, work)
+        key_race(binary, work)
     print(f"{client_checks.passed} passed, {client_checks.failed} failed")
     return 0 if client_checks.failed == 0 else 1
 
