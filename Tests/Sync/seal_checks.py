@@ -36,7 +36,7 @@ import time
 import urllib.parse
 
 import client_checks
-from client_checks import ENV, PASSPHRASE, check
+from client_checks import ENV, PASSPHRASE, HoldingProxy, check
 # POST /v1/sync with a body as a client of the earlier protocol sends it.
 from defect_checks import post
 
@@ -259,13 +259,7 @@ class GatedProxy:
         threading.Thread(target=self.forward, args=(server, client), daemon=True).start()
         self.forward(client, server)
 
-    @staticmethod
-    def forward(source, target):
-        try:
-            while data := source.recv(1 << 16):
-                target.sendall(data)
-        except OSError:
-            pass
+    forward = staticmethod(HoldingProxy.forward)
 
     def open(self):
         self.gate.set()
