@@ -77,8 +77,7 @@ struct Syncer {
     /// request, the next batch is made; once its answer is read, the next request goes
     /// out before the answer is applied.
     private func rounds(until end: ContinuousClock.Instant, seal: SyncSeal, totals: inout SyncTotals) throws(SyncError) {
-        let transport = try SealedTransport(
-            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
+        let transport = try transport(sealedWith: seal)
         var batch = try make { try store.syncRequest(user) }
         var exchange = try transport.send(batch.request, by: end)
         while true {
@@ -218,10 +217,10 @@ struct SyncCommand: Subcommand {
     let storage: StoreOptions
     let server: String?
     /// The token of `--token`, `--token-file` or NAVSTACK_TOKEN, checked when the run starts.
-    let token: Result<String?, SyncToken.Failure>
+    let token: Result<String?, SyncSecret.Failure>
     let user: String?
     /// The passphrase of `--passphrase-file` or NAVSTACK_SYNC_PASSPHRASE, checked when the run starts.
-    let passphrase: Result<String?, PassphraseSource.Failure>
+    let passphrase: Result<String?, SyncSecret.Failure>
     /// Seconds the whole run may take.
     let timeout: Int
     let trust: TLSTrust
@@ -232,12 +231,12 @@ struct SyncCommand: Subcommand {
         if parsed.value("token") != nil, parsed.value("token-file") != nil {
             throw .conflictingOptions("--token <token>", "--token-file <file>")
         }
-        token = Result { () throws(SyncToken.Failure) in
+        token = Result { () throws(SyncSecret.Failure) in
             try SyncToken.given(
                 option: parsed.value("token"), file: parsed.value("token-file"), environment: Terminal.environment("NAVSTACK_TOKEN"))
         }
         user = parsed.value("user")
-        passphrase = Result { () throws(PassphraseSource.Failure) in
+        passphrase = Result { () throws(SyncSecret.Failure) in
             try PassphraseSource.given(
                 file: parsed.value("passphrase-file"), environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
         }
@@ -260,17 +259,12 @@ struct SyncCommand: Subcommand {
         }
         var token: String?
         let passphrase: String?
-        do {
+        do throws(SyncSecret.Failure) {
             token = try self.token.get()
             passphrase = try self.passphrase.get()
-        } catch let failure as SyncToken.Failure {
-            streams.write("navstack: sync: \(failure.message(in: Navstack.messageCatalog))\n", to: .error)
-            if case .malformed = failure { throw ExitStatus(code: 64) }
-            throw ExitStatus.failure
-        } catch let failure as PassphraseSource.Failure {
-            streams.write("navstack: sync: \(failure.message(in: Navstack.messageCatalog))\n", to: .error)
-            if case .malformed = failure { throw ExitStatus(code: 64) }
-            throw ExitStatus.failure
+        } catch {
+            streams.write("navstack: sync: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
+            throw error.exitStatus
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
@@ -301,7 +295,7 @@ struct SyncCommand: Subcommand {
                 throw SyncError.notConfigured(user: profile)
             }
             guard !settings.token.isEmpty else { throw SyncError.noToken(user: profile) }
-        } catch let failure as SyncToken.Failure {
+        } catch let failure as SyncSecret.Failure {
             throw fail(failure.message(in: Navstack.messageCatalog))
         } catch {
             throw fail(Syncer.describe(error))

@@ -5,21 +5,6 @@ import NavStackSync
 /// the profile has no key: NAVSTACK_SYNC_PASSPHRASE or `--passphrase-file`, else typed at a
 /// terminal (twice for a new account). Kept for the run only: the store keeps the key.
 final class PassphraseSource {
-    /// Why the passphrase given for a run cannot be used.
-    enum Failure: Error, Equatable {
-        /// Not 8 to 1024 bytes of text without control characters; bad usage.
-        case malformed(source: String)
-        case unreadable(file: String, reason: String)
-
-        func message(in t: Catalog) -> String {
-            switch self {
-            case .malformed(let source): t(.syncBadPassphrase, ("source", source.escapedForDisplay))
-            case .unreadable(let file, let reason):
-                t(.syncPassphraseFileUnreadable, ("file", file.escapedForDisplay), ("reason", reason))
-            }
-        }
-    }
-
     private var known: String?
     private let mayAsk: Bool
 
@@ -32,26 +17,21 @@ final class PassphraseSource {
 
     /// The passphrase of `--passphrase-file` (its last line end left out), else of
     /// NAVSTACK_SYNC_PASSPHRASE; `nil` when neither is given.
-    static func given(file: String?, environment: String?) throws(Failure) -> String? {
+    static func given(file: String?, environment: String?) throws(SyncSecret.Failure) -> String? {
         if let file {
-            let bytes: [UInt8]?
-            do {
-                bytes = try Files.read(file, limit: 4096)
-            } catch {
-                throw .unreadable(file: file, reason: error.reason)
-            }
+            let bytes = try SyncSecret.passphrase.read(file, limit: 4096)
             var text = String(decoding: bytes ?? [], as: UTF8.self)
             if text.hasSuffix("\n") { text.removeLast() }
             return try checked(text, from: "--passphrase-file \(file)", whole: bytes != nil)
         }
-        return try environment.map { text throws(Failure) in try checked(text, from: "NAVSTACK_SYNC_PASSPHRASE") }
+        return try environment.map { text throws(SyncSecret.Failure) in try checked(text, from: "NAVSTACK_SYNC_PASSPHRASE") }
     }
 
     /// `text` when it can be a passphrase: 8 to 1024 bytes, no control characters.
-    static func checked(_ text: String, from source: String, whole: Bool = true) throws(Failure) -> String {
+    static func checked(_ text: String, from source: String, whole: Bool = true) throws(SyncSecret.Failure) -> String {
         guard whole, (8...1024).contains(text.utf8.count),
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw .malformed(source: source) }
+        else { throw .malformed(.passphrase, source: source) }
         return text
     }
 

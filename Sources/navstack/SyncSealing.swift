@@ -49,11 +49,36 @@ struct SealedTransport {
 }
 
 extension Syncer {
+    /// The protocol over HTTP to the profile's server, with its token.
+    func transport() throws(SyncError) -> SyncTransport {
+        try SyncTransport(server: settings.server, token: settings.token, trust: trust)
+    }
+
+    /// The protocol with the account's key as `seal` holds it.
+    func transport(sealedWith seal: SyncSeal) throws(SyncError) -> SealedTransport {
+        try SealedTransport(transport(), seal: seal)
+    }
+
+    /// A request that sends nothing (``SQLiteStore/syncProbe(_:)``), made by `asking`, and
+    /// its answer, applied and counted into `totals`.
+    private func probe(
+        _ transport: SealedTransport, until end: ContinuousClock.Instant, totals: inout SyncTotals,
+        asking: (inout SyncRequest) -> Void
+    ) throws(SyncError) -> SyncAnswer {
+        var probe = try make { try store.syncProbe(user) }
+        asking(&probe.request)
+        let answer = try transport.answer(try transport.send(probe.request, by: end))
+        let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
+        totals.received += round.received
+        totals.conflicts += round.conflicts
+        return answer
+    }
+
     /// A profile without a key asks the server for the account's key record (sending
     /// nothing, applying nothing): with one, the passphrase must open it; without, this
     /// replica makes the account's key from a new passphrase and will offer it.
     func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> SyncSeal {
-        let transport = try SyncTransport(server: settings.server, token: settings.token, trust: trust)
+        let transport = try transport()
         let probe = try make { try store.syncProbe(user) }
         let answer = try transport.answer(try transport.send(probe.request, by: end))
         let seal: SyncSeal
@@ -83,15 +108,9 @@ extension Syncer {
     /// account holds in clear first (the server takes a key only from a replica that has
     /// everything). An account that held operations is then sent again, sealed.
     func offerKey(_ seal: SyncSeal, until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> SyncSeal {
-        let transport = try SealedTransport(
-            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
+        let transport = try transport(sealedWith: seal)
         while true {
-            var probe = try make { try store.syncProbe(user) }
-            probe.request.key = seal.record
-            let answer = try transport.answer(try transport.send(probe.request, by: end))
-            let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
-            totals.received += round.received
-            totals.conflicts += round.conflicts
+            let answer = try probe(transport, until: end, totals: &totals) { $0.key = seal.record }
             guard answer.key == seal.record else { continue }
             var taken = seal
             taken.state = answer.last > 0 ? .resending : .sealed
@@ -110,14 +129,7 @@ extension Syncer {
     /// Once every task went again sealed, asks the server to drop the account's
     /// operations kept in clear.
     func dropClear(_ seal: SyncSeal, until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> SyncSeal {
-        let transport = try SealedTransport(
-            SyncTransport(server: settings.server, token: settings.token, trust: trust), seal: seal)
-        var probe = try make { try store.syncProbe(user) }
-        probe.request.dropClear = true
-        let answer = try transport.answer(try transport.send(probe.request, by: end))
-        let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
-        totals.received += round.received
-        totals.conflicts += round.conflicts
+        _ = try probe(transport(sealedWith: seal), until: end, totals: &totals) { $0.dropClear = true }
         var sealed = seal
         sealed.state = .sealed
         try make { try store.setSyncSeal(user, sealed) }
