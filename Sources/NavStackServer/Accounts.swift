@@ -70,11 +70,7 @@ public enum Accounts {
             }
         case .revoke(let name):
             let revoked = try await connection.withTransaction(logger: logger) { connection in
-                let id = try await account(name, on: connection, logger: logger)
-                return try await connection.query(
-                    "WITH gone AS (DELETE FROM token WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
-                    logger: logger
-                ).value(Int64.self) ?? 0
+                try await delete(.token, of: try await account(name, on: connection, logger: logger), on: connection, logger: logger)
             }
             return "revoked \(count(revoked, "token")) of '\(name)'"
         case .remove(let name):
@@ -82,16 +78,8 @@ public enum Accounts {
                 let id = try await account(name, on: connection, logger: logger)
                 // The lock a push takes: a push under way commits before the log is removed.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(id))", logger: logger).drain()
-                let operations =
-                    try await connection.query(
-                        "WITH gone AS (DELETE FROM op WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
-                        logger: logger
-                    ).value(Int64.self) ?? 0
-                let tokens =
-                    try await connection.query(
-                        "WITH gone AS (DELETE FROM token WHERE account_id = \(id) RETURNING 1) SELECT count(*) FROM gone",
-                        logger: logger
-                    ).value(Int64.self) ?? 0
+                let operations = try await delete(.op, of: id, on: connection, logger: logger)
+                let tokens = try await delete(.token, of: id, on: connection, logger: logger)
                 try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()
                 return (tokens, operations)
             }
@@ -114,6 +102,23 @@ public enum Accounts {
             .value(Int64.self)
         guard let id else { throw Failure.noSuchAccount(name) }
         return id
+    }
+
+    /// The tables that hold an account's rows by `account_id`.
+    private enum AccountRows: String {
+        case token, op
+    }
+
+    /// Deletes the account `id`'s rows of `table` and returns how many there were.
+    private static func delete(_ table: AccountRows, of id: Int64, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int64
+    {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(id)
+        let statement = PostgresQuery(
+            unsafeSQL: "WITH gone AS (DELETE FROM \(table.rawValue) WHERE account_id = $1 RETURNING 1) SELECT count(*) FROM gone",
+            binds: bindings)
+        return try await connection.query(statement, logger: logger).value(Int64.self) ?? 0
     }
 
     /// A new token for the account `id`, stored as its SHA-256.

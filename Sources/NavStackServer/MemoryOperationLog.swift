@@ -87,7 +87,9 @@ public final class MemoryOperationLog: OperationStore {
                 account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
             }
             if let clash { throw .replicaTaken(clash) }
-            let clearAfter = account.operations.contains { $0.serverSeq > request.after && $0.sealed == nil }
+            let clearAfter =
+                request.asksForClearAfter(accountKey: account.key)
+                && account.operations.contains { $0.serverSeq > request.after && $0.sealed == nil }
             account.key = try request.sealing(accountKey: account.key, clearAfter: clearAfter).key
             for operation in request.operations {
                 let name = OperationName(replica: replica, seq: operation.seq)

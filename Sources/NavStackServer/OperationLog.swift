@@ -44,10 +44,8 @@ public struct OperationLog: OperationStore {
                     let held = try await connection.query(
                         "SELECT coalesce(key, '') FROM account WHERE id = \(account)", logger: logger
                     ).value(String.self).flatMap { $0.isEmpty ? nil : $0 }
-                    // Whether operations in clear wait past `after` matters only to a key
-                    // offered to an account without one (a scan of the account's log).
                     var clearAfter = false
-                    if held == nil, request.key != nil {
+                    if request.asksForClearAfter(accountKey: held) {
                         clearAfter =
                             try await connection.query(
                                 """

@@ -8,7 +8,8 @@ extension SyncRequest {
     /// An account keeps the first key it is offered, unless it holds operations in clear the
     /// offering replica has not pulled yet (it gets them, and offers again); another key is
     /// refused (409, with the account's). Once it has a key, every operation must be sealed;
-    /// before, none may be. `drop_clear` needs the key.
+    /// before, none may be. `drop_clear` needs the key. `clearAfter` is looked for only when
+    /// ``asksForClearAfter(accountKey:)`` (it is a scan of the account's log), else `false`.
     func sealing(accountKey: String?, clearAfter: Bool) throws(Refusal) -> (key: String?, setsKey: Bool) {
         var effective = accountKey
         var setsKey = false
@@ -26,5 +27,11 @@ extension SyncRequest {
         }
         if dropClear, effective == nil { throw .malformed(.dropWithoutKey) }
         return (effective, setsKey)
+    }
+
+    /// Whether ``sealing(accountKey:clearAfter:)`` needs to know if operations in clear
+    /// wait past `after`: only when the request offers a key to an account without one.
+    func asksForClearAfter(accountKey: String?) -> Bool {
+        accountKey == nil && key != nil
     }
 }
