@@ -218,8 +218,8 @@ extension SQLiteStore {
             ALTER TABLE sync DROP COLUMN notices;
             """
         ),
-        // End-to-end encryption: the account's key (derived from the passphrase, as hex
-        // digits; never the passphrase), its record as the server keeps it, and how far
+        // End-to-end encryption: the account's key (derived from the passphrase, as
+        // base64; never the passphrase), its record as the server keeps it, and how far
         // the profile is in sealing its account (SyncSeal.State).
         (
             "v9: the account's key",

@@ -39,7 +39,8 @@ extension SQLiteStore {
                 "SELECT seal_state, seal_key, seal_record FROM sync WHERE profile_id = \(Self.profileID)", [user]
             ) { row in
                 SyncSeal(
-                    state: SyncSeal.State(rawValue: row.int(0)) ?? .none, key: Self.bytes(hex: row.text(1)), record: row.text(2))
+                    state: SyncSeal.State(rawValue: row.int(0)) ?? .none, key: Base64.decode(row.text(1)) ?? [],
+                    record: row.text(2))
             } ?? .none
         }
     }
@@ -49,7 +50,7 @@ extension SQLiteStore {
         try writing { db in
             try db.run(
                 "UPDATE sync SET seal_state = ?, seal_key = ?, seal_record = ? WHERE profile_id = \(Self.profileID)",
-                [seal.state.rawValue, seal.key.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined(), seal.record, user])
+                [seal.state.rawValue, Base64.encode(seal.key), seal.record, user])
         }
     }
 
@@ -113,18 +114,5 @@ extension SQLiteStore {
             try Self.save(db, state)
             return state.outbox - before
         }
-    }
-
-    /// The bytes of hexadecimal text; empty for text that is not.
-    static func bytes(hex text: String) -> [UInt8] {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return [] }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return [] }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }
