@@ -3,9 +3,11 @@
 #
 #   pg_start DIR PORT          a cluster in DIR/data on 127.0.0.1:PORT with database navstack
 #   pg_stop DIR [MODE]         stops it (MODE immediate by default, or fast); safe to repeat
-#   server_start BIN DBURL PORT LOG
+#   server_start BIN DBURL PORT LOG [TLS]
 #                              navstack-server on 127.0.0.1:PORT, logging to LOG, its pid in
-#                              LOG's name with .pid; returns once /health answers 200
+#                              LOG's name with .pid; returns once /health answers 200; with
+#                              TLS, a folder of scripts/lib/tls.sh's certificates, it serves
+#                              https with them
 #   server_stop [PORT]         stops the server started on PORT, or all of them
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -90,17 +92,21 @@ pg_stop() {
 declare -gA NAVSTACK_SERVER_PID_FILES=()
 
 server_start() {
-  local bin=$1 url=$2 port=$3 log=$4
-  [ $# -eq 4 ] || { echo "usage: server_start BIN DBURL PORT LOG" >&2; return 64; }
-  local pid_file="${log%.log}.pid"
-  "$bin" --database "$url" --listen "127.0.0.1:$port" >>"$log" 2>&1 &
+  local bin=$1 url=$2 port=$3 log=$4 tls=${5:-}
+  [ $# -eq 4 ] || [ $# -eq 5 ] || { echo "usage: server_start BIN DBURL PORT LOG [TLS]" >&2; return 64; }
+  local pid_file="${log%.log}.pid" tls_options=() health=(http://127.0.0.1:$port/health)
+  if [ -n "$tls" ]; then
+    tls_options=(--tls-cert "$tls/server.pem" --tls-key "$tls/server.key")
+    health=(--cacert "$tls/ca.pem" "https://127.0.0.1:$port/health")
+  fi
+  "$bin" --database "$url" --listen "127.0.0.1:$port" "${tls_options[@]}" >>"$log" 2>&1 &
   local pid=$!
   # Not a job of this shell: a server killed on purpose is not reported as one.
   disown "$pid"
   echo "$pid" >"$pid_file"
   NAVSTACK_SERVER_PID_FILES[$port]=$pid_file
   local tries=0
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health")" = 200 ]; do
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "${health[@]}")" = 200 ]; do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "navstack: navstack-server on port $port stopped; its log:" >&2
       tail -n 20 "$log" >&2
