@@ -14,11 +14,7 @@ extension SQLiteStore {
     /// request sent already, whose answer is not applied yet (the next goes on from there).
     public func syncRequest(_ user: String, after sent: Int? = nil, limit: Int = syncBatch) throws -> SyncBatch {
         try writing { db in
-            var state = try Self.syncState(db, user)
-            let registers = SyncRegisters(db, profile: state.profile)
-            try Self.stampLocalChanges(db, &state, registers)
-            try registers.write()
-            try Self.save(db, state)
+            let state = try Self.stampLocalChanges(db, user)
             let from = sent ?? state.sent
             let rows = try db.prepare(
                 """
@@ -40,6 +36,24 @@ extension SQLiteStore {
     }
 
     // MARK: - Local changes to operations
+
+    /// Gives the profile's local changes since the last request their stamps and puts
+    /// them in the outbox, as ``syncRequest(_:after:limit:)`` does first: a sync that
+    /// waits on something else (a key being derived) does it meanwhile.
+    public func stampSyncChanges(_ user: String) throws {
+        try writing { db in _ = try Self.stampLocalChanges(db, user) }
+    }
+
+    /// ``stampLocalChanges(_:_:_:)`` with the profile's state and registers, both saved;
+    /// the state saved.
+    private static func stampLocalChanges(_ db: Connection, _ user: String) throws -> SyncState {
+        var state = try syncState(db, user)
+        let registers = SyncRegisters(db, profile: state.profile)
+        try stampLocalChanges(db, &state, registers)
+        try registers.write()
+        try save(db, state)
+        return state
+    }
 
     /// Gives the profile's local operations since the last call their stamps, in the
     /// order they were made, puts them in the outbox in the form other replicas read

@@ -20,11 +20,12 @@ public struct OperationSealer: Sendable {
         salt = record.salt
     }
 
-    /// `request` with every operation's payload sealed.
+    /// `request` with every operation's payload sealed (those sealed already as they are).
     public func seal(_ request: SyncRequest) -> SyncRequest {
         var sealed = request
         let context = key.context()
         sealed.operations = request.operations.map { operation in
+            if operation.sealed != nil { return operation }
             let text = context.seal(operation.payloadJSON(), associated: associated(operation, replica: request.replica))
             return .sealed(Base64.encode(text), seq: operation.seq, millis: operation.millis, counter: operation.counter)
         }

@@ -47,9 +47,10 @@ struct Syncer {
         var seal = try make { try store.syncSeal(user) }
         while true {
             do {
-                if seal.state == .none { seal = try learnKey(until: end) }
+                var held: KeyProbe?
+                if seal.state == .none { (seal, held) = try learnKey(until: end) }
                 if seal.state == .offered { seal = try offerKey(seal, until: end, totals: &totals) }
-                try rounds(until: end, seal: seal, totals: &totals)
+                try rounds(until: end, seal: seal, totals: &totals, from: held)
                 if seal.state == .resending { seal = try dropClear(seal, until: end, totals: &totals) }
                 return totals
             } catch .keyTaken(let record) where !adopted {
@@ -74,17 +75,30 @@ struct Syncer {
     /// Sync rounds until `end`, counted into `totals` as the server takes them: each
     /// sends up to a batch of this replica's operations and applies what the server
     /// answers, until there is nothing left either way. While the server works on one
-    /// request, the next batch is made; once its answer is read, the next request goes
-    /// out before the answer is applied.
-    private func rounds(until end: ContinuousClock.Instant, seal: SyncSeal, totals: inout SyncTotals) throws(SyncError) {
+    /// request, the next batch is made and sealed; once its answer is read, the next request goes
+    /// out, and its answer is read, decoded and opened on a thread of its own while the
+    /// one before is applied. `held`: the key probe's answer, the first round's.
+    private func rounds(
+        until end: ContinuousClock.Instant, seal: SyncSeal, totals: inout SyncTotals, from held: KeyProbe?
+    ) throws(SyncError) {
         let transport = try transport(sealedWith: seal)
-        var batch = try make { try store.syncRequest(user) }
-        var exchange = try transport.send(batch.request, by: end)
+        var batch: SyncBatch
+        var answering: SealedTransport.Answering
+        if let held {
+            batch = held.batch
+            // The probe sent nothing: what waits in the outbox goes in the next request.
+            batch.more = true
+            answering = transport.opening(held.answer)
+        } else {
+            batch = try make { try store.syncRequest(user) }
+            answering = transport.answering(try transport.send(batch.request, by: end))
+        }
         while true {
-            let next = batch.more ? try make { try store.syncRequest(user, after: batch.through) } : nil
-            let answer = try transport.answer(exchange)
-            var following: (SyncBatch, HTTPExchange)?
-            if next != nil || answer.more {
+            // Made and sealed while the server works on the request before.
+            let next = batch.more ? transport.sealed(try make { try store.syncRequest(user, after: batch.through) }) : nil
+            let answer = try answering.value().get()
+            var following: (SyncBatch, SealedTransport.Answering)?
+            if next.map({ $0.count > 0 }) == true || answer.more {
                 var nextBatch: SyncBatch
                 if let next {
                     nextBatch = next
@@ -93,7 +107,7 @@ struct Syncer {
                 }
                 // The pull goes on from this answer, not yet applied.
                 nextBatch.request.after = answer.last
-                following = (nextBatch, try transport.send(nextBatch.request, by: end))
+                following = (nextBatch, transport.answering(try transport.send(nextBatch.request, by: end)))
             }
             let round = try make { try store.applySyncAnswer(user, answer, to: batch) }
             totals.sent += batch.count
@@ -101,7 +115,7 @@ struct Syncer {
             totals.conflicts += round.conflicts
             onRound?(totals)
             guard let following else { return }
-            (batch, exchange) = following
+            (batch, answering) = following
         }
     }
 

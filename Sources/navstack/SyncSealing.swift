@@ -7,6 +7,9 @@ import NavStackSync
 /// what goes out is sealed, what comes back is checked against the account's key record
 /// and opened. Nothing the server sends is applied unless it opens with the key.
 struct SealedTransport {
+    /// An answer being read, checked and opened.
+    typealias Answering = Background<Result<SyncAnswer, SyncError>>
+
     let transport: SyncTransport
     let seal: SyncSeal
     let sealer: OperationSealer
@@ -18,7 +21,14 @@ struct SealedTransport {
         sealer = OperationSealer(key: key, record: record)
     }
 
-    /// Sends `request` with its operations sealed.
+    /// `batch` with its operations sealed, to be sent later.
+    func sealed(_ batch: SyncBatch) -> SyncBatch {
+        var sealed = batch
+        sealed.request = sealer.seal(batch.request)
+        return sealed
+    }
+
+    /// Sends `request` with its operations sealed (those sealed already as they are).
     func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
         try transport.send(sealer.seal(request), by: end)
     }
@@ -28,7 +38,22 @@ struct SealedTransport {
     /// without one carries operations in clear (an account from before encryption), and
     /// one with another key is that key, taken first by another replica.
     func answer(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
-        let answer = try transport.answer(exchange)
+        try opened(transport.answer(exchange))
+    }
+
+    /// ``answer(_:)`` on a thread of its own, while the caller applies the answer before.
+    func answering(_ exchange: HTTPExchange) -> Answering {
+        Background { Result { () throws(SyncError) in try answer(exchange) } }
+    }
+
+    /// An answer read before the key was known (the key probe's), checked and opened on a
+    /// thread of its own.
+    func opening(_ answer: SyncAnswer) -> Answering {
+        Background { Result { () throws(SyncError) in try opened(answer) } }
+    }
+
+    /// `answer`, checked against the account's key record and opened.
+    func opened(_ answer: SyncAnswer) throws(SyncError) -> SyncAnswer {
         if seal.state == .offered {
             guard let key = answer.key else {
                 guard answer.operations.allSatisfy({ $0.sealed == nil }) else {
@@ -46,6 +71,13 @@ struct SealedTransport {
             throw .unopenable(replica: error.replica, seq: error.seq)
         }
     }
+}
+
+/// The key probe of a profile that joined an account with a key: its answer, read before
+/// the key was known, is the first page of what the account holds.
+struct KeyProbe {
+    let batch: SyncBatch
+    let answer: SyncAnswer
 }
 
 extension Syncer {
@@ -75,21 +107,28 @@ extension Syncer {
     }
 
     /// A profile without a key asks the server for the account's key record (sending
-    /// nothing, applying nothing): with one, the passphrase must open it; without, this
-    /// replica makes the account's key from a new passphrase and will offer it.
-    func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> SyncSeal {
+    /// nothing, applying nothing): with one, the passphrase must open it, and the probe's
+    /// answer, its first page, is returned to be opened and applied as the first round's;
+    /// without, this replica makes the account's key from a new passphrase and will offer
+    /// it, stamping the store's changes while the key is derived.
+    func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> (SyncSeal, KeyProbe?) {
         let transport = try transport()
         let probe = try make { try store.syncProbe(user) }
         let answer = try transport.answer(try transport.send(probe.request, by: end))
         let seal: SyncSeal
+        var held: KeyProbe?
         if let text = answer.key {
             seal = try opened(text, forgetting: false)
+            held = KeyProbe(batch: probe, answer: answer)
         } else {
-            let (record, key) = SyncKeyRecord.make(passphrase: try passphrase.passphrase(user: user, isNew: true))
+            let passphrase = try passphrase.passphrase(user: user, isNew: true)
+            let making = Background { SyncKeyRecord.make(passphrase: passphrase) }
+            try make { try store.stampSyncChanges(user) }
+            let (record, key) = making.value()
             seal = SyncSeal(state: .offered, key: key.bytes, record: record.text)
         }
         try make { try store.setSyncSeal(user, seal) }
-        return seal
+        return (seal, held)
     }
 
     /// The seal of the account's key record `text`, when the passphrase opens it; else the

@@ -120,6 +120,15 @@ def nothing_readable(binary, work):
     out = run(binary, b, "sync", "--server", SERVER_B, "--token", tok)
     check(out.returncode == 0 and exported(binary, b, user) == exported(binary, a, user),
           "another replica with the passphrase gets every task, notes included", out.stderr)
+    # A device with tasks of its own joins: its first sync takes the account's first page
+    # with the key and still sends its own tasks.
+    c = os.path.join(work, "sealed-c.sqlite")
+    run(binary, c, "-c", f"login {user}", "-c", "add Written on the third machine before it joined")
+    out = run(binary, c, "sync", "--server", SERVER_A, "--token", tok)
+    run(binary, a, "sync")
+    check(out.returncode == 0 and out.stdout.startswith("sent 1, ")
+          and any(t[0] == "Written on the third machine before it joined" for t in exported(binary, a, user)),
+          "a device joining with a task of its own sends it at its first sync", out.stdout + out.stderr)
     run(binary, b, "-c", "root", "-c", "open 2", "-c", "edit", "-c", "title Renamed on the second machine", "-c", "save")
     run(binary, b, "sync")
     run(binary, a, "sync")
