@@ -3,8 +3,8 @@ import NavStackSync
 import PostgresNIO
 
 /// Each account's log of operations in PostgreSQL, in arrival order (`server_seq`). The
-/// server keeps nothing else: every request is one transaction here, so any number of
-/// server instances can share one database.
+/// server keeps nothing else: every request is one transaction here (or, when it writes
+/// nothing, one statement), so any number of server instances can share one database.
 public struct OperationLog: OperationStore {
     let client: PostgresClient
 
@@ -27,7 +27,7 @@ public struct OperationLog: OperationStore {
     }
 
     /// Pushes the request's operations into `account` and pulls the page that follows
-    /// `after`, in one transaction. An operation naming a (replica, seq) the account holds
+    /// `after`, in one transaction (one statement when there is nothing to write). An operation naming a (replica, seq) the account holds
     /// with other content rolls it back: ``Refusal/replicaTaken(_:)``.
     ///
     /// With operations to insert, the transaction first takes the account's advisory lock,
@@ -37,46 +37,47 @@ public struct OperationLog: OperationStore {
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
+        // A request that writes nothing is one statement, consistent on its own: no
+        // transaction around it (two round trips fewer for a sync that only asks what is new).
+        guard !request.operations.isEmpty || request.key != nil || request.dropClear else {
+            return try await client.withConnection { connection in
+                let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
+                return SyncOutcome(account: account, answer: page)
+            }
+        }
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                if !request.operations.isEmpty || request.key != nil || request.dropClear {
-                    try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
-                    let held = try await connection.query(
-                        "SELECT coalesce(key, '') FROM account WHERE id = \(account)", logger: logger
-                    ).value(String.self).flatMap { $0.isEmpty ? nil : $0 }
-                    var clearAfter = false
-                    if request.asksForClearAfter(accountKey: held) {
-                        clearAfter =
-                            try await connection.query(
-                                """
-                                SELECT EXISTS (
-                                    SELECT 1 FROM op WHERE account_id = \(account) AND task <> '' AND server_seq > \(request.after))
-                                """, logger: logger
-                            ).value(Bool.self) ?? false
-                    }
-                    let sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
-                    if sealing.setsKey, let key = sealing.key {
-                        try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
-                    }
-                    if !request.operations.isEmpty {
-                        let rows = try await connection.query(Self.insert(request, into: account), logger: logger)
-                        var taken: (place: Int64, seq: Int64)?
-                        for try await row in rows.decode((Int64, Int64).self) { taken = row }
-                        if let taken {
-                            throw Refusal.replicaTaken(
-                                .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
-                        }
-                    }
-                    if request.dropClear {
-                        try await connection.query("DELETE FROM op WHERE account_id = \(account) AND task <> ''", logger: logger)
-                            .drain()
+                try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger).drain()
+                let held = try await connection.query(
+                    "SELECT coalesce(key, '') FROM account WHERE id = \(account)", logger: logger
+                ).value(String.self).flatMap { $0.isEmpty ? nil : $0 }
+                var clearAfter = false
+                if request.asksForClearAfter(accountKey: held) {
+                    clearAfter =
+                        try await connection.query(
+                            """
+                            SELECT EXISTS (
+                                SELECT 1 FROM op WHERE account_id = \(account) AND task <> '' AND server_seq > \(request.after))
+                            """, logger: logger
+                        ).value(Bool.self) ?? false
+                }
+                let sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
+                if sealing.setsKey, let key = sealing.key {
+                    try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
+                }
+                if !request.operations.isEmpty {
+                    let rows = try await connection.query(Self.insert(request, into: account), logger: logger)
+                    var taken: (place: Int64, seq: Int64)?
+                    for try await row in rows.decode((Int64, Int64).self) { taken = row }
+                    if let taken {
+                        throw Refusal.replicaTaken(
+                            .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
                     }
                 }
-                // The page is the first rows of the primary key's order after `after`: read
-                // in that order, it stops at the page's end. Statistics older than a large
-                // push (autovacuum analyzes later) make PostgreSQL fetch every row after
-                // `after` as a bitmap and sort them (100,000 rows: 90 ms, not 5, a page).
-                try await connection.query("SET LOCAL enable_bitmapscan = off", logger: logger).drain()
+                if request.dropClear {
+                    try await connection.query("DELETE FROM op WHERE account_id = \(account) AND task <> ''", logger: logger)
+                        .drain()
+                }
                 let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
                 return SyncOutcome(account: account, answer: page)
             }

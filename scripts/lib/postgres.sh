@@ -63,7 +63,7 @@ pg_start() {
   fi
   if ! pg_as "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
     if ! pg_as "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir" start >/dev/null; then
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" start >/dev/null; then
       echo "navstack: PostgreSQL did not start on port $port:" >&2
       tail -n 20 "$dir/postgres.log" >&2
       return 1
