@@ -1,0 +1,174 @@
+import NavStackSync
+import PostgresNIO
+
+/// The statements a sync runs, prepared once on each connection of the pool: PostgreSQL
+/// parses and plans them once instead of in every request (with many small syncs, parsing
+/// and planning anew took PostgreSQL as long as running them).
+extension OperationLog {
+    /// The account of a token: one lookup of its SHA-256 by the primary key.
+    struct TokenAccount: PostgresPreparedStatement {
+        static let sql = "SELECT account_id FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8'))"
+
+        let token: String
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(token)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try row.decode(Int64.self)
+        }
+    }
+
+    /// The account's advisory lock, held to the end of the transaction: its writers commit
+    /// one at a time.
+    struct AccountLock: PostgresPreparedStatement {
+        static let sql = "SELECT 1 FROM pg_advisory_xact_lock($1)"
+
+        let account: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(account)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// The account's key record, empty when it has none.
+    struct AccountKey: PostgresPreparedStatement {
+        static let sql = "SELECT coalesce(key, '') FROM account WHERE id = $1"
+
+        let account: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(account)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> String {
+            try row.decode(String.self)
+        }
+    }
+
+    /// All the operations in one statement, as arrays unnested; one already in the log
+    /// (the same replica and seq) is left as it is, so a request sent again adds nothing
+    /// twice. PostgreSQL numbers the rows of a function scan as it reads them, in the order
+    /// sent; no replica depends on it (applying is the same in any order), so the rows are
+    /// not sorted by their ordinal to make sure, which cost a third of the insert.
+    ///
+    /// The same statement returns the first operation (its place in the request, from 1,
+    /// and its seq) that was not inserted because the log holds its (replica, seq) with
+    /// other content; none when every one was inserted or is held as sent. Only the rows
+    /// not inserted are looked up, each through the unique index (the lateral subquery's
+    /// `OFFSET 0` keeps it a lookup per row: joined, PostgreSQL hashed every row the
+    /// account holds from the replica, a cost that grew with the account on every push,
+    /// 33 ms of 145 at 30,000 rows). The statement's snapshot does not see the rows it
+    /// inserts, so what it finds was there before. The rows inserted are left out with
+    /// `NOT IN`, a hashed set whatever the plan: a plan made for any request (a prepared
+    /// statement's) guesses 10 rows for the arrays, and a join with the inserted rows it
+    /// could make from that guess would compare every row with every other at 10,000.
+    struct Insert: PostgresPreparedStatement {
+        static let sql = """
+            WITH sent AS (
+                SELECT * FROM unnest(
+                    $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[]
+                ) WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, place)
+            ), inserted AS (
+                INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
+                SELECT $1, $2, seq, millis, counter, task, field, value, old FROM sent
+                ON CONFLICT (account_id, replica, seq) DO NOTHING
+                RETURNING seq
+            )
+            SELECT sent.place, sent.seq
+            FROM sent CROSS JOIN LATERAL (
+                SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
+                FROM op AS held
+                WHERE held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
+                OFFSET 0
+            ) AS held
+            WHERE sent.seq NOT IN (SELECT seq FROM inserted)
+                AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
+                    IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
+            ORDER BY sent.place
+            LIMIT 1
+            """
+
+        let request: SyncRequest
+        let account: Int64
+
+        init(_ request: SyncRequest, into account: Int64) {
+            self.request = request
+            self.account = account
+        }
+
+        func makeBindings() -> PostgresBindings {
+            let operations = request.operations
+            var bindings = PostgresBindings(capacity: 9)
+            bindings.append(account)
+            bindings.append(request.replica)
+            bindings.append(operations.map(\.seq))
+            bindings.append(operations.map(\.millis))
+            // The codec keeps counters within PostgreSQL's integer.
+            bindings.append(operations.map { Int32($0.counter) })
+            // A sealed payload goes in `value`, its task, field and old value empty.
+            bindings.append(operations.map { $0.sealed == nil ? $0.task : "" })
+            bindings.append(operations.map { $0.sealed == nil ? $0.field.rawValue : "" })
+            bindings.append(operations.map { $0.sealed ?? $0.value })
+            bindings.append(operations.map { $0.sealed == nil ? $0.old : "" })
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) {
+            try row.decode((Int64, Int64).self)
+        }
+    }
+
+    /// The page after `after` and the account's highest `server_seq` in one statement, so
+    /// both come from one snapshot. One row more than a page is read to know whether
+    /// there are more; the highest comes on every row, and on a row of nulls when the
+    /// page is empty (coalesced to zeros and empty strings: decoding optionals costs more).
+    /// The rows are put in order here: sorting them in the statement, after
+    /// the join, costs PostgreSQL more than the whole rest of it.
+    struct Page: PostgresPreparedStatement {
+        static let sql = """
+            WITH page AS (
+                SELECT server_seq, replica, seq, millis, counter, task, field, value, old
+                FROM op
+                WHERE account_id = $1 AND server_seq > $2 AND replica <> $3
+                    -- An account with a key serves sealed operations only: those kept in
+                    -- clear wait to be dropped, sent again sealed by the replica that moved it.
+                    AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
+                ORDER BY server_seq
+                LIMIT \(SyncLimits.pageSize + 1)
+            )
+            SELECT coalesce((SELECT max(server_seq) FROM op WHERE account_id = $1), 0),
+                coalesce((SELECT key FROM account WHERE id = $1), ''),
+                coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
+                coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
+                coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
+            FROM (VALUES (1)) AS one LEFT JOIN page ON true
+            """
+
+        let account: Int64
+        let request: SyncRequest
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(account)
+            bindings.append(request.after)
+            bindings.append(request.replica)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (
+            Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String
+        ) {
+            try row.decode((Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+        }
+    }
+}
