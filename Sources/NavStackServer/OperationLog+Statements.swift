@@ -3,10 +3,12 @@ import PostgresNIO
 
 /// The statements a sync runs, prepared once on each connection of the pool: PostgreSQL
 /// parses and plans them once instead of in every request (with many small syncs, parsing
-/// and planning anew took PostgreSQL as long as running them).
+/// and planning anew took PostgreSQL as long as running them). Each names itself: the
+/// default name is the type's, made from its metadata at every execution.
 extension OperationLog {
     /// The account of a token: one lookup of its SHA-256 by the primary key.
     struct TokenAccount: PostgresPreparedStatement {
+        static let name = "navstack.tokenAccount"
         static let sql = "SELECT account_id FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8'))"
 
         let token: String
@@ -25,6 +27,7 @@ extension OperationLog {
     /// The account's advisory lock, held to the end of the transaction: its writers commit
     /// one at a time.
     struct AccountLock: PostgresPreparedStatement {
+        static let name = "navstack.accountLock"
         static let sql = "SELECT 1 FROM pg_advisory_xact_lock($1)"
 
         let account: Int64
@@ -40,6 +43,7 @@ extension OperationLog {
 
     /// The account's key record, empty when it has none.
     struct AccountKey: PostgresPreparedStatement {
+        static let name = "navstack.accountKey"
         static let sql = "SELECT coalesce(key, '') FROM account WHERE id = $1"
 
         let account: Int64
@@ -73,6 +77,7 @@ extension OperationLog {
     /// statement's) guesses 10 rows for the arrays, and a join with the inserted rows it
     /// could make from that guess would compare every row with every other at 10,000.
     struct Insert: PostgresPreparedStatement {
+        static let name = "navstack.insert"
         static let sql = """
             WITH sent AS (
                 SELECT * FROM unnest(
@@ -135,6 +140,7 @@ extension OperationLog {
     /// The rows are put in order here: sorting them in the statement, after
     /// the join, costs PostgreSQL more than the whole rest of it.
     struct Page: PostgresPreparedStatement {
+        static let name = "navstack.page"
         static let sql = """
             WITH page AS (
                 SELECT server_seq, replica, seq, millis, counter, task, field, value, old

@@ -28,7 +28,7 @@ case .help(let text):
 case .version:
     print(ServerOptions.version)
 case .run(let options):
-    LoggingSystem.bootstrap(StreamLogHandler.standardError)
+    LoggingSystem.bootstrap(ServerLogHandler.standardError)
     var logger = Logger(label: "navstack-server")
     logger.logLevel = options.logLevel
     do {
