@@ -233,6 +233,8 @@ async def drive(port, accounts, concurrency, seconds, warmup):
     return latencies, ops[0], errors
 
 
+# The statements of Sources/NavStackServer/OperationLog+Statements.swift (and their order
+# in OperationLog.sync), with pgbench's variables for the bindings: a change there comes here.
 PGBENCH_SCRIPT = r"""
 \set acct :first_account + (:client_id / 4) % :accounts
 \set kind random(0, 2)

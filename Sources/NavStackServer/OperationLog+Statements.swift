@@ -5,19 +5,15 @@ import PostgresNIO
 /// parses and plans them once instead of in every request (with many small syncs, parsing
 /// and planning anew took PostgreSQL as long as running them). Each names itself: the
 /// default name is the type's, made from its metadata at every execution.
+/// scripts/bench-load.py runs the same statements through pgbench, the database's limit
+/// for the server: a change here goes there too.
 extension OperationLog {
     /// The account of a token: one lookup of its SHA-256 by the primary key.
-    struct TokenAccount: PostgresPreparedStatement {
+    struct TokenAccount: OneValueStatement {
         static let name = "navstack.tokenAccount"
         static let sql = "SELECT account_id FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8'))"
 
-        let token: String
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(token)
-            return bindings
-        }
+        let value: String
 
         func decodeRow(_ row: PostgresRow) throws -> Int64 {
             try row.decode(Int64.self)
@@ -26,33 +22,21 @@ extension OperationLog {
 
     /// The account's advisory lock, held to the end of the transaction: its writers commit
     /// one at a time.
-    struct AccountLock: PostgresPreparedStatement {
+    struct AccountLock: OneValueStatement {
         static let name = "navstack.accountLock"
         static let sql = "SELECT 1 FROM pg_advisory_xact_lock($1)"
 
-        let account: Int64
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(account)
-            return bindings
-        }
+        let value: Int64
 
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// The account's key record, empty when it has none.
-    struct AccountKey: PostgresPreparedStatement {
+    struct AccountKey: OneValueStatement {
         static let name = "navstack.accountKey"
         static let sql = "SELECT coalesce(key, '') FROM account WHERE id = $1"
 
-        let account: Int64
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(account)
-            return bindings
-        }
+        let value: Int64
 
         func decodeRow(_ row: PostgresRow) throws -> String {
             try row.decode(String.self)
@@ -176,5 +160,19 @@ extension OperationLog {
         ) {
             try row.decode((Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
         }
+    }
+}
+
+/// A prepared statement of one value, `$1`.
+protocol OneValueStatement: PostgresPreparedStatement {
+    associatedtype Value: PostgresEncodable & Sendable
+    var value: Value { get }
+}
+
+extension OneValueStatement {
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        try bindings.append(value)
+        return bindings
     }
 }

@@ -20,7 +20,7 @@ public struct OperationLog: OperationStore {
     /// The account of `token`: one lookup of the token's SHA-256 by its primary key.
     public func account(token: String, logger: Logger) async throws -> Int64? {
         var account: Int64?
-        for try await id in try await client.execute(TokenAccount(token: token), logger: logger) { account = id }
+        for try await id in try await client.execute(TokenAccount(value: token), logger: logger) { account = id }
         return account
     }
 
@@ -45,9 +45,9 @@ public struct OperationLog: OperationStore {
         }
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                for try await _ in try await connection.execute(AccountLock(account: account), logger: logger) {}
+                for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
                 var held: String?
-                for try await key in try await connection.execute(AccountKey(account: account), logger: logger) {
+                for try await key in try await connection.execute(AccountKey(value: account), logger: logger) {
                     held = key.isEmpty ? nil : key
                 }
                 var clearAfter = false
