@@ -19,8 +19,18 @@ enum Crypto {
         return bytes
     }
 
-    /// PBKDF2-HMAC-SHA256 of `secret` and `salt`: 32 bytes.
+    /// PBKDF2-HMAC-SHA256 of `secret` and `salt`: 32 bytes (`ns_pbkdf2_sha256`).
     static func pbkdf2(_ secret: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
+        precondition(started, "libcrypto could not start")
+        precondition(iterations >= 1, "PBKDF2 needs an iteration")
+        var key = [UInt8](repeating: 0, count: 32)
+        ns_pbkdf2_sha256(secret, secret.count, salt, salt.count, UInt(iterations), &key)
+        return key
+    }
+
+    /// OpenSSL's own PBKDF2-HMAC-SHA256, 32 bytes: what ``pbkdf2(_:salt:iterations:)`` must
+    /// give (the tests compare them).
+    static func referencePBKDF2(_ secret: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
         precondition(started, "libcrypto could not start")
         var key = [UInt8](repeating: 0, count: 32)
         let done = secret.withUnsafeBufferPointer { secret in

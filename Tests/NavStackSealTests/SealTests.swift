@@ -27,11 +27,34 @@ final class SealTests: XCTestCase {
     /// The least iterations a record may ask for: the tests' keys are quick to derive.
     private static let (record, key) = SyncKeyRecord.make(passphrase: "correct horse battery", iterations: 100_000)
 
+    /// The key derivation is OpenSSL's PKCS5_PBKDF2_HMAC, byte for byte, for secrets
+    /// shorter and longer than a SHA-256 block, empty salts and long ones, one iteration
+    /// and many.
+    func testTheKeyDerivationIsOpenSSLs() {
+        var generator = SystemRandomNumberGenerator()
+        for secretCount in [0, 1, 28, 63, 64, 65, 200] {
+            for saltCount in [0, 16, 100] {
+                for iterations in [1, 2, 3, 1_000] {
+                    let secret = (0..<secretCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    let salt = (0..<saltCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    XCTAssertEqual(
+                        Crypto.pbkdf2(secret, salt: salt, iterations: iterations),
+                        Crypto.referencePBKDF2(secret, salt: salt, iterations: iterations),
+                        "secret \(secretCount) bytes, salt \(saltCount), \(iterations) iterations")
+                }
+            }
+        }
+    }
+
     func testThePrimitivesGiveTheStandardsTestVectors() {
         // RFC 7914, section 11: PBKDF2-HMAC-SHA256, "passwd" and "salt", 1 iteration (its first 32 bytes).
         XCTAssertEqual(
             hex(Crypto.pbkdf2(Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1)),
             "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+        // RFC 7914, section 11: "Password" and "NaCl", 80,000 iterations (its first 32 bytes).
+        XCTAssertEqual(
+            hex(Crypto.pbkdf2(Array("Password".utf8), salt: Array("NaCl".utf8), iterations: 80_000)),
+            "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56")
         // RFC 8439, section 2.8.2: ChaCha20-Poly1305.
         let plaintext = Array(
             "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it."
