@@ -350,6 +350,7 @@ async def idle_connections(port, accounts, count):
 
 
 def main():
+    global MODE, CONCURRENCY, IDLE
     # Stopped from outside, it still stops its server (the `finally` below).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -359,9 +360,10 @@ def main():
     parser.add_argument("--pgbench-mode", default="prepared", choices=["prepared", "extended"],
                         help="pgbench's -M: prepared statements (the default), or parsed anew each time")
     parser.add_argument("--only", type=int, action="append", help="only this many replicas (repeatable)")
+    parser.add_argument("--idle", type=int, default=IDLE, help=f"idle connections held at the end (default {IDLE})")
     args = parser.parse_args()
-    global MODE, CONCURRENCY
     MODE = args.pgbench_mode
+    IDLE = args.idle
     if args.only:
         CONCURRENCY = args.only
     workdir = tempfile.mkdtemp(prefix="navstack-load-")
