@@ -25,8 +25,9 @@ public struct OperationLog: OperationStore {
     }
 
     /// Pushes the request's operations into `account` and pulls the page that follows
-    /// `after`, in one transaction (one statement when there is nothing to write). An operation naming a (replica, seq) the account holds
-    /// with other content rolls it back: ``Refusal/replicaTaken(_:)``.
+    /// `after`, in one transaction (one statement when there is nothing to write). An
+    /// operation naming a (replica, seq) the account holds with other content rolls it
+    /// back: ``Refusal/replicaTaken(_:)``.
     ///
     /// With operations to insert, the transaction first takes the account's advisory lock,
     /// so the account's writers commit one at a time and in `server_seq` order: a reader
