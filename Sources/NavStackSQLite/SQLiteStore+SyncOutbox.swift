@@ -14,7 +14,7 @@ extension SQLiteStore {
     /// request sent already, whose answer is not applied yet (the next goes on from there).
     public func syncRequest(_ user: String, after sent: Int? = nil, limit: Int = syncBatch) throws -> SyncBatch {
         try writing { db in
-            let state = try Self.stampLocalChanges(db, user)
+            let (state, _) = try Self.stampLocalChanges(db, user)
             let from = sent ?? state.sent
             let rows = try db.prepare(
                 """
@@ -44,15 +44,16 @@ extension SQLiteStore {
         try writing { db in _ = try Self.stampLocalChanges(db, user) }
     }
 
-    /// ``stampLocalChanges(_:_:_:)`` with the profile's state and registers, both saved;
-    /// the state saved.
-    private static func stampLocalChanges(_ db: Connection, _ user: String) throws -> SyncState {
+    /// ``stampLocalChanges(_:_:_:)`` for the profile, its registers written and its state
+    /// saved: what a step that goes on from the outbox does first. Returns the state and
+    /// the registers it read, to go on with.
+    static func stampLocalChanges(_ db: Connection, _ user: String) throws -> (SyncState, SyncRegisters) {
         var state = try syncState(db, user)
         let registers = SyncRegisters(db, profile: state.profile)
         try stampLocalChanges(db, &state, registers)
         try registers.write()
         try save(db, state)
-        return state
+        return (state, registers)
     }
 
     /// Gives the profile's local operations since the last call their stamps, in the

@@ -19,10 +19,7 @@ extension SQLiteStore {
     @discardableResult
     public func restampUnsent(_ user: String, _ how: Restamp) throws -> Int {
         try writing { db in
-            var state = try Self.syncState(db, user)
-            let registers = SyncRegisters(db, profile: state.profile)
-            try Self.stampLocalChanges(db, &state, registers)
-            try registers.write()
+            var (state, registers) = try Self.stampLocalChanges(db, user)
             let rows = try db.prepare(
                 """
                 SELECT seq, millis, counter, task, field, value, old FROM sync_outbox WHERE profile_id = ? AND seq > ? ORDER BY seq

@@ -75,11 +75,8 @@ extension SQLiteStore {
     @discardableResult
     public func resendEveryTask(_ user: String) throws -> Int {
         try writing { db in
-            var state = try Self.syncState(db, user)
-            let registers = SyncRegisters(db, profile: state.profile)
             // Local changes first, so that their registers are written and theirs go out too.
-            try Self.stampLocalChanges(db, &state, registers)
-            try registers.write()
+            var (state, registers) = try Self.stampLocalChanges(db, user)
             let uuids = try db.prepare("SELECT uuid FROM sync_register WHERE profile_id = ? ORDER BY uuid")
                 .all([state.profile]) { $0.text(0) }
             let insert = try db.prepare(
