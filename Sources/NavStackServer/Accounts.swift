@@ -77,7 +77,7 @@ public enum Accounts {
             let (tokens, operations) = try await connection.withTransaction(logger: logger) { connection in
                 let id = try await account(name, on: connection, logger: logger)
                 // The lock a push takes: a push under way commits before the log is removed.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(id))", logger: logger).drain()
+                for try await _ in try await connection.execute(OperationLog.AccountLock(value: id), logger: logger) {}
                 let operations = try await delete(.op, of: id, on: connection, logger: logger)
                 let tokens = try await delete(.token, of: id, on: connection, logger: logger)
                 try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()
