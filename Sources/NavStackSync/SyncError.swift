@@ -59,7 +59,7 @@ public enum SyncError: Error, Equatable, Sendable {
         case .passphraseMismatch: t(.syncPassphraseMismatch)
         case .keyChanged: t(.syncKeyChanged)
         case .badKeyRecord: t(.syncBadKeyRecord)
-        case .keyTaken: t(.syncServerAnsweredWith, ("status", 409), ("message", "the account's operations are sealed with another key"))
+        case .keyTaken: t(.syncKeyTaken)
         case .unopenable(let replica, let seq): t(.syncUnopenable, ("replica", replica.escapedForDisplay), ("seq", seq))
         }
     }

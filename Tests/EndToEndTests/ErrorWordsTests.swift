@@ -55,6 +55,7 @@ final class ErrorWordsTests: XCTestCase {
             (NavError.storeFailure("the store is gone"), "the store is gone"),
             (StoreError.locked(path: "/s"), pt(.storeLocked, ("path", "/s"))),
             (SyncError.refusedToken, pt(.syncRefusedToken)),
+            (SyncError.keyTaken(record: "{}"), "o servidor respondeu 409: as operações da conta estão seladas com outra chave"),
             (HTTPError.refused(host: "127.0.0.1", port: 9), "o servidor em 127.0.0.1:9 recusou a conexão"),
             (HTTPError.timedOut(.milliseconds(1500)), "o servidor não respondeu em 1500 ms"),
             (

@@ -156,6 +156,8 @@ extension Catalog {
             "the server holds another key for this account than this store: the account was removed and made again, or this is another server; nothing was applied",
         .syncBadKeyRecord:
             "the server's key record of this account cannot be read",
+        .syncKeyTaken:
+            "the server answered 409: the account's operations are sealed with another key",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",
         .syncNotConfigured: "profile '{user}' has no sync server: give --server URL once, with its token",
         .syncNoProfile: "there is no profile '{user}' in this store",

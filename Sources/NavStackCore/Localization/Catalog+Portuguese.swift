@@ -160,6 +160,8 @@ extension Catalog {
             "o servidor tem outra chave para esta conta que não a deste armazenamento: a conta foi removida e criada de novo, ou este é outro servidor; nada foi aplicado",
         .syncBadKeyRecord:
             "o registro de chave desta conta no servidor não pode ser lido",
+        .syncKeyTaken:
+            "o servidor respondeu 409: as operações da conta estão seladas com outra chave",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",
         .syncNotConfigured: "o perfil '{user}' não tem servidor de sincronização: informe --server URL uma vez, com o seu token",
         .syncNoProfile: "não há perfil '{user}' neste armazenamento",

@@ -135,6 +135,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncUnopenable = "sync.unopenable"
     case syncKeyChanged = "sync.keyChanged"
     case syncBadKeyRecord = "sync.badKeyRecord"
+    case syncKeyTaken = "sync.keyTaken"
     case syncPassphraseTyped = "sync.passphraseTyped"
     case syncMalformedAnswer = "sync.malformedAnswer"
     case syncNotConfigured = "sync.notConfigured"
