@@ -65,35 +65,34 @@ def free_port():
         return s.getsockname()[1]
 
 
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the process's name (state first); `None` once it
+    has ended."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
 def cpu_seconds(pids):
     """User + system CPU seconds of `pids` so far (those that ended count as zero)."""
     total = 0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+        fields = stat_fields(pid)
+        if fields:
             total += int(fields[11]) + int(fields[12])
-        except (FileNotFoundError, ProcessLookupError):
-            pass
     return total / TICKS
 
 
 def postgres_cpu():
     """CPU seconds of PostgreSQL so far: its processes running now, and those that ended
     (a backend's time is added to the postmaster's children's when it exits)."""
-    out = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout
-    total = 0
+    pids = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
     oldest = subprocess.run(["pgrep", "-o", "-x", "postgres"], capture_output=True, text=True).stdout.strip()
-    for pid in out.split():
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-        if pid == oldest:
-            total += int(fields[13]) + int(fields[14])
-    return total / TICKS
+    ended = stat_fields(oldest) if oldest else None
+    children = int(ended[13]) + int(ended[14]) if ended else 0
+    return cpu_seconds(pids) + children / TICKS
 
 
 def rss_mb(pid):
