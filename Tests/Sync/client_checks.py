@@ -151,19 +151,26 @@ class HoldingProxy:
             sock.close()
 
 
-def tasks(binary, store, user):
-    """Every task as replicas must agree on it, by uuid."""
+def export_items(binary, store, user):
+    """Every task of the profile's export, parents first: (its item, its parent's item or
+    None at the top, its place among its siblings)."""
     out = run(binary, store, "export", "--user", user)
     assert out.returncode == 0, out.stderr
-    found = {}
+    found = []
 
     def walk(items, parent):
         for index, item in enumerate(items):
-            found[item["uuid"]] = (item["title"], item["notes"], item["done"], parent, index)
-            walk(item.get("subtasks", []), item["uuid"])
+            found.append((item, parent, index))
+            walk(item.get("subtasks", []), item)
 
     walk(json.loads(out.stdout), None)
     return found
+
+
+def tasks(binary, store, user):
+    """Every task as replicas must agree on it, by uuid."""
+    return {item["uuid"]: (item["title"], item["notes"], item["done"], parent and parent["uuid"], index)
+            for item, parent, index in export_items(binary, store, user)}
 
 
 def sync(binary, store, server, tok=None):

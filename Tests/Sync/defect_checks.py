@@ -51,17 +51,7 @@ def token(name):
 
 
 def titles(binary, store, user):
-    out = run(binary, store, "export", "--user", user)
-    assert out.returncode == 0, out.stderr
-    found = []
-
-    def walk(items):
-        for item in items:
-            found.append(item["title"])
-            walk(item.get("subtasks", []))
-
-    walk(json.loads(out.stdout))
-    return sorted(found)
+    return sorted(item["title"] for item, _, _ in client_checks.export_items(binary, store, user))
 
 
 def post(server, tok, body):

@@ -67,30 +67,12 @@ def pg_dump():
 
 def exported(binary, store, user):
     """The profile's tasks: (title, notes, done, parent title), sorted."""
-    out = run(binary, store, "export", "--user", user)
-    assert out.returncode == 0, out.stderr
-    found = []
-
-    def walk(items, parent):
-        for item in items:
-            found.append((item["title"], item.get("notes", ""), item.get("done", False), parent))
-            walk(item.get("subtasks", []), item["title"])
-
-    walk(json.loads(out.stdout), None)
-    return sorted(found)
+    return sorted((item["title"], item.get("notes", ""), item.get("done", False), parent and parent["title"])
+                  for item, parent, _ in client_checks.export_items(binary, store, user))
 
 
 def uuids(binary, store, user):
-    out = run(binary, store, "export", "--user", user)
-    found = []
-
-    def walk(items):
-        for item in items:
-            found.append(item["uuid"])
-            walk(item.get("subtasks", []))
-
-    walk(json.loads(out.stdout))
-    return found
+    return [item["uuid"] for item, _, _ in client_checks.export_items(binary, store, user)]
 
 
 def sync_row(store):
