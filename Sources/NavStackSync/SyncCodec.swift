@@ -7,8 +7,8 @@ import NavStackCore
 // member that failed.
 
 extension SyncRequest {
-    /// The body: `{"replica":…,"after":N,"ops":[…]}`, with `"key"` and `"drop_clear":true`
-    /// when they are set.
+    /// The body: `{"replica":…,"after":N,"ops":[…]}`, with `"key"`, `"drop_clear":true`,
+    /// `"snapshot"` with `"own_seq"`, and `"snapshots":true` when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.object { json in
@@ -22,6 +22,13 @@ extension SyncRequest {
             if dropClear {
                 json.key("drop_clear"); json.bool(true)
             }
+            if let snapshot {
+                json.key("snapshot"); snapshot.write(to: &json)
+                json.key("own_seq"); json.number(Int(ownSeq))
+            }
+            if takesSnapshots {
+                json.key("snapshots"); json.bool(true)
+            }
         }
         return writer.bytes
     }
@@ -33,11 +40,12 @@ extension SyncRequest {
 }
 
 extension SyncAnswer {
-    /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order, and
-    /// `"key"` last when the account has one.
+    /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order, then
+    /// `"key"`, `"snapshot"` and `"since_snapshot"` when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
-        writer.reserveCapacity(32 + operations.reduce(0) { $0 + $1.encodedSizeBound })
+        writer.reserveCapacity(
+            96 + (snapshot?.sealed.utf8.count ?? 0) + operations.reduce(0) { $0 + $1.encodedSizeBound })
         writer.object { json in
             json.key("ops")
             json.array(operations) { json, operation in operation.write(to: &json, inAnswer: true) }
@@ -45,6 +53,12 @@ extension SyncAnswer {
             json.key("more"); json.bool(more)
             if let key {
                 json.key("key"); json.string(key)
+            }
+            if let snapshot {
+                json.key("snapshot"); snapshot.write(to: &json)
+            }
+            if let sinceSnapshot {
+                json.key("since_snapshot"); json.number(Int(sinceSnapshot))
             }
         }
         return writer.bytes
@@ -59,6 +73,16 @@ extension SyncAnswer {
     public init(json bytes: [UInt8]) throws(SyncWireError) {
         let answer = bytes.withUnsafeBytes { bytes in Result { () throws(SyncWireError) in try SyncAnswer(json: bytes) } }
         self = try answer.get()
+    }
+}
+
+extension SyncSnapshot {
+    /// `{"seq":N,"sealed":…}`: only the sealed form travels.
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("seq"); json.number(Int(seq))
+            json.key("sealed"); json.string(sealed)
+        }
     }
 }
 

@@ -27,8 +27,20 @@ struct SyncDecoder {
         var operations: [SyncOperation]?
         var accountKey: String?
         var dropClear: Bool?
+        var snapshot: SyncSnapshot?
+        var takesSnapshots: Bool?
+        var ownSeq: Int64?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "own_seq":
+                guard ownSeq == nil else { throw SyncWireError.repeated(path: key) }
+                ownSeq = try decoder.whole(path: { key }, 0...Int64.max, depth: 1)
+            case "snapshot":
+                guard snapshot == nil else { throw SyncWireError.repeated(path: key) }
+                snapshot = try decoder.snapshot()
+            case "snapshots":
+                guard takesSnapshots == nil else { throw SyncWireError.repeated(path: key) }
+                takesSnapshots = try decoder.boolean(path: key, depth: 1)
             case "key":
                 guard accountKey == nil else { throw SyncWireError.repeated(path: key) }
                 accountKey = try decoder.keyRecord()
@@ -52,7 +64,15 @@ struct SyncDecoder {
         guard let replica else { throw SyncWireError.missing(path: "replica") }
         guard let after else { throw SyncWireError.missing(path: "after") }
         guard let operations else { throw SyncWireError.missing(path: "ops") }
-        return SyncRequest(replica: replica, after: after, operations: operations, key: accountKey, dropClear: dropClear ?? false)
+        // A snapshot goes alone: a request holds one within its body's limit only so.
+        if snapshot != nil && !operations.isEmpty { throw SyncWireError.snapshotWithOperations }
+        if snapshot != nil && ownSeq == nil { throw SyncWireError.missing(path: "own_seq") }
+        var request = SyncRequest(
+            replica: replica, after: after, operations: operations, key: accountKey, dropClear: dropClear ?? false,
+            snapshot: snapshot)
+        request.takesSnapshots = takesSnapshots ?? false
+        request.ownSeq = ownSeq ?? 0
+        return request
     }
 
     mutating func answer() throws -> SyncAnswer {
@@ -60,8 +80,16 @@ struct SyncDecoder {
         var last: Int64?
         var more: Bool?
         var accountKey: String??
+        var snapshot: SyncSnapshot?
+        var sinceSnapshot: Int64?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "snapshot":
+                guard snapshot == nil else { throw SyncWireError.repeated(path: key) }
+                snapshot = try decoder.snapshot()
+            case "since_snapshot":
+                guard sinceSnapshot == nil else { throw SyncWireError.repeated(path: key) }
+                sinceSnapshot = try decoder.whole(path: { key }, 0...Int64.max, depth: 1)
             case "key":
                 guard accountKey == nil else { throw SyncWireError.repeated(path: key) }
                 accountKey = decoder.reader.literal("null") ? .some(nil) : try decoder.keyRecord()
@@ -82,7 +110,9 @@ struct SyncDecoder {
         guard let operations else { throw SyncWireError.missing(path: "ops") }
         guard let last else { throw SyncWireError.missing(path: "last") }
         guard let more else { throw SyncWireError.missing(path: "more") }
-        return SyncAnswer(operations: operations, last: last, more: more, key: accountKey ?? nil)
+        return SyncAnswer(
+            operations: operations, last: last, more: more, key: accountKey ?? nil, snapshot: snapshot,
+            sinceSnapshot: sinceSnapshot)
     }
 
     /// Nothing but blanks after the body's object.
@@ -259,17 +289,38 @@ struct SyncDecoder {
         return (task, field, value, old ?? "null")
     }
 
-    /// A sealed payload: base64 text (RFC 4648, with padding) of at most
-    /// ``SyncLimits/maximumSealedBytes``.
-    mutating func sealed(path: () -> String) throws -> String {
+    /// A snapshot: `{"seq":N,"sealed":…}`, its seal at most
+    /// ``SyncSnapshot/maximumSealedBytes``.
+    mutating func snapshot() throws -> SyncSnapshot {
+        var seq: Int64?
+        var sealed: String?
+        try members(of: "snapshot", depth: 1) { decoder, key throws in
+            switch key {
+            case "seq":
+                guard seq == nil else { throw SyncWireError.repeated(path: "snapshot.seq") }
+                seq = try decoder.whole(path: { "snapshot.seq" }, 1...Int64.max, depth: 2)
+            case "sealed":
+                guard sealed == nil else { throw SyncWireError.repeated(path: "snapshot.sealed") }
+                sealed = try decoder.sealed(path: { "snapshot.sealed" }, depth: 2, limit: SyncSnapshot.maximumSealedBytes)
+            default:
+                try decoder.reader.skipValue(depth: 2)
+            }
+        }
+        guard let seq else { throw SyncWireError.missing(path: "snapshot.seq") }
+        guard let sealed else { throw SyncWireError.missing(path: "snapshot.sealed") }
+        return SyncSnapshot(seq: seq, sealed: sealed)
+    }
+
+    /// A sealed payload: base64 text (RFC 4648, with padding) of at most `limit` bytes.
+    mutating func sealed(path: () -> String, depth: Int = 3, limit: Int = SyncLimits.maximumSealedBytes) throws -> String {
         let start = reader.index
         guard reader.peek == UInt8(ascii: "\"") else {
-            try reader.skipValue(depth: 3)
+            try reader.skipValue(depth: depth)
             throw SyncWireError.badSealed(path: path())
         }
         let text = try reader.string()
         // Base64 needs no escape: the string's bytes are its text.
-        guard reader.index - start == text.utf8.count + 2, (4...SyncLimits.maximumSealedBytes).contains(text.utf8.count),
+        guard reader.index - start == text.utf8.count + 2, (4...limit).contains(text.utf8.count),
             Base64.isValid(text)
         else { throw SyncWireError.badSealed(path: path()) }
         return text

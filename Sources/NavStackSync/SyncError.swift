@@ -39,6 +39,8 @@ public enum SyncError: Error, Equatable, Sendable {
     case keyTaken(record: String)
     /// An operation of an answer does not open with the account's key.
     case unopenable(replica: String, seq: Int64)
+    /// An answer's snapshot does not open with the account's key, or cannot be read.
+    case unopenableSnapshot(seq: Int64)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -61,6 +63,7 @@ public enum SyncError: Error, Equatable, Sendable {
         case .badKeyRecord: t(.syncBadKeyRecord)
         case .keyTaken: t(.syncKeyTaken)
         case .unopenable(let replica, let seq): t(.syncUnopenable, ("replica", replica.escapedForDisplay), ("seq", seq))
+        case .unopenableSnapshot(let seq): t(.syncUnopenableSnapshot, ("seq", seq))
         }
     }
 }

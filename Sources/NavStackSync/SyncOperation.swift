@@ -85,13 +85,30 @@ public struct SyncRequest: Equatable, Sendable {
     /// Asks the server to drop the account's operations kept in clear, once a replica has
     /// sent them all again sealed (an account moving to encryption).
     public var dropClear = false
+    /// A snapshot of the account this replica made, covering through `after` (which it
+    /// has applied, with nothing of its own left to send): sent in a request without
+    /// operations, the server keeps it in place of an older one.
+    public var snapshot: SyncSnapshot?
+    /// With a snapshot, the highest seq of this replica's own operations (all of them
+    /// acknowledged): the server refuses the snapshot, as a (replica, seq) held with other
+    /// content, when it holds one of the replica's past it, which only a copy of the store
+    /// made (and this one never saw).
+    public var ownSeq: Int64 = 0
+    /// Whether this replica takes a snapshot in an answer: a replica that does not (one
+    /// from before snapshots) is refused a pull from before the account's snapshot, where
+    /// the operations it would need are no longer kept.
+    public var takesSnapshots = true
 
-    public init(replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false) {
+    public init(
+        replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false,
+        snapshot: SyncSnapshot? = nil
+    ) {
         self.replica = replica
         self.after = after
         self.operations = operations
         self.key = key
         self.dropClear = dropClear
+        self.snapshot = snapshot
     }
 }
 
@@ -107,12 +124,24 @@ public struct SyncAnswer: Equatable, Sendable {
     public var more: Bool
     /// The account's key record, when it has one: then every operation is sealed with it.
     public var key: String?
+    /// The account's snapshot, for a requester whose pull starts before it (a new replica,
+    /// or one away since the operations it covers were dropped): it stands for every
+    /// operation through its `seq`, and ``operations`` follow it.
+    public var snapshot: SyncSnapshot?
+    /// How many operations the account took since its snapshot (all of them, when it has
+    /// none), for a sealed account: a replica makes a new snapshot when they are many.
+    public var sinceSnapshot: Int64?
 
-    public init(operations: [SyncOperation], last: Int64, more: Bool, key: String? = nil) {
+    public init(
+        operations: [SyncOperation], last: Int64, more: Bool, key: String? = nil, snapshot: SyncSnapshot? = nil,
+        sinceSnapshot: Int64? = nil
+    ) {
         self.operations = operations
         self.last = last
         self.more = more
         self.key = key
+        self.snapshot = snapshot
+        self.sinceSnapshot = sinceSnapshot
     }
 }
 

@@ -20,7 +20,7 @@ public struct SyncRegister: Equatable, Sendable {
         self.uuid = uuid
     }
 
-    private static func index(_ field: TaskField) -> Int {
+    static func index(_ field: TaskField) -> Int {
         switch field {
         case .title: 0
         case .notes: 1

@@ -34,6 +34,12 @@ public enum SyncWireError: Error, Equatable, Sendable {
     case sealedWithoutKey(path: String)
     /// `drop_clear` for an account that has no key.
     case dropWithoutKey
+    /// A snapshot and operations in one request.
+    case snapshotWithOperations
+    /// A snapshot for an account that has no key (only sealed accounts keep one).
+    case snapshotWithoutKey
+    /// A pull from before the account's snapshot by a replica that does not take one.
+    case snapshotNeeded
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -64,6 +70,9 @@ public enum SyncWireError: Error, Equatable, Sendable {
         case .notSealed(let path): t(.syncWireNotSealed, ("path", path))
         case .sealedWithoutKey(let path): t(.syncWireSealedWithoutKey, ("path", path))
         case .dropWithoutKey: t(.syncWireDropWithoutKey)
+        case .snapshotWithOperations: t(.syncWireSnapshotWithOperations)
+        case .snapshotWithoutKey: t(.syncWireSnapshotWithoutKey)
+        case .snapshotNeeded: t(.syncWireSnapshotNeeded)
         }
     }
 }

@@ -134,7 +134,7 @@ final class SyncRequestTests: XCTestCase {
             String(decoding: bytes, as: UTF8.self),
             #"{"replica":"\#(replica)","after":41,"ops":[{"seq":7,"millis":1700000000123,"counter":3,"task":"t\"1","#
                 + #""field":"notes","value":"line\nnext","old":"was"},{"seq":8,"millis":1700000000124,"counter":0,"#
-                + #""task":"t2","field":"task","value":null,"old":null}]}"#)
+                + #""task":"t2","field":"task","value":null,"old":null}],"snapshots":true}"#)
         XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
     }
 }

@@ -132,6 +132,12 @@ extension Catalog {
             "{path} is sealed, but the account has no key yet: send the key first",
         .syncWireDropWithoutKey:
             "drop_clear needs the account's key first",
+        .syncWireSnapshotWithOperations:
+            "a snapshot goes in a request of its own, without ops",
+        .syncWireSnapshotWithoutKey:
+            "a snapshot needs the account's key first",
+        .syncWireSnapshotNeeded:
+            "this account's log starts at a snapshot, which this navstack cannot take: update navstack",
         .syncWrongPassphrase:
             "the passphrase does not open this account's tasks",
         .syncNoPassphrase:
@@ -152,6 +158,8 @@ extension Catalog {
             "the passphrase typed",
         .syncUnopenable:
             "the server sent an operation that this account's key does not open (replica {replica}, seq {seq}): it was changed on the server; nothing was applied",
+        .syncUnopenableSnapshot:
+            "the server sent a snapshot of this account (through {seq}) that its key does not open or that cannot be read: it was changed on the server; nothing was applied",
         .syncKeyChanged:
             "the server holds another key for this account than this store: the account was removed and made again, or this is another server; nothing was applied",
         .syncBadKeyRecord:

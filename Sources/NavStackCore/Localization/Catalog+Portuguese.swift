@@ -136,6 +136,12 @@ extension Catalog {
             "{path} está selado, mas a conta ainda não tem chave: envie a chave antes",
         .syncWireDropWithoutKey:
             "drop_clear precisa antes da chave da conta",
+        .syncWireSnapshotWithOperations:
+            "um snapshot vai num pedido só dele, sem ops",
+        .syncWireSnapshotWithoutKey:
+            "um snapshot precisa antes da chave da conta",
+        .syncWireSnapshotNeeded:
+            "o registo desta conta começa num snapshot, que este navstack não sabe ler: atualize o navstack",
         .syncWrongPassphrase:
             "a frase-senha não abre as tarefas desta conta",
         .syncNoPassphrase:
@@ -156,6 +162,8 @@ extension Catalog {
             "a frase-senha digitada",
         .syncUnopenable:
             "o servidor enviou uma operação que a chave desta conta não abre (réplica {replica}, seq {seq}): ela foi alterada no servidor; nada foi aplicado",
+        .syncUnopenableSnapshot:
+            "o servidor enviou um snapshot desta conta (até {seq}) que a chave dela não abre ou que não se consegue ler: foi alterado no servidor; nada foi aplicado",
         .syncKeyChanged:
             "o servidor tem outra chave para esta conta que não a deste armazenamento: a conta foi removida e criada de novo, ou este é outro servidor; nada foi aplicado",
         .syncBadKeyRecord:

@@ -136,6 +136,12 @@ extension Catalog {
             "{path} está sellado, pero la cuenta aún no tiene clave: envía la clave antes",
         .syncWireDropWithoutKey:
             "drop_clear necesita antes la clave de la cuenta",
+        .syncWireSnapshotWithOperations:
+            "un snapshot va en una petición propia, sin ops",
+        .syncWireSnapshotWithoutKey:
+            "un snapshot necesita antes la clave de la cuenta",
+        .syncWireSnapshotNeeded:
+            "el registro de esta cuenta empieza en un snapshot, que este navstack no puede leer: actualice navstack",
         .syncWrongPassphrase:
             "la frase de paso no abre las tareas de esta cuenta",
         .syncNoPassphrase:
@@ -156,6 +162,8 @@ extension Catalog {
             "la frase de paso escrita",
         .syncUnopenable:
             "el servidor envió una operación que la clave de esta cuenta no abre (réplica {replica}, seq {seq}): se cambió en el servidor; no se aplicó nada",
+        .syncUnopenableSnapshot:
+            "el servidor envió un snapshot de esta cuenta (hasta {seq}) que su clave no abre o que no se puede leer: se cambió en el servidor; no se aplicó nada",
         .syncKeyChanged:
             "el servidor tiene otra clave para esta cuenta que la de este almacén: la cuenta se eliminó y se creó de nuevo, o este es otro servidor; no se aplicó nada",
         .syncBadKeyRecord:

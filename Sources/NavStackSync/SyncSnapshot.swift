@@ -1,0 +1,279 @@
+import NavStackCore
+
+/// An account's registers as one replica held them when it had applied every operation
+/// through ``seq`` and had nothing left to send (docs/sync.md, "Snapshots"): merged into a
+/// replica's own registers field by field (``SyncRegister/merge(_:replica:)``), it stands
+/// for every operation through `seq`, so a new or long-away replica takes it and only the
+/// operations after it, and the server may drop those it covers. It travels sealed: the
+/// server keeps one an account and cannot read it.
+public struct SyncSnapshot: Equatable, Sendable {
+    /// The account's `server_seq` it covers through.
+    public var seq: Int64
+    /// The content (``content(of:)``) sealed for the account, as base64 text.
+    public var sealed: String
+    /// The registers, once the snapshot is opened (empty while sealed).
+    public var registers: [SyncRegister]
+
+    public init(seq: Int64, sealed: String, registers: [SyncRegister] = []) {
+        self.seq = seq
+        self.sealed = sealed
+        self.registers = registers
+    }
+
+    /// The most base64 text a sealed snapshot may be: with nothing else, a request holds
+    /// it within ``SyncLimits/maximumBodyBytes``. A replica whose snapshot would be larger
+    /// makes none (the account keeps its whole log).
+    public static let maximumSealedBytes = 6 << 20
+
+    /// The fewest operations since the account's snapshot (or its start) for which a
+    /// replica makes a new one.
+    public static let leastOperations = 1000
+
+    /// Whether a replica holding `registers` makes a snapshot when the account took
+    /// `since` operations since its last: when they are at least ``leastOperations`` and
+    /// half as many as the registers. Then whoever joins reads the registers and at most
+    /// half as many operations again (the account's size, not its history), and
+    /// snapshots cost a replica about one register written for two operations.
+    public static func isDue(since: Int64, registers: Int, least: Int = leastOperations) -> Bool {
+        since >= Int64(least) && since >= Int64(registers / 2)
+    }
+
+    /// Why snapshot content cannot be read.
+    public struct Unreadable: Error, Equatable {}
+
+    // MARK: - Content
+
+    /// The registers as bytes: a version byte, the replicas their stamps name (each once),
+    /// then each register: uuid, flags, and each field's value with its stamp (a replica's
+    /// place in that list, millis and counter), numbers as LEB128. About a third of the
+    /// same registers as JSON with stamps as text.
+    public static func content(of registers: [SyncRegister]) -> [UInt8] {
+        var writer = ContentWriter()
+        var replicas: [Substring: Int] = [:]
+        var order: [Substring] = []
+        for register in registers {
+            for stamp in register.stamps where !stamp.isEmpty {
+                let replica = Stamp.replica(of: stamp)
+                if replicas[replica] == nil {
+                    replicas[replica] = order.count
+                    order.append(replica)
+                }
+            }
+        }
+        writer.byte(Self.version)
+        writer.number(order.count)
+        for replica in order { writer.text(replica) }
+        writer.number(registers.count)
+        for register in registers {
+            writer.text(register.uuid[...])
+            var flags: UInt8 = 0
+            if register.alive { flags |= 1 }
+            if register.fields.done { flags |= 2 }
+            if register.parent != nil { flags |= 4 }
+            if register.parentOld != nil { flags |= 8 }
+            writer.byte(flags)
+            func stamp(_ text: String) {
+                guard let (millis, counter) = Stamp.parts(of: text), let index = replicas[Stamp.replica(of: text)] else {
+                    writer.number(0)
+                    return
+                }
+                writer.number(index + 1)
+                writer.number(millis)
+                writer.number(counter)
+            }
+            stamp(register.aliveAt)
+            writer.text(register.fields.title[...])
+            stamp(register.fieldsAt[0])
+            writer.text(register.fields.notes[...])
+            stamp(register.fieldsAt[1])
+            stamp(register.fieldsAt[2])
+            if let parent = register.parent { writer.text(parent[...]) }
+            if let old = register.parentOld { writer.text(old[...]) }
+            stamp(register.parentAt)
+            writer.number(register.position < 0 ? 1 | (~register.position << 1) : register.position << 1)
+            stamp(register.positionAt)
+        }
+        return writer.bytes
+    }
+
+    /// Reads ``content(of:)``. Everything is checked as an operation's payload is: a
+    /// register with a task id that is not a uuid, a value the app would refuse, a stamp
+    /// that names no replica, or bytes past the end make the whole snapshot unreadable.
+    public static func registers(from bytes: [UInt8]) throws(Unreadable) -> [SyncRegister] {
+        var reader = ContentReader(bytes: bytes)
+        guard try reader.byte() == Self.version else { throw Unreadable() }
+        let replicaCount = try reader.number()
+        // Every replica takes at least 33 bytes, every register at least 8: counts the
+        // bytes cannot hold are refused before anything is reserved for them.
+        guard replicaCount <= bytes.count / 33 else { throw Unreadable() }
+        var replicas: [String] = []
+        for _ in 0..<replicaCount {
+            let replica = try reader.text()
+            guard replica.utf8.count == 32, replica.utf8.allSatisfy(\.isLowercaseHexDigit) else { throw Unreadable() }
+            replicas.append(replica)
+        }
+        let count = try reader.number()
+        guard count <= bytes.count / 8 else { throw Unreadable() }
+        var registers: [SyncRegister] = []
+        registers.reserveCapacity(count)
+        var seen = Set<String>()
+        for _ in 0..<count {
+            func stamp() throws(Unreadable) -> String {
+                let index = try reader.number()
+                guard index > 0 else { return "" }
+                let millis = try reader.number()
+                let counter = try reader.number()
+                // Within a stamp text's 15 and 10 digits, which order stamps as text.
+                guard index <= replicas.count, millis < 1_000_000_000_000_000, counter <= SyncClock.maximumCounter else {
+                    throw Unreadable()
+                }
+                return Stamp.text(millis: millis, counter: counter, replica: replicas[index - 1])
+            }
+            let uuid = try reader.text()
+            guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Unreadable() }
+            var register = SyncRegister(uuid: uuid)
+            let flags = try reader.byte()
+            guard flags & ~15 == 0 else { throw Unreadable() }
+            register.alive = flags & 1 != 0
+            register.aliveAt = try stamp()
+            let title = try reader.text()
+            register.fieldsAt[0] = try stamp()
+            let notes = try reader.text()
+            register.fieldsAt[1] = try stamp()
+            register.fieldsAt[2] = try stamp()
+            register.fields = DraftFields(title: title, notes: notes, done: flags & 2 != 0)
+            if flags & 4 != 0 { register.parent = try reader.text() }
+            if flags & 8 != 0 { register.parentOld = try reader.text() }
+            register.parentAt = try stamp()
+            let position = try reader.number()
+            register.position = position & 1 == 0 ? position >> 1 : ~(position >> 1)
+            register.positionAt = try stamp()
+            guard register.holdsWhatTheAppTakes else { throw Unreadable() }
+            registers.append(register)
+        }
+        guard reader.isAtEnd else { throw Unreadable() }
+        return registers
+    }
+
+    /// The content's version: the first byte.
+    static let version: UInt8 = 1
+}
+
+extension SyncRegister {
+    /// Its stamps: alive, title, notes, done, parent, position.
+    public var stamps: [String] { [aliveAt] + fieldsAt + [parentAt, positionAt] }
+
+    /// Whether every value set by an operation is one the app takes, as operations are
+    /// checked (``SyncChange/init(_:)``); a field no operation has set holds its default.
+    var holdsWhatTheAppTakes: Bool {
+        (fieldsAt[0].isEmpty || SyncValues.isTitle(fields.title))
+            && (fieldsAt[1].isEmpty ? fields.notes.isEmpty : SyncValues.isNotes(fields.notes))
+            && (fieldsAt[0].isEmpty ? fields.title.isEmpty : true)
+            && (fieldsAt[2].isEmpty ? !fields.done : true)
+            && parent.map { SyncValues.isTaskID($0) && $0 != uuid } ?? true
+            && parentOld.map(SyncValues.isTaskID) ?? true
+            && (aliveAt.isEmpty ? !alive : true)
+    }
+
+    /// Merges `other` (a snapshot's register of the same task) field by field, as
+    /// applying every operation it stands for would: each value whose stamp is later than
+    /// this one's wins. Returns the fields whose value set by `replica` (this one) lost to
+    /// another value: a snapshot does not say whether its writer had seen the local
+    /// value, so each is counted as lost (and can be undone).
+    public mutating func merge(_ other: SyncRegister, replica: String) -> [String] {
+        var lost: [String] = []
+        func isMine(_ at: String) -> Bool { !at.isEmpty && Stamp.replica(of: at) == replica }
+        let wasAlive = alive
+        if other.aliveAt > aliveAt, wasAlive, !other.alive,
+            TaskField.allCases.contains(where: { field in
+                let index = Self.index(field)
+                return isMine(fieldsAt[index]) && other.fieldsAt[index] <= fieldsAt[index]
+            })
+        {
+            lost.append("task")
+        }
+        for field in TaskField.allCases {
+            let index = Self.index(field)
+            guard other.fieldsAt[index] > fieldsAt[index] else { continue }
+            if wasAlive && isMine(fieldsAt[index]) && fields[field] != other.fields[field] { lost.append(field.rawValue) }
+            fields[field] = other.fields[field]
+            fieldsAt[index] = other.fieldsAt[index]
+        }
+        if other.parentAt > parentAt {
+            if wasAlive && isMine(parentAt) && parent != other.parent { lost.append("parent") }
+            parent = other.parent
+            parentOld = other.parentOld
+            parentAt = other.parentAt
+        }
+        if other.positionAt > positionAt {
+            position = other.position
+            positionAt = other.positionAt
+        }
+        if other.aliveAt > aliveAt {
+            alive = other.alive
+            aliveAt = other.aliveAt
+        }
+        return lost
+    }
+}
+
+/// Bytes of snapshot content being written.
+private struct ContentWriter {
+    var bytes: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    /// A whole number from 0, as LEB128.
+    mutating func number(_ value: Int) {
+        var rest = UInt64(max(0, value))
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// UTF-8 text after its length.
+    mutating func text(_ value: Substring) {
+        number(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+}
+
+/// Bytes of snapshot content being read; anything past the end is unreadable.
+private struct ContentReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func byte() throws(SyncSnapshot.Unreadable) -> UInt8 {
+        guard index < bytes.count else { throw SyncSnapshot.Unreadable() }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    /// A whole number written by ``ContentWriter/number(_:)``, at most `Int64.max`.
+    mutating func number() throws(SyncSnapshot.Unreadable) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 63 || (shift == 63 && next & 0x7F == 0) else { throw SyncSnapshot.Unreadable() }
+            value |= UInt64(next & 0x7F) << shift
+            if next & 0x80 == 0 { break }
+            shift += 7
+        }
+        return Int(value)
+    }
+
+    /// Text written by ``ContentWriter/text(_:)``: valid UTF-8 within the bytes left.
+    mutating func text() throws(SyncSnapshot.Unreadable) -> String {
+        let length = try number()
+        guard length <= bytes.count - index else { throw SyncSnapshot.Unreadable() }
+        let slice = bytes[index..<index + length]
+        index += length
+        guard let text = String(validating: slice, as: UTF8.self) else { throw SyncSnapshot.Unreadable() }
+        return text
+    }
+}
