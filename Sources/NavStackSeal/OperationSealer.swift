@@ -50,6 +50,33 @@ public struct OperationSealer: Sendable {
         return opened
     }
 
+    /// A snapshot of `registers` covering the account through `seq`, sealed: bound to the
+    /// account and to `seq`, so the server can neither read it nor serve it as another.
+    public func seal(_ registers: [SyncRegister], through seq: Int64) -> SyncSnapshot {
+        let text = key.context().seal(SyncSnapshot.content(of: registers), associated: associated(snapshot: seq))
+        return SyncSnapshot(seq: seq, sealed: Base64.encode(text))
+    }
+
+    /// `snapshot` opened and read; `nil` when it does not open with the key (changed, or
+    /// served for another seq) or its content cannot be read.
+    public func open(_ snapshot: SyncSnapshot) -> SyncSnapshot? {
+        guard let bytes = Base64.decode(snapshot.sealed),
+            let content = key.context().open(bytes, associated: associated(snapshot: snapshot.seq)),
+            let registers = try? SyncSnapshot.registers(from: content)
+        else { return nil }
+        var opened = snapshot
+        opened.registers = registers
+        return opened
+    }
+
+    /// The associated data of a snapshot.
+    private func associated(snapshot seq: Int64) -> [UInt8] {
+        var data = Array("navstack snapshot v1".utf8)
+        data += salt
+        withUnsafeBytes(of: seq.bigEndian) { data += $0 }
+        return data
+    }
+
     /// The associated data of an operation: what it is bound to.
     private func associated(_ operation: SyncOperation, replica: String) -> [UInt8] {
         var data = Array("navstack op v1".utf8)

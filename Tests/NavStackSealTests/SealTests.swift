@@ -1,3 +1,4 @@
+import NavStackCore
 import NavStackSync
 import XCTest
 
@@ -178,6 +179,26 @@ final class SealTests: XCTestCase {
         XCTAssertThrowsError(try sealer.open(served(changed)), "a changed byte")
         let clear = SyncAnswer(operations: [operations()[0]], last: 1, more: false)
         XCTAssertThrowsError(try sealer.open(clear), "an operation in clear where a sealed one is due")
+    }
+
+    func testASnapshotOpensToItsRegistersOnlyWithTheKeyAndForItsSeq() throws {
+        let sealer = OperationSealer(key: Self.key, record: Self.record)
+        var register = SyncRegister(uuid: "01a2b3c4-0000-7000-8000-000000000001")
+        _ = register.apply(
+            .create(SyncTask(fields: DraftFields(title: "Quarterly tax return"), parent: nil, position: 1)),
+            at: Stamp.text(millis: 5, counter: 0, replica: writer), replica: writer)
+        let snapshot = sealer.seal([register], through: 40)
+        XCTAssertEqual(snapshot.seq, 40)
+        XCTAssertFalse(String(decoding: Base64.decode(snapshot.sealed) ?? [], as: UTF8.self).contains("Quarterly"))
+        XCTAssertEqual(sealer.open(snapshot)?.registers, [register])
+        var moved = snapshot
+        moved.seq = 41
+        XCTAssertNil(sealer.open(moved), "served for another seq")
+        var flipped = try XCTUnwrap(Base64.decode(snapshot.sealed))
+        flipped[flipped.count / 2] ^= 1
+        XCTAssertNil(sealer.open(SyncSnapshot(seq: 40, sealed: Base64.encode(flipped))), "a changed byte")
+        let (otherRecord, otherKey) = SyncKeyRecord.make(passphrase: "correct horse battery", iterations: 100_000)
+        XCTAssertNil(OperationSealer(key: otherKey, record: otherRecord).open(snapshot), "another account")
     }
 
     func testBase64() {
