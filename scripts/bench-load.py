@@ -263,18 +263,25 @@ WITH sent AS (
     SELECT :acct::bigint, 'pgbench' || :client_id::bigint, seq, millis, counter, task, field, value, old FROM sent
     ON CONFLICT (account_id, replica, seq) DO NOTHING
     RETURNING seq
+), counted AS (
+    UPDATE account SET ops = ops + (SELECT count(*) FROM inserted) WHERE id = :acct::bigint
 )
-SELECT sent.place, sent.seq
-FROM sent CROSS JOIN LATERAL (
-    SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
-    FROM op AS held
-    WHERE held.account_id = :acct::bigint AND held.replica = 'pgbench' || :client_id::bigint AND held.seq = sent.seq
-    OFFSET 0
-) AS held
-WHERE sent.seq NOT IN (SELECT seq FROM inserted)
-    AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
-        IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
-ORDER BY sent.place
+SELECT place, seq FROM (
+    SELECT sent.place, sent.seq
+    FROM sent CROSS JOIN LATERAL (
+        SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
+        FROM op AS held
+        WHERE held.account_id = :acct::bigint AND held.replica = 'pgbench' || :client_id::bigint AND held.seq = sent.seq
+        OFFSET 0
+    ) AS held
+    WHERE sent.seq NOT IN (SELECT seq FROM inserted)
+        AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
+            IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
+    UNION ALL
+    SELECT sent.place, sent.seq FROM sent
+    WHERE sent.seq <= (SELECT seq FROM dropped_seq WHERE account_id = :acct::bigint AND replica = 'pgbench' || :client_id::bigint)
+) AS taken
+ORDER BY place
 LIMIT 1;
 \endif
 WITH page AS (
@@ -285,12 +292,14 @@ WITH page AS (
     ORDER BY server_seq
     LIMIT 10001
 )
-SELECT coalesce((SELECT max(server_seq) FROM op WHERE account_id = :acct::bigint), 0) AS after,
-    coalesce((SELECT key FROM account WHERE id = :acct::bigint), '') AS key,
+SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = :acct::bigint), snapshot.server_seq, 0) AS after,
+    coalesce(account.key, '') AS key, coalesce(snapshot.server_seq, 0) AS snap, coalesce(snapshot.trimmed, 0) AS trimmed,
+    account.ops - coalesce(snapshot.ops, 0) AS since,
     coalesce(page.server_seq, 0) AS s, coalesce(page.replica, '') AS r, coalesce(page.seq, 0) AS q,
     coalesce(page.millis, 0) AS m, coalesce(page.counter, 0) AS c, coalesce(page.task, '') AS t,
     coalesce(page.field, '') AS f, coalesce(page.value, '') AS v, coalesce(page.old, '') AS o
-FROM (VALUES (1)) AS one LEFT JOIN page ON true
+FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
+WHERE account.id = :acct::bigint
 \aset
 \if :n > 0
 COMMIT;

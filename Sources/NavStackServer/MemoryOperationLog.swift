@@ -7,16 +7,25 @@ import Synchronization
 /// taken once per account and refused with other content, pages in `server_seq` order.
 /// For the routes' tests; everything is gone when the process ends.
 public final class MemoryOperationLog: OperationStore {
-    private struct Account {
+    fileprivate struct Account {
         /// In `server_seq` order: each push appends.
         var operations: [SyncOperation] = []
         /// Where in ``operations`` each (replica, seq) held is.
         var places: [OperationName: Int] = [:]
         /// The key record, once a replica has given one.
         var key: String?
+        /// How many operations it took.
+        var taken: Int64 = 0
+        /// The latest snapshot, the operations it took through it, and how far operations
+        /// were dropped.
+        var snapshot: SyncSnapshot?
+        var takenThroughSnapshot: Int64 = 0
+        var trimmed: Int64 = 0
+        /// Each replica's highest seq dropped.
+        var droppedThrough: [String: Int64] = [:]
     }
 
-    private struct OperationName: Hashable {
+    fileprivate struct OperationName: Hashable {
         var replica: String
         var seq: Int64
     }
@@ -87,6 +96,11 @@ public final class MemoryOperationLog: OperationStore {
                 account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
             }
             if let clash { throw .replicaTaken(clash) }
+            if let dropped = account.droppedThrough[replica],
+                let place = request.operations.firstIndex(where: { $0.seq <= dropped })
+            {
+                throw .replicaTaken(.replicaTaken(path: "ops[\(place)]", replica: replica, seq: request.operations[place].seq))
+            }
             let clearAfter =
                 request.asksForClearAfter(accountKey: account.key)
                 && account.operations.contains { $0.serverSeq > request.after && $0.sealed == nil }
@@ -95,6 +109,7 @@ public final class MemoryOperationLog: OperationStore {
                 let name = OperationName(replica: replica, seq: operation.seq)
                 guard account.places[name] == nil else { continue }
                 account.places[name] = account.operations.count
+                account.taken += 1
                 state.lastServerSeq += 1
                 account.operations.append(
                     .init(
@@ -102,35 +117,66 @@ public final class MemoryOperationLog: OperationStore {
                         millis: operation.millis, counter: operation.counter, task: operation.task,
                         field: operation.field, value: operation.value, old: operation.old, sealed: operation.sealed))
             }
-            if request.dropClear {
-                account.operations.removeAll { $0.sealed == nil }
-                account.places = [:]
-                for (index, operation) in account.operations.enumerated() {
-                    account.places[OperationName(replica: operation.replica, seq: operation.seq)] = index
+            if request.dropClear { account.drop(where: { $0.sealed == nil }) }
+            if let snapshot = request.snapshot {
+                let past =
+                    account.operations.first(where: { $0.replica == replica && $0.seq > request.ownSeq })?.seq
+                    ?? account.droppedThrough[replica].flatMap { $0 > request.ownSeq ? $0 : nil }
+                if let past { throw .replicaTaken(.replicaTaken(path: "own_seq", replica: replica, seq: past)) }
+                let highest = max(account.operations.last?.serverSeq ?? 0, account.snapshot?.seq ?? 0)
+                if snapshot.seq <= highest, snapshot.seq > account.snapshot?.seq ?? 0 {
+                    let trimmed = account.snapshot?.seq ?? 0
+                    account.takenThroughSnapshot = account.taken - Int64(account.operations.count { $0.serverSeq > snapshot.seq })
+                    account.snapshot = snapshot
+                    account.trimmed = trimmed
+                    for operation in account.operations where operation.serverSeq <= trimmed {
+                        account.droppedThrough[operation.replica] = max(account.droppedThrough[operation.replica] ?? 0, operation.seq)
+                    }
+                    account.drop(where: { $0.serverSeq <= trimmed })
                 }
             }
             state.accounts[id] = account
-            var answer = Self.page(of: account, for: request)
+            var after = request.after
+            var snapshot: SyncSnapshot?
+            if let held = account.snapshot, try request.startsFromSnapshot(seq: held.seq, trimmed: account.trimmed) {
+                snapshot = held
+                after = held.seq
+            }
+            var answer = Self.page(of: account, after: after, for: request)
             answer.key = account.key
+            answer.snapshot = snapshot
+            answer.sinceSnapshot = account.key == nil ? nil : account.taken - account.takenThroughSnapshot
             return SyncOutcome(account: id, answer: answer)
         }
     }
 
     public func ping(logger: Logger) async throws {}
 
-    /// The page after the request's `after`, as ``OperationLog`` reads it: the other
-    /// replicas' operations, a page and one more at most.
-    private static func page(of account: Account, for request: SyncRequest) -> SyncAnswer {
+    /// The page after `after`, as ``OperationLog`` reads it: the other replicas'
+    /// operations, a page and one more at most.
+    private static func page(of account: Account, after: Int64, for request: SyncRequest) -> SyncAnswer {
         let operations = account.operations
         // The first operation past `after`, found by halves: the array is in `server_seq` order.
         var low = 0
         var high = operations.count
         while low < high {
             let middle = (low + high) / 2
-            if operations[middle].serverSeq > request.after { high = middle } else { low = middle + 1 }
+            if operations[middle].serverSeq > after { high = middle } else { low = middle + 1 }
         }
         let rows = operations[low...].lazy.filter { $0.replica != request.replica && (account.key == nil || $0.sealed != nil) }
             .prefix(SyncLimits.pageSize + 1)
-        return SyncAnswer(after: request.after, highest: operations.last?.serverSeq ?? 0, following: Array(rows))
+        let highest = max(operations.last?.serverSeq ?? 0, account.snapshot?.seq ?? 0)
+        return SyncAnswer(after: after, highest: highest, following: Array(rows))
+    }
+}
+
+extension MemoryOperationLog.Account {
+    /// Drops the operations `dropping` picks, and where the others are.
+    mutating func drop(where dropping: (SyncOperation) -> Bool) {
+        operations.removeAll(where: dropping)
+        places = [:]
+        for (index, operation) in operations.enumerated() {
+            places[MemoryOperationLog.OperationName(replica: operation.replica, seq: operation.seq)] = index
+        }
     }
 }

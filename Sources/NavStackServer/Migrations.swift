@@ -53,6 +53,33 @@ public enum Migrations {
         Migration(
             version: 2, name: "the account's key record",
             statements: ["ALTER TABLE account ADD COLUMN key text"]),
+        // Snapshots (docs/sync.md): each account's latest, sealed; `ops` counts the
+        // operations an account took, so that answers say how many came since it; each
+        // replica's highest seq dropped, which a copy of its store must not reuse.
+        Migration(
+            version: 3, name: "snapshots",
+            statements: [
+                "ALTER TABLE account ADD COLUMN ops bigint NOT NULL DEFAULT 0",
+                "UPDATE account SET ops = (SELECT count(*) FROM op WHERE op.account_id = account.id)",
+                """
+                CREATE TABLE snapshot (
+                    account_id bigint PRIMARY KEY REFERENCES account ON DELETE CASCADE,
+                    server_seq bigint NOT NULL,
+                    ops bigint NOT NULL,
+                    sealed text NOT NULL,
+                    trimmed bigint NOT NULL,
+                    made timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                """
+                CREATE TABLE dropped_seq (
+                    account_id bigint NOT NULL REFERENCES account ON DELETE CASCADE,
+                    replica text NOT NULL,
+                    seq bigint NOT NULL,
+                    PRIMARY KEY (account_id, replica)
+                )
+                """,
+            ]),
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together

@@ -31,6 +31,91 @@ extension OperationLog {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
+    /// Keeps a replica's snapshot in place of the account's older one, if it covers
+    /// more, and drops the operations the older one covered (`trimmed`): those between the
+    /// two are kept, so that a replica just behind the new snapshot still pulls operations
+    /// (only a new one, or one away since before the older, takes the snapshot). The
+    /// snapshot's `ops` are the operations the account took through its seq. A snapshot
+    /// past the account's highest `server_seq` is not kept. Each replica's highest seq
+    /// dropped is kept (`dropped_seq`): a seq at or below it is taken.
+    struct StoreSnapshot: PostgresPreparedStatement {
+        static let name = "navstack.storeSnapshot"
+        static let sql = """
+            WITH old AS (
+                SELECT server_seq FROM snapshot WHERE account_id = $1
+            ), stored AS (
+                INSERT INTO snapshot AS s (account_id, server_seq, ops, sealed, trimmed)
+                SELECT $1, $2, account.ops - (SELECT count(*) FROM op WHERE account_id = $1 AND server_seq > $2), $3, 0
+                FROM account
+                WHERE account.id = $1
+                    AND $2 <= greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), (SELECT server_seq FROM old))
+                ON CONFLICT (account_id) DO UPDATE
+                    SET server_seq = excluded.server_seq, ops = excluded.ops, sealed = excluded.sealed,
+                        trimmed = s.server_seq, made = now()
+                    WHERE s.server_seq < excluded.server_seq
+                RETURNING trimmed
+            ), dropped AS (
+                DELETE FROM op WHERE account_id = $1 AND server_seq <= (SELECT trimmed FROM stored) RETURNING replica, seq
+            )
+            INSERT INTO dropped_seq (account_id, replica, seq)
+            SELECT $1, replica, max(seq) FROM dropped GROUP BY replica
+            ON CONFLICT (account_id, replica) DO UPDATE SET seq = greatest(dropped_seq.seq, excluded.seq)
+            """
+
+        let account: Int64
+        let snapshot: SyncSnapshot
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(account)
+            bindings.append(snapshot.seq)
+            bindings.append(snapshot.sealed)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
+    }
+
+    /// Whether the account holds, or dropped, an operation of a replica past a seq: `$2`
+    /// the replica, `$3` the seq.
+    struct HoldsPast: PostgresPreparedStatement {
+        static let name = "navstack.holdsPast"
+        static let sql = """
+            SELECT seq FROM op WHERE account_id = $1 AND replica = $2 AND seq > $3
+            UNION ALL SELECT seq FROM dropped_seq WHERE account_id = $1 AND replica = $2 AND seq > $3
+            LIMIT 1
+            """
+
+        let account: Int64
+        let replica: String
+        let seq: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(account)
+            bindings.append(replica)
+            bindings.append(seq)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try row.decode(Int64.self)
+        }
+    }
+
+    /// The account's snapshot: its seq and its sealed content.
+    struct Snapshot: OneValueStatement {
+        static let name = "navstack.snapshot"
+        static let sql = "SELECT server_seq, sealed FROM snapshot WHERE account_id = $1"
+
+        let value: Int64
+
+        func decodeRow(_ row: PostgresRow) throws -> SyncSnapshot {
+            let (seq, sealed) = try row.decode((Int64, String).self)
+            return SyncSnapshot(seq: seq, sealed: sealed)
+        }
+    }
+
     /// The account's key record, empty when it has none.
     struct AccountKey: OneValueStatement {
         static let name = "navstack.accountKey"
@@ -49,9 +134,14 @@ extension OperationLog {
     /// sent; no replica depends on it (applying is the same in any order), so the rows are
     /// not sorted by their ordinal to make sure, which cost a third of the insert.
     ///
+    /// The account counts the operations it took (`account.ops`, in the same statement):
+    /// the answers say how many came since its snapshot.
+    ///
     /// The same statement returns the first operation (its place in the request, from 1,
     /// and its seq) that was not inserted because the log holds its (replica, seq) with
-    /// other content; none when every one was inserted or is held as sent. Only the rows
+    /// other content, or whose seq is at or below the replica's highest dropped (which
+    /// only a copy of the replica's store sends again: it cannot be compared, and is
+    /// taken); none when every one was inserted or is held as sent. Only the rows
     /// not inserted are looked up, each through the unique index (the lateral subquery's
     /// `OFFSET 0` keeps it a lookup per row: joined, PostgreSQL hashed every row the
     /// account holds from the replica, a cost that grew with the account on every push,
@@ -72,18 +162,25 @@ extension OperationLog {
                 SELECT $1, $2, seq, millis, counter, task, field, value, old FROM sent
                 ON CONFLICT (account_id, replica, seq) DO NOTHING
                 RETURNING seq
+            ), counted AS (
+                UPDATE account SET ops = ops + (SELECT count(*) FROM inserted) WHERE id = $1
             )
-            SELECT sent.place, sent.seq
-            FROM sent CROSS JOIN LATERAL (
-                SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
-                FROM op AS held
-                WHERE held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
-                OFFSET 0
-            ) AS held
-            WHERE sent.seq NOT IN (SELECT seq FROM inserted)
-                AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
-                    IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
-            ORDER BY sent.place
+            SELECT place, seq FROM (
+                SELECT sent.place, sent.seq
+                FROM sent CROSS JOIN LATERAL (
+                    SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
+                    FROM op AS held
+                    WHERE held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
+                    OFFSET 0
+                ) AS held
+                WHERE sent.seq NOT IN (SELECT seq FROM inserted)
+                    AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
+                        IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
+                UNION ALL
+                SELECT sent.place, sent.seq FROM sent
+                WHERE sent.seq <= (SELECT seq FROM dropped_seq WHERE account_id = $1 AND replica = $2)
+            ) AS taken
+            ORDER BY place
             LIMIT 1
             """
 
@@ -117,10 +214,13 @@ extension OperationLog {
         }
     }
 
-    /// The page after `after` and the account's highest `server_seq` in one statement, so
-    /// both come from one snapshot. One row more than a page is read to know whether
-    /// there are more; the highest comes on every row, and on a row of nulls when the
-    /// page is empty (coalesced to zeros and empty strings: decoding optionals costs more).
+    /// The page after `after` and the account's facts (its highest `server_seq`, its key,
+    /// its snapshot's seq, how far its operations were dropped, how many it took since
+    /// the snapshot) in one statement, so all come from one view of the database. One row
+    /// more than a page is read to know whether there are more; the facts come on every
+    /// row, and on a row of nulls when the page is empty (coalesced to zeros and empty
+    /// strings: decoding optionals costs more). The highest is the snapshot's seq when
+    /// every operation it covers was dropped and none came since.
     /// The rows are put in order here: sorting them in the statement, after
     /// the join, costs PostgreSQL more than the whole rest of it.
     struct Page: PostgresPreparedStatement {
@@ -136,29 +236,55 @@ extension OperationLog {
                 ORDER BY server_seq
                 LIMIT \(SyncLimits.pageSize + 1)
             )
-            SELECT coalesce((SELECT max(server_seq) FROM op WHERE account_id = $1), 0),
-                coalesce((SELECT key FROM account WHERE id = $1), ''),
+            SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
+                coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
+                account.ops - coalesce(snapshot.ops, 0),
                 coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
                 coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
                 coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
-            FROM (VALUES (1)) AS one LEFT JOIN page ON true
+            FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
+            WHERE account.id = $1
             """
 
         let account: Int64
-        let request: SyncRequest
+        /// Where the page starts: the request's `after`, or its snapshot's seq.
+        let after: Int64
+        let replica: String
 
         func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 3)
             bindings.append(account)
-            bindings.append(request.after)
-            bindings.append(request.replica)
+            bindings.append(after)
+            bindings.append(replica)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (
-            Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String
-        ) {
-            try row.decode((Int64, String, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (highest, key, snapshot, trimmed, since, serverSeq, replica, seq, millis, counter, task, field, value, old) =
+                try row.decode(
+                    (Int64, String, Int64, Int64, Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+            return Row(
+                highest: highest, key: key, snapshot: snapshot, trimmed: trimmed, since: since,
+                operation: serverSeq == 0
+                    ? nil
+                    : task.isEmpty
+                        ? .sealed(value, serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter))
+                        : .init(
+                            serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter), task: task,
+                            field: SyncField(rawValue: field) ?? .task, value: value, old: old))
+        }
+
+        /// One row: the account's facts, and an operation of the page (none on the row of
+        /// an empty page: `server_seq` starts at 1).
+        struct Row {
+            var highest: Int64
+            var key: String
+            /// The snapshot's seq and how far operations were dropped; zeros without one.
+            var snapshot: Int64
+            var trimmed: Int64
+            /// Operations the account took since its snapshot.
+            var since: Int64
+            var operation: SyncOperation?
         }
     }
 }

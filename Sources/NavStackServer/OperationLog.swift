@@ -43,7 +43,7 @@ public struct OperationLog: OperationStore {
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         return try await client.withConnection { connection in
-            if !request.operations.isEmpty || request.key != nil || request.dropClear {
+            if !request.operations.isEmpty || request.key != nil || request.dropClear || request.snapshot != nil {
                 let known = try await Self.key(of: account, on: connection, logger: logger)
                 do {
                     try await connection.withTransaction(logger: logger) { connection in
@@ -103,35 +103,73 @@ public struct OperationLog: OperationStore {
         if request.dropClear {
             try await connection.query("DELETE FROM op WHERE account_id = \(account) AND task <> ''", logger: logger).drain()
         }
+        if let snapshot = request.snapshot {
+            let past = HoldsPast(account: account, replica: request.replica, seq: request.ownSeq)
+            for try await seq in try await connection.execute(past, logger: logger) {
+                throw Refusal.replicaTaken(.replicaTaken(path: "own_seq", replica: request.replica, seq: seq))
+            }
+            for try await _ in try await connection.execute(StoreSnapshot(account: account, snapshot: snapshot), logger: logger) {}
+        }
     }
 
-    /// The page after `after` and the account's highest `server_seq` in one statement
-    /// (``Page``), read and put in order.
+    /// The page after `after` and the account's facts in one statement (``Page``), read
+    /// and put in order. A pull that starts from the account's snapshot
+    /// (``SyncRequest/startsFromSnapshot(seq:trimmed:)``) reads the snapshot and the page
+    /// after it in one repeatable-read transaction: a snapshot stored meanwhile could
+    /// have dropped the operations that follow the one read.
     private static func pull(
         account: Int64, request: SyncRequest, on connection: PostgresConnection, logger: Logger
     ) async throws -> SyncAnswer {
-        let rows = try await connection.execute(Page(account: account, request: request), logger: logger)
+        var page = try await read(Page(account: account, after: request.after, replica: request.replica), on: connection, logger: logger)
+        guard try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
+            return page.answer(after: request.after)
+        }
+        try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger).drain()
+        do {
+            var snapshot: SyncSnapshot?
+            for try await held in try await connection.execute(Snapshot(value: account), logger: logger) { snapshot = held }
+            let after = snapshot?.seq ?? request.after
+            page = try await read(Page(account: account, after: after, replica: request.replica), on: connection, logger: logger)
+            try await connection.query("COMMIT", logger: logger).drain()
+            var answer = page.answer(after: after)
+            answer.snapshot = snapshot
+            return answer
+        } catch {
+            try? await connection.query("ROLLBACK", logger: logger).drain()
+            throw error
+        }
+    }
+
+    /// The rows of ``Page``: the account's facts and the operations, in order.
+    private static func read(_ statement: Page, on connection: PostgresConnection, logger: Logger) async throws -> PageRead {
+        var read = PageRead()
+        for try await row in try await connection.execute(statement, logger: logger) {
+            read.highest = row.highest
+            read.key = row.key
+            read.snapshot = row.snapshot
+            read.trimmed = row.trimmed
+            read.since = row.since
+            if let operation = row.operation { read.operations.append(operation) }
+        }
+        read.operations.sort { $0.serverSeq < $1.serverSeq }
+        return read
+    }
+
+    /// What ``read(_:on:logger:)`` found.
+    private struct PageRead {
         var highest: Int64 = 0
         var key = ""
+        var snapshot: Int64 = 0
+        var trimmed: Int64 = 0
+        var since: Int64 = 0
         var operations: [SyncOperation] = []
-        for try await (top, accountKey, serverSeq, replica, seq, millis, counter, task, field, value, old) in rows {
-            highest = top
-            key = accountKey
-            // The row of an empty page: server_seq starts at 1.
-            guard serverSeq > 0 else { continue }
-            if task.isEmpty {
-                operations.append(
-                    .sealed(value, serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter)))
-            } else {
-                operations.append(
-                    .init(
-                        serverSeq: serverSeq, replica: replica, seq: seq, millis: millis, counter: Int64(counter), task: task,
-                        field: SyncField(rawValue: field) ?? .task, value: value, old: old))
-            }
+
+        func answer(after: Int64) -> SyncAnswer {
+            var answer = SyncAnswer(after: after, highest: highest, following: operations)
+            answer.key = key.isEmpty ? nil : key
+            // Only a sealed account keeps snapshots.
+            answer.sinceSnapshot = key.isEmpty ? nil : since
+            return answer
         }
-        operations.sort { $0.serverSeq < $1.serverSeq }
-        var answer = SyncAnswer(after: request.after, highest: highest, following: operations)
-        answer.key = key.isEmpty ? nil : key
-        return answer
     }
 }

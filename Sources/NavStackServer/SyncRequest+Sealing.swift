@@ -8,7 +8,7 @@ extension SyncRequest {
     /// An account keeps the first key it is offered, unless it holds operations in clear the
     /// offering replica has not pulled yet (it gets them, and offers again); another key is
     /// refused (409, with the account's). Once it has a key, every operation must be sealed;
-    /// before, none may be. `drop_clear` needs the key. `clearAfter` is looked for only when
+    /// before, none may be. `drop_clear` and a snapshot need the key. `clearAfter` is looked for only when
     /// ``asksForClearAfter(accountKey:)`` (it is a scan of the account's log), else `false`.
     func sealing(accountKey: String?, clearAfter: Bool) throws(Refusal) -> (key: String?, setsKey: Bool) {
         var effective = accountKey
@@ -26,6 +26,7 @@ extension SyncRequest {
             if effective == nil, operation.sealed != nil { throw .malformed(.sealedWithoutKey(path: "ops[\(index)]")) }
         }
         if dropClear, effective == nil { throw .malformed(.dropWithoutKey) }
+        if snapshot != nil, effective == nil { throw .malformed(.snapshotWithoutKey) }
         return (effective, setsKey)
     }
 
@@ -33,5 +34,19 @@ extension SyncRequest {
     /// wait past `after`: only when the request offers a key to an account without one.
     func asksForClearAfter(accountKey: String?) -> Bool {
         accountKey == nil && key != nil
+    }
+}
+
+extension SyncRequest {
+    /// Whether this request's pull starts from the account's snapshot (covering through
+    /// `seq`; the operations through `trimmed` dropped): a new replica's does, and one
+    /// whose `after` is among the dropped operations must. A replica that does not take
+    /// snapshots (one from before them) is refused such a pull (400), which it could
+    /// only get wrong. A replica just behind the snapshot pulls the operations as before:
+    /// they are kept until the next snapshot.
+    func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(Refusal) -> Bool {
+        guard seq > after, after == 0 || after < trimmed else { return false }
+        guard takesSnapshots else { throw .malformed(.snapshotNeeded) }
+        return true
     }
 }

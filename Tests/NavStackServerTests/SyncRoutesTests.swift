@@ -168,7 +168,8 @@ final class SyncRoutesTests: XCTestCase {
             var offered = try answer(await sync(client, token: token, offering(second, after: 0, key: key)))
             XCTAssertEqual(offered.operations.count, 1)
             response = try await sync(client, token: token, offering(second, after: 1, key: key))
-            XCTAssertEqual(String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"{\"kdf\":\"k1\"}"}"#)
+            XCTAssertEqual(
+                String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"{\"kdf\":\"k1\"}","since_snapshot":1}"#)
             // From now on: sealed operations only, and every answer names the key.
             response = try await sync(client, token: token, body(first, after: 1, [operation(3)]))
             XCTAssertEqual(response.status, .badRequest)
