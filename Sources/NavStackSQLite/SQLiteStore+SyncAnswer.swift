@@ -25,11 +25,8 @@ extension SQLiteStore {
             var unknown: Set<String> = []
             var before: [String: StoredTask] = [:]
             var lost: [(String, [String])] = []
-            for operation in answer.operations {
-                guard operation.replica != state.replica, let change = SyncChange(operation) else { continue }
-                let (millis, counter) = (Int(operation.millis), Int(operation.counter))
-                state.clock.observe(millis: millis, counter: counter)
-                let uuid = operation.task
+            /// Changes the register of `uuid` by `change`, which returns the local values that lost.
+            func take(_ uuid: String, _ change: (inout SyncRegister) -> [String]) throws {
                 var register: SyncRegister
                 if let known = try registers.get(uuid) {
                     register = known
@@ -37,15 +34,27 @@ extension SQLiteStore {
                     register = SyncRegister(uuid: uuid)
                     unknown.insert(uuid)
                 }
-                let fields = register.apply(
-                    change, at: Stamp.text(millis: millis, counter: counter, replica: operation.replica),
-                    replica: state.replica)
+                let fields = change(&register)
                 registers.set(register)
                 if !fields.isEmpty {
                     if before[uuid] == nil, let task = try Self.stored(db, user, uuid: uuid) { before[uuid] = task }
                     lost.append((uuid, fields))
                 }
                 touched.append(uuid)
+            }
+            // A snapshot stands for the operations through its seq; those after it follow.
+            for other in answer.snapshot?.registers ?? [] {
+                for stamp in other.stamps {
+                    if let (millis, counter) = Stamp.parts(of: stamp) { state.clock.observe(millis: millis, counter: counter) }
+                }
+                try take(other.uuid) { $0.merge(other, replica: state.replica) }
+            }
+            for operation in answer.operations {
+                guard operation.replica != state.replica, let change = SyncChange(operation) else { continue }
+                let (millis, counter) = (Int(operation.millis), Int(operation.counter))
+                state.clock.observe(millis: millis, counter: counter)
+                let stamp = Stamp.text(millis: millis, counter: counter, replica: operation.replica)
+                try take(operation.task) { $0.apply(change, at: stamp, replica: state.replica) }
             }
             try Self.place(db, user, state, touched, registers, unknown: unknown)
             try registers.write()
@@ -54,7 +63,8 @@ extension SQLiteStore {
             state.pulled = max(state.pulled, Int(answer.last))
             try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
             try Self.save(db, state)
-            return SyncRound(received: answer.operations.count, conflicts: conflicts)
+            let received = answer.operations.count + (answer.snapshot?.registers.count ?? 0)
+            return SyncRound(received: received, conflicts: conflicts)
         }
     }
 

@@ -35,6 +35,25 @@ extension SQLiteStore {
         }
     }
 
+    // MARK: - Snapshots
+
+    /// The profile's registers and the `server_seq` they cover through, when a snapshot is
+    /// due (``SyncSnapshot/isDue(since:registers:least:)``, the account having taken `since`
+    /// operations since its last) and this replica has everything and nothing to send: its
+    /// local changes stamped, every one of them acknowledged (`ownSeq`: the last), and the
+    /// account pulled through its last answer.
+    public func syncSnapshot(_ user: String, since: Int64, least: Int = SyncSnapshot.leastOperations) throws -> (
+        seq: Int64, ownSeq: Int64, registers: [SyncRegister]
+    )? {
+        try writing { db in
+            let (state, _) = try Self.stampLocalChanges(db, user)
+            guard state.outbox == state.sent, state.pulled > 0 else { return nil }
+            let count = try db.first("SELECT count(*) FROM sync_register WHERE profile_id = ?", [state.profile]) { $0.int(0) } ?? 0
+            guard SyncSnapshot.isDue(since: since, registers: count, least: least) else { return nil }
+            return (Int64(state.pulled), Int64(state.sent), try SyncRegisters.all(db, profile: state.profile))
+        }
+    }
+
     // MARK: - Local changes to operations
 
     /// Gives the profile's local changes since the last request their stamps and puts

@@ -27,34 +27,44 @@ final class SyncRegisters: SyncRegisterLookup {
     /// The register of `uuid`; `nil` when this replica has never known the task.
     func get(_ uuid: String) throws -> SyncRegister? {
         if let register = known[uuid] { return register }
-        let register = try db.statement(
-            """
-            SELECT alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position, position_at
-            FROM sync_register WHERE profile_id = ? AND uuid = ?
-            """
-        ).first([profile, uuid]) { row in
-            var register = SyncRegister(uuid: uuid)
-            register.alive = row.bool(0)
-            register.aliveAt = row.text(1)
-            func stamp(_ column: Int32) -> String {
-                let text = row.text(column)
-                return text == Self.sameAsAlive ? register.aliveAt : text
-            }
-            register.fields = DraftFields(title: row.text(2), notes: row.text(4), done: row.bool(6))
-            register.fieldsAt = [stamp(3), stamp(5), stamp(7)]
-            register.parent = row.optionalText(8)
-            register.parentOld = row.optionalText(9)
-            register.parentAt = stamp(10)
-            register.position = row.int(11)
-            register.positionAt = stamp(12)
-            return register
-        }
+        let register = try db.statement("SELECT \(Self.columns) FROM sync_register WHERE profile_id = ? AND uuid = ?")
+            .first([profile, uuid], Self.register)
         known[uuid] = .some(register)
         return register
     }
 
     func register(_ uuid: String) throws -> SyncRegister? {
         try get(uuid)
+    }
+
+    /// Every register the profile holds, in uuid order: what a snapshot of it holds.
+    static func all(_ db: Connection, profile: Int64) throws -> [SyncRegister] {
+        try db.prepare("SELECT \(columns) FROM sync_register WHERE profile_id = ? ORDER BY uuid").all([profile], register)
+    }
+
+    /// The columns ``register(_:)`` reads, the uuid first.
+    private static let columns = """
+        uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position,
+        position_at
+        """
+
+    /// A register from a row of ``columns``.
+    private static func register(_ row: Row) -> SyncRegister {
+        var register = SyncRegister(uuid: row.text(0))
+        register.alive = row.bool(1)
+        register.aliveAt = row.text(2)
+        func stamp(_ column: Int32) -> String {
+            let text = row.text(column)
+            return text == sameAsAlive ? register.aliveAt : text
+        }
+        register.fields = DraftFields(title: row.text(3), notes: row.text(5), done: row.bool(7))
+        register.fieldsAt = [stamp(4), stamp(6), stamp(8)]
+        register.parent = row.optionalText(9)
+        register.parentOld = row.optionalText(10)
+        register.parentAt = stamp(11)
+        register.position = row.int(12)
+        register.positionAt = stamp(13)
+        return register
     }
 
     /// Keeps `register` as its task's, written at the next ``write()``.

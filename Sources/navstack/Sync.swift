@@ -50,8 +50,9 @@ struct Syncer {
                 var held: KeyProbe?
                 if seal.state == .none { (seal, held) = try learnKey(until: end) }
                 if seal.state == .offered { seal = try offerKey(seal, until: end, totals: &totals) }
-                try rounds(until: end, seal: seal, totals: &totals, from: held)
+                let since = try rounds(until: end, seal: seal, totals: &totals, from: held)
                 if seal.state == .resending { seal = try dropClear(seal, until: end, totals: &totals) }
+                if seal.state == .sealed, let since { try offerSnapshot(seal, since: since, until: end, totals: &totals) }
                 return totals
             } catch .keyTaken(let record) where !adopted {
                 // Another replica gave the account its key first: this one takes it, if
@@ -77,10 +78,11 @@ struct Syncer {
     /// answers, until there is nothing left either way. While the server works on one
     /// request, the next batch is made and sealed; once its answer is read, the next request goes
     /// out, and its answer is read, decoded and opened on a thread of its own while the
-    /// one before is applied. `held`: the key probe's answer, the first round's.
+    /// one before is applied. `held`: the key probe's answer, the first round's. Returns
+    /// how many operations the account took since its snapshot, as the last answer says.
     private func rounds(
         until end: ContinuousClock.Instant, seal: SyncSeal, totals: inout SyncTotals, from held: KeyProbe?
-    ) throws(SyncError) {
+    ) throws(SyncError) -> Int64? {
         let transport = try transport(sealedWith: seal)
         var batch: SyncBatch
         var answering: SealedTransport.Answering
@@ -114,7 +116,7 @@ struct Syncer {
             totals.received += round.received
             totals.conflicts += round.conflicts
             onRound?(totals)
-            guard let following else { return }
+            guard let following else { return answer.sinceSnapshot }
             (batch, answering) = following
         }
     }

@@ -56,6 +56,8 @@ struct SealedTransport {
     func opened(_ answer: SyncAnswer) throws(SyncError) -> SyncAnswer {
         if seal.state == .offered {
             guard let key = answer.key else {
+                // Only an account with a key keeps a snapshot.
+                if let snapshot = answer.snapshot { throw .unopenableSnapshot(seq: snapshot.seq) }
                 guard answer.operations.allSatisfy({ $0.sealed == nil }) else {
                     throw .unopenable(replica: answer.operations[0].replica, seq: answer.operations[0].seq)
                 }
@@ -65,11 +67,17 @@ struct SealedTransport {
         } else {
             guard answer.key == seal.record else { throw .keyChanged }
         }
+        var opened: SyncAnswer
         do {
-            return try sealer.open(answer)
+            opened = try sealer.open(answer)
         } catch {
             throw .unopenable(replica: error.replica, seq: error.seq)
         }
+        if let snapshot = answer.snapshot {
+            guard let registers = sealer.open(snapshot) else { throw .unopenableSnapshot(seq: snapshot.seq) }
+            opened.snapshot = registers
+        }
+        return opened
     }
 }
 
@@ -162,6 +170,33 @@ extension Syncer {
                 }
             }
             return taken
+        }
+    }
+
+    /// Sends the server a snapshot of the account, sealed, when one is due (the account
+    /// took `since` operations since its last) and this replica has everything and nothing
+    /// to send: then whoever joins takes it and the operations after it, and the server
+    /// drops the operations it covers. A snapshot is a saving, not a change: one that
+    /// cannot be made or sent (no time left, too large, the server down) is left for a
+    /// later sync, and the sync stands as it is; a server that holds operations of this
+    /// replica's it never saw (a copy of the store made them) is answered as a clash.
+    func offerSnapshot(_ seal: SyncSeal, since: Int64, until end: ContinuousClock.Instant, totals: inout SyncTotals)
+        throws(SyncError)
+    {
+        do {
+            guard let (seq, ownSeq, registers) = try make({ try store.syncSnapshot(user, since: since) }) else { return }
+            let transport = try transport(sealedWith: seal)
+            let snapshot = transport.sealer.seal(registers, through: seq)
+            guard snapshot.sealed.utf8.count <= SyncSnapshot.maximumSealedBytes else { return }
+            _ = try probe(transport, until: end, totals: &totals) { request in
+                request.after = seq
+                request.snapshot = snapshot
+                request.ownSeq = ownSeq
+            }
+        } catch .replicaTaken {
+            throw .replicaTaken
+        } catch {
+            return
         }
     }
 

@@ -10,12 +10,32 @@ import XCTest
 /// end-to-end tests run the real server; these check how stores merge what they receive,
 /// over many seeds.
 final class OperationLog {
+    /// The operations kept, in `server_seq` order (those a snapshot covered are dropped).
     private(set) var ops: [SyncOperation] = []
-    /// Each operation's place in `ops`, by replica and seq.
-    private var seen: [String: Int] = [:]
+    /// Each operation kept, by replica and seq.
+    private var seen: [String: SyncOperation] = [:]
+    /// The last `server_seq` given.
+    private var lastServerSeq: Int64 = 0
     /// Whether a (replica, seq) the log holds with other content is refused (409), as the
     /// server does; otherwise it is dropped, as the server once did.
     var refusesReusedSeqs = true
+    /// Whether replicas make snapshots when this many operations came since the last
+    /// (``SyncSnapshot/isDue(since:registers:least:)``): the server keeps the latest
+    /// (its content in base64, unsealed: sealing is the seal's tests'), hands it to new
+    /// replicas and to those behind the operations dropped, and drops the operations the
+    /// one before it covered, as navstack-server does.
+    var snapshotsAfter: Int?
+    private(set) var snapshot: SyncSnapshot?
+    private var trimmed: Int64 = 0
+    private var taken: Int64 = 0
+    private var takenThroughSnapshot: Int64 = 0
+    /// How many snapshots were kept, and how many pulls started from one.
+    private(set) var snapshotsKept = 0
+    private(set) var snapshotsServed = 0
+    /// Each replica's highest seq dropped.
+    private var droppedThrough: [String: Int64] = [:]
+    /// How many operations were dropped.
+    private(set) var dropped = 0
 
     /// The 409 of a request that reuses a (replica, seq) with other content.
     struct ReusedSeq: Error {}
@@ -26,39 +46,85 @@ final class OperationLog {
         var adding: [SyncOperation] = []
         for var op in request.operations {
             op.replica = request.replica
-            if let index = seen[request.replica + "/" + String(op.seq)] {
-                op.serverSeq = ops[index].serverSeq
-                if op != ops[index] && refusesReusedSeqs { throw ReusedSeq() }
+            // Dropped: a seq at or below the replica's highest dropped is taken.
+            if op.seq <= droppedThrough[request.replica] ?? 0 { throw ReusedSeq() }
+            if var held = seen[request.replica + "/" + String(op.seq)] {
+                held.serverSeq = 0
+                if op != held && refusesReusedSeqs { throw ReusedSeq() }
                 continue
             }
             adding.append(op)
         }
         for var op in adding {
-            op.serverSeq = Int64(ops.count + 1)
-            seen[op.replica + "/" + String(op.seq)] = ops.count
+            lastServerSeq += 1
+            op.serverSeq = lastServerSeq
+            seen[op.replica + "/" + String(op.seq)] = op
             ops.append(op)
+            taken += 1
         }
-        let after = Int(request.after)
-        let others = ops.dropFirst(after).filter { $0.replica != request.replica }
+        if let offered = request.snapshot {
+            if ops.contains(where: { $0.replica == request.replica && $0.seq > request.ownSeq })
+                || droppedThrough[request.replica] ?? 0 > request.ownSeq
+            {
+                throw ReusedSeq()
+            }
+            let highest = max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0)
+            if offered.seq <= highest && offered.seq > snapshot?.seq ?? 0 {
+                trimmed = snapshot?.seq ?? 0
+                takenThroughSnapshot = taken - Int64(ops.count { $0.serverSeq > offered.seq })
+                snapshot = offered
+                snapshotsKept += 1
+                for op in ops where op.serverSeq <= trimmed {
+                    seen[op.replica + "/" + String(op.seq)] = nil
+                    droppedThrough[op.replica] = max(droppedThrough[op.replica] ?? 0, op.seq)
+                    dropped += 1
+                }
+                ops.removeAll { $0.serverSeq <= trimmed }
+            }
+        }
+        var after = request.after
+        var served: SyncSnapshot?
+        if let snapshot, snapshot.seq > after, after == 0 || after < trimmed {
+            served = snapshot
+            after = snapshot.seq
+            snapshotsServed += 1
+        }
+        let others = ops.filter { $0.serverSeq > after && $0.replica != request.replica }
         let sent = Array(others.prefix(page))
         let more = others.count > page
-        let last = more ? sent.last!.serverSeq : Int64(ops.count)
-        return SyncAnswer(operations: sent, last: max(request.after, last), more: more).json()
+        let highest = max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0)
+        let last = more ? sent.last!.serverSeq : highest
+        return SyncAnswer(
+            operations: sent, last: max(after, last), more: more, snapshot: served,
+            sinceSnapshot: snapshotsAfter == nil ? nil : taken - takenThroughSnapshot
+        ).json()
     }
 
     /// Operations of a replica that sends what it likes, as the server would hand them on.
     func inject(_ operations: [(task: String, field: SyncField, value: String)], ahead: Int64 = 0, counter: Int64 = 0) {
         let hostile = "00000000000000000000000000000bad"
         for (task, field, value) in operations {
+            lastServerSeq += 1
+            taken += 1
             ops.append(
                 SyncOperation(
-                    serverSeq: Int64(ops.count + 1), replica: hostile, seq: Int64(ops.count + 1),
+                    serverSeq: lastServerSeq, replica: hostile, seq: lastServerSeq,
                     millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter, task: task, field: field,
                     value: value))
         }
     }
 
-    /// Syncs a store until it has sent everything and received everything.
+    /// An answer read as a replica reads it: its snapshot's content opened.
+    private func reading(_ bytes: [UInt8]) throws -> SyncAnswer {
+        var answer = try SyncAnswer(json: bytes)
+        if let snapshot = answer.snapshot {
+            answer.snapshot?.registers = try SyncSnapshot.registers(from: Base64.decode(snapshot.sealed) ?? [])
+        }
+        return answer
+    }
+
+    /// Syncs a store until it has sent everything and received everything, then makes a
+    /// snapshot when one is due, as `navstack sync` does.
     @discardableResult
     func sync(_ store: SQLiteStore, _ user: String, page: Int = SyncLimits.pageSize, batch: Int = SQLiteStore.syncBatch) throws
         -> SyncRound
@@ -68,7 +134,7 @@ final class OperationLog {
             let batch = try store.syncRequest(user, limit: batch)
             let reply: SyncAnswer
             do {
-                reply = try SyncAnswer(json: answer(batch.request.json(), page: page))
+                reply = try reading(answer(batch.request.json(), page: page))
             } catch is ReusedSeq {
                 try store.restampUnsent(user, .newReplica)
                 continue
@@ -76,7 +142,24 @@ final class OperationLog {
             let round = try store.applySyncAnswer(user, reply, to: batch)
             total.received += round.received
             total.conflicts += round.conflicts
-            if !reply.more && !batch.more { return total }
+            guard !reply.more && !batch.more else { continue }
+            guard let least = snapshotsAfter, let since = reply.sinceSnapshot,
+                let (seq, ownSeq, registers) = try store.syncSnapshot(user, since: since, least: least)
+            else { return total }
+            var probe = try store.syncProbe(user)
+            probe.request.after = seq
+            probe.request.snapshot = SyncSnapshot(seq: seq, sealed: Base64.encode(SyncSnapshot.content(of: registers)))
+            probe.request.ownSeq = ownSeq
+            do {
+                let reply = try reading(answer(probe.request.json(), page: page))
+                let round = try store.applySyncAnswer(user, reply, to: probe)
+                total.received += round.received
+                total.conflicts += round.conflicts
+                return total
+            } catch is ReusedSeq {
+                // A copy's snapshot: it takes a replica id of its own and syncs again.
+                try store.restampUnsent(user, .newReplica)
+            }
         }
     }
 }
@@ -405,6 +488,27 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
     }
 
+    /// The same with snapshots made after every few operations: the log keeps the latest
+    /// snapshot and drops what the one before covered, and new replicas join on the way;
+    /// the replicas still converge and keep every task added, and snapshots were made,
+    /// operations dropped, and pulls started from a snapshot.
+    func testRandomChangesConvergeWithSnapshotsAndDroppedOperations() throws {
+        var kept = 0
+        var (made, served, dropped) = (0, 0, 0)
+        for seed in 1...25 {
+            let log = OperationLog()
+            log.snapshotsAfter = 4
+            kept += try converge(seed: UInt64(seed), log: log)
+            made += log.snapshotsKept
+            served += log.snapshotsServed
+            dropped += log.dropped
+        }
+        XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
+        XCTAssertGreaterThan(made, 25, "snapshots were kept")
+        XCTAssertGreaterThan(served, 25, "pulls started from a snapshot")
+        XCTAssertGreaterThan(dropped, 100, "operations a snapshot covered were dropped")
+    }
+
     /// Three replicas change tasks at random and sync in a random order, among them
     /// chains past the depth limit, copies of a replica's store that go on as replicas of
     /// their own, and operations of a replica that sends values the app refuses and stamps
@@ -412,9 +516,8 @@ final class SyncMergeTests: XCTestCase {
     /// the same tasks, with counters that match, and every task added that nothing could
     /// have taken away is there. Returns how many such tasks there were.
     @discardableResult
-    func converge(seed: UInt64) throws -> Int {
+    func converge(seed: UInt64, log: OperationLog = OperationLog()) throws -> Int {
         var random = SyncSeeds(seed: seed)
-        let log = OperationLog()
         var stores = try (0..<3).map { _ in try replica(log) }
         let copies = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-copies-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
@@ -471,6 +574,11 @@ final class SyncMergeTests: XCTestCase {
                     replica.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
                     stores.append(replica)
                     added.append([])
+                case 11 where log.snapshotsAfter != nil && stores.count < 5:
+                    // A new replica joins: from the snapshot, when the log has one.
+                    stores.append(try replica(log))
+                    added.append([])
+                    try log.sync(stores[stores.count - 1], user)
                 case 10:
                     if let pick, let uuid = try store.task(user, id: pick)?.uuid {
                         log.inject([(uuid, .title, #""  ""#), ("NOT-A-UUID", .task, "null"), (uuid, .done, "3")])
