@@ -287,7 +287,10 @@ LIMIT 1;
 WITH page AS (
     SELECT server_seq, replica, seq, millis, counter, task, field, value, old
     FROM op
-    WHERE account_id = :acct::bigint AND server_seq > :after::bigint AND replica <> 'pgbench' || :client_id::bigint
+    WHERE account_id = :acct::bigint AND replica <> 'pgbench' || :client_id::bigint
+        AND server_seq > greatest(:after::bigint, (
+            SELECT server_seq FROM snapshot
+            WHERE account_id = :acct::bigint AND server_seq > :after::bigint AND (:after::bigint = 0 OR :after::bigint < trimmed)))
         AND (task = '' OR (SELECT key FROM account WHERE id = :acct::bigint) IS NULL)
     ORDER BY server_seq
     LIMIT 10001

@@ -229,7 +229,12 @@ extension OperationLog {
             WITH page AS (
                 SELECT server_seq, replica, seq, millis, counter, task, field, value, old
                 FROM op
-                WHERE account_id = $1 AND server_seq > $2 AND replica <> $3
+                -- A pull that starts from the snapshot starts after it
+                -- (SyncRequest.startsFromSnapshot, the same rule).
+                WHERE account_id = $1 AND replica <> $3
+                    AND server_seq > greatest($2, (
+                        SELECT server_seq FROM snapshot
+                        WHERE account_id = $1 AND server_seq > $2 AND ($2 = 0 OR $2 < trimmed)))
                     -- An account with a key serves sealed operations only: those kept in
                     -- clear wait to be dropped, sent again sealed by the replica that moved it.
                     AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
@@ -247,7 +252,7 @@ extension OperationLog {
             """
 
         let account: Int64
-        /// Where the page starts: the request's `after`, or its snapshot's seq.
+        /// The request's `after`: the page starts after it, or after the snapshot.
         let after: Int64
         let replica: String
 

@@ -114,30 +114,43 @@ public struct OperationLog: OperationStore {
 
     /// The page after `after` and the account's facts in one statement (``Page``), read
     /// and put in order. A pull that starts from the account's snapshot
-    /// (``SyncRequest/startsFromSnapshot(seq:trimmed:)``) reads the snapshot and the page
-    /// after it in one repeatable-read transaction: a snapshot stored meanwhile could
-    /// have dropped the operations that follow the one read.
+    /// (``SyncRequest/startsFromSnapshot(seq:trimmed:)``, which the statement's page
+    /// follows too) reads the snapshot next; if another replaced it in between, the two
+    /// are read again in one repeatable-read transaction, which sees them as of one moment
+    /// (the newer snapshot may have dropped operations that followed the older).
     private static func pull(
         account: Int64, request: SyncRequest, on connection: PostgresConnection, logger: Logger
     ) async throws -> SyncAnswer {
-        var page = try await read(Page(account: account, after: request.after, replica: request.replica), on: connection, logger: logger)
+        let statement = Page(account: account, after: request.after, replica: request.replica)
+        let page = try await read(statement, on: connection, logger: logger)
         guard try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
             return page.answer(after: request.after)
         }
+        if let snapshot = try await snapshot(of: account, on: connection, logger: logger), snapshot.seq == page.snapshot {
+            return page.answer(after: request.after, from: snapshot)
+        }
         try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger).drain()
         do {
-            var snapshot: SyncSnapshot?
-            for try await held in try await connection.execute(Snapshot(value: account), logger: logger) { snapshot = held }
-            let after = snapshot?.seq ?? request.after
-            page = try await read(Page(account: account, after: after, replica: request.replica), on: connection, logger: logger)
+            let page = try await read(statement, on: connection, logger: logger)
+            let snapshot = try await snapshot(of: account, on: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger).drain()
-            var answer = page.answer(after: after)
-            answer.snapshot = snapshot
-            return answer
+            guard let snapshot, try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
+                return page.answer(after: request.after)
+            }
+            return page.answer(after: request.after, from: snapshot)
         } catch {
             try? await connection.query("ROLLBACK", logger: logger).drain()
             throw error
         }
+    }
+
+    /// The account's snapshot, if it has one.
+    private static func snapshot(of account: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> SyncSnapshot?
+    {
+        var snapshot: SyncSnapshot?
+        for try await held in try await connection.execute(Snapshot(value: account), logger: logger) { snapshot = held }
+        return snapshot
     }
 
     /// The rows of ``Page``: the account's facts and the operations, in order.
@@ -164,9 +177,11 @@ public struct OperationLog: OperationStore {
         var since: Int64 = 0
         var operations: [SyncOperation] = []
 
-        func answer(after: Int64) -> SyncAnswer {
-            var answer = SyncAnswer(after: after, highest: highest, following: operations)
+        /// The answer to a pull after `after`, or from `snapshot` (the page then follows it).
+        func answer(after: Int64, from snapshot: SyncSnapshot? = nil) -> SyncAnswer {
+            var answer = SyncAnswer(after: snapshot?.seq ?? after, highest: highest, following: operations)
             answer.key = key.isEmpty ? nil : key
+            answer.snapshot = snapshot
             // Only a sealed account keeps snapshots.
             answer.sinceSnapshot = key.isEmpty ? nil : since
             return answer
