@@ -41,15 +41,27 @@ extension SQLiteStore {
     /// due (``SyncSnapshot/isDue(since:registers:least:)``, the account having taken `since`
     /// operations since its last) and this replica has everything and nothing to send: its
     /// local changes stamped, every one of them acknowledged (`ownSeq`: the last), and the
-    /// account pulled through its last answer.
+    /// account pulled through its last answer; and only when its seal may fit
+    /// (``SyncSnapshot/mayFit(registers:textBytes:)``): the registers are not read for one
+    /// that could not be sent.
     public func syncSnapshot(_ user: String, since: Int64, least: Int = SyncSnapshot.leastOperations) throws -> (
         seq: Int64, ownSeq: Int64, registers: [SyncRegister]
     )? {
         try writing { db in
             let (state, _) = try Self.stampLocalChanges(db, user)
             guard state.outbox == state.sent, state.pulled > 0 else { return nil }
-            let count = try db.first("SELECT count(*) FROM sync_register WHERE profile_id = ?", [state.profile]) { $0.int(0) } ?? 0
-            guard SyncSnapshot.isDue(since: since, registers: count, least: least) else { return nil }
+            // How many registers, and about the bytes of their content, before reading them.
+            let (count, bytes) =
+                try db.first(
+                    """
+                    SELECT count(*), coalesce(sum(length(CAST(uuid AS BLOB)) + length(CAST(title AS BLOB)) + length(CAST(notes AS BLOB))
+                        + coalesce(length(parent), 0) + coalesce(length(parent_old), 0)), 0)
+                    FROM sync_register WHERE profile_id = ?
+                    """, [state.profile]
+                ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            guard SyncSnapshot.isDue(since: since, registers: count, least: least),
+                SyncSnapshot.mayFit(registers: count, textBytes: bytes)
+            else { return nil }
             return (Int64(state.pulled), Int64(state.sent), try SyncRegisters.all(db, profile: state.profile))
         }
     }

@@ -38,6 +38,14 @@ public struct SyncSnapshot: Equatable, Sendable {
         since >= Int64(least) && since >= Int64(registers / 2)
     }
 
+    /// Whether a snapshot of `registers` registers whose texts (uuids, titles, notes,
+    /// parents) take `textBytes` may seal within ``maximumSealedBytes``: its content is
+    /// those texts and at least 40 bytes more a register (stamps, flags, lengths), and
+    /// base64 makes 4 bytes of every 3.
+    public static func mayFit(registers: Int, textBytes: Int) -> Bool {
+        (textBytes + 40 * registers) / 3 * 4 <= maximumSealedBytes
+    }
+
     /// Why snapshot content cannot be read.
     public struct Unreadable: Error, Equatable {}
 

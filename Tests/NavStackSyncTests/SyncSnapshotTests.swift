@@ -62,6 +62,21 @@ final class SyncSnapshotTests: XCTestCase {
         XCTAssertEqual(try SyncSnapshot.registers(from: SyncSnapshot.content(of: [])), [])
     }
 
+    /// ``SyncSnapshot/mayFit(registers:textBytes:)`` counts no more than the content takes:
+    /// a snapshot it refuses could not have fitted.
+    func testTheSizeEstimateIsAtMostTheContent() {
+        for seed in 1...50 as ClosedRange<UInt64> {
+            let written = Array(registers(operations(seed: seed, count: 40)).values)
+            let texts = written.reduce(0) { total, register in
+                total + register.uuid.utf8.count + register.fields.title.utf8.count + register.fields.notes.utf8.count
+                    + (register.parent?.utf8.count ?? 0) + (register.parentOld?.utf8.count ?? 0)
+            }
+            XCTAssertGreaterThanOrEqual(SyncSnapshot.content(of: written).count, texts + 40 * written.count, "seed \(seed)")
+        }
+        XCTAssertTrue(SyncSnapshot.mayFit(registers: 10_000, textBytes: 700_000))
+        XCTAssertFalse(SyncSnapshot.mayFit(registers: 100_000, textBytes: 3_000_000))
+    }
+
     /// A snapshot of the registers some operations made, merged into the registers the
     /// others made (in either order), is the registers all of them make.
     func testMergingASnapshotIsApplyingTheOperationsItStandsFor() {
