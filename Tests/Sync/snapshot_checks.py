@@ -17,7 +17,10 @@ Checks:
   - a snapshot changed in the database, or moved to another seq, is refused by the
     client with one line, nothing applied;
   - a client that does not take snapshots is refused a pull that would need one (400,
-    saying to update).
+    saying to update);
+  - the server keeps no snapshot older than its own nor past what the account holds, and
+    refuses one from a replica that has not seen its own latest operations (409), one
+    beside operations and one for an account without a key (400).
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
@@ -147,6 +150,32 @@ def main():
                   and "nothing was applied" in lines[0] and exported(binary, d, USER) == [],
                   f"a snapshot {what} is refused with one line, nothing applied", out.stdout + out.stderr)
             psql_input(f"UPDATE snapshot SET sealed = '{held}', server_seq = {seq} WHERE account_id = {account()}")
+
+        # What the server takes of a snapshot, by the protocol itself.
+        base = {"replica": "%032x" % random.getrandbits(128), "ops": [], "snapshots": True}
+        seq, before = snapshot_row()[0], psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}")
+        highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account()}") or seq)
+        for what, after, offered in [("older than the one kept", seq - 1, seq - 1),
+                                     ("past what the account holds", highest, highest + 1000)]:
+            status, _ = post(SERVER_A, tok, dict(base, after=after, own_seq=0,
+                                                 snapshot={"seq": offered, "sealed": "c2VhbGVk"}))
+            check(status == 200 and snapshot_row()[0] == seq
+                  and psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}") == before,
+                  f"a snapshot {what} is not kept", f"{status}, {snapshot_row()}")
+        writer = psql(f"SELECT replica FROM op WHERE account_id = {account()} ORDER BY server_seq DESC LIMIT 1")
+        status, body = post(SERVER_A, tok, dict(base, replica=writer, after=highest, own_seq=0,
+                                                snapshot={"seq": highest, "sealed": "c2VhbGVk"}))
+        check(status == 409 and "own_seq" in body.get("error", "") and snapshot_row()[0] == seq,
+              "a snapshot from a replica that has not seen its own latest operations (a copy) is refused (409)",
+              f"{status} {body}")
+        status, body = post(SERVER_A, tok, dict(base, after=highest, own_seq=0, ops=[
+            {"seq": 1, "millis": 1, "counter": 0, "sealed": "c2VhbGVk"}], snapshot={"seq": highest, "sealed": "c2VhbGVk"}))
+        check(status == 400 and "request of its own" in body.get("error", ""),
+              "a snapshot beside operations is refused (400)", f"{status} {body}")
+        plain = token("plain")
+        status, body = post(SERVER_B, plain, dict(base, after=0, own_seq=0, snapshot={"seq": 1, "sealed": "c2VhbGVk"}))
+        check(status == 400 and "key first" in body.get("error", ""),
+              "a snapshot for an account without a key is refused (400)", f"{status} {body}")
 
         # A client from before snapshots.
         status, body = post(SERVER_A, tok, {"replica": "%032x" % random.getrandbits(128), "after": 0, "ops": []})
