@@ -17,6 +17,11 @@ Runs inside scripts/sync-env (PostgreSQL and two server instances; see that scri
     and the p99 of the servers' own times for /v1/sync requests (the `ms=` of their request
     log lines). Checked: the op table holds exactly the operations the clients sent, none
     twice, and after a final sync every replica of a user holds the same number of tasks.
+10. (--parts join) A new replica joins an account of JOIN_TASKS tasks (10,000) whose
+    history holds JOIN_HISTORY operations (1,000,000: the import undone and redone, synced
+    each time, snapshots made on the way), and an account of the same tasks with
+    JOIN_TASKS operations (the import): each join timed (`navstack sync` of a new store,
+    key derivation included), alternating. Checked: every joining replica holds every task.
 """
 import argparse
 import concurrent.futures
@@ -117,6 +122,49 @@ def one_to_one(binary, workdir, tasks, runs):
             "copy_ms": [t * 1000 for t in copies], "sent": sent, "received": received, "complete": complete}
 
 
+def joining(binary, workdir, tasks, history, runs):
+    """Target 10: a new replica joins an account of `tasks` tasks whose history holds
+    `history` operations (the import undone and redone, synced each time), and
+    one of the same tasks with `tasks` operations (the import), each timed `runs` times,
+    alternating."""
+    path = f"{workdir}/join-tasks.jsonl"
+    with open(path, "w") as out:
+        for i in range(tasks):
+            out.write(json.dumps({"title": f"Task number {i}", "notes": f"Notes of task {i}"}) + "\n")
+    accounts = {}
+    for name in ("small", "big"):
+        account = f"join-{name}-{RUN}"
+        tok = token(account)
+        a = f"{workdir}/join-{name}-a.sqlite"
+        run(binary, a, "import", "--user", "ana", path)
+        run(binary, a, "-c", "login ana")
+        made = sync(binary, a, SERVERS[0], tok)[1][0]
+        while name == "big" and made < history:
+            # Each sync sends the deletes and creates of one undo and redo (an import
+            # undone and redone before a sync goes out as what it left).
+            run(binary, a, "-c", "undo", "-c", "redo")
+            made += sync(binary, a, SERVERS[0])[1][0]
+        account_id = psql(f"SELECT id FROM account WHERE name = '{account}'")
+        held = int(psql(f"SELECT count(*) FROM op WHERE account_id = {account_id}"))
+        snapshot = psql(f"SELECT coalesce(max(server_seq), 0) FROM snapshot WHERE account_id = {account_id}")
+        accounts[name] = {"token": tok, "history": made, "held": held, "snapshot": int(snapshot), "join_ms": [],
+                          "received": [], "complete": True}
+        print(f"   10 {name}: {tasks:,} tasks, {made:,} operations of history, {held:,} held by the server"
+              f" (snapshot through {snapshot})", file=sys.stderr)
+    for n in range(runs):
+        for name, account in accounts.items():
+            b = f"{workdir}/join-{name}-b{n}.sqlite"
+            run(binary, b, "-c", "login ana")
+            took, counts = sync(binary, b, SERVERS[1], account["token"])
+            got = task_count(binary, b, "ana")
+            account["join_ms"].append(took * 1000)
+            account["received"].append(counts[1])
+            account["complete"] = account["complete"] and got == tasks
+            print(f"   10 run {n + 1}, {name}: joined in {took * 1000:.0f} ms (received {counts[1]:,}), holds {got:,} tasks",
+                  file=sys.stderr)
+    return {"tasks": tasks, **{name: {k: v for k, v in account.items() if k != "token"} for name, account in accounts.items()}}
+
+
 def change_session(rng, label, changes, count):
     """`changes` changes: adds, toggles and title edits of the first tasks on the list."""
     lines = []
@@ -201,6 +249,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--parts", default="a,b")
+    parser.add_argument("--join-tasks", type=int, default=10000)
+    parser.add_argument("--join-history", type=int, default=1000000)
     args = parser.parse_args()
     binary = os.path.abspath(args.bin)
     workdir = tempfile.mkdtemp(prefix="navstack-bench-sync.")
@@ -211,6 +261,10 @@ def main():
     if "b" in args.parts.split(","):
         print(f"8b. {args.clients} concurrent clients × {args.rounds * args.changes} changes…", file=sys.stderr)
         result["b"] = load(binary, workdir, args.clients, args.users, args.rounds, args.changes)
+    if "join" in args.parts.split(","):
+        print(f"10. joining an account of {args.join_tasks:,} tasks: {args.join_history:,} operations of history "
+              f"vs {args.join_tasks:,}…", file=sys.stderr)
+        result["join"] = joining(binary, workdir, args.join_tasks, args.join_history, args.runs)
     with open(args.out, "w") as out:
         json.dump(result, out)
     subprocess.run(["rm", "-rf", workdir])
