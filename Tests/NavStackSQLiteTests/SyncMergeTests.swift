@@ -261,6 +261,38 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertEqual(try tasks(a), try tasks(b))
     }
 
+    /// The same race when the later edit reaches the loser through a snapshot (the
+    /// operations it covers dropped): the loser is told, keeps its other changes, and
+    /// `undo` brings its value back everywhere.
+    func testAValueReplacedThroughASnapshotIsToldAndCanBeUndone() throws {
+        let log = OperationLog()
+        log.snapshotsAfter = 1
+        let a = try replica(log), b = try replica(log)
+        let task = try a.insertAtTop(user, DraftFields(title: "Buy milk"), as: .add)
+        try log.sync(a, user)
+        try log.sync(b, user)
+        let onB = try XCTUnwrap(b.task(user, uuid: task.uuid))
+        _ = try b.write(user, id: onB.id, [.title], from: DraftFields(title: "Buy oat milk"), as: .save)
+        let kept = try b.insertAtTop(user, DraftFields(title: "Made on b while away"), as: .add)
+        usleep(3_000)
+        _ = try a.write(user, id: task.id, [.title], from: DraftFields(title: "Buy fruit"), as: .save)
+        // Two snapshots from a: the second drops what the first covered, b's place among them.
+        try log.sync(a, user)
+        _ = try a.insertAtTop(user, DraftFields(title: "Another"), as: .add)
+        try log.sync(a, user)
+        let served = log.snapshotsServed
+        let lost = try log.sync(b, user)
+        XCTAssertEqual(log.snapshotsServed, served + 1, "b took the snapshot")
+        XCTAssertEqual(lost.conflicts, 1)
+        XCTAssertEqual(try b.takeSyncNotices(user), [SyncNotice(title: "Buy oat milk", fields: ["title"])])
+        XCTAssertEqual(try b.undo(user), .sync)
+        try log.sync(b, user)
+        try log.sync(a, user)
+        XCTAssertEqual(try a.task(user, uuid: task.uuid)?.title, "Buy oat milk")
+        XCTAssertNotNil(try a.task(user, uuid: kept.uuid), "what b had not sent reached a")
+        XCTAssertEqual(try tasks(a), try tasks(b))
+    }
+
     func testAnEditAfterSeeingTheOtherValueIsNoConflict() throws {
         let log = OperationLog()
         let a = try replica(log), b = try replica(log)
