@@ -1,0 +1,120 @@
+// The least a durable, logged change must do, through SQLite's C API on navstack's own
+// schema in memory: target 11 of scripts/bench compares `toggle` and an edit's `save`
+// with it (docs/performance.md).
+//
+//   bench-floor STORE toggle|save N
+//
+// STORE is a store navstack made (`--store STORE --sample -c 'login ana'`): its schema and
+// its three sample tasks are copied into memory (foreign keys on, as navstack opens a
+// store). Then N changes, each one transaction with prepared statements: read the task,
+// update it with its revision (a toggle's done, or a save's title), append one row to the
+// op log. Prints the microseconds a change took on average (the total over N).
+//
+// Built by scripts/bench with the system's C compiler against libsqlite3 (the library
+// navstack links).
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static sqlite3 *db;
+
+static void fail(const char *what) {
+    fprintf(stderr, "bench-floor: %s: %s\n", what, sqlite3_errmsg(db));
+    exit(1);
+}
+
+static sqlite3_stmt *prepare(const char *sql) {
+    sqlite3_stmt *statement;
+    if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, NULL) != SQLITE_OK) fail(sql);
+    return statement;
+}
+
+static void step(sqlite3_stmt *statement, int expected, const char *what) {
+    if (sqlite3_step(statement) != expected) fail(what);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4 || (strcmp(argv[2], "toggle") != 0 && strcmp(argv[2], "save") != 0)) {
+        fprintf(stderr, "usage: bench-floor STORE toggle|save N\n");
+        return 64;
+    }
+    int toggle = strcmp(argv[2], "toggle") == 0;
+    long count = atol(argv[3]);
+    sqlite3 *file;
+    if (sqlite3_open_v2(argv[1], &file, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) fail("open the store");
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) fail("open memory");
+    sqlite3_backup *copy = sqlite3_backup_init(db, "main", file, "main");
+    if (copy == NULL || sqlite3_backup_step(copy, -1) != SQLITE_DONE) fail("copy the store");
+    sqlite3_backup_finish(copy);
+    sqlite3_close(file);
+    if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) fail("foreign keys");
+
+    sqlite3_stmt *begin = prepare("BEGIN IMMEDIATE");
+    sqlite3_stmt *commit = prepare("COMMIT");
+    sqlite3_stmt *ids = prepare("SELECT id, profile_id FROM task ORDER BY id LIMIT 3");
+    sqlite3_stmt *read = prepare(
+        "SELECT position, title, notes, done, uuid, rev, parent FROM task WHERE id = ?1 AND profile_id = ?2");
+    sqlite3_stmt *update = toggle ? prepare("UPDATE task SET done = ?1, rev = ?2 WHERE id = ?3 AND rev = ?4")
+                                  : prepare("UPDATE task SET title = ?1, rev = ?2 WHERE id = ?3 AND rev = ?4");
+    sqlite3_stmt *log = prepare(
+        "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    long task[3], profile = 0;
+    int tasks = 0;
+    while (tasks < 3 && sqlite3_step(ids) == SQLITE_ROW) {
+        task[tasks++] = sqlite3_column_int64(ids, 0);
+        profile = sqlite3_column_int64(ids, 1);
+    }
+    if (tasks == 0) fail("the store has no task");
+
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    char uuid[64], old[512], new[512];
+    for (long i = 0; i < count; i++) {
+        long id = task[i % tasks];
+        step(begin, SQLITE_DONE, "begin");
+        sqlite3_reset(begin);
+        sqlite3_bind_int64(read, 1, id);
+        sqlite3_bind_int64(read, 2, profile);
+        step(read, SQLITE_ROW, "read the task");
+        int done = sqlite3_column_int(read, 3);
+        long rev = sqlite3_column_int64(read, 5);
+        snprintf(uuid, sizeof uuid, "%s", (const char *)sqlite3_column_text(read, 4));
+        // The op log keeps values as JSON text, as navstack writes them.
+        if (toggle) {
+            snprintf(old, sizeof old, "%s", done ? "true" : "false");
+            snprintf(new, sizeof new, "%s", done ? "false" : "true");
+        } else {
+            snprintf(old, sizeof old, "\"%s\"", (const char *)sqlite3_column_text(read, 1));
+            snprintf(new, sizeof new, "\"Title %ld\"", i);
+        }
+        sqlite3_reset(read);
+        if (toggle) {
+            sqlite3_bind_int(update, 1, !done);
+        } else {
+            sqlite3_bind_text(update, 1, new + 1, (int)strlen(new) - 2, SQLITE_STATIC);
+        }
+        sqlite3_bind_int64(update, 2, rev + 1);
+        sqlite3_bind_int64(update, 3, id);
+        sqlite3_bind_int64(update, 4, rev);
+        step(update, SQLITE_DONE, "update the task");
+        if (sqlite3_changes(db) != 1) fail("update the task");
+        sqlite3_reset(update);
+        sqlite3_bind_int64(log, 1, profile);
+        sqlite3_bind_text(log, 2, toggle ? "toggle" : "save", -1, SQLITE_STATIC);
+        sqlite3_bind_text(log, 3, uuid, -1, SQLITE_STATIC);
+        sqlite3_bind_text(log, 4, toggle ? "done" : "title", -1, SQLITE_STATIC);
+        sqlite3_bind_text(log, 5, old, -1, SQLITE_STATIC);
+        sqlite3_bind_text(log, 6, new, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(log, 7, 1795711974404L + i);
+        step(log, SQLITE_DONE, "append to the op log");
+        sqlite3_reset(log);
+        step(commit, SQLITE_DONE, "commit");
+        sqlite3_reset(commit);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double micros = ((end.tv_sec - start.tv_sec) * 1e9 + (end.tv_nsec - start.tv_nsec)) / 1e3;
+    printf("%s: %ld changes, %.2f us each\n", argv[2], count, count > 0 ? micros / count : 0);
+    return 0;
+}
