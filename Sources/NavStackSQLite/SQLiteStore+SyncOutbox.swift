@@ -50,18 +50,22 @@ extension SQLiteStore {
         try writing { db in
             let (state, _) = try Self.stampLocalChanges(db, user)
             guard state.outbox == state.sent, state.pulled > 0 else { return nil }
-            // How many registers, and about the bytes of their content, before reading them.
-            let (count, bytes) =
+            // Whether one may fit and is due, from what costs least to know: the tasks there
+            // are (each has a register and a uuid of 36 bytes), how many registers, and
+            // about the bytes of their content; then they are read.
+            let tasks = try db.first("SELECT total FROM profile WHERE id = ?", [state.profile]) { $0.int(0) } ?? 0
+            guard SyncSnapshot.mayFit(registers: tasks, textBytes: 36 * tasks) else { return nil }
+            let count = try db.first("SELECT count(*) FROM sync_register WHERE profile_id = ?", [state.profile]) { $0.int(0) } ?? 0
+            guard SyncSnapshot.isDue(since: since, registers: count, least: least) else { return nil }
+            let bytes =
                 try db.first(
                     """
-                    SELECT count(*), coalesce(sum(length(CAST(uuid AS BLOB)) + length(CAST(title AS BLOB)) + length(CAST(notes AS BLOB))
+                    SELECT coalesce(sum(length(CAST(uuid AS BLOB)) + length(CAST(title AS BLOB)) + length(CAST(notes AS BLOB))
                         + coalesce(length(parent), 0) + coalesce(length(parent_old), 0)), 0)
                     FROM sync_register WHERE profile_id = ?
                     """, [state.profile]
-                ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-            guard SyncSnapshot.isDue(since: since, registers: count, least: least),
-                SyncSnapshot.mayFit(registers: count, textBytes: bytes)
-            else { return nil }
+                ) { $0.int(0) } ?? 0
+            guard SyncSnapshot.mayFit(registers: count, textBytes: bytes) else { return nil }
             return (Int64(state.pulled), Int64(state.sent), try SyncRegisters.all(db, profile: state.profile))
         }
     }
