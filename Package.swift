@@ -107,17 +107,19 @@ let package = Package(
             name: "navstack-server",
             dependencies: ["NavStackServer"]
         ),
+        // The seeded generator the property tests share.
+        .target(name: "TestSeeds", path: "Tests/TestSeeds"),
         .testTarget(
             name: "NavStackCoreTests",
-            dependencies: ["NavStackCore", "NavStackSQLite"]
+            dependencies: ["NavStackCore", "NavStackSQLite", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackSQLiteTests",
-            dependencies: ["NavStackSQLite", "NavStackSync", "CSQLite"]
+            dependencies: ["NavStackSQLite", "NavStackSync", "CSQLite", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackSyncTests",
-            dependencies: ["NavStackSync"]
+            dependencies: ["NavStackSync", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackHTTPTests",

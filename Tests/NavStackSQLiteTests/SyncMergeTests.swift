@@ -1,5 +1,6 @@
 import NavStackCore
 import NavStackSync
+import TestSeeds
 import XCTest
 
 @testable import NavStackSQLite
@@ -549,7 +550,7 @@ final class SyncMergeTests: XCTestCase {
     /// have taken away is there. Returns how many such tasks there were.
     @discardableResult
     func converge(seed: UInt64, log: OperationLog = OperationLog()) throws -> Int {
-        var random = SyncSeeds(seed: seed)
+        var random = SplitMix64(state: seed)
         var stores = try (0..<3).map { _ in try replica(log) }
         let copies = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-copies-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
@@ -650,18 +651,5 @@ final class SyncMergeTests: XCTestCase {
                 """
             ).all([id]) { $0.text(0) }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed runs again alike.
-struct SyncSeeds: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

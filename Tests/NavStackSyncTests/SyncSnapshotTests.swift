@@ -1,4 +1,5 @@
 import NavStackCore
+import TestSeeds
 import XCTest
 
 @testable import NavStackSync
@@ -14,7 +15,7 @@ final class SyncSnapshotTests: XCTestCase {
     /// Operations on a few tasks from three replicas, at random but repeatable: creates,
     /// deletes, every field, moves.
     private func operations(seed: UInt64, count: Int) -> [(SyncChange, String, String)] {
-        var random = Seeds(state: seed)
+        var random = SplitMix64(state: seed)
         var result: [(SyncChange, String, String)] = []
         for index in 0..<count {
             let number = Int(random.next() % 6)
@@ -193,16 +194,5 @@ final class SyncSnapshotTests: XCTestCase {
         XCTAssertEqual(refusal(head + #""ops":[],"snapshot":[],"own_seq":0}"#), .notAnObject(path: "snapshot"))
         let old = try Array((head + #""ops":[]}"#).utf8).withUnsafeBytes { try SyncRequest(json: $0) }
         XCTAssertFalse(old.takesSnapshots, "a request without \"snapshots\" is from a client that does not take them")
-    }
-
-    private struct Seeds: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import NavStackCore
 import NavStackSQLite
+import TestSeeds
 import XCTest
 
 /// Thousands of seeded random lines, good and bad: every line gets exactly one answer

@@ -1,4 +1,5 @@
 import NavStackSQLite
+import TestSeeds
 import XCTest
 
 @testable import NavStackCore

@@ -1,6 +1,7 @@
 import Foundation
 import NavStackCore
 import NavStackSQLite
+import TestSeeds
 import XCTest
 
 /// A store in memory answers reads from a cache it keeps up to date as it writes; a

@@ -1,4 +1,5 @@
 import NavStackCore
+import TestSeeds
 import XCTest
 
 final class TranscriptTests: XCTestCase {
