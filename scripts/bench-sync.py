@@ -15,8 +15,10 @@ Runs inside scripts/sync-env (PostgreSQL and two server instances; see that scri
     screen) piped with NAVSTACK_SYNC=0 and a `navstack sync` after each round, alternating
     servers A and B. Measured: operations accepted by the servers per second of wall time,
     and the p99 of the servers' own times for /v1/sync requests (the `ms=` of their request
-    log lines). Checked: the op table holds exactly the operations the clients sent, none
-    twice, and after a final sync every replica of a user holds the same number of tasks.
+    log lines). Checked: the server took exactly the operations the clients sent (those it
+    holds, none twice, and those dropped behind a snapshot, by each replica's highest seq
+    dropped, every replica's seqs without a gap), and after a final sync every replica of
+    a user holds the same number of tasks.
 10. (--parts join) A new replica joins an account of JOIN_TASKS tasks (10,000) whose
     history holds JOIN_HISTORY operations (1,000,000: the import undone and redone, synced
     each time, snapshots made on the way), and an account of the same tasks with
@@ -225,15 +227,27 @@ def load(binary, workdir, clients, users, rounds, changes):
     ids = ",".join(psql(f"SELECT id FROM account WHERE name = '{name}-{RUN}'") for name in names)
     stored, distinct = (int(v) for v in psql(
         f"SELECT count(*), count(DISTINCT (account_id, replica, seq)) FROM op WHERE account_id IN ({ids})").split("|"))
+    # Operations a snapshot covered are dropped, each replica's highest seq dropped kept: what
+    # the server took of a replica is that seq and the operations it holds after it, and its
+    # seqs run from 1 with no gap when that is also the highest it holds or dropped.
+    taken, through = (int(v) for v in psql(
+        f"WITH held AS (SELECT account_id, replica, count(*) AS n, max(seq) AS top FROM op "
+        f"WHERE account_id IN ({ids}) GROUP BY account_id, replica), "
+        f"dropped AS (SELECT account_id, replica, seq FROM dropped_seq WHERE account_id IN ({ids})) "
+        f"SELECT coalesce(sum(coalesce(dropped.seq, 0) + coalesce(held.n, 0)), 0), "
+        f"coalesce(sum(greatest(coalesce(held.top, 0), coalesce(dropped.seq, 0))), 0) "
+        f"FROM held FULL JOIN dropped USING (account_id, replica)").split("|"))
     counts = {}
     for store, user in replicas:
         counts.setdefault(user, set()).add(task_count(binary, store, user))
     same = all(len(v) == 1 for v in counts.values())
     print(f"   8b: {clients} clients × {rounds} rounds of {changes} changes in {wall:.1f} s; sent {sent:,} operations, "
-          f"the op table holds {stored:,} ({distinct:,} distinct); {len(latencies)} sync requests, p99 {p99:.1f} ms; "
+          f"the op table holds {stored:,} ({distinct:,} distinct), the server took {taken:,} (seqs through "
+          f"{through:,}; the rest dropped behind snapshots); {len(latencies)} sync requests, p99 {p99:.1f} ms; "
           f"tasks per user: {', '.join(f'{u}: {sorted(v)}' for u, v in sorted(counts.items()))}", file=sys.stderr)
     return {"clients": clients, "users": users, "rounds": rounds, "changes": changes, "wall_s": wall, "sent": sent,
-            "stored": stored, "distinct": distinct, "requests": len(latencies), "p99_ms": p99,
+            "stored": stored, "distinct": distinct, "taken": taken, "through": through, "requests": len(latencies),
+            "p99_ms": p99,
             "median_ms": statistics.median(latencies) if latencies else 0.0, "same": same,
             "tasks": {u: sorted(v) for u, v in counts.items()}}
 
