@@ -328,7 +328,7 @@ def pgbench(workdir, accounts, concurrency, seconds):
          "-D", f"accounts={used}", "-D", f"first_account={first}", "-D", "after=0", "-D", f"payload={PAYLOADS[0]}",
          "-l", "--log-prefix", prefix, "-f", script, PG_URL], capture_output=True, text=True,
         # The setting the server's connections start with.
-        env=dict(os.environ, PGOPTIONS="-c enable_bitmapscan=off"))
+        env=dict(os.environ, PGOPTIONS="-c enable_bitmapscan=off -c enable_seqscan=off"))
     if out.returncode != 0:
         raise SystemExit(f"bench-load: pgbench failed: {out.stderr.strip()[-2000:]}")
     tps = float(re.search(r"tps = ([\d.]+)", out.stdout).group(1))
