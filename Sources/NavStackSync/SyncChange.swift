@@ -100,7 +100,9 @@ public enum SyncChange: Equatable, Sendable {
             self = .field(.done, .flag(flag), old: old.bool.map(FieldValue.flag))
         case .parent:
             guard value == .null || value.string.map(SyncValues.isTaskID) == true else { return nil }
-            self = .parent(value.string, old: old.string)
+            // Where the move took the task from: a task id, or none (text that is not one
+            // would put it at the top all the same, and no snapshot could carry it).
+            self = .parent(value.string, old: old.string.flatMap { SyncValues.isTaskID($0) ? $0 : nil })
         case .position:
             guard let position = value.number else { return nil }
             self = .position(position)

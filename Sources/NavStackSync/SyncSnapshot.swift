@@ -39,12 +39,17 @@ public struct SyncSnapshot: Equatable, Sendable {
     }
 
     /// Whether a snapshot of `registers` registers whose texts (uuids, titles, notes,
-    /// parents) take `textBytes` may seal within ``maximumSealedBytes``: its content is
+    /// parents) take `textBytes` may seal within `limit` bytes: its content is
     /// those texts and at least 40 bytes more a register (stamps, flags, lengths), and
     /// base64 makes 4 bytes of every 3.
-    public static func mayFit(registers: Int, textBytes: Int) -> Bool {
-        (textBytes + 40 * registers) / 3 * 4 <= maximumSealedBytes
+    public static func mayFit(registers: Int, textBytes: Int, within limit: Int = maximumSealedBytes) -> Bool {
+        (textBytes + 40 * registers) / 3 * 4 <= limit
     }
+
+    /// The most base64 text a sealed snapshot made by automatic sync may be: it has 2 s
+    /// at most, after each command, and must not take them on every command of a slow
+    /// link (a larger account's snapshots are made by `navstack sync`).
+    public static let automaticSealedBytes = 1 << 20
 
     /// Why snapshot content cannot be read.
     public struct Unreadable: Error, Equatable {}
@@ -98,7 +103,7 @@ public struct SyncSnapshot: Equatable, Sendable {
             if let parent = register.parent { writer.text(parent[...]) }
             if let old = register.parentOld { writer.text(old[...]) }
             stamp(register.parentAt)
-            writer.number(register.position < 0 ? 1 | (~register.position << 1) : register.position << 1)
+            writer.unsigned(UInt64(bitPattern: Int64(register.position) << 1 ^ Int64(register.position) >> 63))
             stamp(register.positionAt)
         }
         return writer.bytes
@@ -121,7 +126,9 @@ public struct SyncSnapshot: Equatable, Sendable {
             replicas.append(replica)
         }
         let count = try reader.number()
-        guard count <= bytes.count / 8 else { throw Unreadable() }
+        // A register takes at least 46 bytes: its uuid and length (37), its flags, six
+        // stamps, two texts' lengths and its position (a byte each at least).
+        guard count <= bytes.count / 46 else { throw Unreadable() }
         var registers: [SyncRegister] = []
         registers.reserveCapacity(count)
         var seen = Set<String>()
@@ -151,10 +158,13 @@ public struct SyncSnapshot: Equatable, Sendable {
             register.fieldsAt[2] = try stamp()
             register.fields = DraftFields(title: title, notes: notes, done: flags & 2 != 0)
             if flags & 4 != 0 { register.parent = try reader.text() }
+            // Where a move took the task from: text that is not a task id stands for none,
+            // as it does in an operation (the same place, the top, everywhere).
             if flags & 8 != 0 { register.parentOld = try reader.text() }
+            if let old = register.parentOld, !SyncValues.isTaskID(old) { register.parentOld = nil }
             register.parentAt = try stamp()
-            let position = try reader.number()
-            register.position = position & 1 == 0 ? position >> 1 : ~(position >> 1)
+            let zigzag = try reader.unsigned()
+            register.position = Int(Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
             register.positionAt = try stamp()
             guard register.holdsWhatTheAppTakes else { throw Unreadable() }
             registers.append(register)
@@ -179,7 +189,7 @@ extension SyncRegister {
             && (fieldsAt[0].isEmpty ? fields.title.isEmpty : true)
             && (fieldsAt[2].isEmpty ? !fields.done : true)
             && parent.map { SyncValues.isTaskID($0) && $0 != uuid } ?? true
-            && parentOld.map(SyncValues.isTaskID) ?? true
+
             && (aliveAt.isEmpty ? !alive : true)
     }
 
@@ -233,7 +243,12 @@ private struct ContentWriter {
 
     /// A whole number from 0, as LEB128.
     mutating func number(_ value: Int) {
-        var rest = UInt64(max(0, value))
+        unsigned(UInt64(max(0, value)))
+    }
+
+    /// Any 64 bits, as LEB128.
+    mutating func unsigned(_ value: UInt64) {
+        var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(rest & 0x7F) | 0x80)
             rest >>= 7
@@ -263,16 +278,24 @@ private struct ContentReader {
 
     /// A whole number written by ``ContentWriter/number(_:)``, at most `Int64.max`.
     mutating func number() throws(SyncSnapshot.Unreadable) -> Int {
+        let value = try unsigned()
+        guard value <= UInt64(Int64.max) else { throw SyncSnapshot.Unreadable() }
+        return Int(value)
+    }
+
+    /// 64 bits written by ``ContentWriter/unsigned(_:)``: ten bytes at most, the tenth
+    /// holding the last bit.
+    mutating func unsigned() throws(SyncSnapshot.Unreadable) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
             let next = try byte()
-            guard shift < 63 || (shift == 63 && next & 0x7F == 0) else { throw SyncSnapshot.Unreadable() }
+            guard shift < 63 || (shift == 63 && next <= 1) else { throw SyncSnapshot.Unreadable() }
             value |= UInt64(next & 0x7F) << shift
             if next & 0x80 == 0 { break }
             shift += 7
         }
-        return Int(value)
+        return value
     }
 
     /// Text written by ``ContentWriter/text(_:)``: valid UTF-8 within the bytes left.

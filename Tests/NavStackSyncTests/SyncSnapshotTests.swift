@@ -63,6 +63,28 @@ final class SyncSnapshotTests: XCTestCase {
         XCTAssertEqual(try SyncSnapshot.registers(from: SyncSnapshot.content(of: [])), [])
     }
 
+    /// Any position an operation can set, and a move's `old` that is not a task id (read as
+    /// none by every replica, in an operation as in a snapshot), come back as a replica
+    /// that applied the operations holds them.
+    func testExtremePositionsAndAMovesOldThatIsNotATaskIDReadAsOperationsDo() throws {
+        let stamp = Stamp.text(millis: 5, counter: 0, replica: replicas[0])
+        var registers: [SyncRegister] = []
+        for (index, position) in [Int.min, Int.min + 1, -(1 << 62) - 1, -1, 0, 1, 1 << 62, Int.max].enumerated() {
+            var register = SyncRegister(uuid: uuid(index))
+            _ = register.apply(.position(position), at: stamp, replica: replicas[0])
+            registers.append(register)
+        }
+        XCTAssertEqual(try SyncSnapshot.registers(from: SyncSnapshot.content(of: registers)), registers)
+        let move = SyncOperation(
+            seq: 1, millis: 5, counter: 0, task: uuid(1), field: .parent, value: "\"\(uuid(2))\"", old: #""junk""#)
+        var applied = SyncRegister(uuid: uuid(1))
+        _ = applied.apply(try XCTUnwrap(SyncChange(move)), at: stamp, replica: replicas[0])
+        XCTAssertNil(applied.parentOld, "an operation's old parent that is not a task id is none")
+        var written = applied
+        written.parentOld = "junk"
+        XCTAssertEqual(try SyncSnapshot.registers(from: SyncSnapshot.content(of: [written])), [applied])
+    }
+
     /// ``SyncSnapshot/mayFit(registers:textBytes:)`` counts no more than the content takes:
     /// a snapshot it refuses could not have fitted.
     func testTheSizeEstimateIsAtMostTheContent() {
