@@ -59,9 +59,15 @@ extension SQLiteStore {
             try Self.place(db, user, state, touched, registers, unknown: unknown)
             try registers.write()
             let conflicts = try recordLosses(db, user, state.profile, lost, before: before)
-            state.sent = max(state.sent, batch.through)
-            state.pulled = max(state.pulled, Int(answer.last))
-            try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
+            // What the server acknowledged, and where the pull goes on, are this replica's
+            // only while the store has the replica id the request named: another process
+            // on the store may have taken a new one meanwhile, numbered the outbox again and
+            // started its pull over (the answer left out the old id's operations).
+            if batch.request.replica == state.replica {
+                state.sent = max(state.sent, batch.through)
+                state.pulled = max(state.pulled, Int(answer.last))
+                try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
+            }
             try Self.save(db, state)
             let received = answer.operations.count + (answer.snapshot?.registers.count ?? 0)
             return SyncRound(received: received, conflicts: conflicts)

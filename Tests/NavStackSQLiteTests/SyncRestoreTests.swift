@@ -52,4 +52,25 @@ final class SyncRestoreTests: StoreFolderTestCase {
         XCTAssertEqual(try copiedStoresSync(log), [all, all, all])
         XCTAssertEqual(Set(log.ops.map(\.replica)).count, 2, "the copy took a replica id of its own")
     }
+
+    /// Two processes on one store: one sends a request, the other takes a new replica id
+    /// (its push was refused) before the first one's answer is applied. That answer marks
+    /// nothing of the new replica's sent, drops none of its outbox, and moves its pull on
+    /// not at all (the answer left out the old id's operations).
+    func testAnAnswerToTheReplicaIdTheStoreNoLongerHasAcknowledgesNothing() throws {
+        let log = OperationLog()
+        let store = try open(path)
+        try store.configureSync(user, server: "http://server", token: "t")
+        for title in ["One", "Two"] { _ = try store.insertAtTop(user, DraftFields(title: title), as: .add) }
+        let batch = try store.syncRequest(user)
+        let answer = try SyncAnswer(json: log.answer(batch.request.json()))
+        let renumbered = try store.restampUnsent(user, .newReplica)
+        XCTAssertEqual(renumbered, 2)
+        _ = try store.applySyncAnswer(user, answer, to: batch)
+        XCTAssertEqual(try store.unsentOperations(user), 2, "the new replica's operations wait to be sent")
+        let next = try store.syncRequest(user)
+        XCTAssertNotEqual(next.request.replica, batch.request.replica)
+        XCTAssertEqual(next.request.after, 0, "the new replica pulls from the start")
+        XCTAssertEqual(next.count, 2)
+    }
 }
