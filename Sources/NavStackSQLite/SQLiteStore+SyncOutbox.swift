@@ -41,10 +41,12 @@ extension SQLiteStore {
     /// due (``SyncSnapshot/isDue(since:registers:least:)``, the account having taken `since`
     /// operations since its last) and this replica has everything and nothing to send: its
     /// local changes stamped, every one of them acknowledged (`ownSeq`: the last), and the
-    /// account pulled through its last answer; and only when its seal may fit
-    /// (``SyncSnapshot/mayFit(registers:textBytes:)``): the registers are not read for one
-    /// that could not be sent.
-    public func syncSnapshot(_ user: String, since: Int64, least: Int = SyncSnapshot.leastOperations) throws -> (
+    /// account pulled through its last answer; and only when its seal may fit `limit`
+    /// (``SyncSnapshot/mayFit(registers:textBytes:within:)``): the registers are not read
+    /// for one that could not be sent.
+    public func syncSnapshot(
+        _ user: String, since: Int64, least: Int = SyncSnapshot.leastOperations, within limit: Int = SyncSnapshot.maximumSealedBytes
+    ) throws -> (
         seq: Int64, ownSeq: Int64, registers: [SyncRegister]
     )? {
         try writing { db in
@@ -54,7 +56,7 @@ extension SQLiteStore {
             // are (each has a register and a uuid of 36 bytes), how many registers, and
             // about the bytes of their content; then they are read.
             let tasks = try db.first("SELECT total FROM profile WHERE id = ?", [state.profile]) { $0.int(0) } ?? 0
-            guard SyncSnapshot.mayFit(registers: tasks, textBytes: 36 * tasks) else { return nil }
+            guard SyncSnapshot.mayFit(registers: tasks, textBytes: 36 * tasks, within: limit) else { return nil }
             let count = try db.first("SELECT count(*) FROM sync_register WHERE profile_id = ?", [state.profile]) { $0.int(0) } ?? 0
             guard SyncSnapshot.isDue(since: since, registers: count, least: least) else { return nil }
             let bytes =
@@ -65,7 +67,7 @@ extension SQLiteStore {
                     FROM sync_register WHERE profile_id = ?
                     """, [state.profile]
                 ) { $0.int(0) } ?? 0
-            guard SyncSnapshot.mayFit(registers: count, textBytes: bytes) else { return nil }
+            guard SyncSnapshot.mayFit(registers: count, textBytes: bytes, within: limit) else { return nil }
             return (Int64(state.pulled), Int64(state.sent), try SyncRegisters.all(db, profile: state.profile))
         }
     }

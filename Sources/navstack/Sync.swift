@@ -32,6 +32,8 @@ struct Syncer {
     /// The passphrase, for a profile that has no key yet (NAVSTACK_SYNC_PASSPHRASE alone
     /// unless a hand sync says otherwise).
     var passphrase = PassphraseSource(given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), mayAsk: false)
+    /// The largest snapshot this sync makes (automatic sync's are smaller).
+    var snapshotLimit = SyncSnapshot.maximumSealedBytes
 
     /// Syncs within `budget`. A store whose (replica, seq) the server holds with other
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
@@ -52,7 +54,7 @@ struct Syncer {
                 if seal.state == .offered { seal = try offerKey(seal, until: end, totals: &totals) }
                 let since = try rounds(until: end, seal: seal, totals: &totals, from: held)
                 if seal.state == .resending { seal = try dropClear(seal, until: end, totals: &totals) }
-                if seal.state == .sealed, let since { try offerSnapshot(seal, since: since, until: end, totals: &totals) }
+                if seal.state == .sealed, let since { offerSnapshot(seal, since: since, until: end, totals: &totals) }
                 return totals
             } catch .keyTaken(let record) where !adopted {
                 // Another replica gave the account its key first: this one takes it, if
@@ -377,7 +379,9 @@ final class AutoSync {
                 // The notices of this sync, and of one that ran before (`navstack sync`),
                 // even when this one fails.
                 defer { showNotices(user) }
-                _ = try Syncer(store: store, user: user, settings: settings).run(within: Self.budget)
+                var syncer = Syncer(store: store, user: user, settings: settings)
+                syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
+                _ = try syncer.run(within: Self.budget)
                 return true
             }
             guard synced else { return }

@@ -178,23 +178,25 @@ extension Syncer {
     /// to send: then whoever joins takes it and the operations after it, and the server
     /// drops the operations it covers. A snapshot is a saving, not a change: one that
     /// cannot be made or sent (no time left, too large, the server down) is left for a
-    /// later sync, and the sync stands as it is; a server that holds operations of this
-    /// replica's it never saw (a copy of the store made them) is answered as a clash.
-    func offerSnapshot(_ seal: SyncSeal, since: Int64, until end: ContinuousClock.Instant, totals: inout SyncTotals)
-        throws(SyncError)
-    {
+    /// later sync, and the sync stands as it is. So is one the server refuses because it
+    /// holds operations of this replica's past `ownSeq`: another process on this store
+    /// may have sent them meanwhile (a copy of the store, which made them without this
+    /// one seeing them, takes a replica id of its own at its next push).
+    func offerSnapshot(_ seal: SyncSeal, since: Int64, until end: ContinuousClock.Instant, totals: inout SyncTotals) {
         do {
-            guard let (seq, ownSeq, registers) = try make({ try store.syncSnapshot(user, since: since) }) else { return }
+            guard
+                let (seq, ownSeq, registers) = try make({
+                    try store.syncSnapshot(user, since: since, within: snapshotLimit)
+                })
+            else { return }
             let transport = try transport(sealedWith: seal)
             let snapshot = transport.sealer.seal(registers, through: seq)
-            guard snapshot.sealed.utf8.count <= SyncSnapshot.maximumSealedBytes else { return }
+            guard snapshot.sealed.utf8.count <= snapshotLimit else { return }
             _ = try probe(transport, until: end, totals: &totals) { request in
                 request.after = seq
                 request.snapshot = snapshot
                 request.ownSeq = ownSeq
             }
-        } catch .replicaTaken {
-            throw .replicaTaken
         } catch {
             return
         }
