@@ -124,9 +124,12 @@ public final class MemoryOperationLog: OperationStore {
                     ?? account.droppedThrough[replica].flatMap { $0 > request.ownSeq ? $0 : nil }
                 if let past { throw .replicaTaken(.replicaTaken(path: "own_seq", replica: replica, seq: past)) }
                 let highest = max(account.operations.last?.serverSeq ?? 0, account.snapshot?.seq ?? 0)
-                if snapshot.seq <= highest, snapshot.seq > account.snapshot?.seq ?? 0 {
+                let covered = account.taken - Int64(account.operations.count { $0.serverSeq > snapshot.seq })
+                if snapshot.seq <= highest, snapshot.seq > account.snapshot?.seq ?? 0,
+                    account.snapshot == nil || covered - account.takenThroughSnapshot >= SyncSnapshot.leastOperations
+                {
                     let trimmed = account.snapshot?.seq ?? 0
-                    account.takenThroughSnapshot = account.taken - Int64(account.operations.count { $0.serverSeq > snapshot.seq })
+                    account.takenThroughSnapshot = covered
                     account.snapshot = snapshot
                     account.trimmed = trimmed
                     for operation in account.operations where operation.serverSeq <= trimmed {

@@ -36,8 +36,11 @@ extension OperationLog {
     /// two are kept, so that a replica just behind the new snapshot still pulls operations
     /// (only a new one, or one away since before the older, takes the snapshot). The
     /// snapshot's `ops` are the operations the account took through its seq. A snapshot
-    /// past the account's highest `server_seq` is not kept. Each replica's highest seq
-    /// dropped is kept (`dropped_seq`): a seq at or below it is taken.
+    /// past the account's highest `server_seq` is not kept, nor one that covers fewer
+    /// than ``SyncSnapshot/leastOperations`` more than the one it would replace (two
+    /// replicas that found one due at once: the second would drop, behind the first, the
+    /// operations a replica just behind still pulls). Each replica's highest seq dropped
+    /// is kept (`dropped_seq`): a seq at or below it is taken.
     struct StoreSnapshot: PostgresPreparedStatement {
         static let name = "navstack.storeSnapshot"
         static let sql = """
@@ -52,7 +55,7 @@ extension OperationLog {
                 ON CONFLICT (account_id) DO UPDATE
                     SET server_seq = excluded.server_seq, ops = excluded.ops, sealed = excluded.sealed,
                         trimmed = s.server_seq, made = now()
-                    WHERE s.server_seq < excluded.server_seq
+                    WHERE s.server_seq < excluded.server_seq AND excluded.ops - s.ops >= \(SyncSnapshot.leastOperations)
                 RETURNING trimmed
             ), dropped AS (
                 DELETE FROM op WHERE account_id = $1 AND server_seq <= (SELECT trimmed FROM stored) RETURNING replica, seq

@@ -70,9 +70,12 @@ final class OperationLog {
                 throw ReusedSeq()
             }
             let highest = max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0)
-            if offered.seq <= highest && offered.seq > snapshot?.seq ?? 0 {
+            let covered = taken - Int64(ops.count { $0.serverSeq > offered.seq })
+            if offered.seq <= highest && offered.seq > snapshot?.seq ?? 0
+                && (snapshot == nil || covered - takenThroughSnapshot >= Int64(snapshotsAfter ?? 0))
+            {
                 trimmed = snapshot?.seq ?? 0
-                takenThroughSnapshot = taken - Int64(ops.count { $0.serverSeq > offered.seq })
+                takenThroughSnapshot = covered
                 snapshot = offered
                 snapshotsKept += 1
                 for op in ops where op.serverSeq <= trimmed {

@@ -18,7 +18,8 @@ Checks:
     client with one line, nothing applied;
   - a client that does not take snapshots is refused a pull that would need one (400,
     saying to update);
-  - the server keeps no snapshot older than its own nor past what the account holds, and
+  - the server keeps no snapshot older than its own, past what the account holds, or
+    newer by fewer than 1,000 operations (two replicas that found one due at once), and
     refuses one from a replica that has not seen its own latest operations (409), one
     beside operations and one for an account without a key (400).
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
@@ -156,10 +157,11 @@ def main():
         seq, before = snapshot_row()[0], psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}")
         highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account()}") or seq)
         for what, after, offered in [("older than the one kept", seq - 1, seq - 1),
-                                     ("past what the account holds", highest, highest + 1000)]:
+                                     ("past what the account holds", highest, highest + 1000),
+                                     ("newer than the one kept by fewer than 1,000 operations", highest, highest)]:
             status, _ = post(SERVER_A, tok, dict(base, after=after, own_seq=0,
                                                  snapshot={"seq": offered, "sealed": "c2VhbGVk"}))
-            check(status == 200 and snapshot_row()[0] == seq
+            check(status == 200 and snapshot_row()[0] == seq and highest > seq
                   and psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}") == before,
                   f"a snapshot {what} is not kept", f"{status}, {snapshot_row()}")
         writer = psql(f"SELECT replica FROM op WHERE account_id = {account()} ORDER BY server_seq DESC LIMIT 1")
