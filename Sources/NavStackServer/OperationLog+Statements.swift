@@ -68,12 +68,8 @@ extension OperationLog {
         let account: Int64
         let snapshot: SyncSnapshot
 
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(account)
-            bindings.append(snapshot.seq)
-            bindings.append(snapshot.sealed)
-            return bindings
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(account, snapshot.seq, snapshot.sealed)
         }
 
         func decodeRow(_ row: PostgresRow) throws {}
@@ -93,12 +89,8 @@ extension OperationLog {
         let replica: String
         let seq: Int64
 
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(account)
-            bindings.append(replica)
-            bindings.append(seq)
-            return bindings
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(account, replica, seq)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Int64 {
@@ -259,12 +251,8 @@ extension OperationLog {
         let after: Int64
         let replica: String
 
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(account)
-            bindings.append(after)
-            bindings.append(replica)
-            return bindings
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(account, after, replica)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
@@ -305,8 +293,13 @@ protocol OneValueStatement: PostgresPreparedStatement {
 
 extension OneValueStatement {
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        try bindings.append(value)
-        return bindings
+        try statementBindings(value)
     }
+}
+
+/// The bindings of a statement's values, `$1` first.
+func statementBindings(_ values: any PostgresEncodable...) throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: values.count)
+    for value in values { try bindings.append(value) }
+    return bindings
 }
