@@ -39,9 +39,10 @@ public struct SyncSnapshot: Equatable, Sendable {
     }
 
     /// Whether a snapshot of `registers` registers whose texts (uuids, titles, notes,
-    /// parents) take `textBytes` may seal within `limit` bytes: its content is
-    /// those texts and at least 40 bytes more a register (stamps, flags, lengths), and
-    /// base64 makes 4 bytes of every 3.
+    /// parents) take `textBytes` may seal within `limit` bytes: its content is those
+    /// texts and 40 bytes more a register at least for a task that was ever created (its
+    /// six stamps take 7 to 10 bytes each; only a register no create ever set, whose
+    /// stamps are empty, takes less), and base64 makes 4 bytes of every 3.
     public static func mayFit(registers: Int, textBytes: Int, within limit: Int = maximumSealedBytes) -> Bool {
         (textBytes + 40 * registers) / 3 * 4 <= limit
     }
