@@ -123,11 +123,9 @@ public final class MemoryOperationLog: OperationStore {
                     account.operations.first(where: { $0.replica == replica && $0.seq > request.ownSeq })?.seq
                     ?? account.droppedThrough[replica].flatMap { $0 > request.ownSeq ? $0 : nil }
                 if let past { throw .replicaTaken(.replicaTaken(path: "own_seq", replica: replica, seq: past)) }
-                let highest = max(account.operations.last?.serverSeq ?? 0, account.snapshot?.seq ?? 0)
                 let covered = account.taken - Int64(account.operations.count { $0.serverSeq > snapshot.seq })
-                if snapshot.seq <= highest, snapshot.seq > account.snapshot?.seq ?? 0,
-                    account.snapshot == nil || covered - account.takenThroughSnapshot >= SyncSnapshot.leastOperations
-                {
+                let held = account.snapshot.map { (seq: $0.seq, covering: account.takenThroughSnapshot) }
+                if SyncSnapshot.replaces(seq: snapshot.seq, covering: covered, held: held, highest: account.highest) {
                     let trimmed = account.snapshot?.seq ?? 0
                     account.takenThroughSnapshot = covered
                     account.snapshot = snapshot
@@ -168,12 +166,15 @@ public final class MemoryOperationLog: OperationStore {
         }
         let rows = operations[low...].lazy.filter { $0.replica != request.replica && (account.key == nil || $0.sealed != nil) }
             .prefix(SyncLimits.pageSize + 1)
-        let highest = max(operations.last?.serverSeq ?? 0, account.snapshot?.seq ?? 0)
-        return SyncAnswer(after: after, highest: highest, following: Array(rows))
+        return SyncAnswer(after: after, highest: account.highest, following: Array(rows))
     }
 }
 
 extension MemoryOperationLog.Account {
+    /// The highest `server_seq` it took: its last operation's, or its snapshot's when that
+    /// dropped every one.
+    var highest: Int64 { max(operations.last?.serverSeq ?? 0, snapshot?.seq ?? 0) }
+
     /// Drops the operations `dropping` picks, and where the others are.
     mutating func drop(where dropping: (SyncOperation) -> Bool) {
         operations.removeAll(where: dropping)

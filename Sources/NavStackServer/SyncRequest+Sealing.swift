@@ -39,13 +39,12 @@ extension SyncRequest {
 
 extension SyncRequest {
     /// Whether this request's pull starts from the account's snapshot (covering through
-    /// `seq`; the operations through `trimmed` dropped): a new replica's does, and one
-    /// whose `after` is among the dropped operations must. A replica that does not take
-    /// snapshots (one from before them) is refused such a pull (400), which it could
-    /// only get wrong. A replica just behind the snapshot pulls the operations as before:
-    /// they are kept until the next snapshot.
+    /// `seq`; the operations through `trimmed` dropped), as
+    /// ``SyncSnapshot/startsPull(after:snapshot:trimmed:)`` says. A replica that does not
+    /// take snapshots (one from before them) is refused such a pull (400), which it could
+    /// only get wrong.
     func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(Refusal) -> Bool {
-        guard seq > after, after == 0 || after < trimmed else { return false }
+        guard SyncSnapshot.startsPull(after: after, snapshot: seq, trimmed: trimmed) else { return false }
         guard takesSnapshots else { throw .malformed(.snapshotNeeded) }
         return true
     }

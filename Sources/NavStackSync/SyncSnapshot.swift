@@ -52,6 +52,26 @@ public struct SyncSnapshot: Equatable, Sendable {
     /// link (a larger account's snapshots are made by `navstack sync`).
     public static let automaticSealedBytes = 1 << 20
 
+    /// Whether a pull after `after` starts from the account's snapshot through `seq`, the
+    /// operations through `trimmed` dropped: a new replica's does, and one whose `after`
+    /// is among the dropped operations must; one just behind the snapshot pulls the
+    /// operations, kept until the next. (The server's page statement says the same in SQL.)
+    public static func startsPull(after: Int64, snapshot seq: Int64, trimmed: Int64) -> Bool {
+        seq > after && (after == 0 || after < trimmed)
+    }
+
+    /// Whether the server keeps a snapshot through `seq`, covering `covering` of the
+    /// operations the account took, in place of the one it holds (`held`: its seq and
+    /// what it covers), the account's highest `server_seq` being `highest`: when it covers
+    /// no more than the account holds and at least `least` operations more than the one it
+    /// replaces. (The server's statement says the same in SQL.)
+    public static func replaces(
+        seq: Int64, covering: Int64, held: (seq: Int64, covering: Int64)?, highest: Int64, least: Int = leastOperations
+    ) -> Bool {
+        guard let held else { return seq <= highest }
+        return seq <= highest && seq > held.seq && covering - held.covering >= Int64(least)
+    }
+
     /// Why snapshot content cannot be read.
     public struct Unreadable: Error, Equatable {}
 

@@ -38,6 +38,10 @@ final class OperationLog {
     /// How many operations were dropped.
     private(set) var dropped = 0
 
+    /// The highest `server_seq` given and still standing: the last operation's, or the
+    /// snapshot's when that dropped every one.
+    private var highest: Int64 { max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0) }
+
     /// The 409 of a request that reuses a (replica, seq) with other content.
     struct ReusedSeq: Error {}
 
@@ -69,11 +73,9 @@ final class OperationLog {
             {
                 throw ReusedSeq()
             }
-            let highest = max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0)
             let covered = taken - Int64(ops.count { $0.serverSeq > offered.seq })
-            if offered.seq <= highest && offered.seq > snapshot?.seq ?? 0
-                && (snapshot == nil || covered - takenThroughSnapshot >= Int64(snapshotsAfter ?? 0))
-            {
+            let held = snapshot.map { (seq: $0.seq, covering: takenThroughSnapshot) }
+            if SyncSnapshot.replaces(seq: offered.seq, covering: covered, held: held, highest: highest, least: snapshotsAfter ?? 0) {
                 trimmed = snapshot?.seq ?? 0
                 takenThroughSnapshot = covered
                 snapshot = offered
@@ -88,7 +90,7 @@ final class OperationLog {
         }
         var after = request.after
         var served: SyncSnapshot?
-        if let snapshot, snapshot.seq > after, after == 0 || after < trimmed {
+        if let snapshot, SyncSnapshot.startsPull(after: after, snapshot: snapshot.seq, trimmed: trimmed) {
             served = snapshot
             after = snapshot.seq
             snapshotsServed += 1
@@ -96,7 +98,6 @@ final class OperationLog {
         let others = ops.filter { $0.serverSeq > after && $0.replica != request.replica }
         let sent = Array(others.prefix(page))
         let more = others.count > page
-        let highest = max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0)
         let last = more ? sent.last!.serverSeq : highest
         return SyncAnswer(
             operations: sent, last: max(after, last), more: more, snapshot: served,
