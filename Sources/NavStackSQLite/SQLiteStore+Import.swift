@@ -204,8 +204,8 @@ extension SQLiteStore {
             UPDATE profile SET total = total + ?1, done = done + ?2, roots = roots + ?3, roots_done = roots_done + ?4, bottom = ?5
             WHERE id = ?6
             """, [all.total, all.done, top.total, top.done, bottom + all.total, profile])
-        try record(db, user, .import, .imported(first: first, last: last))
-        try Self.logImport(db, user, first: first, last: last, adding: true, as: ChangeKind.import.rawValue)
+        var log = try beginChange(db, user, .import)
+        try Self.logImport(db, user, first: first, last: last, adding: true, &log)
     }
 
     /// Adds records that make a tree, one a statement, each with the counts of its

@@ -229,6 +229,79 @@ extension SQLiteStore {
             ALTER TABLE sync ADD COLUMN seal_record TEXT NOT NULL DEFAULT '';
             """
         ),
+        // Undo and redo read the operation log (docs/undo.md): a change is its
+        // operations, the first (`part` 0) naming the process that made it (`writer`),
+        // the next ones (`part` 1) right after it; undo's and redo's own are -1, and
+        // undone changes a later change forgot -2. `undone` lists the changes undone,
+        // in the order they were (`turn`), with an undone import's tasks under them.
+        // The `change` rows become operations kept for undo alone (`pair`: a task
+        // before and after; `range`: an import's ids), which sync does not read, after
+        // every operation the store has, in their order.
+        (
+            "v10: undo reads the operation log",
+            """
+            ALTER TABLE op ADD COLUMN part INTEGER NOT NULL DEFAULT -1;
+            ALTER TABLE op ADD COLUMN writer TEXT NOT NULL DEFAULT '';
+            CREATE INDEX op_change ON op(profile_id, seq) WHERE part = 0;
+            CREATE TABLE undone (
+                seq INTEGER PRIMARY KEY,
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                turn INTEGER NOT NULL,
+                by TEXT NOT NULL
+            );
+            CREATE TEMP TABLE legacy (
+                n INTEGER PRIMARY KEY, change_seq INTEGER, part INTEGER, profile_id INTEGER, kind TEXT, writer TEXT,
+                task_uuid TEXT, field TEXT, old TEXT, new TEXT, undone INTEGER, undone_by TEXT);
+            INSERT INTO legacy (change_seq, part, profile_id, kind, writer, task_uuid, field, old, new, undone, undone_by)
+            SELECT seq, part, profile_id, kind, writer, task_uuid, field, old, new, undone, undone_by FROM (
+                SELECT c.seq, p.key AS k, iif(p.key = 0, 0, 1) AS part, c.profile_id, c.kind, c.writer,
+                    coalesce(json_extract(p.value, '$.after.uuid'), json_extract(p.value, '$.before.uuid')) AS task_uuid,
+                    'pair' AS field, json_extract(p.value, '$.before') AS old, json_extract(p.value, '$.after') AS new,
+                    c.undone, c.undone_by
+                FROM change AS c, json_each(c.rows, '$.pairs') AS p WHERE json_valid(c.rows)
+                UNION ALL
+                SELECT c.seq, 0, 0, c.profile_id, c.kind, c.writer, NULL, 'range', NULL,
+                    json_object('first', json_extract(c.rows, '$.first'), 'last', json_extract(c.rows, '$.last')),
+                    c.undone, c.undone_by
+                FROM change AS c WHERE json_valid(c.rows) AND json_type(c.rows, '$.first') = 'integer'
+            ) ORDER BY seq, k;
+            CREATE TEMP TABLE base AS SELECT max(
+                coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'op'), 0), coalesce((SELECT max(seq) FROM op), 0)) AS n;
+            CREATE TEMP TABLE moved AS
+                SELECT l.change_seq AS change_seq, base.n + min(l.n) AS seq, l.profile_id AS profile_id, l.undone AS undone,
+                    l.undone_by AS undone_by
+                FROM legacy AS l, base GROUP BY l.change_seq;
+            INSERT INTO op (seq, profile_id, kind, task_uuid, field, old, new, millis, part, writer)
+            SELECT base.n + l.n, l.profile_id, l.kind, l.task_uuid, l.field, l.old, l.new, 0, l.part, iif(l.part = 0, l.writer, '')
+            FROM legacy AS l, base ORDER BY l.n;
+            INSERT INTO undone (seq, profile_id, turn, by) SELECT seq, profile_id, undone, undone_by FROM moved WHERE undone > 0;
+            CREATE TEMP TABLE waiting AS
+                SELECT m.seq AS change_seq, t.id, t.position, t.title, t.notes, t.done, t.uuid, t.rev, t.parent
+                FROM undone_task AS t JOIN moved AS m ON m.change_seq = t.change_seq JOIN undone AS u ON u.seq = m.seq;
+            DROP TABLE undone_task;
+            DROP TABLE change;
+            CREATE TABLE undone_task (
+                change_seq INTEGER NOT NULL REFERENCES undone(seq) ON DELETE CASCADE,
+                id INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                title TEXT NOT NULL,
+                notes TEXT NOT NULL,
+                done INTEGER NOT NULL,
+                uuid TEXT NOT NULL DEFAULT '',
+                rev INTEGER NOT NULL DEFAULT 1,
+                parent INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (change_seq, id)
+            ) WITHOUT ROWID;
+            INSERT INTO undone_task SELECT * FROM waiting;
+            ALTER TABLE profile DROP COLUMN changes;
+            -- An empty insert left the log a sequence of 0, which a new store has not.
+            DELETE FROM sqlite_sequence WHERE name = 'op' AND seq = 0;
+            DROP TABLE temp.waiting;
+            DROP TABLE temp.legacy;
+            DROP TABLE temp.base;
+            DROP TABLE temp.moved;
+            """
+        ),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -237,7 +310,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        9,
+        10,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -247,7 +320,6 @@ extension SQLiteStore {
             top INTEGER NOT NULL DEFAULT 0,
             bottom INTEGER NOT NULL DEFAULT 0,
             state TEXT,
-            changes INTEGER NOT NULL DEFAULT 0,
             roots INTEGER NOT NULL DEFAULT 0,
             roots_done INTEGER NOT NULL DEFAULT 0
         );
@@ -272,18 +344,14 @@ extension SQLiteStore {
             pending TEXT
         );
         INSERT INTO session (id) VALUES (1);
-        CREATE TABLE change (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        CREATE TABLE undone (
+            seq INTEGER PRIMARY KEY,
             profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
-            kind TEXT NOT NULL,
-            undone INTEGER NOT NULL DEFAULT 0,
-            rows TEXT NOT NULL,
-            writer TEXT NOT NULL DEFAULT '',
-            undone_by TEXT NOT NULL DEFAULT ''
+            turn INTEGER NOT NULL,
+            by TEXT NOT NULL
         );
-        CREATE INDEX change_by_profile ON change(profile_id, undone, seq);
         CREATE TABLE undone_task (
-            change_seq INTEGER NOT NULL REFERENCES change(seq) ON DELETE CASCADE,
+            change_seq INTEGER NOT NULL REFERENCES undone(seq) ON DELETE CASCADE,
             id INTEGER NOT NULL,
             position INTEGER NOT NULL,
             title TEXT NOT NULL,
@@ -302,9 +370,12 @@ extension SQLiteStore {
             field TEXT NOT NULL,
             old TEXT,
             new TEXT,
-            millis INTEGER NOT NULL DEFAULT 0
+            millis INTEGER NOT NULL DEFAULT 0,
+            part INTEGER NOT NULL DEFAULT -1,
+            writer TEXT NOT NULL DEFAULT ''
         );
         CREATE INDEX op_by_task ON op(task_uuid, seq);
+        CREATE INDEX op_change ON op(profile_id, seq) WHERE part = 0;
         CREATE TABLE sync (
             profile_id INTEGER PRIMARY KEY REFERENCES profile(id) ON DELETE CASCADE,
             replica TEXT NOT NULL,
@@ -450,7 +521,12 @@ extension SQLiteStore {
         v8["sync_notice"] = ["id", "profile_id", "title", "fields"]
         var v9 = v8
         v9["sync"]? += ["seal_state", "seal_key", "seal_record"]
-        return columns + [columns[4], columns[4], v8, v9]
+        var v10 = v9
+        v10["change"] = nil
+        v10["profile"]?.removeAll { $0 == "changes" }
+        v10["op"]? += ["part", "writer"]
+        v10["undone"] = ["seq", "profile_id", "turn", "by"]
+        return columns + [columns[4], columns[4], v8, v9, v10]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

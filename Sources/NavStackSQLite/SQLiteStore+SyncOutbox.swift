@@ -166,7 +166,7 @@ extension SQLiteStore {
     }
 
     /// The ids an `import` operation's `new` (tasks added) or `old` (tasks taken away) names.
-    private static func importRange(_ text: String?) -> (first: Int, last: Int)? {
+    static func importRange(_ text: String?) -> (first: Int, last: Int)? {
         guard let range = text.flatMap({ JSONValue(parsing: $0) }), let first = range["first"]?.number,
             let last = range["last"]?.number
         else { return nil }

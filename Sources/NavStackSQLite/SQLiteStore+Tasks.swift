@@ -29,11 +29,12 @@ extension SQLiteStore {
             if sample {
                 // In the log (their creation is a change other stores must see), not in
                 // the undo history.
+                var log = ChangeLog(outsideHistory: ChangeKind.add.rawValue)
                 for task in TaskItem.samples {
                     let added = try Self.append(
                         db, user, DraftFields(title: task.title, notes: task.notes, done: task.done),
                         uuid: uuids.make())
-                    try Self.log(db, user, ChangePair(before: nil, after: added), as: ChangeKind.add.rawValue)
+                    try Self.log(db, user, ChangePair(before: nil, after: added), &log)
                 }
             }
         }
@@ -123,8 +124,8 @@ extension SQLiteStore {
             after.parent = parent ?? 0
             after.position = try Self.newTop(db, user)
             after.rev += 1
-            let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: ChangeKind.move.rawValue)
-            try record(db, user, .move, [pair])
+            var log = try beginChange(db, user, .move)
+            let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             return pair.after!.item
         }
     }
@@ -151,8 +152,8 @@ extension SQLiteStore {
             }
             var task = StoredTask(id: nil, position: try Self.newTop(db, user), uuid: uuids.make(), fields)
             task.parent = parent ?? 0
-            let row = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
-            try record(db, user, kind, [row])
+            var log = try beginChange(db, user, kind)
+            let row = try Self.change(db, user, ChangePair(before: nil, after: task), &log)
             return row.after!.item
         }
     }
@@ -178,8 +179,8 @@ extension SQLiteStore {
             change(&after.fields)
             guard after.fields != before.fields else { return before.item }
             after.rev += 1
-            let pair = try Self.change(db, user, ChangePair(before: before, after: after), as: kind.rawValue)
-            try record(db, user, kind, [pair])
+            var log = try beginChange(db, user, kind)
+            let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             // A subtask's change moves its parent's counts too.
             if isCaching {
                 if before.parent == 0 { cache.replace(before.item, with: after.item, of: user) } else { cache = ReadCache() }
@@ -205,8 +206,8 @@ extension SQLiteStore {
             if let parent = deleted?.parent, parent != 0, try Self.isRooted(db, user, id: parent) {
                 task.parent = parent
             }
-            let pair = try Self.change(db, user, ChangePair(before: nil, after: task), as: kind.rawValue)
-            try record(db, user, kind, [pair])
+            var log = try beginChange(db, user, kind)
+            let pair = try Self.change(db, user, ChangePair(before: nil, after: task), &log)
             return pair.after!.item
         }
     }
@@ -216,12 +217,11 @@ extension SQLiteStore {
             guard let before = try Self.stored(db, user, id: id) else { return false }
             // The deepest first: every task deleted has no subtasks left, and undo, going
             // the other way, brings each parent back before its subtasks.
-            var pairs: [ChangePair] = []
             let below = before.subtasks.total == 0 ? [] : try Self.below(db, user, id: id).map(\.task)
+            var log = try beginChange(db, user, .delete)
             for task in below + [before] {
-                pairs.append(try Self.change(db, user, ChangePair(before: task, after: nil), as: ChangeKind.delete.rawValue))
+                _ = try Self.change(db, user, ChangePair(before: task, after: nil), &log)
             }
-            try record(db, user, .delete, pairs)
             return true
         }
     }
@@ -385,11 +385,11 @@ extension SQLiteStore {
         }
     }
 
-    /// Makes a change of one task and logs its operations: the pair as made (an
-    /// inserted task with its id). `kind` names the change in the log.
-    static func change(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws -> ChangePair {
+    /// Makes a change of one task and logs its operations with `log`: the pair as made
+    /// (an inserted task with its id).
+    static func change(_ db: Connection, _ user: String, _ pair: ChangePair, _ log: inout ChangeLog) throws -> ChangePair {
         let made = ChangePair(before: pair.before, after: try put(db, user, pair.after, replacing: pair.before))
-        try log(db, user, made, as: kind)
+        try Self.log(db, user, made, &log)
         return made
     }
 
@@ -447,50 +447,56 @@ extension SQLiteStore {
 
     // MARK: - The operation log
 
+    /// The columns an operation is appended with.
+    private static let appended = "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)"
+
     /// Appends a change's operations to the log: `task` for a task created (`old` null,
     /// `new` the task) or deleted (the other way round), else one operation a field it
-    /// set, with the old and new values as JSON.
-    static func log(_ db: Connection, _ user: String, _ pair: ChangePair, as kind: String) throws {
-        let insert = try db.statement(
-            """
-            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, ?, ?, ?, ?)
-            """)
+    /// set, with the old and new values as JSON. The log is also what `undo` and `redo`
+    /// read (``ChangeLog``).
+    static func log(_ db: Connection, _ user: String, _ pair: ChangePair, _ log: inout ChangeLog) throws {
+        let insert = try db.statement("\(appended) VALUES (\(Self.profileID), ?, ?, ?, ?, ?, ?, ?, ?)")
         let now = Int(milliseconds())
+        func append(_ uuid: String, _ field: String, _ old: String?, _ new: String?) throws {
+            let (part, writer) = log.next()
+            try insert.run([user, log.kind, uuid, field, old, new, now, part, writer])
+        }
         switch (pair.before, pair.after) {
         case (nil, nil):
             return
         case (nil, let after?):
-            try insert.run([user, kind, after.uuid, "task", nil as String?, after.json, now])
+            try append(after.uuid, "task", nil, after.json)
         case (let before?, nil):
-            try insert.run([user, kind, before.uuid, "task", before.json, nil as String?, now])
+            try append(before.uuid, "task", before.json, nil)
         case (let before?, let after?):
             for field in after.fields.changedFields(from: before.fields) {
-                try insert.run([user, kind, after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json, now])
+                try append(after.uuid, field.rawValue, before.fields[field].json, after.fields[field].json)
             }
             if after.parent != before.parent {
                 // The parents by uuid (null: the top of the list), as other stores know them.
+                let (part, writer) = log.next()
                 try db.run(
                     """
-                    INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, ?, 'parent',
+                    \(appended) VALUES (\(Self.profileID), ?, ?, 'parent',
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
-                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?)
-                    """, [user, kind, after.uuid, before.parent, after.parent, now])
+                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?, ?, ?)
+                    """, [user, log.kind, after.uuid, before.parent, after.parent, now, part, writer])
             }
             if after.position != before.position {
                 // Its place among its new siblings, for another store to order them alike.
-                try insert.run([user, kind, after.uuid, "position", String(before.position), String(after.position), now])
+                try append(after.uuid, "position", String(before.position), String(after.position))
             }
         }
     }
 
     /// Logs an import or its undoing: one operation for the range of ids it added
     /// (`new` the range when they come, `old` when they go).
-    static func logImport(_ db: Connection, _ user: String, first: Int, last: Int, adding: Bool, as kind: String) throws {
+    static func logImport(_ db: Connection, _ user: String, first: Int, last: Int, adding: Bool, _ log: inout ChangeLog) throws {
         let range = "{\"first\":\(first),\"last\":\(last)}"
+        let (part, writer) = log.next()
         try db.run(
-            """
-            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?, ?)
-            """, [user, kind, adding ? nil : range, adding ? range : nil, Int(milliseconds())])
+            "\(appended) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?, ?, ?, ?)",
+            [user, log.kind, adding ? nil : range, adding ? range : nil, Int(milliseconds()), part, writer])
     }
 }
 

@@ -7,92 +7,98 @@ struct ChangePair: Equatable {
     var after: StoredTask?
 }
 
-/// What a change table row holds: the pairs, or for an import only the range of ids it
-/// added (while it is undone, its tasks wait in `undone_task`), so a large import stays
-/// cheap to record, undo and redo.
-///
-/// As JSON: `{"pairs":[{"before":TASK,"after":TASK}]}` (a missing side is absent) or
-/// `{"first":N,"last":N}`.
+/// What undo and redo make of a change's operations: the pairs, or for an import only
+/// the range of ids it added (while it is undone, its tasks wait in `undone_task`), so a
+/// large import stays cheap to record, undo and redo.
 enum ChangeRecord: Equatable {
     case pairs([ChangePair])
     case imported(first: Int, last: Int)
+}
 
-    var json: String {
-        var writer = JSONWriter()
-        writer.object { json in
-            switch self {
-            case .pairs(let pairs):
-                json.key("pairs")
-                json.array(pairs) { json, pair in
-                    json.object { json in
-                        if let before = pair.before { json.key("before"); before.write(to: &json) }
-                        if let after = pair.after { json.key("after"); after.write(to: &json) }
-                    }
-                }
-            case .imported(let first, let last):
-                json.key("first"); json.number(first)
-                json.key("last"); json.number(last)
-            }
-        }
-        return writer.text
+/// Where an operation stands in the undo history: the op table's `part`.
+enum OperationPart: Int {
+    /// Undo's and redo's own operations: nothing to take back.
+    case none = -1
+    /// The first operation of a change `undo` can take back (it names the writer).
+    case first = 0
+    /// The next operations of that change, right after it in the log.
+    case next = 1
+    /// The first operation of an undone change that a later change forgot.
+    case forgotten = -2
+}
+
+/// How the operations of one change are logged: under its kind, the first one naming
+/// the process that made it, the next ones following it.
+struct ChangeLog {
+    let kind: String
+    private let writer: String
+    private var part: OperationPart
+
+    /// A change `undo` can take back, made by `writer`.
+    init(_ kind: ChangeKind, by writer: String) {
+        self.kind = kind.rawValue
+        self.writer = writer
+        part = .first
     }
 
-    init?(json text: String) {
-        guard let value = JSONValue(parsing: text) else { return nil }
-        if let pairs = value["pairs"]?.array {
-            var read: [ChangePair] = []
-            for pair in pairs {
-                let before = pair["before"].map(StoredTask.init(json:))
-                let after = pair["after"].map(StoredTask.init(json:))
-                // A side that is there must read back.
-                if before == .some(nil) || after == .some(nil) { return nil }
-                read.append(ChangePair(before: before ?? nil, after: after ?? nil))
-            }
-            self = .pairs(read)
-        } else if let first = value["first"]?.number, let last = value["last"]?.number {
-            self = .imported(first: first, last: last)
-        } else {
-            return nil
-        }
+    /// Operations outside the history: an undo's or a redo's (`kind` the command), a
+    /// new profile's sample tasks.
+    init(outsideHistory kind: String) {
+        self.kind = kind
+        writer = ""
+        part = .none
+    }
+
+    /// The `part` and `writer` of the next operation.
+    mutating func next() -> (part: Int, writer: String) {
+        defer { if part == .first { part = .next } }
+        return (part.rawValue, part == .first ? writer : "")
     }
 }
 
+/// An operation of the log as undo reads it.
+struct LoggedOperation {
+    var kind: String
+    var uuid: String?
+    var field: String
+    var old: String?
+    var new: String?
+}
+
 extension SQLiteStore {
-    /// How many changes a profile keeps for `undo`.
+    /// How many of a profile's newest changes `undo` goes back through.
     public static let undoLimit = 1000
 
     /// How many ids of an import one statement of its undo or redo moves.
     static let importBatch = 10_000
 
-    /// Records a change: what could be redone is forgotten, and the profile's oldest
-    /// changes past the limit (the profile counts its changes, so none are counted here).
-    func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ change: ChangeRecord) throws {
-        guard
-            let (profile, count) = try db.first(
-                "SELECT id, changes FROM profile WHERE name = ?", [user],
-                { ($0.int64(0), $0.int(1)) })
-        else { return }
-        try db.run("DELETE FROM change WHERE profile_id = ? AND undone > 0", [profile])
-        var kept = count - Int(sqlite3_changes(db.handle)) + 1
+    /// Starts a change: what could be redone is forgotten (its first operation marked,
+    /// an undone import's tasks let go). Returns the log its operations go in.
+    func beginChange(_ db: Connection, _ user: String, _ kind: ChangeKind) throws -> ChangeLog {
         try db.run(
-            "INSERT INTO change (profile_id, kind, rows, writer) VALUES (?, ?, ?, ?)",
-            [profile, kind.rawValue, Self.encode(change), writer])
-        if kept > Self.undoLimit {
-            // A bound found by a subquery, not `seq IN (…)`: that would build a table in
-            // memory on every change.
-            try db.run(
-                """
-                DELETE FROM change WHERE profile_id = ?1 AND undone = 0 AND seq <= (
-                    SELECT seq FROM change WHERE profile_id = ?1 AND undone = 0 ORDER BY seq LIMIT 1 OFFSET ?2)
-                """, [profile, kept - Self.undoLimit - 1])
-            kept = Self.undoLimit
-        }
-        // Once the history is full, a change adds one and drops one: the count stays.
-        if kept != count { try db.run("UPDATE profile SET changes = ? WHERE id = ?", [kept, profile]) }
+            """
+            UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
+            WHERE op.seq = undone.seq AND undone.profile_id = \(Self.profileID)
+            """, [user])
+        if sqlite3_changes(db.handle) > 0 { try db.run("DELETE FROM undone WHERE profile_id = \(Self.profileID)", [user]) }
+        return ChangeLog(kind, by: writer)
     }
 
+    /// Records a change whose operations are not the log's own (local values another
+    /// replica replaced): each pair as one `pair` operation, the task before and after
+    /// as JSON, which sync leaves alone.
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
-        try record(db, user, kind, .pairs(pairs))
+        var log = try beginChange(db, user, kind)
+        let insert = try db.statement(
+            """
+            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)
+            VALUES (\(Self.profileID), ?, ?, 'pair', ?, ?, ?, ?, ?)
+            """)
+        let now = Int(Self.milliseconds())
+        for pair in pairs {
+            let (part, writer) = log.next()
+            try insert.run([user, log.kind, (pair.after ?? pair.before)?.uuid, pair.before?.json, pair.after?.json, now, part, writer])
+        }
     }
 
     public func undo(_ user: String) throws -> ChangeKind? {
@@ -103,27 +109,28 @@ extension SQLiteStore {
         try step(user, undone: true, batch: Self.importBatch)
     }
 
-    /// Undoes the newest change not undone, or redoes the oldest undone one (this
+    /// Undoes the newest change not undone, or redoes the one undone last (this
     /// process's own first, else the profile's); an import's tasks move `batch` ids a
     /// statement. Every task the step changes is checked first: a field the change set
     /// that holds another value now was changed since, and the step is refused whole.
     func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
-            // `undone` is 0 for a change in effect, else its place in the order changes
-            // were undone (stores before v3 wrote 1 for each: oldest first is then last
-            // undone). `redo` takes the one undone last, by this process first.
-            let pick = "SELECT seq, kind, rows FROM change WHERE profile_id = \(Self.profileID)"
-            let (mine, order) =
-                undone ? ("undone_by", "undone > 0 ORDER BY undone DESC, seq ASC") : ("writer", "undone = 0 ORDER BY seq DESC")
-            let read = { (row: Row) in (row.int64(0), row.text(1), row.text(2)) }
-            guard
-                let (seq, kindName, rows) =
-                    try db.first("\(pick) AND \(mine) = ? AND \(order) LIMIT 1", [user, writer], read)
-                    ?? db.first("\(pick) AND \(order) LIMIT 1", [user], read)
+            guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }),
+                let seq = try undone ? Self.undoneLast(db, profile, by: writer) : Self.newestInEffect(db, profile, by: writer)
             else { return nil }
-            guard let kind = ChangeKind(rawValue: kindName) else { return nil }
+            let operations = try Self.operations(db, of: seq)
+            guard let kind = operations.first.flatMap({ ChangeKind(rawValue: $0.kind) }) else { return nil }
             let word: CommandWord = undone ? .redo : .undo
-            switch try Self.decode(rows) {
+            var log = ChangeLog(outsideHistory: word.rawValue)
+            if !undone {
+                // First: an undone import's tasks wait under it.
+                try db.run(
+                    """
+                    INSERT INTO undone (seq, profile_id, turn, by)
+                    VALUES (?1, ?2, 1 + coalesce((SELECT max(turn) FROM undone WHERE profile_id = ?2), 0), ?3)
+                    """, [seq, profile, writer])
+            }
+            switch try Self.record(db, user, of: operations) {
             case .pairs(let pairs):
                 var steps: [ChangePair] = []
                 for pair in undone ? pairs : pairs.reversed() {
@@ -131,7 +138,7 @@ extension SQLiteStore {
                     let current = try Self.stored(db, user, id: (from ?? to)?.id ?? 0)
                     steps.append(try Self.revert(current, from: from, to: to, by: word))
                 }
-                for step in steps { _ = try Self.change(db, user, step, as: word.rawValue) }
+                for step in steps { _ = try Self.change(db, user, step, &log) }
                 // The tree stays whole: no task left without its parent, none under itself.
                 for step in steps {
                     if let after = step.after {
@@ -150,22 +157,145 @@ extension SQLiteStore {
                 if undone {
                     try Self.restoreImport(db, user, seq: seq, first: first, last: last, batch: batch)
                 } else {
-                    try Self.ensureUntouched(db, user, seq: seq, first: first, last: last)
+                    try Self.ensureUntouched(db, user, profile: profile, seq: seq, first: first, last: last)
                     try Self.takeAwayImport(db, user, seq: seq, first: first, last: last, batch: batch)
                 }
-                try Self.logImport(db, user, first: first, last: last, adding: undone, as: word.rawValue)
+                try Self.logImport(db, user, first: first, last: last, adding: undone, &log)
             }
-            if undone {
-                try db.run("UPDATE change SET undone = 0, undone_by = '' WHERE seq = ?", [seq])
-            } else {
-                try db.run(
-                    """
-                    UPDATE change SET undone_by = ?, undone = 1 + (SELECT max(undone) FROM change WHERE profile_id = \(Self.profileID))
-                    WHERE seq = ?
-                    """, [writer, user, seq])
-            }
+            if undone { try db.run("DELETE FROM undone WHERE seq = ?", [seq]) }
             return kind
         }
+    }
+
+    /// The first operation of the profile's newest change in effect among its newest
+    /// ``undoLimit``: `writer`'s own first.
+    static func newestInEffect(_ db: Connection, _ profile: Int64, by writer: String) throws -> Int64? {
+        let oldest =
+            try db.first(
+                "SELECT seq FROM op WHERE profile_id = ? AND part = 0 ORDER BY seq DESC LIMIT 1 OFFSET \(undoLimit - 1)",
+                [profile], { $0.int64(0) }) ?? 0
+        let pick = "SELECT seq FROM op WHERE profile_id = ?1 AND part = 0 AND seq >= ?2 AND seq NOT IN (SELECT seq FROM undone)"
+        return try db.first("\(pick) AND writer = ?3 ORDER BY seq DESC LIMIT 1", [profile, oldest, writer]) { $0.int64(0) }
+            ?? db.first("\(pick) ORDER BY seq DESC LIMIT 1", [profile, oldest]) { $0.int64(0) }
+    }
+
+    /// The first operation of the change undone last: by `writer` first. (`turn` orders
+    /// them; stores before v3 wrote 1 for each: the oldest first is then the last undone.)
+    static func undoneLast(_ db: Connection, _ profile: Int64, by writer: String) throws -> Int64? {
+        let pick = "SELECT seq FROM undone WHERE profile_id = ?1"
+        return try db.first("\(pick) AND by = ?2 ORDER BY turn DESC, seq ASC LIMIT 1", [profile, writer]) { $0.int64(0) }
+            ?? db.first("\(pick) ORDER BY turn DESC, seq ASC LIMIT 1", [profile]) { $0.int64(0) }
+    }
+
+    /// The operations of the change whose first is `seq`: it and those that follow it.
+    static func operations(_ db: Connection, of seq: Int64) throws -> [LoggedOperation] {
+        try db.prepare(
+            """
+            SELECT kind, task_uuid, field, old, new FROM op
+            WHERE seq >= ?1 AND seq < coalesce((SELECT min(seq) FROM op WHERE seq > ?1 AND part <> \(OperationPart.next.rawValue)), 9223372036854775807)
+            ORDER BY seq
+            """
+        ).all([seq]) { row in
+            LoggedOperation(kind: row.text(0), uuid: row.optionalText(1), field: row.text(2), old: row.optionalText(3), new: row.optionalText(4))
+        }
+    }
+
+    /// What a change's operations stand for: for each task, the task before and after it
+    /// (a task's fields as they are now but for those the change set; created and deleted
+    /// tasks whole), or an import's range.
+    static func record(_ db: Connection, _ user: String, of operations: [LoggedOperation]) throws -> ChangeRecord {
+        func task(_ text: String?) throws -> StoredTask? {
+            guard let text else { return nil }
+            guard let task = JSONValue(parsing: text).flatMap(StoredTask.init(json:)) else { throw unreadable }
+            return task
+        }
+        var pairs: [ChangePair] = []
+        var index = 0
+        while index < operations.count {
+            let operation = operations[index]
+            switch operation.field {
+            case "import", "range":
+                guard let (first, last) = importRange(operation.new) else { throw unreadable }
+                return .imported(first: first, last: last)
+            case "task", "pair":
+                pairs.append(ChangePair(before: try task(operation.old), after: try task(operation.new)))
+                index += 1
+            default:
+                // The fields one task's change set, one after the other.
+                guard let uuid = operation.uuid else { throw unreadable }
+                var end = index + 1
+                while end < operations.count, operations[end].uuid == uuid, !["task", "pair", "import", "range"].contains(operations[end].field) {
+                    end += 1
+                }
+                pairs.append(try fieldsPair(db, user, uuid: uuid, operations[index..<end]))
+                index = end
+            }
+        }
+        return .pairs(pairs)
+    }
+
+    /// A task before and after a change of some of its fields: as it is now (or as it
+    /// was last seen, when it is gone) but for those.
+    private static func fieldsPair(
+        _ db: Connection, _ user: String, uuid: String, _ operations: ArraySlice<LoggedOperation>
+    ) throws -> ChangePair {
+        let base = try stored(db, user, uuid: uuid) ?? lastSeen(db, user, uuid: uuid)
+        var (before, after) = (base, base)
+        for operation in operations {
+            switch operation.field {
+            case "parent":
+                before.parent = try parentID(db, user, operation.old)
+                after.parent = try parentID(db, user, operation.new)
+            case "position":
+                guard let old = operation.old.flatMap({ Int($0) }), let new = operation.new.flatMap({ Int($0) }) else { throw unreadable }
+                before.position = old
+                after.position = new
+            default:
+                guard let field = TaskField(rawValue: operation.field), let old = value(of: field, operation.old),
+                    let new = value(of: field, operation.new)
+                else { throw unreadable }
+                before.fields[field] = old
+                after.fields[field] = new
+            }
+        }
+        return ChangePair(before: before, after: after)
+    }
+
+    /// A task that is gone, for undo to name: as this store deleted it, else with the
+    /// title its register holds (another replica deleted it).
+    private static func lastSeen(_ db: Connection, _ user: String, uuid: String) throws -> StoredTask {
+        if let deleted = try db.first(
+            "SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1", [uuid],
+            { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) }) ?? nil
+        {
+            return deleted
+        }
+        let title =
+            try db.first(
+                "SELECT title FROM sync_register WHERE uuid = ? AND profile_id = \(profileID)", [uuid, user], { $0.text(0) }) ?? ""
+        return StoredTask(id: nil, position: 0, uuid: uuid, DraftFields(title: title))
+    }
+
+    /// The id of a parent an operation names by uuid (JSON; null: the top of the list,
+    /// 0); -1 when it is gone.
+    private static func parentID(_ db: Connection, _ user: String, _ text: String?) throws -> Int {
+        guard let value = text.flatMap({ JSONValue(parsing: $0) }) else { throw unreadable }
+        guard let uuid = value.string else { return 0 }
+        return try db.first("SELECT id FROM task WHERE uuid = ? AND profile_id = \(profileID)", [uuid, user]) { $0.int(0) } ?? -1
+    }
+
+    /// A field's value as an operation holds it (JSON).
+    private static func value(of field: TaskField, _ text: String?) -> FieldValue? {
+        guard let value = text.flatMap({ JSONValue(parsing: $0) }) else { return nil }
+        switch field {
+        case .title, .notes: return value.string.map(FieldValue.text)
+        case .done: return value.bool.map(FieldValue.flag)
+        }
+    }
+
+    /// A change the log holds that does not read back.
+    private static var unreadable: SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: "a change in the operation log does not read back")
     }
 
     /// The change that takes a task from `from` (as the undone or redone change left it)
@@ -215,15 +345,16 @@ extension SQLiteStore {
     }
 
     /// Refuses to undo an import while a later change that is not undone touches one
-    /// of its tasks (the history is capped, so there are at most that many to read).
-    private static func ensureUntouched(_ db: Connection, _ user: String, seq: Int64, first: Int, last: Int) throws {
+    /// of its tasks (undo goes back through at most ``undoLimit`` changes, so there are
+    /// at most that many to read).
+    private static func ensureUntouched(_ db: Connection, _ user: String, profile: Int64, seq: Int64, first: Int, last: Int) throws {
         let later = try db.prepare(
             """
-            SELECT rows FROM change WHERE profile_id = \(Self.profileID) AND undone = 0 AND seq > ? ORDER BY seq
+            SELECT seq FROM op WHERE profile_id = ? AND part = 0 AND seq > ? AND seq NOT IN (SELECT seq FROM undone) ORDER BY seq
             """
-        ).all([user, seq]) { $0.text(0) }
-        for text in later {
-            guard case .pairs(let pairs) = try decode(text) else { continue }
+        ).all([profile, seq]) { $0.int64(0) }
+        for change in later {
+            guard case .pairs(let pairs) = try record(db, user, of: operations(db, of: change)) else { continue }
             for pair in pairs {
                 guard let task = pair.after ?? pair.before, let id = task.id, (first...last).contains(id) else { continue }
                 let fields = pair.before.flatMap { before in pair.after.map { $0.fields.changedFields(from: before.fields) } } ?? []
@@ -345,16 +476,5 @@ extension SQLiteStore {
             """
         ).all([profile, first, last]) { $0.int(0) }
         try recount(db, profile, parents: parents + inside)
-    }
-
-    static func encode(_ change: ChangeRecord) -> String {
-        change.json
-    }
-
-    static func decode(_ text: String) throws -> ChangeRecord {
-        guard let change = ChangeRecord(json: text) else {
-            throw SQLiteError(code: SQLITE_CORRUPT, message: "a change record does not read back")
-        }
-        return change
     }
 }

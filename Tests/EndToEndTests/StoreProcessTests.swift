@@ -197,7 +197,7 @@ final class StoreProcessTests: XCTestCase {
         XCTAssertEqual(
             try sqlite("SELECT group_concat(title, ',') FROM (SELECT title FROM task ORDER BY position)"),
             "Third,First,Buy fruit,Study SwiftUI,Go for a walk")
-        XCTAssertEqual(try sqlite("SELECT count(*) FROM change"), "2")
+        XCTAssertEqual(try sqlite("SELECT count(*) FROM op WHERE part = 0"), "2", "two changes in the undo history")
     }
 
     /// A script adding tasks is killed at random moments: every task whose screen was

@@ -23,11 +23,10 @@ final class MigrationTests: StoreFolderTestCase {
                     top INTEGER NOT NULL DEFAULT 0,
                     bottom INTEGER NOT NULL DEFAULT 0,
                     state TEXT,
-                    changes INTEGER NOT NULL DEFAULT 0,
                     colour TEXT NOT NULL DEFAULT 'blue'
                 );
-                INSERT INTO new_profile (id, name, total, done, top, bottom, state, changes)
-                    SELECT id, name, total, done, top, bottom, state, changes FROM profile;
+                INSERT INTO new_profile (id, name, total, done, top, bottom, state)
+                    SELECT id, name, total, done, top, bottom, state FROM profile;
                 DROP TABLE profile;
                 ALTER TABLE new_profile RENAME TO profile;
                 """

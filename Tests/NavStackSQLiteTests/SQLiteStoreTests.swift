@@ -308,7 +308,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.count("ana", ListQuery()), 4)
         XCTAssertEqual(try store.count("ana", ListQuery(filter: .done)), 1)
         XCTAssertEqual(try store.wrongCounters(), [])
-        XCTAssertEqual(try store.db.first("SELECT count(*) FROM change WHERE kind = 'import'") { $0.int(0) }, 1)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM op WHERE kind = 'import' AND part = 0") { $0.int(0) }, 1)
         XCTAssertEqual(try store.db.first("SELECT new FROM op WHERE field = 'import'") { $0.text(0) }, #"{"first":5,"last":11}"#)
     }
 

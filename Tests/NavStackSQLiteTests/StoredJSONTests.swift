@@ -43,26 +43,23 @@ final class StoredJSONTests: XCTestCase {
         }
     }
 
-    func testChangeRecordsReadBack() {
-        let task = StoredTask(
+    /// A task as the operation log keeps it (a create's or a delete's, and what undo
+    /// reads back).
+    func testStoredTasksReadBack() {
+        var task = StoredTask(
             id: 7, position: -2, uuid: "0b1c2d3e-4f50-4a61-8b72-8c9d0e1f2a3b", DraftFields(title: "T \"q\"", notes: "n", done: true))
-        for change in [
-            ChangeRecord.pairs([
-                ChangePair(before: nil, after: task), ChangePair(before: task, after: nil),
-                ChangePair(before: task, after: task),
-            ]),
-            .pairs([]), .imported(first: 4, last: 1_000_003),
-        ] {
-            XCTAssertEqual(ChangeRecord(json: change.json), change)
+        task.rev = 3
+        var subtask = task
+        subtask.parent = 4
+        for task in [task, subtask] {
+            XCTAssertEqual(JSONValue(parsing: task.json).flatMap(StoredTask.init(json:)), task)
         }
-        let earlier = #"{"pairs":[{"after":{"id":4,"position":0,"title":"A","notes":"","done":false}}]}"#
+        let earlier = #"{"id":4,"position":0,"title":"A","notes":"","done":false}"#
         XCTAssertEqual(
-            ChangeRecord(json: earlier),
-            .pairs([
-                ChangePair(before: nil, after: StoredTask(id: 4, position: 0, uuid: "", DraftFields(title: "A", notes: "", done: false)))
-            ]),
+            JSONValue(parsing: earlier).flatMap(StoredTask.init(json:)),
+            StoredTask(id: 4, position: 0, uuid: "", DraftFields(title: "A", notes: "", done: false)),
             "a record made before tasks had uuids reads back without one")
-        XCTAssertNil(ChangeRecord(json: #"{"pairs":[{"after":{"id":4}}]}"#))
-        XCTAssertNil(ChangeRecord(json: "{}"))
+        XCTAssertNil(JSONValue(parsing: #"{"id":4}"#).flatMap(StoredTask.init(json:)))
+        XCTAssertNil(JSONValue(parsing: "{}").flatMap(StoredTask.init(json:)))
     }
 }

@@ -158,11 +158,11 @@ final class TreeStoreTests: StoreFolderTestCase {
         let green = try add(store, "Green ones", under: apples)
         try add(store, "Kiwis", under: 1)
         let before = try store.storedTasks()
-        let changes = try store.db.first("SELECT count(*) FROM change") { $0.int(0) }
+        let changes = try store.db.first("SELECT count(*) FROM op WHERE part = 0") { $0.int(0) }
         XCTAssertEqual(try store.descendantCount("ana", id: 1), 4)
 
         XCTAssertTrue(try store.delete("ana", id: 1))
-        XCTAssertEqual(try store.db.first("SELECT count(*) FROM change") { $0.int(0) }, changes.map { $0 + 1 }, "one change")
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM op WHERE part = 0") { $0.int(0) }, changes.map { $0 + 1 }, "one change")
         XCTAssertEqual(try store.storedTasks().map(\.id), [2, 3])
         XCTAssertNil(try store.task("ana", id: ripe))
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 1))

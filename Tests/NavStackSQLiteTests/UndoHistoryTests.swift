@@ -20,9 +20,12 @@ final class UndoHistoryTests: XCTestCase {
 
     private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
 
-    private func changes(_ store: SQLiteStore, _ user: String) throws -> Int {
-        try store.db.first("SELECT count(*) FROM change WHERE profile_id = (SELECT id FROM profile WHERE name = ?)", [user]) { $0.int(0) }
-            ?? 0
+    /// The first operations of the profile's changes in the log with `part` (0: in
+    /// effect or undone; -2: undone, then forgotten).
+    private func changes(_ store: SQLiteStore, _ user: String, part: OperationPart = .first) throws -> Int {
+        try store.db.first(
+            "SELECT count(*) FROM op WHERE part = ? AND profile_id = (SELECT id FROM profile WHERE name = ?)", [part.rawValue, user]
+        ) { $0.int(0) } ?? 0
     }
 
     private func all(_ store: SQLiteStore, _ user: String) throws -> [TaskItem] {
@@ -34,9 +37,10 @@ final class UndoHistoryTests: XCTestCase {
             .all([user]) { $0.int(0) }
     }
 
-    /// Two profiles change in turn, then one goes on alone past the limit: it keeps its
-    /// newest 1,000 changes, and the other keeps all of its own.
-    func testEachProfileKeepsItsOwnNewestThousandChanges() throws {
+    /// Two profiles change in turn, then one goes on alone past the limit: undo goes
+    /// back through its newest 1,000 changes, and the other's through all of its own.
+    /// Undone changes a new change forgets are no longer counted.
+    func testUndoGoesBackThroughEachProfilesNewestThousandChanges() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: false)
         try store.openProfile("bo", sample: false)
@@ -45,11 +49,11 @@ final class UndoHistoryTests: XCTestCase {
             _ = try store.insertAtTop("bo", DraftFields(title: "B\(number)"), as: .add)
         }
         for number in 301...1510 { _ = try store.insertAtTop("ana", DraftFields(title: "A\(number)"), as: .add) }
-        XCTAssertEqual(try changes(store, "ana"), SQLiteStore.undoLimit)
+        XCTAssertEqual(try changes(store, "ana"), 1510)
         XCTAssertEqual(try changes(store, "bo"), 300)
 
         for _ in 1...SQLiteStore.undoLimit { XCTAssertEqual(try store.undo("ana"), .add) }
-        XCTAssertNil(try store.undo("ana"), "only the newest 1,000 are kept")
+        XCTAssertNil(try store.undo("ana"), "only the newest 1,000")
         let kept = try all(store, "ana").map(\.title)
         XCTAssertEqual(kept.count, 510)
         XCTAssertEqual(kept.first, "A510")
@@ -60,22 +64,31 @@ final class UndoHistoryTests: XCTestCase {
         // Undone changes count until a new change forgets them.
         for _ in 1...10 { XCTAssertEqual(try store.redo("ana"), .add) }
         _ = try store.insertAtTop("ana", DraftFields(title: "new"), as: .add)
-        XCTAssertEqual(try changes(store, "ana"), 11)
+        XCTAssertNil(try store.redo("ana"))
+        XCTAssertEqual(try changes(store, "ana", part: .forgotten), 990)
+        XCTAssertEqual(try changes(store, "ana"), 521)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone") { $0.int(0) }, 300, "bo's")
+        for _ in 1...521 { XCTAssertEqual(try store.undo("ana"), .add) }
+        XCTAssertNil(try store.undo("ana"))
+        XCTAssertEqual(try store.count("ana", ListQuery()), 0)
     }
 
     /// A store whose history grew past the limit (as earlier versions let it) is cut to
-    /// each profile's newest 1,000 when it is opened.
+    /// each profile's newest 1,000 when it is opened, and its changes become operations
+    /// undo reads, after those the log had, in their order.
     func testAStoreWithTooLongAHistoryIsCutWhenOpened() throws {
         do {
             let db = try Connection(path: path)
             try db.execute(SQLiteStore.migrations[0].sql)
             try db.execute("PRAGMA user_version = 1")
             try db.run("INSERT INTO profile (name) VALUES ('ana'), ('bo')")
-            let pair = ChangeRecord.pairs([]).json
+            func pair(_ title: String) -> String {
+                #"{"pairs":[{"after":{"id":1,"position":0,"title":"\#(title)","notes":"","done":false}}]}"#
+            }
             try db.run("BEGIN")
             for number in 1...1500 {
-                try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (1, 'add', ?)", [pair])
-                if number % 100 == 0 { try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (2, 'add', ?)", [pair]) }
+                try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (1, 'add', ?)", [pair("A\(number)")])
+                if number % 100 == 0 { try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (2, 'add', ?)", [pair("B\(number)")]) }
             }
             try db.run("COMMIT")
             db.close()
@@ -83,11 +96,10 @@ final class UndoHistoryTests: XCTestCase {
         let store = try SQLiteStore(path: path)
         XCTAssertEqual(try changes(store, "ana"), 1000)
         XCTAssertEqual(try changes(store, "bo"), 15)
-        XCTAssertEqual(
-            try store.db.first("SELECT min(seq) FROM change WHERE profile_id = 1") { $0.int(0) }, 1500 + 15 - 1000 - 10 + 1,
-            "the newest are kept")
-        XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'ana'") { $0.int(0) }, 1000)
-        XCTAssertEqual(try store.db.first("SELECT changes FROM profile WHERE name = 'bo'") { $0.int(0) }, 15)
+        let titles = try store.db.prepare("SELECT json_extract(new, '$.title') FROM op WHERE profile_id = 1 ORDER BY seq").all {
+            $0.text(0)
+        }
+        XCTAssertEqual(titles, (501...1500).map { "A\($0)" }, "the newest are kept, in their order")
         store.close()
     }
 
