@@ -196,7 +196,8 @@ extension SQLiteStore {
             ORDER BY seq
             """
         ).all([seq]) { row in
-            LoggedOperation(kind: row.text(0), uuid: row.optionalText(1), field: row.text(2), old: row.optionalText(3), new: row.optionalText(4))
+            LoggedOperation(
+                kind: row.text(0), uuid: row.optionalText(1), field: row.text(2), old: row.optionalText(3), new: row.optionalText(4))
         }
     }
 
@@ -224,7 +225,9 @@ extension SQLiteStore {
                 // The fields one task's change set, one after the other.
                 guard let uuid = operation.uuid else { throw unreadable }
                 var end = index + 1
-                while end < operations.count, operations[end].uuid == uuid, !["task", "pair", "import", "range"].contains(operations[end].field) {
+                while end < operations.count, operations[end].uuid == uuid,
+                    !["task", "pair", "import", "range"].contains(operations[end].field)
+                {
                     end += 1
                 }
                 pairs.append(try fieldsPair(db, user, uuid: uuid, operations[index..<end]))

@@ -88,7 +88,9 @@ final class UndoHistoryTests: XCTestCase {
             try db.run("BEGIN")
             for number in 1...1500 {
                 try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (1, 'add', ?)", [pair("A\(number)")])
-                if number % 100 == 0 { try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (2, 'add', ?)", [pair("B\(number)")]) }
+                if number % 100 == 0 {
+                    try db.run("INSERT INTO change (profile_id, kind, rows) VALUES (2, 'add', ?)", [pair("B\(number)")])
+                }
             }
             try db.run("COMMIT")
             db.close()
