@@ -313,8 +313,10 @@ extension SQLiteStore {
 
     /// A task with its place in the list.
     static func stored(_ db: Connection, _ user: String, id: Int) throws -> StoredTask? {
-        try db.first("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)", [id, user], storedTask)
+        try db.first(storedByID, [id, user], storedTask)
     }
+
+    private static let storedByID = SQL("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)")
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
@@ -419,15 +421,12 @@ extension SQLiteStore {
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
             } else {
-                try db.run(
-                    """
-                    UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                    """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
+                try db.run(updateInPlace, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 && task.parent == 0 && old.parent == 0 {
                 // A task at the top, done or not done: the profile's two counts at once.
-                try db.run("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE name = ?2", [delta, user])
+                try db.run(countRootDone, [delta, user])
             } else {
                 if delta != 0 {
                     try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
@@ -445,17 +444,23 @@ extension SQLiteStore {
         }
     }
 
+    /// The statements of a change that leaves a task in its place (most changes).
+    private static let updateInPlace = SQL(
+        "UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(profileID)")
+    private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE name = ?2")
+
     // MARK: - The operation log
 
     /// The columns an operation is appended with.
     private static let appended = "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)"
+    private static let appendOperation = SQL("\(appended) VALUES (\(profileID), ?, ?, ?, ?, ?, ?, ?, ?)")
 
     /// Appends a change's operations to the log: `task` for a task created (`old` null,
     /// `new` the task) or deleted (the other way round), else one operation a field it
     /// set, with the old and new values as JSON. The log is also what `undo` and `redo`
     /// read (``ChangeLog``).
     static func log(_ db: Connection, _ user: String, _ pair: ChangePair, _ log: inout ChangeLog) throws {
-        let insert = try db.statement("\(appended) VALUES (\(Self.profileID), ?, ?, ?, ?, ?, ?, ?, ?)")
+        let insert = try db.statement(appendOperation)
         let now = Int(milliseconds())
         func append(_ uuid: String, _ field: String, _ old: String?, _ new: String?) throws {
             let (part, writer) = log.next()
@@ -592,10 +597,17 @@ struct ReadCache {
             }
         }
 
-        /// Changes or forgets every answer (`nil` forgets).
+        /// Changes or forgets every answer (`nil` forgets), in place.
         func update(_ change: (Key, Value) -> Value?) {
             last = nil
-            for (key, value) in values { values[key] = change(key, value) }
+            var forgotten: [Key] = []
+            var index = values.startIndex
+            while index != values.endIndex {
+                let (key, value) = values[index]
+                if let changed = change(key, value) { values.values[index] = changed } else { forgotten.append(key) }
+                values.formIndex(after: &index)
+            }
+            for key in forgotten { values[key] = nil }
         }
     }
 

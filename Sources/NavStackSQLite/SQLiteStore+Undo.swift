@@ -75,6 +75,8 @@ extension SQLiteStore {
     /// Starts a change: what could be redone is forgotten (its first operation marked,
     /// an undone import's tasks let go). Returns the log its operations go in.
     func beginChange(_ db: Connection, _ user: String, _ kind: ChangeKind) throws -> ChangeLog {
+        // Most changes follow no undo: one look at the (empty) table.
+        guard try db.first(Self.anyUndone, [], { _ in true }) != nil else { return ChangeLog(kind, by: writer) }
         try db.run(
             """
             UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
@@ -83,6 +85,8 @@ extension SQLiteStore {
         if sqlite3_changes(db.handle) > 0 { try db.run("DELETE FROM undone WHERE profile_id = \(Self.profileID)", [user]) }
         return ChangeLog(kind, by: writer)
     }
+
+    private static let anyUndone = SQL("SELECT 1 FROM undone LIMIT 1")
 
     /// Records a change whose operations are not the log's own (local values another
     /// replica replaced): each pair as one `pair` operation, the task before and after
