@@ -66,15 +66,15 @@ struct LoggedOperation {
 }
 
 extension SQLiteStore {
-    /// How many of a profile's newest changes `undo` goes back through.
-    public static let undoLimit = 1000
-
     /// How many ids of an import one statement of its undo or redo moves.
     static let importBatch = 10_000
 
     /// Starts a change: what could be redone is forgotten (its first operation marked,
     /// an undone import's tasks let go). Returns the log its operations go in.
     func beginChange(_ db: Connection, _ user: String, _ kind: ChangeKind) throws -> ChangeLog {
+        if ownChangesAfter[user] == nil {
+            ownChangesAfter[user] = try db.first("SELECT coalesce(max(seq), 0) FROM op", [], { $0.int64(0) }) ?? 0
+        }
         // Most changes follow no undo: one look at the (empty) table.
         guard try db.first(Self.anyUndone, [], { _ in true }) != nil else { return ChangeLog(kind, by: writer) }
         try db.run(
@@ -120,7 +120,7 @@ extension SQLiteStore {
     func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
             guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }),
-                let seq = try undone ? Self.undoneLast(db, profile, by: writer) : Self.newestInEffect(db, profile, by: writer)
+                let seq = try undone ? Self.undoneLast(db, profile, by: writer) : newestInEffect(db, profile, user: user)
             else { return nil }
             let operations = try Self.operations(db, of: seq)
             guard let kind = operations.first.flatMap({ ChangeKind(rawValue: $0.kind) }) else { return nil }
@@ -171,16 +171,17 @@ extension SQLiteStore {
         }
     }
 
-    /// The first operation of the profile's newest change in effect among its newest
-    /// ``undoLimit``: `writer`'s own first.
-    static func newestInEffect(_ db: Connection, _ profile: Int64, by writer: String) throws -> Int64? {
-        let oldest =
-            try db.first(
-                "SELECT seq FROM op WHERE profile_id = ? AND part = 0 ORDER BY seq DESC LIMIT 1 OFFSET \(undoLimit - 1)",
-                [profile], { $0.int64(0) }) ?? 0
-        let pick = "SELECT seq FROM op WHERE profile_id = ?1 AND part = 0 AND seq >= ?2 AND seq NOT IN (SELECT seq FROM undone)"
-        return try db.first("\(pick) AND writer = ?3 ORDER BY seq DESC LIMIT 1", [profile, oldest, writer]) { $0.int64(0) }
-            ?? db.first("\(pick) ORDER BY seq DESC LIMIT 1", [profile, oldest]) { $0.int64(0) }
+    /// The first operation of the profile's newest change in effect: this process's own
+    /// first (the log read from its end, back to where this process started to change
+    /// the profile, when it did).
+    func newestInEffect(_ db: Connection, _ profile: Int64, user: String) throws -> Int64? {
+        let pick = "SELECT seq FROM op WHERE profile_id = ?1 AND part = 0 AND seq NOT IN (SELECT seq FROM undone)"
+        if let after = ownChangesAfter[user],
+            let own = try db.first("\(pick) AND seq > ?2 AND writer = ?3 ORDER BY seq DESC LIMIT 1", [profile, after, writer], { $0.int64(0) })
+        {
+            return own
+        }
+        return try db.first("\(pick) ORDER BY seq DESC LIMIT 1", [profile]) { $0.int64(0) }
     }
 
     /// The first operation of the change undone last: by `writer` first. (`turn` orders
@@ -352,8 +353,7 @@ extension SQLiteStore {
     }
 
     /// Refuses to undo an import while a later change that is not undone touches one
-    /// of its tasks (undo goes back through at most ``undoLimit`` changes, so there are
-    /// at most that many to read).
+    /// of its tasks.
     private static func ensureUntouched(_ db: Connection, _ user: String, profile: Int64, seq: Int64, first: Int, last: Int) throws {
         let later = try db.prepare(
             """

@@ -49,6 +49,9 @@ public final class SQLiteStore: TaskStore {
     public var uuids: TaskUUIDSource
     /// Names this process's changes in the undo history: `undo` reverts its own first.
     let writer: String
+    /// For each profile this process changed, the last operation of the log before its
+    /// first change: its own changes come after it.
+    var ownChangesAfter: [String: Int64] = [:]
     /// Whether reads are cached: in memory, where no one else writes, and in a file's
     /// shared transaction (``defersCommits``), which locks every other writer out until
     /// it commits.

@@ -37,10 +37,10 @@ final class UndoHistoryTests: XCTestCase {
             .all([user]) { $0.int(0) }
     }
 
-    /// Two profiles change in turn, then one goes on alone past the limit: undo goes
-    /// back through its newest 1,000 changes, and the other's through all of its own.
-    /// Undone changes a new change forgets are no longer counted.
-    func testUndoGoesBackThroughEachProfilesNewestThousandChanges() throws {
+    /// Two profiles change in turn, then one goes on alone: undo goes back through each
+    /// profile's whole history, its own changes only. Undone changes a new change
+    /// forgets are gone for good.
+    func testUndoGoesBackThroughEachProfilesWholeHistory() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: false)
         try store.openProfile("bo", sample: false)
@@ -52,25 +52,55 @@ final class UndoHistoryTests: XCTestCase {
         XCTAssertEqual(try changes(store, "ana"), 1510)
         XCTAssertEqual(try changes(store, "bo"), 300)
 
-        for _ in 1...SQLiteStore.undoLimit { XCTAssertEqual(try store.undo("ana"), .add) }
-        XCTAssertNil(try store.undo("ana"), "only the newest 1,000")
+        for _ in 1...1000 { XCTAssertEqual(try store.undo("ana"), .add) }
         let kept = try all(store, "ana").map(\.title)
         XCTAssertEqual(kept.count, 510)
         XCTAssertEqual(kept.first, "A510")
         for _ in 1...300 { XCTAssertEqual(try store.undo("bo"), .add) }
         XCTAssertNil(try store.undo("bo"))
         XCTAssertEqual(try store.count("bo", ListQuery()), 0)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 510, "bo's undo left ana's tasks alone")
+        for _ in 1...510 { XCTAssertEqual(try store.undo("ana"), .add) }
+        XCTAssertNil(try store.undo("ana"))
+        XCTAssertEqual(try store.count("ana", ListQuery()), 0)
 
         // Undone changes count until a new change forgets them.
         for _ in 1...10 { XCTAssertEqual(try store.redo("ana"), .add) }
+        XCTAssertEqual(try all(store, "ana").map(\.title), (1...10).reversed().map { "A\($0)" })
         _ = try store.insertAtTop("ana", DraftFields(title: "new"), as: .add)
         XCTAssertNil(try store.redo("ana"))
-        XCTAssertEqual(try changes(store, "ana", part: .forgotten), 990)
-        XCTAssertEqual(try changes(store, "ana"), 521)
+        XCTAssertEqual(try changes(store, "ana", part: .forgotten), 1500)
+        XCTAssertEqual(try changes(store, "ana"), 11)
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone") { $0.int(0) }, 300, "bo's")
-        for _ in 1...521 { XCTAssertEqual(try store.undo("ana"), .add) }
+        for _ in 1...11 { XCTAssertEqual(try store.undo("ana"), .add) }
         XCTAssertNil(try store.undo("ana"))
         XCTAssertEqual(try store.count("ana", ListQuery()), 0)
+    }
+
+    /// Three processes on one store: each undoes its own newest change first, then the
+    /// profile's newest; one that changed nothing takes the profile's newest at once.
+    func testEachProcessUndoesItsOwnChangesFirst() throws {
+        let a = try SQLiteStore(path: path)
+        try a.openProfile("ana", sample: false)
+        let b = try SQLiteStore(path: path)
+        _ = try a.insertAtTop("ana", DraftFields(title: "A1"), as: .add)
+        _ = try b.insertAtTop("ana", DraftFields(title: "B1"), as: .add)
+        _ = try a.insertAtTop("ana", DraftFields(title: "A2"), as: .add)
+        _ = try b.insertAtTop("ana", DraftFields(title: "B2"), as: .add)
+        func titles() throws -> [String] { try all(a, "ana").map(\.title) }
+
+        XCTAssertEqual(try a.undo("ana"), .add)
+        XCTAssertEqual(try titles(), ["B2", "B1", "A1"], "A's own newest, not B's later one")
+        let c = try SQLiteStore(path: path)
+        XCTAssertEqual(try c.undo("ana"), .add)
+        XCTAssertEqual(try titles(), ["B1", "A1"], "C changed nothing: the profile's newest")
+        XCTAssertEqual(try b.undo("ana"), .add)
+        XCTAssertEqual(try titles(), ["A1"], "B's own")
+        XCTAssertEqual(try b.undo("ana"), .add)
+        XCTAssertEqual(try titles(), [], "then the profile's")
+        XCTAssertEqual(try a.redo("ana"), .add)
+        XCTAssertEqual(try titles(), ["A2"], "A redoes what it undid last")
+        for store in [a, b, c] { store.close() }
     }
 
     /// A store whose history grew past the limit (as earlier versions let it) is cut to
