@@ -177,7 +177,8 @@ extension SQLiteStore {
     func newestInEffect(_ db: Connection, _ profile: Int64, user: String) throws -> Int64? {
         let pick = "SELECT seq FROM op WHERE profile_id = ?1 AND part = 0 AND seq NOT IN (SELECT seq FROM undone)"
         if let after = ownChangesAfter[user],
-            let own = try db.first("\(pick) AND seq > ?2 AND writer = ?3 ORDER BY seq DESC LIMIT 1", [profile, after, writer], { $0.int64(0) })
+            let own = try db.first(
+                "\(pick) AND seq > ?2 AND writer = ?3 ORDER BY seq DESC LIMIT 1", [profile, after, writer], { $0.int64(0) })
         {
             return own
         }
