@@ -47,10 +47,10 @@ extension SQLiteStore {
                         var top = current
                         top.parent = 0
                         top.rev += 1
-                        _ = try put(db, user, top, replacing: current)
+                        _ = try put(db, user, top, replacing: current, profile: state.profile)
                     }
                 }
-                _ = try put(db, user, nil, replacing: local)
+                _ = try put(db, user, nil, replacing: local, profile: state.profile)
                 return
             }
             var task = StoredTask(id: local?.id, position: register.position, uuid: uuid, register.fields)
@@ -102,10 +102,10 @@ extension SQLiteStore {
                 }
                 if local.fields != task.fields || local.parent != parentID || local.position != task.position {
                     task.rev = local.rev + 1
-                    _ = try put(db, user, task, replacing: local)
+                    _ = try put(db, user, task, replacing: local, profile: state.profile)
                 }
             } else {
-                _ = try put(db, user, task, replacing: nil)
+                _ = try put(db, user, task, replacing: nil, profile: state.profile)
                 unknown.remove(uuid)
             }
         }

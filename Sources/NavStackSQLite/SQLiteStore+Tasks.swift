@@ -29,7 +29,7 @@ extension SQLiteStore {
             if sample {
                 // In the log (their creation is a change other stores must see), not in
                 // the undo history.
-                var log = ChangeLog(outsideHistory: ChangeKind.add.rawValue)
+                var log = ChangeLog(outsideHistory: ChangeKind.add.rawValue, of: db.lastInsertedRowID)
                 for task in TaskItem.samples {
                     let added = try Self.append(
                         db, user, DraftFields(title: task.title, notes: task.notes, done: task.done),
@@ -174,7 +174,9 @@ extension SQLiteStore {
         // A task keeps its place, so what was read stays true but for this task: the
         // cache is mended rather than forgotten (a toggle then reads nothing again).
         try writing(keepingCache: true) { db in
-            guard let before = try Self.stored(db, user, id: id) else { return nil }
+            guard let profile = try existingProfileID(db, user), let before = try Self.stored(db, profile: profile, id: id) else {
+                return nil
+            }
             var after = before
             change(&after.fields)
             guard after.fields != before.fields else { return before.item }
@@ -313,10 +315,15 @@ extension SQLiteStore {
 
     /// A task with its place in the list.
     static func stored(_ db: Connection, _ user: String, id: Int) throws -> StoredTask? {
-        try db.first(storedByID, [id, user], storedTask)
+        try db.first("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)", [id, user], storedTask)
     }
 
-    private static let storedByID = SQL("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = \(profileID)")
+    /// The task with this id, when the profile has it.
+    static func stored(_ db: Connection, profile: Int64, id: Int) throws -> StoredTask? {
+        try db.first(storedByID, [id, profile], storedTask)
+    }
+
+    private static let storedByID = SQL("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = ?")
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
@@ -390,14 +397,17 @@ extension SQLiteStore {
     /// Makes a change of one task and logs its operations with `log`: the pair as made
     /// (an inserted task with its id).
     static func change(_ db: Connection, _ user: String, _ pair: ChangePair, _ log: inout ChangeLog) throws -> ChangePair {
-        let made = ChangePair(before: pair.before, after: try put(db, user, pair.after, replacing: pair.before))
+        let made = ChangePair(
+            before: pair.before, after: try put(db, user, pair.after, replacing: pair.before, profile: log.profile))
         try Self.log(db, user, made, &log)
         return made
     }
 
     /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
     /// or a delete (`task` nil). Returns `task` as stored (an inserted one with its id).
-    static func put(_ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?) throws -> StoredTask? {
+    static func put(
+        _ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?, profile: Int64
+    ) throws -> StoredTask? {
         switch (old, task) {
         case (nil, nil):
             return nil
@@ -421,12 +431,12 @@ extension SQLiteStore {
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
             } else {
-                try db.run(updateInPlace, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, user])
+                try db.run(updateInPlace, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, profile])
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 && task.parent == 0 && old.parent == 0 {
                 // A task at the top, done or not done: the profile's two counts at once.
-                try db.run(countRootDone, [delta, user])
+                try db.run(countRootDone, [delta, profile])
             } else {
                 if delta != 0 {
                     try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
@@ -445,15 +455,14 @@ extension SQLiteStore {
     }
 
     /// The statements of a change that leaves a task in its place (most changes).
-    private static let updateInPlace = SQL(
-        "UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = \(profileID)")
-    private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE name = ?2")
+    private static let updateInPlace = SQL("UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = ?")
+    private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE id = ?2")
 
     // MARK: - The operation log
 
     /// The columns an operation is appended with.
     private static let appended = "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)"
-    private static let appendOperation = SQL("\(appended) VALUES (\(profileID), ?, ?, ?, ?, ?, ?, ?, ?)")
+    private static let appendOperation = SQL("\(appended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
     /// Appends a change's operations to the log: `task` for a task created (`old` null,
     /// `new` the task) or deleted (the other way round), else one operation a field it
@@ -464,7 +473,7 @@ extension SQLiteStore {
         let now = Int(milliseconds())
         func append(_ uuid: String, _ field: String, _ old: String?, _ new: String?) throws {
             let (part, writer) = log.next()
-            try insert.run([user, log.kind, uuid, field, old, new, now, part, writer])
+            try insert.run([log.profile, log.kind, uuid, field, old, new, now, part, writer])
         }
         switch (pair.before, pair.after) {
         case (nil, nil):
@@ -482,10 +491,10 @@ extension SQLiteStore {
                 let (part, writer) = log.next()
                 try db.run(
                     """
-                    \(appended) VALUES (\(Self.profileID), ?, ?, 'parent',
+                    \(appended) VALUES (?, ?, ?, 'parent',
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
                         coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?, ?, ?)
-                    """, [user, log.kind, after.uuid, before.parent, after.parent, now, part, writer])
+                    """, [log.profile, log.kind, after.uuid, before.parent, after.parent, now, part, writer])
             }
             if after.position != before.position {
                 // Its place among its new siblings, for another store to order them alike.
@@ -500,8 +509,8 @@ extension SQLiteStore {
         let range = "{\"first\":\(first),\"last\":\(last)}"
         let (part, writer) = log.next()
         try db.run(
-            "\(appended) VALUES (\(Self.profileID), ?, NULL, 'import', ?, ?, ?, ?, ?)",
-            [user, log.kind, adding ? nil : range, adding ? range : nil, Int(milliseconds()), part, writer])
+            "\(appended) VALUES (?, ?, NULL, 'import', ?, ?, ?, ?, ?)",
+            [log.profile, log.kind, adding ? nil : range, adding ? range : nil, Int(milliseconds()), part, writer])
     }
 }
 

@@ -27,15 +27,17 @@ enum OperationPart: Int {
     case forgotten = -2
 }
 
-/// How the operations of one change are logged: under its kind, the first one naming
-/// the process that made it, the next ones following it.
+/// How the operations of one change are logged: for its profile, under its kind, the
+/// first one naming the process that made it, the next ones following it.
 struct ChangeLog {
+    let profile: Int64
     let kind: String
     private let writer: String
     private var part: OperationPart
 
     /// A change `undo` can take back, made by `writer`.
-    init(_ kind: ChangeKind, by writer: String) {
+    init(_ kind: ChangeKind, of profile: Int64, by writer: String) {
+        self.profile = profile
         self.kind = kind.rawValue
         self.writer = writer
         part = .first
@@ -43,7 +45,8 @@ struct ChangeLog {
 
     /// Operations outside the history: an undo's or a redo's (`kind` the command), a
     /// new profile's sample tasks.
-    init(outsideHistory kind: String) {
+    init(outsideHistory kind: String, of profile: Int64) {
+        self.profile = profile
         self.kind = kind
         writer = ""
         part = .none
@@ -72,18 +75,19 @@ extension SQLiteStore {
     /// Starts a change: what could be redone is forgotten (its first operation marked,
     /// an undone import's tasks let go). Returns the log its operations go in.
     func beginChange(_ db: Connection, _ user: String, _ kind: ChangeKind) throws -> ChangeLog {
+        let profile = try profileID(db, user)
         if ownChangesAfter[user] == nil {
             ownChangesAfter[user] = try db.first("SELECT coalesce(max(seq), 0) FROM op", [], { $0.int64(0) }) ?? 0
         }
         // Most changes follow no undo: one look at the (empty) table.
-        guard try db.first(Self.anyUndone, [], { _ in true }) != nil else { return ChangeLog(kind, by: writer) }
+        guard try db.first(Self.anyUndone, [], { _ in true }) != nil else { return ChangeLog(kind, of: profile, by: writer) }
         try db.run(
             """
             UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
             WHERE op.seq = undone.seq AND undone.profile_id = \(Self.profileID)
             """, [user])
         if sqlite3_changes(db.handle) > 0 { try db.run("DELETE FROM undone WHERE profile_id = \(Self.profileID)", [user]) }
-        return ChangeLog(kind, by: writer)
+        return ChangeLog(kind, of: profile, by: writer)
     }
 
     private static let anyUndone = SQL("SELECT 1 FROM undone LIMIT 1")
@@ -96,12 +100,14 @@ extension SQLiteStore {
         let insert = try db.statement(
             """
             INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)
-            VALUES (\(Self.profileID), ?, ?, 'pair', ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, 'pair', ?, ?, ?, ?, ?)
             """)
         let now = Int(Self.milliseconds())
         for pair in pairs {
             let (part, writer) = log.next()
-            try insert.run([user, log.kind, (pair.after ?? pair.before)?.uuid, pair.before?.json, pair.after?.json, now, part, writer])
+            try insert.run([
+                log.profile, log.kind, (pair.after ?? pair.before)?.uuid, pair.before?.json, pair.after?.json, now, part, writer,
+            ])
         }
     }
 
@@ -125,7 +131,7 @@ extension SQLiteStore {
             let operations = try Self.operations(db, of: seq)
             guard let kind = operations.first.flatMap({ ChangeKind(rawValue: $0.kind) }) else { return nil }
             let word: CommandWord = undone ? .redo : .undo
-            var log = ChangeLog(outsideHistory: word.rawValue)
+            var log = ChangeLog(outsideHistory: word.rawValue, of: profile)
             if !undone {
                 // First: an undone import's tasks wait under it.
                 try db.run(

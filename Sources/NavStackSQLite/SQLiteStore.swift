@@ -52,6 +52,10 @@ public final class SQLiteStore: TaskStore {
     /// For each profile this process changed, the last operation of the log before its
     /// first change: its own changes come after it.
     var ownChangesAfter: [String: Int64] = [:]
+    /// Profiles' ids by name, as read: a profile is never removed nor renamed, so an id
+    /// once committed stays; forgotten when a transaction rolls back (it may have made
+    /// the profile).
+    private var profileIDs: [String: Int64] = [:]
     /// Whether reads are cached: in memory, where no one else writes, and in a file's
     /// shared transaction (``defersCommits``), which locks every other writer out until
     /// it commits.
@@ -211,6 +215,7 @@ public final class SQLiteStore: TaskStore {
             pending = false
             deferredPhase = nil
             try? db.run("ROLLBACK")
+            profileIDs = [:]
             let failure = storeFailure(error)
             commitFailure = failure
             throw failure
@@ -222,6 +227,7 @@ public final class SQLiteStore: TaskStore {
             try db.run("COMMIT")
         } catch {
             try? db.run("ROLLBACK")
+            profileIDs = [:]
             let failure = storeFailure(error)
             commitFailure = failure
             throw failure
@@ -258,6 +264,7 @@ public final class SQLiteStore: TaskStore {
             } catch {
                 if began {
                     try? db.run("ROLLBACK")
+                    profileIDs = [:]
                     if isCaching { cache = ReadCache() }
                 }
                 throw error
@@ -307,6 +314,7 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
+            profileIDs = [:]
             // What the command mended in the cache, or left to save, was rolled back with it.
             cache = ReadCache()
             deferredPhase = phaseBefore
@@ -354,6 +362,25 @@ public final class SQLiteStore: TaskStore {
         if isCaching && !keepingCache { cache = ReadCache() }
         return try body(db)
     }
+
+    /// The id of the profile named `user`; `nil` when there is none.
+    func existingProfileID(_ db: Connection, _ user: String) throws -> Int64? {
+        if let id = profileIDs[user] { return id }
+        let id = try db.first(Self.profileByName, [user], { $0.int64(0) })
+        profileIDs[user] = id
+        return id
+    }
+
+    /// The id of the profile named `user`, which must exist (a change asks once it knows
+    /// the profile has the task it changes, or has just made the profile).
+    func profileID(_ db: Connection, _ user: String) throws -> Int64 {
+        guard let id = try existingProfileID(db, user) else {
+            throw SQLiteError(code: SQLITE_CONSTRAINT, message: "no profile \(user)")
+        }
+        return id
+    }
+
+    private static let profileByName = SQL("SELECT id FROM profile WHERE name = ?")
 
     private func begin() throws {
         try db.run("BEGIN IMMEDIATE")

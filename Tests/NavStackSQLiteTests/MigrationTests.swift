@@ -162,16 +162,45 @@ final class MigrationTests: StoreFolderTestCase {
 
 /// A store written by the navstack before uuids (schema version 2), migrated.
 final class StoreFromTheLastReleaseTests: XCTestCase {
-    func testAVersion2StoreGetsUUIDsAndKeepsItsTasksHistoryAndDraft() throws {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A copy of the fixture, opened (and so migrated).
+    private func openFixture() throws -> SQLiteStore {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Fixtures/store-v2.sqlite").standardizedFileURL
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-v2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("navstack.sqlite").path
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
+        return try SQLiteStore(path: path)
+    }
 
-        let store = try SQLiteStore(path: path)
+    /// The import undone before the migration is redone after it: its tasks come back
+    /// from where they waited, and undo takes them away again.
+    func testAnImportUndoneBeforeTheMigrationIsRedoneAfterIt() throws {
+        let store = try openFixture()
+        defer { store.close() }
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone") { $0.int(0) }, 1)
+        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertNil(try store.redo("ana"))
+        let titles = try store.page("ana", ListQuery(), offset: 0, limit: 100).map(\.title)
+        XCTAssertEqual(titles.count, 8, "\(titles)")
+        XCTAssertEqual(titles.suffix(4).filter { $0.hasPrefix("Imported") }.count, 4, "\(titles)")
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 0)
+        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.count("ana", ListQuery()), 6)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 2)
+    }
+
+    func testAVersion2StoreGetsUUIDsAndKeepsItsTasksHistoryAndDraft() throws {
+        let store = try openFixture()
         defer { store.close() }
         XCTAssertEqual(try SQLiteStore.userVersion(store.db), SQLiteStore.migrations.count)
         let tasks = try store.page("ana", ListQuery(), offset: 0, limit: 100)
