@@ -161,23 +161,11 @@ final class MigrationTests: StoreFolderTestCase {
 }
 
 /// A store written by the navstack before uuids (schema version 2), migrated.
-final class StoreFromTheLastReleaseTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-v2-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
+final class StoreFromTheLastReleaseTests: StoreFolderTestCase {
     /// A copy of the fixture, opened (and so migrated).
     private func openFixture() throws -> SQLiteStore {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Fixtures/store-v2.sqlite").standardizedFileURL
-        let path = folder.appendingPathComponent("navstack.sqlite").path
         try FileManager.default.copyItem(atPath: fixture.path, toPath: path)
         return try SQLiteStore(path: path)
     }

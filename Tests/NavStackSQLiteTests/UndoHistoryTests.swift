@@ -4,22 +4,9 @@ import XCTest
 
 @testable import NavStackSQLite
 
-/// The undo history: each profile keeps its own newest changes, and an import is undone
-/// and redone by moving its tasks, a batch at a time.
-final class UndoHistoryTests: XCTestCase {
-    private var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-undo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
-
+/// The undo history, read from the operation log: each profile's own, each process's own
+/// changes first, and an import undone and redone by moving its tasks, a batch at a time.
+final class UndoHistoryTests: StoreFolderTestCase {
     /// The first operations of the profile's changes in the log with `part` (0: in
     /// effect or undone; -2: undone, then forgotten).
     private func changes(_ store: SQLiteStore, _ user: String, part: OperationPart = .first) throws -> Int {
