@@ -249,6 +249,7 @@ extension SQLiteStore {
                 turn INTEGER NOT NULL,
                 by TEXT NOT NULL
             );
+            CREATE INDEX undone_by_profile ON undone(profile_id);
             CREATE TEMP TABLE legacy (
                 n INTEGER PRIMARY KEY, change_seq INTEGER, part INTEGER, profile_id INTEGER, kind TEXT, writer TEXT,
                 task_uuid TEXT, field TEXT, old TEXT, new TEXT, undone INTEGER, undone_by TEXT);
@@ -258,7 +259,8 @@ extension SQLiteStore {
                     coalesce(json_extract(p.value, '$.after.uuid'), json_extract(p.value, '$.before.uuid')) AS task_uuid,
                     'pair' AS field, json_extract(p.value, '$.before') AS old, json_extract(p.value, '$.after') AS new,
                     c.undone, c.undone_by
-                FROM change AS c, json_each(c.rows, '$.pairs') AS p WHERE json_valid(c.rows)
+                FROM change AS c, json_each(c.rows, '$.pairs') AS p
+                WHERE json_valid(c.rows) AND json_type(c.rows, '$.pairs') = 'array'
                 UNION ALL
                 SELECT c.seq, 0, 0, c.profile_id, c.kind, c.writer, NULL, 'range', NULL,
                     json_object('first', json_extract(c.rows, '$.first'), 'last', json_extract(c.rows, '$.last')),
@@ -350,6 +352,7 @@ extension SQLiteStore {
             turn INTEGER NOT NULL,
             by TEXT NOT NULL
         );
+        CREATE INDEX undone_by_profile ON undone(profile_id);
         CREATE TABLE undone_task (
             change_seq INTEGER NOT NULL REFERENCES undone(seq) ON DELETE CASCADE,
             id INTEGER NOT NULL,

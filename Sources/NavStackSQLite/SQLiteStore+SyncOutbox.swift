@@ -115,7 +115,8 @@ extension SQLiteStore {
         guard last > state.stamped else { return }
         let ops = try db.prepare(
             """
-            SELECT seq, task_uuid, field, old, new, millis FROM op WHERE profile_id = ? AND seq > ? ORDER BY seq
+            SELECT seq, task_uuid, field, old, new, millis FROM op
+            WHERE profile_id = ? AND seq > ? AND field NOT IN \(undoOnlyFields) ORDER BY seq
             """
         ).all([state.profile, state.stamped]) { row in
             (row.text(1), row.text(2), row.optionalText(3), row.optionalText(4), row.int(5))

@@ -92,8 +92,8 @@ extension SQLiteStore {
             else { return false }
             if outbox > sent { return true }
             return try db.first(
-                // Operations kept for undo alone (`pair`) are never sent.
-                "SELECT 1 FROM op WHERE profile_id = \(Self.profileID) AND seq > ? AND field <> 'pair' LIMIT 1",
+                // Operations kept for undo alone are never sent.
+                "SELECT 1 FROM op WHERE profile_id = \(Self.profileID) AND seq > ? AND field NOT IN \(Self.undoOnlyFields) LIMIT 1",
                 [user, stamped]
             ) { _ in true } ?? false
         }

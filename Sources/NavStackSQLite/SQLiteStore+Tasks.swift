@@ -497,6 +497,16 @@ extension SQLiteStore {
                     """, [log.profile, log.kind, after.uuid, before.parent, after.parent, now, part, writer])
             }
             if after.position != before.position {
+                if after.parent == before.parent {
+                    // For undo alone (never sent): the parent it stayed under, which undoing
+                    // the move checks it still is.
+                    let (part, writer) = log.next()
+                    try db.run(
+                        """
+                        \(appended) VALUES (?, ?, ?, 'under', NULL,
+                            coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?, ?, ?)
+                        """, [log.profile, log.kind, after.uuid, after.parent, now, part, writer])
+                }
                 // Its place among its new siblings, for another store to order them alike.
                 try append(after.uuid, "position", String(before.position), String(after.position))
             }

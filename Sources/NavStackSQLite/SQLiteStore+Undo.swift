@@ -59,6 +59,12 @@ struct ChangeLog {
     }
 }
 
+/// The fields of operations kept for undo alone, which sync never stamps nor sends:
+/// `pair` (a task before and after: local values another replica replaced, a change made
+/// before undo read the log), `range` (an import's ids, from before then) and `under`
+/// (the parent a task moved among its siblings kept: undo of the move checks it still is).
+let undoOnlyFields: Set<String> = ["pair", "range", "under"]
+
 /// An operation of the log as undo reads it.
 struct LoggedOperation {
     var kind: String
@@ -69,6 +75,9 @@ struct LoggedOperation {
 }
 
 extension SQLiteStore {
+    /// ``undoOnlyFields`` as an SQL list.
+    static let undoOnlyFields = "(" + NavStackSQLite.undoOnlyFields.sorted().map { "'\($0)'" }.joined(separator: ", ") + ")"
+
     /// How many ids of an import one statement of its undo or redo moves.
     static let importBatch = 10_000
 
@@ -79,18 +88,18 @@ extension SQLiteStore {
         if ownChangesAfter[user] == nil {
             ownChangesAfter[user] = try db.first("SELECT coalesce(max(seq), 0) FROM op", [], { $0.int64(0) }) ?? 0
         }
-        // Most changes follow no undo: one look at the (empty) table.
-        guard try db.first(Self.anyUndone, [], { _ in true }) != nil else { return ChangeLog(kind, of: profile, by: writer) }
+        // Most changes follow no undo: one look at the profile's (empty) list.
+        guard try db.first(Self.anyUndone, [profile], { _ in true }) != nil else { return ChangeLog(kind, of: profile, by: writer) }
         try db.run(
             """
             UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
-            WHERE op.seq = undone.seq AND undone.profile_id = \(Self.profileID)
-            """, [user])
-        if sqlite3_changes(db.handle) > 0 { try db.run("DELETE FROM undone WHERE profile_id = \(Self.profileID)", [user]) }
+            WHERE op.seq = undone.seq AND undone.profile_id = ?
+            """, [profile])
+        try db.run("DELETE FROM undone WHERE profile_id = ?", [profile])
         return ChangeLog(kind, of: profile, by: writer)
     }
 
-    private static let anyUndone = SQL("SELECT 1 FROM undone LIMIT 1")
+    private static let anyUndone = SQL("SELECT 1 FROM undone WHERE profile_id = ? LIMIT 1")
 
     /// Records a change whose operations are not the log's own (local values another
     /// replica replaced): each pair as one `pair` operation, the task before and after
@@ -265,6 +274,10 @@ extension SQLiteStore {
                 guard let old = operation.old.flatMap({ Int($0) }), let new = operation.new.flatMap({ Int($0) }) else { throw unreadable }
                 before.position = old
                 after.position = new
+            case "under":
+                // A move that kept the parent: the task was under it before and after.
+                before.parent = try parentID(db, user, operation.new)
+                after.parent = before.parent
             default:
                 guard let field = TaskField(rawValue: operation.field), let old = value(of: field, operation.old),
                     let new = value(of: field, operation.new)
@@ -276,9 +289,18 @@ extension SQLiteStore {
         return ChangePair(before: before, after: after)
     }
 
-    /// A task that is gone, for undo to name: as this store deleted it, else with the
-    /// title its register holds (another replica deleted it).
+    /// A task that is gone, for undo to name: as it waits under an undone import, else as
+    /// this store deleted it, else with the title its register holds (another replica
+    /// deleted it).
     private static func lastSeen(_ db: Connection, _ user: String, uuid: String) throws -> StoredTask {
+        if let waiting = try db.first(
+            """
+            SELECT t.id, t.position, t.uuid, t.rev, t.title, t.notes, t.done, t.parent, 0, 0
+            FROM undone_task AS t JOIN undone AS u ON u.seq = t.change_seq WHERE t.uuid = ? AND u.profile_id = \(profileID)
+            """, [uuid, user], storedTask)
+        {
+            return waiting
+        }
         if let deleted = try db.first(
             "SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1", [uuid],
             { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) }) ?? nil

@@ -50,8 +50,11 @@ public final class SQLiteStore: TaskStore {
     /// Names this process's changes in the undo history: `undo` reverts its own first.
     let writer: String
     /// For each profile this process changed, the last operation of the log before its
-    /// first change: its own changes come after it.
+    /// first change: its own changes come after it. Put back as it was when a transaction
+    /// that set it rolls back (its seqs are then used again).
     var ownChangesAfter: [String: Int64] = [:]
+    /// ``ownChangesAfter`` when the shared transaction of a burst began.
+    private var ownChangesAtPending: [String: Int64] = [:]
     /// Profiles' ids by name, as read: a profile is never removed nor renamed, so an id
     /// once committed stays; forgotten when a transaction rolls back (it may have made
     /// the profile).
@@ -216,6 +219,7 @@ public final class SQLiteStore: TaskStore {
             deferredPhase = nil
             try? db.run("ROLLBACK")
             profileIDs = [:]
+            ownChangesAfter = ownChangesAtPending
             let failure = storeFailure(error)
             commitFailure = failure
             throw failure
@@ -228,6 +232,7 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK")
             profileIDs = [:]
+            ownChangesAfter = ownChangesAtPending
             let failure = storeFailure(error)
             commitFailure = failure
             throw failure
@@ -254,6 +259,7 @@ public final class SQLiteStore: TaskStore {
             // writes; a store in memory has no one to lock out.
             if !isMemory { try begin() }
             inTransaction = true
+            let ownBefore = ownChangesAfter
             defer {
                 inTransaction = false
                 began = false
@@ -265,6 +271,7 @@ public final class SQLiteStore: TaskStore {
                 if began {
                     try? db.run("ROLLBACK")
                     profileIDs = [:]
+                    ownChangesAfter = ownBefore
                     if isCaching { cache = ReadCache() }
                 }
                 throw error
@@ -299,9 +306,11 @@ public final class SQLiteStore: TaskStore {
         if !pending {
             try db.run("BEGIN IMMEDIATE")
             pending = true
+            ownChangesAtPending = ownChangesAfter
         }
         try db.run("SAVEPOINT command")
         let phaseBefore = deferredPhase
+        let ownBefore = ownChangesAfter
         inTransaction = true
         began = true
         defer {
@@ -315,6 +324,7 @@ public final class SQLiteStore: TaskStore {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
             profileIDs = [:]
+            ownChangesAfter = ownBefore
             // What the command mended in the cache, or left to save, was rolled back with it.
             cache = ReadCache()
             deferredPhase = phaseBefore

@@ -90,6 +90,93 @@ final class UndoHistoryTests: StoreFolderTestCase {
         for store in [a, b, c] { store.close() }
     }
 
+    private struct Failure: Error {}
+
+    /// A move among its siblings logs no `parent` (sync sends none); undo still checks
+    /// the task is under the parent it moved under, as it was before undo read the log.
+    func testUndoOfAMoveAmongSiblingsSeesTheParentChangedSince() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile("ana", sample: false)
+        let parent = try store.insertAtTop("ana", DraftFields(title: "P"), as: .add)
+        let task = try store.insertAtTop("ana", DraftFields(title: "T"), under: parent.id, as: .add)
+        _ = try store.insertAtTop("ana", DraftFields(title: "A"), under: parent.id, as: .add)
+        _ = try store.move("ana", id: task.id, under: parent.id)
+        XCTAssertEqual(
+            try store.db.prepare("SELECT field FROM op WHERE part >= 0 ORDER BY seq DESC LIMIT 2").all { $0.text(0) },
+            ["position", "under"])
+        // What placing another replica's changes does to a task whose parent it deleted
+        // (no operation of this store's).
+        try store.db.run("UPDATE task SET parent = 0 WHERE id = ?", [task.id])
+        try store.db.run("UPDATE task SET subtasks = subtasks - 1 WHERE id = ?", [parent.id])
+        try store.db.run("UPDATE profile SET roots = roots + 1")
+        XCTAssertThrowsError(try store.undo("ana")) { error in
+            XCTAssertEqual(error as? NavError, .treeChangedSince(.undo, task: "T"))
+        }
+        // And with its parent as it was, the move is undone.
+        try store.db.run("UPDATE task SET parent = ? WHERE id = ?", [parent.id, task.id])
+        try store.db.run("UPDATE task SET subtasks = subtasks + 1 WHERE id = ?", [parent.id])
+        try store.db.run("UPDATE profile SET roots = roots - 1")
+        XCTAssertEqual(try store.undo("ana"), .move)
+    }
+
+    /// A transaction that began changing the profile and rolled back leaves the process
+    /// finding its own changes made after it.
+    func testOwnChangesAreFoundAfterARolledBackTransaction() throws {
+        let a = try SQLiteStore(path: path)
+        let b = try SQLiteStore(path: path)
+        defer { for store in [a, b] { store.close() } }
+        try a.openProfile("ana", sample: false)
+        _ = try b.insertAtTop("ana", DraftFields(title: "B1"), as: .add)
+        XCTAssertThrowsError(
+            try a.transaction {
+                _ = try a.undo("ana")
+                _ = try a.insertAtTop("ana", DraftFields(title: "gone"), as: .add)
+                throw Failure()
+            })
+        _ = try a.insertAtTop("ana", DraftFields(title: "A1"), as: .add)
+        _ = try b.insertAtTop("ana", DraftFields(title: "B2"), as: .add)
+        XCTAssertEqual(try a.undo("ana"), .add)
+        XCTAssertEqual(try all(a, "ana").map(\.title), ["B2", "B1"], "A's own A1, not B's later B2")
+    }
+
+    /// A redo refused because the task waits under an import undone since names it.
+    func testARefusedRedoNamesATaskWaitingInAnUndoneImport() throws {
+        let x = try SQLiteStore(path: path)
+        let y = try SQLiteStore(path: path)
+        defer { for store in [x, y] { store.close() } }
+        _ = try x.importTasks([ImportRecord(DraftFields(title: "T"))], user: "ana")
+        let id = try XCTUnwrap(try all(x, "ana").first?.id)
+        _ = try y.write("ana", id: id, [.notes], from: DraftFields(title: "T", notes: "n"), as: .save)
+        XCTAssertEqual(try y.undo("ana"), .save)
+        XCTAssertEqual(try x.undo("ana"), .import)
+        XCTAssertThrowsError(try y.redo("ana")) { error in
+            XCTAssertEqual(error as? NavError, .changedSince(.redo, task: "T", fields: []))
+        }
+    }
+
+    /// An import in the history of a store made before undo read the log becomes an
+    /// operation for undo alone: never an unsent change, never stamped.
+    func testAMigratedImportIsNotAnUnsentChange() throws {
+        do {
+            let db = try Connection(path: path)
+            for migration in SQLiteStore.migrations.prefix(9) { try db.execute(migration.sql) }
+            try db.execute("PRAGMA user_version = 9")
+            try db.run("INSERT INTO profile (name, total, roots, bottom) VALUES ('ana', 1, 1, 1)")
+            try db.run("INSERT INTO task (profile_id, position, title, uuid) VALUES (1, 1, 'I', 'u-1')")
+            try db.run(
+                #"INSERT INTO op (profile_id, kind, task_uuid, field, new) VALUES (1, 'import', NULL, 'import', '{"first":1,"last":1}')"#)
+            try db.run(#"INSERT INTO change (profile_id, kind, rows) VALUES (1, 'import', '{"first":1,"last":1}')"#)
+            try db.run("INSERT INTO sync (profile_id, replica, server, token, stamped) VALUES (1, 'r', 'http://x', 't', 1)")
+            db.close()
+        }
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try store.db.first("SELECT field FROM op ORDER BY seq DESC") { $0.text(0) }, "range")
+        XCTAssertFalse(try store.hasUnsentChanges("ana"), "a `range` operation is never sent")
+        XCTAssertEqual(try store.undo("ana"), .import, "and undo reads it")
+        XCTAssertEqual(try store.count("ana", ListQuery()), 0)
+    }
+
     /// A store whose history grew past the limit (as earlier versions let it) is cut to
     /// each profile's newest 1,000 when it is opened, and its changes become operations
     /// undo reads, after those the log had, in their order.
