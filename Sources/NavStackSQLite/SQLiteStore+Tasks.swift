@@ -194,13 +194,7 @@ extension SQLiteStore {
     public func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {
         try writing { db in
             // Its place and revision as the log last saw it deleted; else the top.
-            let deleted = try uuid.flatMap { uuid in
-                try db.first(
-                    """
-                    SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1
-                    """, [uuid]
-                ) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
-            }
+            let deleted = try uuid.flatMap { try Self.lastDeleted(db, uuid: $0) }
             let position = try deleted?.position ?? Self.newTop(db, user)
             var task = StoredTask(id: id, position: position, uuid: uuid ?? uuids.make(), fields)
             task.rev = (deleted?.rev ?? 0) + 1
@@ -462,7 +456,17 @@ extension SQLiteStore {
 
     /// The columns an operation is appended with.
     private static let appended = "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)"
-    private static let appendOperation = SQL("\(appended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    static let appendOperation = SQL("\(appended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    /// A parent's uuid as an operation names it (JSON; null: the top of the list), from
+    /// its id.
+    private static let parentUUID = "coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null')"
+
+    /// A task as the log last saw it deleted (a `task` operation's old value).
+    static func lastDeleted(_ db: Connection, uuid: String) throws -> StoredTask? {
+        try db.first(
+            "SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1", [uuid]
+        ) { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) } ?? nil
+    }
 
     /// Appends a change's operations to the log: `task` for a task created (`old` null,
     /// `new` the task) or deleted (the other way round), else one operation a field it
@@ -491,9 +495,7 @@ extension SQLiteStore {
                 let (part, writer) = log.next()
                 try db.run(
                     """
-                    \(appended) VALUES (?, ?, ?, 'parent',
-                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'),
-                        coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?, ?, ?)
+                    \(appended) VALUES (?, ?, ?, 'parent', \(parentUUID), \(parentUUID), ?, ?, ?)
                     """, [log.profile, log.kind, after.uuid, before.parent, after.parent, now, part, writer])
             }
             if after.position != before.position {
@@ -503,8 +505,7 @@ extension SQLiteStore {
                     let (part, writer) = log.next()
                     try db.run(
                         """
-                        \(appended) VALUES (?, ?, ?, 'under', NULL,
-                            coalesce((SELECT json_quote(uuid) FROM task WHERE id = ?), 'null'), ?, ?, ?)
+                        \(appended) VALUES (?, ?, ?, 'under', NULL, \(parentUUID), ?, ?, ?)
                         """, [log.profile, log.kind, after.uuid, after.parent, now, part, writer])
                 }
                 // Its place among its new siblings, for another store to order them alike.

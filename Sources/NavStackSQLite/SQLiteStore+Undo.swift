@@ -106,16 +106,13 @@ extension SQLiteStore {
     /// as JSON, which sync leaves alone.
     func record(_ db: Connection, _ user: String, _ kind: ChangeKind, _ pairs: [ChangePair]) throws {
         var log = try beginChange(db, user, kind)
-        let insert = try db.statement(
-            """
-            INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer)
-            VALUES (?, ?, ?, 'pair', ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.statement(Self.appendOperation)
         let now = Int(Self.milliseconds())
         for pair in pairs {
             let (part, writer) = log.next()
             try insert.run([
-                log.profile, log.kind, (pair.after ?? pair.before)?.uuid, pair.before?.json, pair.after?.json, now, part, writer,
+                log.profile, log.kind, (pair.after ?? pair.before)?.uuid, "pair", pair.before?.json, pair.after?.json, now, part,
+                writer,
             ])
         }
     }
@@ -134,7 +131,7 @@ extension SQLiteStore {
     /// that holds another value now was changed since, and the step is refused whole.
     func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
         try writing { db in
-            guard let profile = try db.first("SELECT id FROM profile WHERE name = ?", [user], { $0.int64(0) }),
+            guard let profile = try existingProfileID(db, user),
                 let seq = try undone ? Self.undoneLast(db, profile, by: writer) : newestInEffect(db, profile, user: user)
             else { return nil }
             let operations = try Self.operations(db, of: seq)
@@ -301,12 +298,7 @@ extension SQLiteStore {
         {
             return waiting
         }
-        if let deleted = try db.first(
-            "SELECT old FROM op WHERE task_uuid = ? AND field = 'task' AND new IS NULL ORDER BY seq DESC LIMIT 1", [uuid],
-            { JSONValue(parsing: $0.text(0)).flatMap(StoredTask.init(json:)) }) ?? nil
-        {
-            return deleted
-        }
+        if let deleted = try lastDeleted(db, uuid: uuid) { return deleted }
         let title =
             try db.first(
                 "SELECT title FROM sync_register WHERE uuid = ? AND profile_id = \(profileID)", [uuid, user], { $0.text(0) }) ?? ""
