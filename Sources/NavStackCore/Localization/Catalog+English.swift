@@ -1,5 +1,5 @@
 extension Catalog {
-    static let englishPhrases: [Phrase: String] = [
+    static let englishPhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "line too long ({bytes} bytes; the limit is {limit})",
         .invalidUTF8: "line is not valid UTF-8",
         .nulByte: "line contains a NUL byte",

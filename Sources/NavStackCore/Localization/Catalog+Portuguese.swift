@@ -1,6 +1,6 @@
 extension Catalog {
     /// Brazilian Portuguese, in the vocabulary of the SwiftUI tutorials.
-    static let portuguesePhrases: [Phrase: String] = [
+    static let portuguesePhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "linha longa demais ({bytes} bytes; o limite é {limit})",
         .invalidUTF8: "a linha não é UTF-8 válido",
         .nulByte: "a linha contém um byte NUL",

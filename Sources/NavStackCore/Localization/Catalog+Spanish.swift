@@ -1,6 +1,6 @@
 extension Catalog {
     /// Spanish, in the vocabulary of the SwiftUI tutorials.
-    static let spanishPhrases: [Phrase: String] = [
+    static let spanishPhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "línea demasiado larga ({bytes} bytes; el límite es {limit})",
         .invalidUTF8: "la línea no es UTF-8 válido",
         .nulByte: "la línea contiene un byte NUL",

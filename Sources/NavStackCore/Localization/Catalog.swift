@@ -20,25 +20,41 @@ public enum Language: String, CaseIterable, Equatable, Hashable, Sendable {
 /// fills them in.
 public struct Catalog: Sendable {
     public let language: Language
-    let phrases: [Phrase: String]
+    /// The phrases as the language's file lists them (pairs: a dictionary literal of
+    /// this size costs a third of a million instructions to hash at every launch).
+    let phrases: KeyValuePairs<Phrase, String>
+    /// Every phrase's template at the phrase's ordinal, English where the language has
+    /// none: found without hashing the phrase (a phrase hashes its raw value, a string).
+    private let templates: [String]
 
     public init(_ language: Language) {
         self.language = language
         switch language {
-        case .en: phrases = Self.englishPhrases
-        case .pt: phrases = Self.portuguesePhrases
-        case .es: phrases = Self.spanishPhrases
+        case .en: (phrases, templates) = (Self.englishPhrases, Self.englishTemplates)
+        case .pt: (phrases, templates) = (Self.portuguesePhrases, Self.portugueseTemplates)
+        case .es: (phrases, templates) = (Self.spanishPhrases, Self.spanishTemplates)
         }
     }
 
     public static let english = Catalog(.en)
 
+    private static let englishTemplates = table(englishPhrases, over: Phrase.allCases.map(\.rawValue))
+    private static let portugueseTemplates = table(portuguesePhrases, over: englishTemplates)
+    private static let spanishTemplates = table(spanishPhrases, over: englishTemplates)
+
+    /// `fallback` with the templates `phrases` has put in their phrases' places.
+    private static func table(_ phrases: KeyValuePairs<Phrase, String>, over fallback: [String]) -> [String] {
+        var table = fallback
+        for (phrase, template) in phrases { table[phrase.ordinal] = template }
+        return table
+    }
+
     /// The phrases this catalog has, for the test that every language has them all.
-    public var keys: Set<Phrase> { Set(phrases.keys) }
+    public var keys: Set<Phrase> { Set(phrases.map(\.key)) }
 
     /// The raw template of a phrase.
     public func template(_ phrase: Phrase) -> String {
-        phrases[phrase] ?? Self.englishPhrases[phrase] ?? phrase.rawValue
+        templates[phrase.ordinal]
     }
 
     /// A phrase with its values filled in.
