@@ -203,17 +203,14 @@ public struct Interpreter {
 
     private mutating func print(_ response: Response, to sink: some OutputSink) {
         let kept = keptNow()
-        let bytes: [UInt8]
-        if let printed = kept.printed[response] {
-            bytes = printed
-        } else {
+        let format = options.format
+        let bytes = kept.printed.value(for: response) {
             var rendered: [UInt8] = []
-            switch options.format {
+            switch format {
             case .text: kept.renderer.render(response, into: &rendered)
             case .json: JSONRenderer().render(response, into: &rendered)
             }
-            kept.printed[response] = rendered
-            bytes = rendered
+            return rendered
         }
         if !bytes.isEmpty { sink.write(to: .output) { $0.append(contentsOf: bytes) } }
     }

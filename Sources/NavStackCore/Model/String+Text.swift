@@ -25,8 +25,12 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
-    /// Whether the text is empty or only whitespace.
-    public var isBlank: Bool { allSatisfy(\.isWhitespace) }
+    /// Whether the text is empty or only whitespace. A byte of ASCII that is not
+    /// whitespace answers at once, as it does for nearly every title.
+    public var isBlank: Bool {
+        for byte in utf8 where byte < 0x80 && !byte.isASCIIWhitespace { return false }
+        return allSatisfy(\.isWhitespace)
+    }
 }
 
 extension String {
@@ -43,6 +47,19 @@ extension String {
 }
 
 extension [UInt8] {
+    /// Appends the text's UTF-8, copied from its storage at once when the text has it
+    /// contiguous (as native strings do).
+    mutating func append(utf8 text: some StringProtocol) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Appends `count` spaces.
+    mutating func appendSpaces(_ count: Int) {
+        if count > 0 { append(contentsOf: repeatElement(0x20, count: count)) }
+    }
+
     /// Appends the decimal digits of `number` (and its sign) as ASCII.
     mutating func appendDecimal(_ number: Int) {
         if number < 0 { append(UInt8(ascii: "-")) }
@@ -92,10 +109,17 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// Whether every byte is printable ASCII, a space to a tilde: text that takes a
+    /// column a byte and has nothing to escape, as most titles.
+    public var isPrintableASCII: Bool {
+        utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isPrintableASCII) }
+            ?? utf8.allSatisfy(\.isPrintableASCII)
+    }
+
     /// The text with every control, escape or bidi character shown as an escape
     /// (`\n`, `\t`, `\u{1B}`), so user text can never drive the terminal.
     public var escapedForDisplay: String {
-        guard unicodeScalars.contains(where: \.isUnsafeForDisplay) else { return self }
+        guard !isPrintableASCII, unicodeScalars.contains(where: \.isUnsafeForDisplay) else { return self }
         var out = ""
         out.reserveCapacity(utf8.count + 8)
         for scalar in unicodeScalars {

@@ -313,15 +313,24 @@ public struct Router {
         // A question takes an answer (`back` is no), or `go` leaves it; nothing else
         // changes until then.
         if session.confirm != nil { return kind.ownWords + [.back, .go, .where, .help, .quit, .exit] }
-        var words = kind.ownWords
+        let own = kind.ownWords
+        var words: [CommandWord] = []
+        // Room for all of them at once: the list grows by several appends.
+        words.reserveCapacity(own.count + extra.count + 11)
+        words += own
         // After `save`, before `cancel`.
         if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }
         if session.depth > 0 { words.append(.back) }
         if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
-        if !session.isModal { words += [.root, .tab] }
-        words += [.undo, .redo, .go, .where, .help, .quit, .exit]
+        if !session.isModal { words += Self.treeWords }
+        words += Self.anywhereWords
         return words
     }
+
+    /// Where the tasks tab is not under a sheet or a question: its root, the other tab.
+    private static let treeWords: [CommandWord] = [.root, .tab]
+    /// Signed in, anywhere but at a question.
+    private static let anywhereWords: [CommandWord] = [.undo, .redo, .go, .where, .help, .quit, .exit]
 }
 
 /// Runs a store call, turning its failure into a ``NavError``.

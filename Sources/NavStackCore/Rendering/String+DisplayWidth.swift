@@ -54,9 +54,16 @@ extension Unicode.Scalar {
 extension StringProtocol {
     /// Columns the text takes in a terminal.
     public var displayWidth: Int {
+        let ascii = utf8.withContiguousStorageIfAvailable(Self.asciiWidth) ?? Self.asciiWidth(utf8)
+        return ascii ?? scalarWidth()
+    }
+
+    /// The columns of text all ASCII (a column a byte but for controls); `nil` when a
+    /// byte is not ASCII.
+    private static func asciiWidth(_ bytes: some Sequence<UInt8>) -> Int? {
         var width = 0
-        for byte in utf8 {
-            guard byte < 0x80 else { return scalarWidth() }
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
             width += byte >= 0x20 && byte != 0x7F ? 1 : 0
         }
         return width
@@ -129,17 +136,20 @@ extension StringProtocol {
     /// space at either end nor two together (which wrapping would change), and no more
     /// bytes than columns (no character takes more columns than it has bytes).
     func isOneLine(fitting width: Int) -> Bool {
-        utf8.count <= width && !utf8.isEmpty && utf8.first != 0x20 && utf8.reversed().first != 0x20 && !hasDoubleSpace
+        guard utf8.count <= width else { return false }
+        return utf8.withContiguousStorageIfAvailable(Self.isOneLine) ?? Self.isOneLine(utf8)
     }
 
-    /// Whether two spaces follow each other somewhere (wrapping makes them one).
-    private var hasDoubleSpace: Bool {
-        var previous: UInt8 = 0
-        for byte in utf8 {
-            if byte == 0x20 && previous == 0x20 { return true }
+    /// Whether the bytes are not empty and have no space at either end nor two together.
+    private static func isOneLine(_ bytes: some Sequence<UInt8>) -> Bool {
+        // One pass: a space before the first byte stands for the start, so that an empty
+        // text, a space at the start, two together or one at the end all fail.
+        var previous = UInt8(ascii: " ")
+        for byte in bytes {
+            if byte == 0x20 && previous == 0x20 { return false }
             previous = byte
         }
-        return false
+        return previous != 0x20
     }
 
     /// The text padded with spaces to `width` columns.

@@ -63,7 +63,11 @@ public struct TextRenderer {
 
     /// Appends the response's text, as UTF-8, to `bytes`.
     public func render(_ response: Response, into bytes: inout [UInt8]) {
-        var lines = Lines(width: width, style: style, rule: rule)
+        if case .quit = response { return }
+        // The lines are written straight after what `bytes` has.
+        var lines = Lines(width: width, style: style, rule: rule, after: bytes)
+        bytes = []
+        defer { bytes = lines.bytes }
         switch response {
         case .screen(let screen):
             screenLines(screen, into: &lines)
@@ -77,7 +81,6 @@ public struct TextRenderer {
             return
         }
         lines.blank()
-        bytes.append(contentsOf: lines.bytes)
     }
 
     /// How many lines the list screen takes besides its rows, at this width: what a
@@ -99,14 +102,10 @@ public struct TextRenderer {
         if let link = screen.link {
             let url = link.url
             let room = width - url.displayWidth - 3
-            // A URL too long to share the line gives it to the breadcrumb (`where`
-            // prints it whole).
-            // The URL gives way when the screen's own crumb would be cut.
-            let last = screen.breadcrumb.last?.escapedForDisplay ?? ""
-            let shared = Self.breadcrumb(screen.breadcrumb, fitting: room)
-            // Cut short, the breadcrumb ends in "…": its last crumb whole is its last bytes.
-            let endsWhole = shared.utf8.count >= last.utf8.count && shared.utf8.suffix(last.utf8.count).elementsEqual(last.utf8)
-            lines.add(room >= 8 && endsWhole ? shared + " · " + url : Self.breadcrumb(screen.breadcrumb, fitting: width))
+            // Printable ASCII that fits, the usual line, is written as it is.
+            if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
+                placeLine(screen.breadcrumb, url, room: room, into: &lines)
+            }
         } else {
             lines.add(t(.signedOut))
         }
@@ -184,16 +183,28 @@ public struct TextRenderer {
         actionLines(screen, into: &lines)
     }
 
+    /// The breadcrumb and the URL on one line, the URL in the `room` it leaves: a URL
+    /// too long to share the line gives it to the breadcrumb (`where` prints it whole),
+    /// and the URL gives way when the screen's own crumb would be cut.
+    private func placeLine(_ crumbs: [String], _ url: String, room: Int, into lines: inout Lines) {
+        let last = crumbs.last?.escapedForDisplay ?? ""
+        let shared = Self.breadcrumb(crumbs, fitting: room)
+        // Cut short, the breadcrumb ends in "…": its last crumb whole is its last bytes.
+        let endsWhole = shared.utf8.count >= last.utf8.count && shared.utf8.suffix(last.utf8.count).elementsEqual(last.utf8)
+        lines.add(room >= 8 && endsWhole ? shared + " · " + url : Self.breadcrumb(crumbs, fitting: width))
+    }
+
     /// A breadcrumb in `room` columns: whole when it fits, else shortened in the middle,
     /// keeping the tab and as many of the last crumbs as fit (`My Tasks › … › Parent ›
     /// Task`), the last one cut short only when nothing else fits.
     static func breadcrumb(_ crumbs: [String], fitting room: Int) -> String {
         let separator = " › "
+        let separatorWidth = 3
         // Crumbs of printable ASCII take a column a byte and need no escapes: when they
         // fit, they are the breadcrumb as they are.
-        var plainWidth = separator.count * max(0, crumbs.count - 1)
+        var plainWidth = separatorWidth * max(0, crumbs.count - 1)
         for crumb in crumbs {
-            guard crumb.utf8.allSatisfy(\.isPrintableASCII) else {
+            guard crumb.isPrintableASCII else {
                 plainWidth = .max
                 break
             }
@@ -207,7 +218,7 @@ public struct TextRenderer {
         var used = head.displayWidth
         var kept = 0
         for crumb in shown.dropFirst().reversed() {
-            let more = separator.count + crumb.displayWidth
+            let more = separatorWidth + crumb.displayWidth
             guard used + more <= room else { break }
             used += more
             kept += 1
@@ -217,7 +228,7 @@ public struct TextRenderer {
         if kept == 1 {
             // With three crumbs the parent itself takes the place of "…".
             let front = shown.count == 3 ? shown[0] : head
-            let left = room - front.displayWidth - separator.count * 2 - shown[shown.count - 1].displayWidth
+            let left = room - front.displayWidth - separatorWidth * 2 - shown[shown.count - 1].displayWidth
             if left >= 4 {
                 return [front, shown[shown.count - 2].truncated(toWidth: left), shown[shown.count - 1]].joined(separator: separator)
             }
@@ -309,14 +320,12 @@ public struct TextRenderer {
         let canSave: Bool
         if case .draft(let draft, _, _) = screen.content { canSave = draft.canSave } else { canSave = true }
         let key = ActionsKey(kind: screen.kind, actions: screen.actions, canSave: canSave)
-        if let shown = actionsShown[key] {
-            lines.append(shown)
-            return
+        let shown = actionsShown.value(for: key) {
+            var block = Lines(width: width, style: style, rule: rule)
+            actionLines(key, into: &block)
+            return block.bytes
         }
-        var block = Lines(width: width, style: style, rule: rule)
-        actionLines(key, into: &block)
-        actionsShown[key] = block.bytes
-        lines.append(block.bytes)
+        lines.append(shown)
     }
 
     private func actionLines(_ screen: ActionsKey, into lines: inout Lines) {
@@ -368,21 +377,22 @@ struct Lines {
     let ruleText: String
     private(set) var bytes: [UInt8] = []
 
-    init(width: Int, style: TextStyle, rule: String) {
+    init(width: Int, style: TextStyle, rule: String, after start: [UInt8] = []) {
         self.width = width
         self.style = style
         ruleText = rule
-        bytes.reserveCapacity(1024)
+        bytes = start
+        bytes.reserveCapacity(start.count + 1024)
     }
 
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
-        bytes.append(contentsOf: style.apply(emphasis, to: line.truncated(toWidth: width)).utf8)
+        bytes.append(utf8: style.apply(emphasis, to: line.truncated(toWidth: width)))
         bytes.append(0x0A)
     }
 
     /// A line as it is, however long (a URL, to be copied whole).
     mutating func addWhole(_ line: String) {
-        bytes.append(contentsOf: line.utf8)
+        bytes.append(utf8: line)
         bytes.append(0x0A)
     }
 
@@ -411,6 +421,28 @@ struct Lines {
         }
     }
 
+    /// The breadcrumb and the URL, `My Tasks › Buy milk · navstack://tasks/1`, written
+    /// byte by byte when every crumb is printable ASCII and the crumbs fit `room` (one
+    /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
+    mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
+        var used = 3 * max(0, crumbs.count - 1)
+        for crumb in crumbs {
+            guard crumb.isPrintableASCII else { return false }
+            used += crumb.utf8.count
+        }
+        guard used <= room else { return false }
+        for (index, crumb) in crumbs.enumerated() {
+            if index > 0 { bytes.append(contentsOf: Self.crumbSeparator) }
+            bytes.append(utf8: crumb)
+        }
+        bytes.append(contentsOf: Self.urlSeparator)
+        bytes.append(utf8: url)
+        bytes.append(0x0A)
+        return true
+    }
+
+    private static let crumbSeparator = Array(" › ".utf8)
+    private static let urlSeparator = Array(" · ".utf8)
     private static let doneBox = Array("  [x] ".utf8)
     private static let openBox = Array("  [ ] ".utf8)
 
@@ -424,12 +456,18 @@ struct Lines {
     }
 
     mutating func rule() {
-        bytes.append(contentsOf: ruleText.utf8)
+        bytes.append(utf8: ruleText)
         bytes.append(0x0A)
     }
 
     /// Text wrapped to the width, each line indented.
     mutating func wrap(_ paragraph: String, indent: Int = 0, emphasis: TextStyle.Emphasis? = nil) {
+        // One line that fits, as most paragraphs of a screen: written as it is.
+        if indent == 0, emphasis == nil || style == .plain, paragraph.isOneLine(fitting: width) {
+            bytes.append(utf8: paragraph)
+            bytes.append(0x0A)
+            return
+        }
         let pad = String(repeating: " ", count: indent)
         for line in paragraph.wrapped(toWidth: width - indent) { add(pad + line, emphasis) }
     }
@@ -437,26 +475,28 @@ struct Lines {
     /// `Label:  value` lines, the labels padded alike and each value wrapped under
     /// itself.
     mutating func fields(_ pairs: [(label: String, value: String)]) {
-        let labelWidth = (pairs.map { $0.label.displayWidth }.max() ?? 0) + 3
-        let pad = String(repeating: " ", count: labelWidth)
+        var labelWidth = 0
+        for (label, _) in pairs { labelWidth = max(labelWidth, label.displayWidth) }
+        labelWidth += 3
+        let room = width - labelWidth
         for (label, value) in pairs {
-            let room = width - labelWidth
             // A value that is its own one line, as most are, is written as it is: nothing
             // to wrap, and the line fits the width.
             if room >= 8, value.isOneLine(fitting: room) {
-                bytes.append(contentsOf: label.utf8)
+                bytes.append(utf8: label)
                 bytes.append(UInt8(ascii: ":"))
-                bytes.append(contentsOf: repeatElement(0x20, count: labelWidth - label.displayWidth - 1))
-                bytes.append(contentsOf: value.utf8)
+                bytes.appendSpaces(labelWidth - label.displayWidth - 1)
+                bytes.append(utf8: value)
                 bytes.append(0x0A)
                 continue
             }
-            let head = (label + ":").padded(toWidth: labelWidth)
             guard room >= 8 else {
                 add(label + ":")
                 wrap(value, indent: 2)
                 continue
             }
+            let head = (label + ":").padded(toWidth: labelWidth)
+            let pad = String(repeating: " ", count: labelWidth)
             for (index, line) in value.wrapped(toWidth: room).enumerated() {
                 add((index == 0 ? head : pad) + line)
             }
@@ -473,7 +513,7 @@ struct Lines {
         var empty = true
         for (item, emphasis) in items {
             let itemWidth = item.displayWidth
-            if !empty, plain.displayWidth + separator.count + itemWidth > width {
+            if !empty, plain.displayWidth + 3 + itemWidth > width {
                 emit(plain, styled)
                 plain = pad + item
                 styled = pad + style.apply(emphasis, to: item)
@@ -491,7 +531,7 @@ struct Lines {
         if plain.displayWidth > width {
             add(plain)
         } else {
-            bytes.append(contentsOf: styled.utf8)
+            bytes.append(utf8: styled)
             bytes.append(0x0A)
         }
     }

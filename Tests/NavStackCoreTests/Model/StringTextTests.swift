@@ -28,4 +28,43 @@ final class StringTextTests: XCTestCase {
         // Joiners that build emoji and scripts stay as they are.
         XCTAssertEqual("👩\u{200D}💻".escapedForDisplay, "👩\u{200D}💻")
     }
+
+    func testBlankIsOnlyWhitespaceWhateverTheBytes() {
+        for blank in ["", " ", "\t\r\n", "\u{A0}\u{2003}", " \u{301}"] {
+            XCTAssertTrue(blank.isBlank, blank.debugDescription)
+        }
+        for text in ["a", "  x ", "\u{A0}b", "é", "\u{2003}1\u{2003}", "👩\u{200D}💻"] {
+            XCTAssertFalse(text.isBlank, text.debugDescription)
+        }
+    }
+
+    func testPrintableASCIIIsASpaceToATildeAndNothingElse() {
+        XCTAssertTrue("Buy fruit ~!".isPrintableASCII)
+        XCTAssertTrue("".isPrintableASCII)
+        for text in ["tab\there", "del\u{7F}", "café", "line\n", "\u{1B}[31m"] {
+            XCTAssertFalse(text.isPrintableASCII, text.debugDescription)
+        }
+        // Printable ASCII is shown as it is; anything else still goes through the scalars.
+        XCTAssertEqual("Study SwiftUI".escapedForDisplay, "Study SwiftUI")
+        XCTAssertEqual("a\tb\u{1B}".escapedForDisplay, "a\\tb\\u{1B}")
+    }
+
+    func testOneLineMeansNoSpaceAtTheEndsNorTwoTogether() {
+        XCTAssertTrue("Buy fruit".isOneLine(fitting: 9))
+        XCTAssertFalse("Buy fruit".isOneLine(fitting: 8))
+        for text in ["", " a", "a ", "a  b", " "] {
+            XCTAssertFalse(text.isOneLine(fitting: 80), text.debugDescription)
+        }
+        XCTAssertTrue("café au lait".isOneLine(fitting: 13))
+        XCTAssertEqual("a  b".wrapped(toWidth: 80), ["a b"])
+    }
+
+    func testTextIsAppendedAsItsUTF8() {
+        var bytes = Array("> ".utf8)
+        bytes.append(utf8: "café")
+        bytes.append(utf8: "ab"[...])
+        bytes.appendSpaces(2)
+        bytes.appendSpaces(-1)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "> caféab  ")
+    }
 }

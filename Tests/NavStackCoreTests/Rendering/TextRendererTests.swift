@@ -152,4 +152,28 @@ final class TextRendererTests: XCTestCase {
         XCTAssertEqual(rows, [" 1  [ ] A very long title for a t… [0/1]"])
         XCTAssertTrue(text(router, width: 80).contains(" 1  [ ] A very long title for a task that has subtasks [0/1]\n"))
     }
+
+    /// The place line written byte by byte is the one the breadcrumb's layout makes.
+    func testThePlaceLineWrittenAsItIsIsTheOneLaidOut() {
+        let url = "navstack://tasks/1/2/edit"
+        var written = 0
+        for crumbs in [["My Tasks"], ["My Tasks", "Buy fruit"], ["My Tasks", "A", "B", "Edit"], ["My Tasks", ""]] {
+            for width in [20, 40, 60, 80, 120] {
+                let room = width - url.utf8.count - 3
+                var lines = Lines(width: width, style: .plain, rule: "")
+                guard room >= 8, lines.addPlace(crumbs, url, room: room) else {
+                    XCTAssertEqual(lines.bytes, [], "nothing written when it does not fit")
+                    continue
+                }
+                written += 1
+                let laidOut = TextRenderer.breadcrumb(crumbs, fitting: room) + " · " + url + "\n"
+                XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), laidOut, "\(crumbs) at \(width)")
+            }
+        }
+        XCTAssertGreaterThan(written, 5)
+        var lines = Lines(width: 80, style: .plain, rule: "")
+        XCTAssertFalse(lines.addPlace(["My Tasks", "Café"], url, room: 50), "not ASCII: laid out by characters")
+        XCTAssertFalse(lines.addPlace(["My Tasks", "a\tb"], url, room: 50), "a control character: escaped")
+        XCTAssertEqual(lines.bytes, [])
+    }
 }
