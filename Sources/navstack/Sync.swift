@@ -270,9 +270,9 @@ struct SyncCommand: Subcommand {
                 try HTTPURL(server).checkPlainText()
             } catch {
                 streams.write("navstack: sync: --server: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
-                // Plain HTTP to another machine is bad usage; it is refused before anything is kept or sent.
-                if case .plainTextRefused = error { throw ExitStatus(code: 64) }
-                throw ExitStatus.failure
+                // An address that is not one (another scheme, no host) or plain HTTP to another
+                // machine is bad usage, refused before anything is kept or sent.
+                throw ExitStatus(code: 64)
             }
         }
         var token: String?

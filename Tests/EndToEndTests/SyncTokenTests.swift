@@ -35,6 +35,23 @@ final class SyncTokenTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("Error: '--token <token>' cannot be used with '--token-file <file>'"), result.stderr)
     }
 
+    /// Whatever is wrong with the address given, it is bad usage: one line, exit 64,
+    /// nothing kept.
+    func testAServerAddressThatIsNotOneIsBadUsage() throws {
+        let store = try store()
+        for (address, words) in [
+            ("ftp://example.org", "not ftp://"), ("not a url", "is not a server address"),
+            ("https://", "is not a server address"), ("http://example.org", "in clear text"),
+        ] {
+            let result = try sync(store, "--server", address, "--token", "abc")
+            XCTAssertEqual(result.status, 64, address)
+            XCTAssertTrue(result.stderr.hasPrefix("navstack: sync: --server: "), result.stderr)
+            XCTAssertTrue(result.stderr.contains(words), result.stderr)
+            XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, result.stderr)
+        }
+        XCTAssertTrue(try sync(store).stderr.contains("has no sync server"))
+    }
+
     func testATokenWithALineEndOrASpaceIsRefusedWithoutShowingIt() throws {
         let store = try store()
         let secret = "abcdef0123456789"
