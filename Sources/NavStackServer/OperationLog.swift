@@ -53,12 +53,21 @@ public struct OperationLog: OperationStore {
                         try await Self.write(request, into: account, holding: held, on: connection, logger: logger)
                     }
                 } catch let error as PostgresTransactionError {
-                    throw error.closureError ?? error.beginError ?? error.commitError ?? error
+                    let failure = error.closureError ?? error.beginError ?? error.commitError ?? error
+                    throw Self.accountGone(failure) ? Refusal.badToken : failure
                 }
             }
             let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
             return SyncOutcome(account: account, answer: page)
         }
+    }
+
+    /// Whether the database refused a write for naming an account that is not there (a
+    /// foreign key, SQLSTATE 23503): `user remove` took it while the request, whose token
+    /// was good when it came, waited for the account's lock. Its token no longer works.
+    private static func accountGone(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return error.serverInfo?[.sqlState] == "23503"
     }
 
     /// The account's key record; `nil` when it has none.

@@ -314,6 +314,52 @@ def check_revoke_and_remove():
               f"{code} {out!r} {err!r}")
 
 
+def check_remove_during_push():
+    """A push whose token was good when it came, waiting for the account's lock while `user
+    remove` takes the account away, is refused as a token that no longer works (401), not
+    as a failure of the server (500)."""
+    token = new_user("ivy")
+    account = account_id("ivy")
+    holder = subprocess.Popen(["psql", PG_URL, "-Atq"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, text=True)
+    holder.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
+    holder.stdin.flush()
+
+    def waiting(query):
+        return int(psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                        f"AND query LIKE '{query}%'"))
+
+    def until(condition):
+        deadline = time.monotonic() + 10
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return condition()
+
+    held = until(lambda: int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0)
+    removed = {}
+    remover = threading.Thread(target=lambda: removed.update(result=user("remove", "ivy")))
+    remover.start()
+    queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
+    pushed = {}
+    pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0,
+                                                                         make_ops(2, tag="iv"))))
+    pusher.start()
+    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 2)
+    holder.stdin.write("COMMIT;\n")
+    holder.stdin.close()
+    holder.wait(timeout=10)
+    remover.join(timeout=20)
+    pusher.join(timeout=20)
+    status, body, _ = pushed.get("result", (None, None, None))
+    code, out, _ = removed.get("result", (None, "", ""))
+    check("a push waiting while user remove takes its account is refused 401, not 500",
+          held and queued and both and code == 0 and status == 401 and body == {"error": "bad token"},
+          f"held={held} queued={queued} both={both} remove={code} {out!r} push={status} {body}")
+    check("nothing of the removed account is left after the push it refused",
+          psql(f"SELECT (SELECT count(*) FROM op WHERE account_id = {account}) + "
+               f"(SELECT count(*) FROM account WHERE id = {account})") == "0")
+
+
 def check_push_and_pull(token):
     account = account_id("alice")
     one, two = new_replica(), new_replica()
@@ -821,6 +867,7 @@ def main():
     timed(check_concurrent_writers)
     timed(check_token_before_body)
     timed(check_revoke_and_remove)
+    timed(check_remove_during_push)
     timed(check_half_sent_closed)
     timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)
