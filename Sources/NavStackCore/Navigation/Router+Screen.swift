@@ -119,10 +119,15 @@ extension Router {
             // The draft as it would be saved: what changed elsewhere where it changed
             // nothing, against the task as stored now.
             let draft = session.drafts[session.topDraftOwner!]!
-            content = .draft(
-                showing.task.map { draft.rebased(on: $0, keepingMine: true) } ?? draft,
-                conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
-                deleted: showing.elsewhere == .deleted)
+            if let task = showing.task, task.fields == draft.original, task.uuid == draft.uuid {
+                // Nothing changed elsewhere, as is usual: the draft is its own rebase.
+                content = .draft(draft, conflicts: [], deleted: false)
+            } else {
+                content = .draft(
+                    showing.task.map { draft.rebased(on: $0, keepingMine: true) } ?? draft,
+                    conflicts: showing.task.map { draft.merge(with: $0.fields).conflicts } ?? [],
+                    deleted: showing.elsewhere == .deleted)
+            }
         case .newTask:
             title = t(.titleNewTask)
             content = .draft(session.drafts[.sheet] ?? Draft(editing: DraftFields()), conflicts: [], deleted: false)

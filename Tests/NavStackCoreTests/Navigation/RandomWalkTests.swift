@@ -29,8 +29,14 @@ final class RandomWalkTests: XCTestCase {
                     try router.store.page("ana", ListQuery(), offset: 0, limit: 1000), tasksBefore,
                     "\(line) failed with \(error) but changed the store")
             }
+            // The words a screen shows are the ones its state makes, but for those only
+            // another writer's changes add.
+            let shown = router.shown
+            XCTAssertEqual(
+                shown.actions.filter { $0 != .saveKeepingMine && $0 != .theirs },
+                Router.availableWords(on: shown.kind, in: router.session), "after \(line)")
             var text = ""
-            TextRenderer(width: 40).render(.screen(router.shown), to: &text)
+            TextRenderer(width: 40).render(.screen(shown), to: &text)
             for row in text.split(separator: "\n") { XCTAssertLessThanOrEqual(row.displayWidth, 40) }
             if router.session != nil { states.append(router) }
         }
