@@ -69,6 +69,19 @@ public struct Draft: Equatable, Hashable, Sendable {
         Merge(base: original, mine: fields, theirs: stored)
     }
 
+    /// Whether rebasing on `stored` gives this draft back byte for byte: the stored
+    /// fields hold the base's own bytes, and every field the draft did not change holds
+    /// them too. (`==` compares text by canonical equivalence: "é" retyped as "e" and
+    /// U+0301 counts as unchanged, and a rebase shows the stored bytes for it.)
+    public func isItsOwnRebase(on stored: DraftFields) -> Bool {
+        func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+        func kept(_ mine: String, _ base: String, _ theirs: String) -> Bool {
+            same(theirs, base) && (same(mine, base) || mine != base)
+        }
+        return stored.done == original.done && kept(fields.title, original.title, stored.title)
+            && kept(fields.notes, original.notes, stored.notes)
+    }
+
     /// The draft rebased on the task as stored now: fields only this draft changed keep
     /// its values, the others take the stored ones; fields both changed keep mine when
     /// `keepingMine` (what the edit screen shows: what `save!` would write), else take the

@@ -119,8 +119,8 @@ extension Router {
             // The draft as it would be saved: what changed elsewhere where it changed
             // nothing, against the task as stored now.
             let draft = session.drafts[session.topDraftOwner!]!
-            if let task = showing.task, task.fields == draft.original, task.uuid == draft.uuid {
-                // Nothing changed elsewhere, as is usual: the draft is its own rebase.
+            if let task = showing.task, task.uuid == draft.uuid, draft.isItsOwnRebase(on: task.fields) {
+                // Nothing changed elsewhere, as is usual: the draft is shown as it is.
                 content = .draft(draft, conflicts: [], deleted: false)
             } else {
                 content = .draft(

@@ -97,4 +97,28 @@ final class MergeTests: XCTestCase {
         }
         XCTAssertTrue("0B1C2D3E-4F50-4A61-8B72-8C9D0E1F2A3B".isUUID)
     }
+
+    /// A draft is its own rebase exactly when rebasing it gives back the same bytes.
+    func testADraftIsItsOwnRebaseOnlyWhenTheRebaseGivesItsBytesBack() {
+        let composed = DraftFields(title: "Caf\u{E9}", notes: "n\u{E9}e")
+        let decomposed = DraftFields(title: "Cafe\u{301}", notes: "ne\u{301}e")
+        var draft = Draft(editing: composed)
+        let cases: [(DraftFields, DraftFields)] = [
+            (composed, composed),  // nothing changed anywhere
+            (DraftFields(title: "Tea", notes: composed.notes), composed),  // mine changed for real
+            (DraftFields(title: decomposed.title, notes: composed.notes), composed),  // retyped, same text
+            (composed, decomposed),  // stored in the other form
+            (composed, DraftFields(title: "Other", notes: composed.notes)),  // changed elsewhere
+            (composed, DraftFields(title: composed.title, notes: composed.notes, done: true)),
+        ]
+        for (mine, stored) in cases {
+            draft.fields = mine
+            let task = TaskItem(id: 1, uuid: "", title: stored.title, notes: stored.notes, done: stored.done)
+            let rebased = draft.rebased(on: task, keepingMine: true)
+            let bytesBack =
+                rebased.fields.title.utf8.elementsEqual(mine.title.utf8) && rebased.fields.notes.utf8.elementsEqual(mine.notes.utf8)
+                && rebased.fields.done == mine.done && rebased.original.title.utf8.elementsEqual(draft.original.title.utf8)
+            XCTAssertEqual(draft.isItsOwnRebase(on: stored), bytesBack, "\(mine) on \(stored)")
+        }
+    }
 }

@@ -20,6 +20,26 @@ final class ConflictTests: XCTestCase {
         return (draft, conflicts, deleted)
     }
 
+    /// Text retyped in another canonical form is the same text to `==`, so the field counts
+    /// as unchanged and the edit screen shows the stored bytes, as a rebase does (the draft
+    /// is shown as it is only when that gives the same bytes).
+    func testATitleRetypedInAnotherNormalFormShowsTheStoredBytes() throws {
+        var router = try makeRouter()
+        let composed = "Caf\u{E9}"
+        let decomposed = "Cafe\u{301}"
+        XCTAssertEqual(composed, decomposed)
+        // `add` shows the new task.
+        try router.run("add " + composed, "edit", "title " + decomposed, "notes x")
+        guard let (draft, conflicts, deleted) = draftContent(router) else { return XCTFail("not an edit screen") }
+        XCTAssertEqual(Array(draft.fields.title.utf8), Array(composed.utf8))
+        XCTAssertEqual(draft.fields.notes, "x")
+        XCTAssertEqual(conflicts, [])
+        XCTAssertFalse(deleted)
+        // Typed as stored, and changed for real: the draft as it is.
+        try router.run("title Caf\u{E9}!")
+        XCTAssertEqual(draftContent(router)?.0.fields.title, "Caf\u{E9}!")
+    }
+
     func testAChangeElsewhereOfAnotherFieldIsMergedSilently() throws {
         var (a, b) = try twoWriters()
         try a.run("title Buy fruit and milk")
