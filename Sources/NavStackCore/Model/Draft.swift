@@ -74,9 +74,8 @@ public struct Draft: Equatable, Hashable, Sendable {
     /// them too. (`==` compares text by canonical equivalence: "é" retyped as "e" and
     /// U+0301 counts as unchanged, and a rebase shows the stored bytes for it.)
     public func isItsOwnRebase(on stored: DraftFields) -> Bool {
-        func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
         func kept(_ mine: String, _ base: String, _ theirs: String) -> Bool {
-            same(theirs, base) && (same(mine, base) || mine != base)
+            theirs.hasSameBytes(as: base) && (mine.hasSameBytes(as: base) || mine != base)
         }
         return stored.done == original.done && kept(fields.title, original.title, stored.title)
             && kept(fields.notes, original.notes, stored.notes)

@@ -116,6 +116,16 @@ extension String {
             ?? utf8.allSatisfy(\.isPrintableASCII)
     }
 
+    /// Whether the two hold the same bytes: `==` compares by canonical equivalence ("é"
+    /// equals "e" and U+0301), this does not.
+    public func hasSameBytes(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let answer = utf8.withContiguousStorageIfAvailable { mine in
+            other.utf8.withContiguousStorageIfAvailable { theirs in mine.elementsEqual(theirs) }
+        }
+        return (answer ?? nil) ?? utf8.elementsEqual(other.utf8)
+    }
+
     /// The text with every control, escape or bidi character shown as an escape
     /// (`\n`, `\t`, `\u{1B}`), so user text can never drive the terminal.
     public var escapedForDisplay: String {

@@ -67,4 +67,14 @@ final class StringTextTests: XCTestCase {
         bytes.appendSpaces(-1)
         XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "> caféab  ")
     }
+
+    func testSameBytesIsNotCanonicalEquality() {
+        XCTAssertTrue("Caf\u{E9}".hasSameBytes(as: "Caf\u{E9}"))
+        XCTAssertTrue("".hasSameBytes(as: ""))
+        XCTAssertFalse("Caf\u{E9}".hasSameBytes(as: "Cafe\u{301}"))
+        XCTAssertFalse("a\u{301}\u{316}".hasSameBytes(as: "a\u{316}\u{301}"), "same length, marks in another order")
+        XCTAssertEqual("a\u{301}\u{316}", "a\u{316}\u{301}")
+        XCTAssertFalse("abc".hasSameBytes(as: "abd"))
+        XCTAssertTrue(String(repeating: "long text ", count: 10).hasSameBytes(as: String(repeating: "long text ", count: 10)))
+    }
 }
