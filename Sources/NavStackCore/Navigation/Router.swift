@@ -315,8 +315,9 @@ public struct Router {
         if session.confirm != nil { return kind.ownWords + [.back, .go, .where, .help, .quit, .exit] }
         let own = kind.ownWords
         var words: [CommandWord] = []
-        // Room for all of them at once: the list grows by several appends.
-        words.reserveCapacity(own.count + extra.count + 11)
+        // Room for all of them at once (with `back` and `back!`): the list grows by
+        // several appends.
+        words.reserveCapacity(own.count + extra.count + 2 + Self.treeWords.count + Self.anywhereWords.count)
         words += own
         // After `save`, before `cancel`.
         if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }

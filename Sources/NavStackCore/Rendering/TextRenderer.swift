@@ -194,23 +194,29 @@ public struct TextRenderer {
         lines.add(room >= 8 && endsWhole ? shared + " · " + url : Self.breadcrumb(crumbs, fitting: width))
     }
 
+    /// What joins the crumbs of a breadcrumb, and the columns it takes.
+    static let crumbSeparator = " › "
+    static let crumbSeparatorWidth = 3
+
+    /// The columns the crumbs take joined whole, when every one is printable ASCII (a
+    /// column a byte, nothing to escape): such a breadcrumb that fits is its crumbs as
+    /// they are. `nil` otherwise.
+    static func plainWidth(of crumbs: [String]) -> Int? {
+        var width = crumbSeparatorWidth * max(0, crumbs.count - 1)
+        for crumb in crumbs {
+            guard crumb.isPrintableASCII else { return nil }
+            width += crumb.utf8.count
+        }
+        return width
+    }
+
     /// A breadcrumb in `room` columns: whole when it fits, else shortened in the middle,
     /// keeping the tab and as many of the last crumbs as fit (`My Tasks › … › Parent ›
     /// Task`), the last one cut short only when nothing else fits.
     static func breadcrumb(_ crumbs: [String], fitting room: Int) -> String {
-        let separator = " › "
-        let separatorWidth = 3
-        // Crumbs of printable ASCII take a column a byte and need no escapes: when they
-        // fit, they are the breadcrumb as they are.
-        var plainWidth = separatorWidth * max(0, crumbs.count - 1)
-        for crumb in crumbs {
-            guard crumb.isPrintableASCII else {
-                plainWidth = .max
-                break
-            }
-            plainWidth += crumb.utf8.count
-        }
-        if plainWidth <= room { return crumbs.joined(separator: separator) }
+        let separator = crumbSeparator
+        let separatorWidth = crumbSeparatorWidth
+        if let plain = plainWidth(of: crumbs), plain <= room { return crumbs.joined(separator: separator) }
         let shown = crumbs.map(\.escapedForDisplay)
         let whole = shown.joined(separator: separator)
         guard shown.count > 2, whole.displayWidth > room else { return whole.truncated(toWidth: room) }
@@ -425,12 +431,7 @@ struct Lines {
     /// byte by byte when every crumb is printable ASCII and the crumbs fit `room` (one
     /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
     mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
-        var used = 3 * max(0, crumbs.count - 1)
-        for crumb in crumbs {
-            guard crumb.isPrintableASCII else { return false }
-            used += crumb.utf8.count
-        }
-        guard used <= room else { return false }
+        guard let used = TextRenderer.plainWidth(of: crumbs), used <= room else { return false }
         for (index, crumb) in crumbs.enumerated() {
             if index > 0 { bytes.append(contentsOf: Self.crumbSeparator) }
             bytes.append(utf8: crumb)
@@ -441,7 +442,7 @@ struct Lines {
         return true
     }
 
-    private static let crumbSeparator = Array(" › ".utf8)
+    private static let crumbSeparator = Array(TextRenderer.crumbSeparator.utf8)
     private static let urlSeparator = Array(" · ".utf8)
     private static let doneBox = Array("  [x] ".utf8)
     private static let openBox = Array("  [ ] ".utf8)
@@ -507,13 +508,14 @@ struct Lines {
     /// its emphasis.
     mutating func flow(_ items: [(String, TextStyle.Emphasis?)], prefix: String) {
         let separator = " · "
+        let separatorWidth = 3
         let pad = String(repeating: " ", count: prefix.displayWidth)
         var plain = prefix
         var styled = prefix
         var empty = true
         for (item, emphasis) in items {
             let itemWidth = item.displayWidth
-            if !empty, plain.displayWidth + 3 + itemWidth > width {
+            if !empty, plain.displayWidth + separatorWidth + itemWidth > width {
                 emit(plain, styled)
                 plain = pad + item
                 styled = pad + style.apply(emphasis, to: item)
