@@ -41,6 +41,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from proccpu import cpu_seconds, postgres_cpu  # noqa: E402
+
 PG_URL = os.environ["NAVSTACK_PG_URL"]
 SERVER_BIN = os.environ["NAVSTACK_SERVER_BIN"]
 REPLICAS_PER_ACCOUNT = 4
@@ -49,7 +52,6 @@ IDLE = 1000
 # How pgbench sends its statements (--pgbench-mode).
 MODE = "prepared"
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def psql(*commands):
@@ -63,36 +65,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def stat_fields(pid):
-    """The fields of /proc/PID/stat after the process's name (state first); `None` once it
-    has ended."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-
-
-def cpu_seconds(pids):
-    """User + system CPU seconds of `pids` so far (those that ended count as zero)."""
-    total = 0
-    for pid in pids:
-        fields = stat_fields(pid)
-        if fields:
-            total += int(fields[11]) + int(fields[12])
-    return total / TICKS
-
-
-def postgres_cpu():
-    """CPU seconds of PostgreSQL so far: its processes running now, and those that ended
-    (a backend's time is added to the postmaster's children's when it exits)."""
-    pids = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
-    oldest = subprocess.run(["pgrep", "-o", "-x", "postgres"], capture_output=True, text=True).stdout.strip()
-    ended = stat_fields(oldest) if oldest else None
-    children = int(ended[13]) + int(ended[14]) if ended else 0
-    return cpu_seconds(pids) + children / TICKS
 
 
 def rss_mb(pid):

@@ -18,7 +18,12 @@ Runs inside scripts/sync-env (PostgreSQL and two server instances; see that scri
     log lines). Checked: the server took exactly the operations the clients sent (those it
     holds, none twice, and those dropped behind a snapshot, by each replica's highest seq
     dropped, every replica's seqs without a gap), and after a final sync every replica of
-    a user holds the same number of tasks.
+    a user holds the same number of tasks. Where the time went: CPU seconds of the
+    clients, the two servers and PostgreSQL over the load.
+    With --nice-clients N the load runs a second time (new accounts) with every client
+    process at `nice -n N`: the two cores go to the servers and PostgreSQL first, as if
+    the clients ran on machines of their own, which is how the servers' own latency is
+    seen apart from the lab's sharing of two cores among 50 client processes.
 10. (--parts join) A new replica joins an account of JOIN_TASKS tasks (10,000) whose
     history holds JOIN_HISTORY operations (1,000,000: the import undone and redone, synced
     each time, snapshots made on the way), and an account of the same tasks with
@@ -31,11 +36,15 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from proccpu import cpu_seconds, postgres_cpu  # noqa: E402
 
 # Every account's operations are sealed end to end: its replicas share a passphrase.
 ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8", NAVSTACK_SYNC_PASSPHRASE="correct horse battery staple")
@@ -43,17 +52,18 @@ SERVERS = [os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]]
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
 
 
-def run(binary, store, *args, stdin=None):
-    out = subprocess.run([binary, "--store", store, *args], input=stdin, capture_output=True, text=True, env=ENV)
+def run(binary, store, *args, stdin=None, nice=0):
+    niced = ["nice", "-n", str(nice)] if nice else []
+    out = subprocess.run([*niced, binary, "--store", store, *args], input=stdin, capture_output=True, text=True, env=ENV)
     if out.returncode != 0:
         raise SystemExit(f"bench-sync: navstack {' '.join(args)} failed: {out.stderr.strip()}")
     return out.stdout
 
 
-def sync(binary, store, server, tok=None):
+def sync(binary, store, server, tok=None, nice=0):
     """Seconds taken and the three counts of `sent N, received N, conflicts N`."""
     start = time.monotonic()
-    out = run(binary, store, "sync", "--server", server, *(["--token", tok] if tok else []))
+    out = run(binary, store, "sync", "--server", server, *(["--token", tok] if tok else []), nice=nice)
     took = time.monotonic() - start
     counts = [int(n) for n in re.findall(r"\d+", out.strip().splitlines()[-1])]
     return took, counts
@@ -182,10 +192,16 @@ def change_session(rng, label, changes, count):
     return "\n".join(lines) + "\n", count
 
 
-def load(binary, workdir, clients, users, rounds, changes):
-    names = [f"load{u}" for u in range(users)]
+def children_cpu():
+    """CPU seconds of this process's children that ended (the client processes)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load(binary, workdir, clients, users, rounds, changes, nice=0, label="load"):
+    names = [f"{label}{u}" for u in range(users)]
     tokens = {name: token(f"{name}-{RUN}") for name in names}
-    replicas = [(f"{workdir}/load{c}.sqlite", names[c % users]) for c in range(clients)]
+    replicas = [(f"{workdir}/{label}{c}.sqlite", names[c % users]) for c in range(clients)]
     for store, user in replicas:
         run(binary, store, "-c", f"login {user}")
         sync(binary, store, SERVERS[0], tokens[user])
@@ -198,15 +214,22 @@ def load(binary, workdir, clients, users, rounds, changes):
         sent, count = 0, 0
         for r in range(rounds):
             session, count = change_session(rng, f"c{c}r{r}", changes, count)
-            run(binary, store, stdin=session)
-            _, counts = sync(binary, store, SERVERS[(c + r) % 2])
+            run(binary, store, stdin=session, nice=nice)
+            _, counts = sync(binary, store, SERVERS[(c + r) % 2], nice=nice)
             sent += counts[0]
         return sent
 
+    server_pids = []
+    for name in ["NAVSTACK_SERVER_A_PID_FILE", "NAVSTACK_SERVER_B_PID_FILE"]:
+        with open(os.environ[name]) as f:
+            server_pids.append(int(f.read().strip()))
+    before = (children_cpu(), cpu_seconds(server_pids), postgres_cpu())
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         sent = sum(pool.map(client, range(clients)))
     wall = time.monotonic() - start
+    after = (children_cpu(), cpu_seconds(server_pids), postgres_cpu())
+    cpu = dict(zip(["clients", "servers", "postgres"], (a - b for a, b in zip(after, before))))
 
     latencies = []
     for log, offset in zip(logs, offsets):
@@ -241,13 +264,14 @@ def load(binary, workdir, clients, users, rounds, changes):
     for store, user in replicas:
         counts.setdefault(user, set()).add(task_count(binary, store, user))
     same = all(len(v) == 1 for v in counts.values())
-    print(f"   8b: {clients} clients × {rounds} rounds of {changes} changes in {wall:.1f} s; sent {sent:,} operations, "
+    print(f"   8b{' (clients at nice ' + str(nice) + ')' if nice else ''}: {clients} clients × {rounds} rounds of {changes} changes in {wall:.1f} s; sent {sent:,} operations, "
           f"the op table holds {stored:,} ({distinct:,} distinct), the server took {taken:,} (seqs through "
           f"{through:,}; the rest dropped behind snapshots); {len(latencies)} sync requests, p99 {p99:.1f} ms; "
-          f"tasks per user: {', '.join(f'{u}: {sorted(v)}' for u, v in sorted(counts.items()))}", file=sys.stderr)
+          f"tasks per user: {', '.join(f'{u}: {sorted(v)}' for u, v in sorted(counts.items()))}; CPU seconds over the load: "
+          f"clients {cpu['clients']:.1f}, servers {cpu['servers']:.1f}, PostgreSQL {cpu['postgres']:.1f}", file=sys.stderr)
     return {"clients": clients, "users": users, "rounds": rounds, "changes": changes, "wall_s": wall, "sent": sent,
             "stored": stored, "distinct": distinct, "taken": taken, "through": through, "requests": len(latencies),
-            "p99_ms": p99,
+            "p99_ms": p99, "nice": nice, "cpu": cpu,
             "median_ms": statistics.median(latencies) if latencies else 0.0, "same": same,
             "tasks": {u: sorted(v) for u, v in counts.items()}}
 
@@ -263,6 +287,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--parts", default="a,b")
+    parser.add_argument("--nice-clients", type=int, default=0,
+                        help="also run 8b with the client processes at this niceness (0: not)")
     parser.add_argument("--join-tasks", type=int, default=10000)
     parser.add_argument("--join-history", type=int, default=1000000)
     args = parser.parse_args()
@@ -275,6 +301,10 @@ def main():
     if "b" in args.parts.split(","):
         print(f"8b. {args.clients} concurrent clients × {args.rounds * args.changes} changes…", file=sys.stderr)
         result["b"] = load(binary, workdir, args.clients, args.users, args.rounds, args.changes)
+        if args.nice_clients:
+            print(f"8b. the same, the clients at nice {args.nice_clients}…", file=sys.stderr)
+            result["b_nice"] = load(binary, workdir, args.clients, args.users, args.rounds, args.changes,
+                                    nice=args.nice_clients, label="niced")
     if "join" in args.parts.split(","):
         print(f"10. joining an account of {args.join_tasks:,} tasks: {args.join_history:,} operations of history "
               f"vs {args.join_tasks:,}…", file=sys.stderr)
