@@ -61,7 +61,36 @@ public enum SyncDrift {
 /// order is stamp order: millis, then counter, then replica. `""` is older than any.
 public enum Stamp {
     public static func text(millis: Int, counter: Int, replica: String) -> String {
-        padded(millis, 15) + padded(counter, 10) + replica
+        var replica = replica
+        return replica.withUTF8 { tail in
+            // Two Ints of at most 19 digits each, then the replica.
+            String(unsafeUninitializedCapacity: 38 + tail.count) { out in
+                var end = 0
+                func put(_ value: Int, width: Int) {
+                    var rest = max(0, value)
+                    var digits = 1
+                    var scan = rest
+                    while scan >= 10 {
+                        scan /= 10
+                        digits += 1
+                    }
+                    end += max(width, digits)
+                    var at = end
+                    while at > end - max(width, digits) {
+                        at -= 1
+                        out[at] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+                        rest /= 10
+                    }
+                }
+                put(millis, width: 15)
+                put(counter, width: 10)
+                for byte in tail {
+                    out[end] = byte
+                    end += 1
+                }
+                return end
+            }
+        }
     }
 
     /// ``text(millis:counter:replica:)`` in SQL, of the SQL expressions given.
@@ -80,10 +109,5 @@ public enum Stamp {
 
     public static func replica(of text: String) -> Substring {
         text.utf8.count > 25 ? text.dropFirst(25) : ""
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(max(0, value))
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

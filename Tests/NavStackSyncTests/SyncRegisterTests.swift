@@ -32,6 +32,35 @@ final class SyncRegisterTests: XCTestCase {
         XCTAssertEqual(Stamp.replica(of: stamp(5, mine)), Substring(mine))
     }
 
+    /// A stamp's text is its millis in 15 digits and counter in 10, zero-padded (as SQL's
+    /// `printf('%015d%010d%s')` writes it), then the replica; a number too long for its
+    /// width keeps every digit, and one below zero is written as zero.
+    func testAStampsTextIsItsPaddedNumbersThenTheReplica() {
+        func reference(_ millis: Int, _ counter: Int, _ replica: String) -> String {
+            func padded(_ value: Int, _ width: Int) -> String {
+                let digits = String(max(0, value))
+                return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            }
+            return padded(millis, 15) + padded(counter, 10) + replica
+        }
+        XCTAssertEqual(stamp(1_700_000_000_123, mine, counter: 42), "0017000000001230000000042" + mine)
+        let numbers = [
+            0, 1, 9, 10, 99, 100, 1_234_567_890, 9_999_999_999, 10_000_000_000, 999_999_999_999_999,
+            1_000_000_000_000_000, Int.max, -1, Int.min,
+        ]
+        for millis in numbers {
+            for counter in numbers {
+                for replica in [mine, "", "é"] {
+                    XCTAssertEqual(Stamp.text(millis: millis, counter: counter, replica: replica), reference(millis, counter, replica))
+                }
+            }
+        }
+        let parts = Stamp.parts(of: stamp(1_700_000_000_123, theirs, counter: 7))
+        XCTAssertEqual(parts?.millis, 1_700_000_000_123)
+        XCTAssertEqual(parts?.counter, 7)
+        XCTAssertEqual(Stamp.replica(of: stamp(5, theirs)), Substring(theirs))
+    }
+
     func testTheLaterWriteWinsInEitherOrder() {
         let changes: [(SyncChange, String, String)] = [
             (task("Milk"), stamp(1, mine), mine),
