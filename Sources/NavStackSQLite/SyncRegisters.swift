@@ -12,6 +12,9 @@ final class SyncRegisters: SyncRegisterLookup {
     private let profile: Int64
     /// What was read or set, by uuid; `.some(nil)`: the store has no register for it.
     private var known: [String: SyncRegister?] = [:]
+    /// Whether the store holds no register of the profile but those in `known` (a new
+    /// replica's first pull: every look-up would miss); `nil` until a look-up asks.
+    private var holdsNoneElse: Bool?
     /// The uuids set since the last ``write()``, in the order first set.
     private var changed: [String] = []
     private var isChanged: Set<String> = []
@@ -27,6 +30,14 @@ final class SyncRegisters: SyncRegisterLookup {
     /// The register of `uuid`; `nil` when this replica has never known the task.
     func get(_ uuid: String) throws -> SyncRegister? {
         if let register = known[uuid] { return register }
+        if holdsNoneElse == nil {
+            let any = try db.statement("SELECT 1 FROM sync_register WHERE profile_id = ? LIMIT 1").first([profile]) { _ in true }
+            holdsNoneElse = any == nil
+        }
+        if holdsNoneElse == true {
+            known[uuid] = .some(nil)
+            return nil
+        }
         let register = try db.statement("SELECT \(Self.columns) FROM sync_register WHERE profile_id = ? AND uuid = ?")
             .first([profile, uuid], Self.register)
         known[uuid] = .some(register)
@@ -76,6 +87,7 @@ final class SyncRegisters: SyncRegisterLookup {
     /// Forgets what was read: registers written around this cache are read again.
     func forget() {
         known.removeAll()
+        holdsNoneElse = nil
     }
 
     /// Writes the registers set since the last call.

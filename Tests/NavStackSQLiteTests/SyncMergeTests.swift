@@ -120,7 +120,7 @@ final class OperationLog {
     }
 
     /// An answer read as a replica reads it: its snapshot's content opened.
-    private func reading(_ bytes: [UInt8]) throws -> SyncAnswer {
+    func reading(_ bytes: [UInt8]) throws -> SyncAnswer {
         var answer = try SyncAnswer(json: bytes)
         if let snapshot = answer.snapshot {
             answer.snapshot?.registers = try SyncSnapshot.registers(from: Base64.decode(snapshot.sealed) ?? [])
@@ -458,6 +458,34 @@ final class SyncMergeTests: XCTestCase {
         try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 32)
         XCTAssertEqual(try tasks(a), try tasks(b))
+        try assertCountsMatch(b)
+    }
+
+    /// A replica that never held a register reads none from its store while it applies an
+    /// answer, but one its own changes set meanwhile is read: here an import, between the
+    /// request and its answer, of a task under the uuid the other replica gave it (an
+    /// export of it). Its local stamps are the later ones and win on both replicas.
+    func testAnImportBetweenARequestAndItsAnswerKeepsItsLaterStamps() throws {
+        let log = OperationLog()
+        let a = try replica(log), b = try replica(log)
+        try log.sync(b, user)
+        let shared = try a.insertAtTop(user, DraftFields(title: "Made on a"), as: .add)
+        _ = try a.write(user, id: shared.id, [.title], from: DraftFields(title: "Edited on a"), as: .save)
+        try log.sync(a, user)
+        usleep(3_000)
+        let batch = try b.syncRequest(user)
+        let reply = try log.reading(log.answer(batch.request.json()))
+        // Before the answer is applied, b adds a task and imports the shared one by its uuid.
+        _ = try b.insertAtTop(user, DraftFields(title: "Added on b"), as: .add)
+        let record = "[{\"title\":\"Imported on b\",\"uuid\":\"\(shared.uuid)\"}]"
+        _ = try b.importTasks(try SQLiteStore.parseImport(Array(record.utf8)), user: user)
+        _ = try b.applySyncAnswer(user, reply, to: batch)
+        XCTAssertEqual(try b.task(user, uuid: shared.uuid)?.title, "Imported on b", "b's later create is not replaced")
+        try log.sync(b, user)
+        try log.sync(a, user)
+        XCTAssertEqual(try a.task(user, uuid: shared.uuid)?.title, "Imported on b")
+        XCTAssertEqual(try tasks(a), try tasks(b))
+        try assertCountsMatch(a)
         try assertCountsMatch(b)
     }
 
