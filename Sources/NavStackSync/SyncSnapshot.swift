@@ -153,6 +153,9 @@ public struct SyncSnapshot: Equatable, Sendable {
         var registers: [SyncRegister] = []
         registers.reserveCapacity(count)
         var seen = Set<String>()
+        // The stamp read last, as text: most registers hold one stamp six times (a create
+        // and nothing since), written once and shared.
+        var last: (index: Int, millis: Int, counter: Int, text: String) = (0, 0, 0, "")
         for _ in 0..<count {
             func stamp() throws(Unreadable) -> String {
                 let index = try reader.number()
@@ -163,7 +166,10 @@ public struct SyncSnapshot: Equatable, Sendable {
                 guard index <= replicas.count, millis < 1_000_000_000_000_000, counter <= SyncClock.maximumCounter else {
                     throw Unreadable()
                 }
-                return Stamp.text(millis: millis, counter: counter, replica: replicas[index - 1])
+                if last.index != index || last.millis != millis || last.counter != counter {
+                    last = (index, millis, counter, Stamp.text(millis: millis, counter: counter, replica: replicas[index - 1]))
+                }
+                return last.text
             }
             let uuid = try reader.text()
             guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Unreadable() }
