@@ -100,11 +100,32 @@ public enum Stamp {
 
     /// The millis and counter of a stamp's text; `nil` for `""` or text that is not a stamp.
     public static func parts(of text: String) -> (millis: Int, counter: Int)? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count >= 25, let millis = Int(String(decoding: utf8[0..<15], as: UTF8.self)),
-            let counter = Int(String(decoding: utf8[15..<25], as: UTF8.self))
-        else { return nil }
-        return (millis, counter)
+        func read(_ bytes: some RandomAccessCollection<UInt8>) -> (millis: Int, counter: Int)? {
+            guard bytes.count >= 25 else { return nil }
+            let start = bytes.startIndex
+            let middle = bytes.index(start, offsetBy: 15)
+            guard let millis = integer(bytes[start..<middle]),
+                let counter = integer(bytes[middle..<bytes.index(middle, offsetBy: 10)])
+            else { return nil }
+            return (millis, counter)
+        }
+        return text.utf8.withContiguousStorageIfAvailable(read) ?? read(Array(text.utf8))
+    }
+
+    /// The whole number the bytes spell as `Int(_:)` reads text (a sign, then at least
+    /// one digit and nothing else); at most 15 bytes, so never more than `Int` holds.
+    private static func integer(_ bytes: some Collection<UInt8>) -> Int? {
+        var digits = bytes[...]
+        let sign = digits.first
+        if sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return sign == UInt8(ascii: "-") ? -value : value
     }
 
     public static func replica(of text: String) -> Substring {

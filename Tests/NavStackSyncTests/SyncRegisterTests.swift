@@ -55,6 +55,27 @@ final class SyncRegisterTests: XCTestCase {
                 }
             }
         }
+        // A stamp's parts are read as `Int(_:)` reads their text, whatever the text holds.
+        func referenceParts(_ text: String) -> (Int, Int)? {
+            let utf8 = Array(text.utf8)
+            guard utf8.count >= 25, let millis = Int(String(decoding: utf8[0..<15], as: UTF8.self)),
+                let counter = Int(String(decoding: utf8[15..<25], as: UTF8.self))
+            else { return nil }
+            return (millis, counter)
+        }
+        let texts = [
+            stamp(1_700_000_000_123, mine, counter: 42), stamp(0, ""), "000000000000001000000000", "-00000000000001+000000001r",
+            "+00000000000001-000000000", "-0000000000000-0000000000", "00000000000000 0000000001", "0000000000000é00000000001",
+            "00000000000000100000000é1", "000000000000001000000000x", "+" + String(repeating: "0", count: 24), "",
+            "١٢٣٤٥٦٧٨٩٠١٢٣٤٥0000000001", String(repeating: "9", count: 25) + mine,
+        ]
+        for text in texts + [Substring(mine + mine).dropFirst(3)].map(String.init) {
+            let got = Stamp.parts(of: text)
+            let want = referenceParts(text)
+            XCTAssertEqual(got?.millis, want?.0, text)
+            XCTAssertEqual(got?.counter, want?.1, text)
+            XCTAssertEqual(got == nil, want == nil, text)
+        }
         let parts = Stamp.parts(of: stamp(1_700_000_000_123, theirs, counter: 7))
         XCTAssertEqual(parts?.millis, 1_700_000_000_123)
         XCTAssertEqual(parts?.counter, 7)
