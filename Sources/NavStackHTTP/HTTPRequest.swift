@@ -27,12 +27,14 @@ public struct HTTPRequest: Equatable, Sendable {
 
     /// The request line and headers, ending with the empty line. The caller's headers come
     /// after the client's, sorted by name, so the same request is always the same bytes.
-    /// One connection per request: `Connection: close`.
-    func head() throws(HTTPError) -> [UInt8] {
+    /// `Connection: close` unless the connection is to be kept for the next request
+    /// (HTTP/1.1 keeps it when the header is left out).
+    func head(keepingConnection: Bool = false) throws(HTTPError) -> [UInt8] {
         guard url.target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
             throw .invalidURL(url.description, reason: "the path holds a space or a control character")
         }
-        var text = "\(method.rawValue) \(url.target) HTTP/1.1\r\nHost: \(url.authority)\r\nConnection: close\r\n"
+        var text = "\(method.rawValue) \(url.target) HTTP/1.1\r\nHost: \(url.authority)\r\n"
+        if !keepingConnection { text += "Connection: close\r\n" }
         if !body.isEmpty || method == .post || method == .put {
             text += "Content-Length: \(body.count)\r\n"
         }

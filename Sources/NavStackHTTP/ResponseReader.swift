@@ -27,6 +27,10 @@ struct ResponseReader {
     private var status = 0
     private var headers: [String: String] = [:]
     private var body: [UInt8] = []
+    /// Whether the status line said HTTP/1.1 (not 1.0).
+    private var isHTTP11 = false
+    /// Whether the body was framed by the end of the connection.
+    private var endsWithConnection = false
 
     init(limit: Int) {
         self.limit = limit
@@ -35,6 +39,15 @@ struct ResponseReader {
     /// The answer, once its last byte has arrived.
     var response: HTTPResponse? {
         stage == .done ? HTTPResponse(status: status, headers: headers, body: body) : nil
+    }
+
+    /// Whether the connection may carry another request once this answer is read: the
+    /// answer is complete, framed by its length or chunks (not by the connection's end),
+    /// HTTP/1.1 without `Connection: close`, and nothing arrived after it.
+    var connectionMayBeKept: Bool {
+        guard stage == .done, isHTTP11, !endsWithConnection, available == 0 else { return false }
+        let tokens = (headers["connection"] ?? "").split(separator: ",").map { String($0).trimmingSpaces.lowercased() }
+        return !tokens.contains("close")
     }
 
     /// Takes the next bytes of the connection.
@@ -53,7 +66,10 @@ struct ResponseReader {
 
     /// The server closed the connection: the answer if it is complete, else why not.
     mutating func finish() throws(HTTPError) -> HTTPResponse {
-        if stage == .untilClose { stage = .done }
+        if stage == .untilClose {
+            stage = .done
+            endsWithConnection = true
+        }
         guard let response else { throw .connectionClosed }
         return response
     }
@@ -142,6 +158,7 @@ struct ResponseReader {
         let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { $0.last == 13 ? $0.dropLast() : $0 }
         guard let statusLine = lines.first else { throw .malformedResponse("the answer is empty") }
         status = try Self.status(statusLine)
+        isHTTP11 = statusLine.starts(with: Array("HTTP/1.1".utf8))
         headers = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,

@@ -16,7 +16,8 @@ struct SyncTransport {
             throw .unreachable(error.message(in: Navstack.messageCatalog))
         }
         self.token = token
-        client = HTTPClient(trust: trust)
+        // A sync's requests follow one another: one connection serves them all.
+        client = HTTPClient(trust: trust, keepsConnections: true)
     }
 
     /// Sends `request`, with what is left until `end`; its answer is read later.

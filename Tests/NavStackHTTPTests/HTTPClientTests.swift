@@ -310,6 +310,93 @@ final class HTTPClientTests: XCTestCase {
         }
     }
 
+    // MARK: Kept connections
+
+    /// Connections and requests a server saw.
+    private final class Counts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _connections = 0
+        private var _heads: [String] = []
+        var connections: Int { lock.withLock { _connections } }
+        var heads: [String] { lock.withLock { _heads } }
+        func connected() { lock.withLock { _connections += 1 } }
+        func read(_ head: String) { lock.withLock { _heads.append(head) } }
+    }
+
+    /// A server that answers every request on a connection until the client closes it, or
+    /// only the first `perConnection` of them, then closes (or resets) without a word.
+    private func keepingServer(
+        _ counts: Counts, perConnection: Int = .max, reset: Bool = false, answer: String = ""
+    ) throws -> TestServer {
+        try serve { peer in
+            counts.connected()
+            var served = 0
+            while served < perConnection, let (head, body) = peer.readRequest() {
+                counts.read(head)
+                let text = "request \(counts.heads.count): \(body.count) bytes"
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: \(text.utf8.count)\r\n\(answer)\r\n\(text)")
+                served += 1
+            }
+            if reset { peer.reset() }
+        }
+    }
+
+    func testAKeptConnectionCarriesTheRequestsThatFollow() throws {
+        let counts = Counts()
+        let server = try keepingServer(counts)
+        let client = HTTPClient(keepsConnections: true)
+        for n in 1...3 {
+            let response = try client.send(HTTPRequest(method: .post, url: server.url, body: Array("abc".utf8)), deadline: .seconds(10))
+            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "request \(n): 3 bytes")
+        }
+        XCTAssertEqual(counts.connections, 1)
+        XCTAssertEqual(counts.heads.count, 3)
+        XCTAssertFalse(counts.heads.contains { $0.lowercased().contains("connection:") }, "HTTP/1.1 keeps it unless told")
+    }
+
+    func testARequestOnAKeptConnectionTheServerEndedGoesAgainOnANewOne() throws {
+        for reset in [false, true] {
+            let counts = Counts()
+            let server = try keepingServer(counts, perConnection: 1, reset: reset)
+            let client = HTTPClient(keepsConnections: true)
+            for n in 1...4 {
+                // A request without a body is written whole before the end is seen: its
+                // answer's read finds it; a body's write may find it first.
+                let body: [UInt8] = n % 2 == 0 ? [1, 2] : []
+                let response = try client.send(
+                    HTTPRequest(method: body.isEmpty ? .get : .post, url: server.url, body: body), deadline: .seconds(10))
+                XCTAssertEqual(
+                    String(decoding: response.body, as: UTF8.self), "request \(n): \(body.count) bytes", "reset: \(reset)")
+            }
+            // Each request after the first went on the kept connection, found it ended, then on a new one.
+            XCTAssertEqual(counts.connections, 4, "reset: \(reset)")
+            XCTAssertEqual(counts.heads.count, 4, "each request reached the server once")
+        }
+    }
+
+    func testAnAnswerThatSaysCloseLeavesNothingKept() throws {
+        let counts = Counts()
+        let server = try keepingServer(counts, answer: "Connection: close\r\n")
+        let client = HTTPClient(keepsConnections: true)
+        for _ in 1...2 {
+            XCTAssertEqual(try client.send(HTTPRequest(method: .get, url: server.url), deadline: .seconds(10)).status, 200)
+        }
+        XCTAssertEqual(counts.connections, 2)
+    }
+
+    func testANewConnectionThatEndsBeforeAnAnswerIsNotTriedAgain() throws {
+        let counts = Counts()
+        let server = try serve { peer in
+            counts.connected()
+            _ = peer.readRequest()
+        }
+        let client = HTTPClient(keepsConnections: true)
+        XCTAssertThrowsError(try client.send(HTTPRequest(method: .get, url: server.url), deadline: .seconds(10))) {
+            XCTAssertEqual($0 as? HTTPError, .connectionClosed)
+        }
+        XCTAssertEqual(counts.connections, 1)
+    }
+
     func testWritingToAResetConnectionDoesNotRaiseSIGPIPE() throws {
         // After a reset, the first write reports it (unless a read did) and any later one
         // is EPIPE, which raises SIGPIPE and ends the process unless the client asks the

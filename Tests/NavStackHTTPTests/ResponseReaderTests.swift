@@ -23,6 +23,29 @@ final class ResponseReaderTests: XCTestCase {
                 status: 201, headers: ["transfer-encoding": "gzip, Chunked"], body: Array("hello, world0123456789".utf8)))
     }
 
+    /// A connection carries another request only after an HTTP/1.1 answer framed by its
+    /// length or chunks, without `Connection: close`, with nothing after it.
+    func testWhenTheConnectionMayBeKept() throws {
+        func mayBeKept(_ text: String, ended: Bool = false) throws -> Bool {
+            var reader = ResponseReader(limit: 1 << 20)
+            try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+            if ended { _ = try reader.finish() }
+            XCTAssertNotNil(reader.response, text)
+            return reader.connectionMayBeKept
+        }
+        XCTAssertTrue(try mayBeKept("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        XCTAssertTrue(try mayBeKept("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"))
+        XCTAssertTrue(try mayBeKept("HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n"))
+        XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: Close\r\n\r\nok"))
+        XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n"))
+        XCTAssertFalse(try mayBeKept("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+        XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\n\r\nuntil the end", ended: true))
+        XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n"), "bytes after the answer")
+        var unfinished = ResponseReader(limit: 1 << 20)
+        try Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok".utf8).withUnsafeBytes { try unfinished.feed($0) }
+        XCTAssertFalse(unfinished.connectionMayBeKept, "an answer not read whole")
+    }
+
     func testUntilCloseIsCompleteOnlyAtTheEnd() throws {
         let text = "HTTP/1.0 200 OK\r\nServer: old\r\n\r\nall of it"
         try assertReads(text, HTTPResponse(status: 200, headers: ["server": "old"], body: Array("all of it".utf8)), needsEnd: true)

@@ -214,13 +214,16 @@ def legacy_account(binary, work):
 
 
 class GatedProxy:
-    """A loopback proxy in front of a server that holds its `gate_at`-th connection (from 1)
-    until `open()`: the client's request waits, unsent, while other things happen."""
+    """A loopback proxy in front of a server that holds the client's `gate_at`-th request
+    (from 1, counted over all its connections: a sync keeps one for its requests) until
+    `open()`: the request waits, unsent, while other things happen."""
 
     def __init__(self, server, gate_at):
         parsed = urllib.parse.urlsplit(server)
         self.upstream = (parsed.hostname, parsed.port)
         self.gate_at = gate_at
+        self.requests = 0
+        self.lock = threading.Lock()
         self.reached = threading.Event()
         self.gate = threading.Event()
         self.listener = socket.create_server(("127.0.0.1", 0))
@@ -229,29 +232,35 @@ class GatedProxy:
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
-        count = 0
         while True:
             try:
                 client, _ = self.listener.accept()
             except OSError:
                 return
-            count += 1
-            threading.Thread(target=self.relay, args=(client, count == self.gate_at), daemon=True).start()
+            threading.Thread(target=self.relay, args=(client,), daemon=True).start()
 
-    def relay(self, client, gated):
-        if gated:
-            self.reached.set()
-            self.gate.wait(60)
+    def relay(self, client):
         try:
             server = socket.create_connection(self.upstream)
         except OSError:
             client.close()
             return
         self.sockets += [client, server]
-        threading.Thread(target=self.forward, args=(server, client), daemon=True).start()
-        self.forward(client, server)
-
-    forward = staticmethod(HoldingProxy.forward)
+        threading.Thread(target=HoldingProxy.forward, args=(server, client), daemon=True).start()
+        try:
+            # A request's head comes in a read of its own: the client waited for the answer
+            # before it, and writes a head before its body.
+            while data := client.recv(1 << 16):
+                if data.startswith((b"POST ", b"GET ")):
+                    with self.lock:
+                        self.requests += 1
+                        gated = self.requests == self.gate_at
+                    if gated:
+                        self.reached.set()
+                        self.gate.wait(60)
+                server.sendall(data)
+        except OSError:
+            pass
 
     def open(self):
         self.gate.set()
@@ -271,7 +280,7 @@ def key_race(binary, work):
         x, y = os.path.join(work, f"{user}-x.sqlite"), os.path.join(work, f"{user}-y.sqlite")
         run(binary, x, "-c", f"login {user}", "-c", "add From the device that was second")
         run(binary, y, "-c", f"login {user}", "-c", "add From the device that was first")
-        # X's first connection asks for the key (none yet) and X makes one; its second,
+        # X's first request asks for the key (none yet) and X makes one; its second,
         # which offers it, waits while Y syncs and gives the account its own key.
         proxy = GatedProxy(SERVER_A, gate_at=2)
         second = subprocess.Popen([binary, "--store", x, "sync", "--server", proxy.address, "--token", tok], env=ENV,
