@@ -42,19 +42,19 @@ public struct HTTPClient: Sendable {
             return try start(request, head: head, on: open(request.url, by: deadline), by: deadline, keeping: nil)
         }
         let key = KeptConnections.Key(scheme: request.url.scheme, host: request.url.host, port: request.url.port, trust: trust)
-        if let kept = KeptConnections.shared.take(key),
-            let exchange = try? start(request, head: head, on: kept, by: deadline, keeping: key)
-        {
-            // Written whole: if the server closed it meanwhile, the answer says so and the
-            // request goes again (``HTTPExchange/response()``).
-            if exchange.sentWhole {
-                exchange.again = { () throws(HTTPError) in
-                    try start(request, head: head, on: open(request.url, by: deadline), by: deadline, keeping: key)
-                }
-                return exchange
-            }
+        func fresh() throws(HTTPError) -> HTTPExchange {
+            try start(request, head: head, on: open(request.url, by: deadline), by: deadline, keeping: key)
         }
-        return try start(request, head: head, on: open(request.url, by: deadline), by: deadline, keeping: key)
+        // On a kept connection written whole: if the server closed it meanwhile, the answer
+        // says so and the request goes again (``HTTPExchange/response()``). One that could
+        // not be written goes on a new connection at once.
+        if let kept = KeptConnections.shared.take(key),
+            let exchange = try? start(request, head: head, on: kept, by: deadline, keeping: key), exchange.sentWhole
+        {
+            exchange.again = fresh
+            return exchange
+        }
+        return try fresh()
     }
 
     /// Writes the request on `connection`.

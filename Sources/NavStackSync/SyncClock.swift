@@ -66,18 +66,18 @@ public enum Stamp {
             // Two Ints of at most 19 digits each, then the replica.
             String(unsafeUninitializedCapacity: 38 + tail.count) { out in
                 var end = 0
+                // `value`'s digits, zeros before them up to `width`, written from the last.
                 func put(_ value: Int, width: Int) {
                     var rest = max(0, value)
-                    var digits = 1
+                    var length = 1
                     var scan = rest
                     while scan >= 10 {
                         scan /= 10
-                        digits += 1
+                        length += 1
                     }
-                    end += max(width, digits)
-                    var at = end
-                    while at > end - max(width, digits) {
-                        at -= 1
+                    let start = end
+                    end += max(width, length)
+                    for at in (start..<end).reversed() {
                         out[at] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
                         rest /= 10
                     }
