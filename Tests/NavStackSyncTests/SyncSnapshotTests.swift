@@ -85,6 +85,25 @@ final class SyncSnapshotTests: XCTestCase {
         XCTAssertEqual(try SyncSnapshot.registers(from: SyncSnapshot.content(of: [written])), [applied])
     }
 
+    /// Stamps of one clock time from different replicas stay each their own, however
+    /// they follow one another in a register and from one register to the next.
+    func testStampsOfOneTimeFromSeveralReplicasReadBackApart() throws {
+        var registers: [SyncRegister] = []
+        for index in 0..<4 {
+            var register = SyncRegister(uuid: uuid(index))
+            let stamps = (0..<3).map { Stamp.text(millis: 5, counter: 1, replica: replicas[($0 + index) % 3]) }
+            _ = register.apply(
+                .create(SyncTask(fields: DraftFields(title: "T\(index)", notes: "", done: false), parent: nil, position: index)),
+                at: stamps[0], replica: replicas[0])
+            _ = register.apply(.field(.title, .text("Retitled"), old: nil), at: stamps[1], replica: replicas[0])
+            _ = register.apply(.position(9), at: stamps[2], replica: replicas[0])
+            registers.append(register)
+        }
+        let read = try SyncSnapshot.registers(from: SyncSnapshot.content(of: registers))
+        XCTAssertEqual(read, registers)
+        XCTAssertEqual(Set(read.flatMap(\.stamps)).count, 3, "one time, three replicas")
+    }
+
     /// ``SyncSnapshot/mayFit(registers:textBytes:)`` counts no more than the content takes:
     /// a snapshot it refuses could not have fitted.
     func testTheSizeEstimateIsAtMostTheContent() {
