@@ -16,8 +16,9 @@ saw it (from the request's first byte out to the answer's last byte in).
 
 Beside it, in the same run, on the same database, `pgbench` at the same concurrency runs
 exactly the statements the server runs for one such sync, in one transaction (the token's
-lookup, the account's lock and key, the insert, the page after `after`, the commit), the
-same mix of syncs: the limit of this design on this machine.
+lookup with the account's key, the push — the account's lock and the insert, one function —,
+the page after `after`, the commit), the same mix of syncs: the limit of this design on
+this machine.
 
 Then 1,000 replicas each open a connection, sync once and stay connected, idle: the
 server's resident memory is read from /proc while they are held, and a sync on another
@@ -215,46 +216,20 @@ PGBENCH_SCRIPT = r"""
 \set n random(1, 5)
 \endif
 \set seq :client_id * 1000000000 + random(1, 999999999)
-SELECT account_id FROM token WHERE sha256 = sha256(convert_to('pgbench-' || :acct::bigint, 'UTF8'));
+SELECT account.id, coalesce(account.key, '')
+FROM token JOIN account ON account.id = token.account_id
+WHERE token.sha256 = sha256(convert_to('pgbench-' || :acct::bigint, 'UTF8'));
 \if :n > 0
 BEGIN;
-SELECT 1 FROM pg_advisory_xact_lock(:acct::bigint);
-SELECT coalesce(key, '') FROM account WHERE id = :acct::bigint;
-WITH sent AS (
-    SELECT * FROM unnest(
-        ARRAY(SELECT :seq::bigint + g FROM generate_series(1, :n::integer) g),
-        ARRAY(SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM generate_series(1, :n::integer)),
-        ARRAY(SELECT 0 FROM generate_series(1, :n::integer)),
-        ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
-        ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
-        ARRAY(SELECT :payload::text FROM generate_series(1, :n::integer)),
-        ARRAY(SELECT ''::text FROM generate_series(1, :n::integer))
-    ) WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, place)
-), inserted AS (
-    INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
-    SELECT :acct::bigint, 'pgbench' || :client_id::bigint, seq, millis, counter, task, field, value, old FROM sent
-    ON CONFLICT (account_id, replica, seq) DO NOTHING
-    RETURNING seq
-), counted AS (
-    UPDATE account SET ops = ops + (SELECT count(*) FROM inserted) WHERE id = :acct::bigint
-)
-SELECT place, seq FROM (
-    SELECT sent.place, sent.seq
-    FROM sent CROSS JOIN LATERAL (
-        SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
-        FROM op AS held
-        WHERE held.account_id = :acct::bigint AND held.replica = 'pgbench' || :client_id::bigint AND held.seq = sent.seq
-        OFFSET 0
-    ) AS held
-    WHERE sent.seq NOT IN (SELECT seq FROM inserted)
-        AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
-            IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
-    UNION ALL
-    SELECT sent.place, sent.seq FROM sent
-    WHERE sent.seq <= (SELECT seq FROM dropped_seq WHERE account_id = :acct::bigint AND replica = 'pgbench' || :client_id::bigint)
-) AS taken
-ORDER BY place
-LIMIT 1;
+SELECT place, seq FROM navstack_push(
+    :acct::bigint, 'pgbench' || :client_id::bigint,
+    ARRAY(SELECT :seq::bigint + g FROM generate_series(1, :n::integer) g),
+    ARRAY(SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM generate_series(1, :n::integer)),
+    ARRAY(SELECT 0 FROM generate_series(1, :n::integer)),
+    ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
+    ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
+    ARRAY(SELECT :payload::text FROM generate_series(1, :n::integer)),
+    ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)));
 \endif
 WITH page AS (
     SELECT server_seq, replica, seq, millis, counter, task, field, value, old

@@ -84,12 +84,13 @@ public final class MemoryOperationLog: OperationStore {
         state.withLock { state in state.names[name].flatMap { state.accounts[$0]?.operations.count } ?? 0 }
     }
 
-    public func account(token: String, logger: Logger) async throws -> Int64? {
-        state.withLock { $0.tokens[token] }
+    public func account(token: String, logger: Logger) async throws -> TokenHolder? {
+        state.withLock { state in state.tokens[token].map { TokenHolder(id: $0, key: state.accounts[$0]?.key) } }
     }
 
-    public func sync(account id: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
-        try state.withLock { state throws(Refusal) in
+    public func sync(account holder: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+        let id = holder.id
+        return try state.withLock { state throws(Refusal) in
             guard var account = state.accounts[id] else { throw .badToken }
             let replica = request.replica
             let clash = request.clash { seq in

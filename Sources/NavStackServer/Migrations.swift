@@ -80,6 +80,63 @@ public enum Migrations {
                 )
                 """,
             ]),
+        // A push in one round trip: the account's lock and the insert (OperationLog.Push
+        // says what the insert does) in one function, called as a statement of its own,
+        // which commits it and so lets the lock go. Each of the function's statements takes
+        // its snapshot when it starts, the insert's after the lock is held, as in a
+        // transaction of the two. An operation that names a (replica, seq) the account
+        // holds with other content raises `NS409`, its place in the request (from 1) and
+        // its seq the error's detail, so that nothing of the push is kept. Arguments: the
+        // account, the replica, then the operations' columns as arrays (seq, millis,
+        // counter, task, field, value, old).
+        Migration(
+            version: 4, name: "a push in one statement",
+            statements: [
+                """
+                CREATE FUNCTION navstack_push(
+                    bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[]
+                ) RETURNS void LANGUAGE plpgsql AS $function$
+                DECLARE
+                    taken_place bigint;
+                    taken_seq bigint;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock($1);
+                    WITH sent AS (
+                        SELECT * FROM unnest($3, $4, $5, $6, $7, $8, $9)
+                            WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, place)
+                    ), inserted AS (
+                        INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
+                        SELECT $1, $2, seq, millis, counter, task, field, value, old FROM sent
+                        ON CONFLICT (account_id, replica, seq) DO NOTHING
+                        RETURNING seq
+                    ), counted AS (
+                        UPDATE account SET ops = ops + (SELECT count(*) FROM inserted) WHERE id = $1
+                    )
+                    SELECT taken.place, taken.seq INTO taken_place, taken_seq FROM (
+                        SELECT sent.place, sent.seq
+                        FROM sent CROSS JOIN LATERAL (
+                            SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
+                            FROM op AS held
+                            WHERE held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
+                            OFFSET 0
+                        ) AS held
+                        WHERE sent.seq NOT IN (SELECT seq FROM inserted)
+                            AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
+                                IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
+                        UNION ALL
+                        SELECT sent.place, sent.seq FROM sent
+                        WHERE sent.seq <= (SELECT seq FROM dropped_seq WHERE account_id = $1 AND replica = $2)
+                    ) AS taken
+                    ORDER BY taken.place
+                    LIMIT 1;
+                    IF FOUND THEN
+                        RAISE EXCEPTION 'an operation names a (replica, seq) held with other content'
+                            USING ERRCODE = 'NS409', DETAIL = taken_place || ' ' || taken_seq;
+                    END IF;
+                END
+                $function$
+                """
+            ]),
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together

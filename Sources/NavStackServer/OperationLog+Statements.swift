@@ -8,15 +8,21 @@ import PostgresNIO
 /// scripts/bench-load.py runs the same statements through pgbench, the database's limit
 /// for the server: a change here goes there too.
 extension OperationLog {
-    /// The account of a token: one lookup of its SHA-256 by the primary key.
+    /// The account of a token and its key record (empty when it has none): one lookup of
+    /// the token's SHA-256 by the primary key, and of the account by its own.
     struct TokenAccount: OneValueStatement {
         static let name = "navstack.tokenAccount"
-        static let sql = "SELECT account_id FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8'))"
+        static let sql = """
+            SELECT account.id, coalesce(account.key, '')
+            FROM token JOIN account ON account.id = token.account_id
+            WHERE token.sha256 = sha256(convert_to($1, 'UTF8'))
+            """
 
         let value: String
 
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try row.decode(Int64.self)
+        func decodeRow(_ row: PostgresRow) throws -> TokenHolder {
+            let (id, key) = try row.decode((Int64, String).self)
+            return TokenHolder(id: id, key: key.isEmpty ? nil : key)
         }
     }
 
@@ -123,61 +129,55 @@ extension OperationLog {
         }
     }
 
-    /// All the operations in one statement, as arrays unnested; one already in the log
-    /// (the same replica and seq) is left as it is, so a request sent again adds nothing
-    /// twice. PostgreSQL numbers the rows of a function scan as it reads them, in the order
-    /// sent; no replica depends on it (applying is the same in any order), so the rows are
-    /// not sorted by their ordinal to make sure, which cost a third of the insert.
+    /// All the operations in one statement, as arrays unnested, under the account's
+    /// advisory lock: `navstack_push` (schema migration 4) takes the lock, then inserts.
+    /// Run on its own, the statement is its own transaction: the push is one round trip,
+    /// where a transaction of the lock and the insert was four (begin, lock, insert,
+    /// commit); in a transaction that holds the lock already, it takes it once more.
+    ///
+    /// An operation already in the log (the same replica and seq) is left as it is, so a
+    /// request sent again adds nothing twice. PostgreSQL numbers the rows of a function
+    /// scan as it reads them, in the order sent; no replica depends on it (applying is the
+    /// same in any order), so the rows are not sorted by their ordinal to make sure, which
+    /// cost a third of the insert.
     ///
     /// The account counts the operations it took (`account.ops`, in the same statement):
     /// the answers say how many came since its snapshot.
     ///
-    /// The same statement returns the first operation (its place in the request, from 1,
-    /// and its seq) that was not inserted because the log holds its (replica, seq) with
-    /// other content, or whose seq is at or below the replica's highest dropped (which
-    /// only a copy of the replica's store sends again: it cannot be compared, and is
-    /// taken); none when every one was inserted or is held as sent. Only the rows
-    /// not inserted are looked up, each through the unique index (the lateral subquery's
-    /// `OFFSET 0` keeps it a lookup per row: joined, PostgreSQL hashed every row the
-    /// account holds from the replica, a cost that grew with the account on every push,
-    /// 33 ms of 145 at 30,000 rows). The statement's snapshot does not see the rows it
+    /// The statement fails with ``replicaTakenState`` when an operation was not inserted
+    /// because the log holds its (replica, seq) with other content, or its seq is at or
+    /// below the replica's highest dropped (which only a copy of the replica's store sends
+    /// again: it cannot be compared, and is taken), so that nothing of the push is kept:
+    /// the first such operation's place in the request (from 1) and its seq are the
+    /// error's detail (``takenOperation(_:)``). Only the rows not inserted are looked up,
+    /// each through the unique index (the lateral subquery's `OFFSET 0` keeps it a lookup
+    /// per row: joined, PostgreSQL hashed every row the account holds from the replica, a
+    /// cost that grew with the account on every push, 33 ms of 145 at 30,000 rows). The
+    /// lookup's snapshot, taken after the lock, does not see the rows the same statement
     /// inserts, so what it finds was there before. The rows inserted are left out with
-    /// `NOT IN`, a hashed set whatever the plan: a plan made for any request (a prepared
-    /// statement's) guesses 10 rows for the arrays, and a join with the inserted rows it
-    /// could make from that guess would compare every row with every other at 10,000.
-    struct Insert: PostgresPreparedStatement {
-        static let name = "navstack.insert"
+    /// `NOT IN`, a hashed set whatever the plan: a plan made for any request (the
+    /// function's, kept for the connection) guesses 10 rows for the arrays, and a join with
+    /// the inserted rows it could make from that guess would compare every row with every
+    /// other at 10,000.
+    struct Push: PostgresPreparedStatement {
+        static let name = "navstack.push"
         static let sql = """
-            WITH sent AS (
-                SELECT * FROM unnest(
-                    $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[]
-                ) WITH ORDINALITY AS o(seq, millis, counter, task, field, value, old, place)
-            ), inserted AS (
-                INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old)
-                SELECT $1, $2, seq, millis, counter, task, field, value, old FROM sent
-                ON CONFLICT (account_id, replica, seq) DO NOTHING
-                RETURNING seq
-            ), counted AS (
-                UPDATE account SET ops = ops + (SELECT count(*) FROM inserted) WHERE id = $1
-            )
-            SELECT place, seq FROM (
-                SELECT sent.place, sent.seq
-                FROM sent CROSS JOIN LATERAL (
-                    SELECT held.millis, held.counter, held.task, held.field, held.value, held.old
-                    FROM op AS held
-                    WHERE held.account_id = $1 AND held.replica = $2 AND held.seq = sent.seq
-                    OFFSET 0
-                ) AS held
-                WHERE sent.seq NOT IN (SELECT seq FROM inserted)
-                    AND (held.millis, held.counter, held.task, held.field, held.value, held.old)
-                        IS DISTINCT FROM (sent.millis, sent.counter, sent.task, sent.field, sent.value, sent.old)
-                UNION ALL
-                SELECT sent.place, sent.seq FROM sent
-                WHERE sent.seq <= (SELECT seq FROM dropped_seq WHERE account_id = $1 AND replica = $2)
-            ) AS taken
-            ORDER BY place
-            LIMIT 1
+            SELECT navstack_push(
+                $1, $2, $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[])
             """
+        /// The SQLSTATE `navstack_push` raises for a (replica, seq) held with other content.
+        static let replicaTakenState = "NS409"
+
+        /// The place in the request (from 1) and the seq of the operation that made the
+        /// push fail, if `error` is `navstack_push`'s refusal.
+        static func takenOperation(_ error: any Error) -> (place: Int64, seq: Int64)? {
+            guard let error = error as? PSQLError, error.code == .server,
+                error.serverInfo?[.sqlState] == replicaTakenState,
+                let words = error.serverInfo?[.detail]?.split(separator: " "), words.count == 2,
+                let place = Int64(words[0]), let seq = Int64(words[1])
+            else { return nil }
+            return (place, seq)
+        }
 
         let request: SyncRequest
         let account: Int64
@@ -204,9 +204,7 @@ extension OperationLog {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64) {
-            try row.decode((Int64, Int64).self)
-        }
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// The page after `after` and the account's facts (its highest `server_seq`, its key,

@@ -17,10 +17,11 @@ public struct OperationLog: OperationStore {
         try await client.query("SELECT 1", logger: logger).drain()
     }
 
-    /// The account of `token`: one lookup of the token's SHA-256 by its primary key.
-    public func account(token: String, logger: Logger) async throws -> Int64? {
-        var account: Int64?
-        for try await id in try await client.execute(TokenAccount(value: token), logger: logger) { account = id }
+    /// The account of `token` and its key record: one lookup of the token's SHA-256 by its
+    /// primary key.
+    public func account(token: String, logger: Logger) async throws -> TokenHolder? {
+        var account: TokenHolder?
+        for try await found in try await client.execute(TokenAccount(value: token), logger: logger) { account = found }
         return account
     }
 
@@ -29,32 +30,44 @@ public struct OperationLog: OperationStore {
     /// operation naming a (replica, seq) the account holds with other content rolls the
     /// transaction back: ``Refusal/replicaTaken(_:)``.
     ///
-    /// The transaction first takes the account's advisory lock, so the account's writers
-    /// commit one at a time and in `server_seq` order: a reader that has seen `server_seq`
-    /// N can never miss a row committed later below N. The lock is held for as few round
-    /// trips as can be, the insert and the commit: the account's devices wait on it in turn
-    /// (ten of them syncing at once waited 218 ms for it, the median, when it was held for
-    /// the key's read and the page's too). The key is read before it, as a key once set
-    /// never changes (the first offered is kept and nothing replaces it); an account
-    /// without one is read again under the lock, where a key may have been offered
-    /// meanwhile. The page is read after the commit, in one statement of its own.
-    public func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    /// The write first takes the account's advisory lock, so the account's writers commit
+    /// one at a time and in `server_seq` order: a reader that has seen `server_seq` N can
+    /// never miss a row committed later below N. The lock is held for as few round trips
+    /// as can be: the account's devices wait on it in turn (ten of them syncing at once
+    /// waited 218 ms for it, the median, when it was held for the key's read and the
+    /// page's too). The key is the one read with the token, before it, as a key once set
+    /// never changes (the first offered is kept and nothing replaces it). A push of
+    /// operations to an account with its key, the usual sync, is then one statement that
+    /// takes the lock, inserts and commits (``Push``); anything else (a key offered to an
+    /// account without one, which is read again under the lock, where a key may have been
+    /// offered meanwhile; a snapshot; dropping the operations in clear) is a transaction
+    /// that takes the lock first. The page is read after the commit, in one statement of
+    /// its own.
+    public func sync(account holder: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+        let account = holder.id
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         return try await client.withConnection { connection in
             if !request.operations.isEmpty || request.key != nil || request.dropClear || request.snapshot != nil {
-                let known = try await Self.key(of: account, on: connection, logger: logger)
                 do {
-                    try await connection.withTransaction(logger: logger) { connection in
-                        for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
-                        var held = known
-                        if held == nil { held = try await Self.key(of: account, on: connection, logger: logger) }
-                        try await Self.write(request, into: account, holding: held, on: connection, logger: logger)
+                    if let key = holder.key, !request.dropClear, request.snapshot == nil {
+                        // Operations (or nothing) for an account with its key: the write is
+                        // the push alone, which takes the lock and commits by itself.
+                        try await Self.write(request, into: account, holding: key, on: connection, logger: logger)
+                    } else {
+                        try await connection.withTransaction(logger: logger) { connection in
+                            for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
+                            var held = holder.key
+                            if held == nil { held = try await Self.key(of: account, on: connection, logger: logger) }
+                            try await Self.write(request, into: account, holding: held, on: connection, logger: logger)
+                        }
                     }
                 } catch let error as PostgresTransactionError {
                     let failure = error.closureError ?? error.beginError ?? error.commitError ?? error
                     throw Self.accountGone(failure) ? Refusal.badToken : failure
+                } catch let error where Self.accountGone(error) {
+                    throw Refusal.badToken
                 }
             }
             let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
@@ -100,11 +113,10 @@ public struct OperationLog: OperationStore {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
         }
         if !request.operations.isEmpty {
-            var taken: (place: Int64, seq: Int64)?
-            for try await row in try await connection.execute(Insert(request, into: account), logger: logger) {
-                taken = row
-            }
-            if let taken {
+            do {
+                for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
+            } catch {
+                guard let taken = Push.takenOperation(error) else { throw error }
                 throw Refusal.replicaTaken(
                     .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
             }

@@ -6,16 +6,29 @@ import NavStackSync
 public protocol OperationStore: Sendable {
     /// The account that has `token`, `nil` when none has: one lookup, made before a byte of
     /// a request's body is read.
-    func account(token: String, logger: Logger) async throws -> Int64?
+    func account(token: String, logger: Logger) async throws -> TokenHolder?
 
     /// Pushes the request's operations into `account` and pulls the page that follows
     /// `after`, as one step. An operation the account already holds (the same replica and
     /// seq, the same content) is left as it is; when one names a (replica, seq) the account
     /// holds with other content, nothing is kept and it throws ``Refusal/replicaTaken(_:)``.
-    func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
+    func sync(account: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
 
     /// Returns when the store can answer; throws when it cannot.
     func ping(logger: Logger) async throws
+}
+
+/// The account a token names, as its lookup found it: its id and its key record. A key once
+/// set never changes, so one found here holds for the request; `nil` may have become a key
+/// since, and is read again under the account's lock.
+public struct TokenHolder: Equatable, Sendable {
+    public var id: Int64
+    public var key: String?
+
+    public init(id: Int64, key: String?) {
+        self.id = id
+        self.key = key
+    }
 }
 
 /// What one sync did, for its answer and its log line.

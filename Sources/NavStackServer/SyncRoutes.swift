@@ -51,7 +51,7 @@ public struct SyncRoutes: Sendable {
         let logger = context.logger
         let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
         guard let account = found else { throw Refusal.badToken }
-        context.facts.record { $0.account = account }
+        context.facts.record { $0.account = account.id }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: context.maxUploadSize)

@@ -425,12 +425,12 @@ private struct UnavailableStore: OperationStore {
     struct Down: Error {}
     var hangs: Bool
 
-    func account(token: String, logger: Logger) async throws -> Int64? {
+    func account(token: String, logger: Logger) async throws -> TokenHolder? {
         try await ping(logger: logger)
         throw Down()
     }
 
-    func sync(account: Int64, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    func sync(account: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         try await ping(logger: logger)
         throw Down()
     }

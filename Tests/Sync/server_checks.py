@@ -8,6 +8,7 @@ Each check prints `ok - …` or `not ok - …`; the last line is `N passed, M fa
 exit status is 1 when any failed. Standard library only.
 """
 
+import base64
 import http.client
 import json
 import os
@@ -72,8 +73,11 @@ def call(base, method, path, body=None, token=None, headers=None, timeout=60):
     return response.status, parsed, raw
 
 
-def sync(base, token, replica, after=0, ops=()):
-    return call(base, "POST", "/v1/sync", {"replica": replica, "after": after, "ops": list(ops)}, token=token)
+def sync(base, token, replica, after=0, ops=(), key=None):
+    body = {"replica": replica, "after": after, "ops": list(ops)}
+    if key is not None:
+        body["key"] = key
+    return call(base, "POST", "/v1/sync", body, token=token)
 
 
 def psql(sql):
@@ -97,6 +101,15 @@ def new_user(name):
     code, out = add_user(name)
     assert code == 0, f"user add {name} failed"
     return out.strip()
+
+
+def new_sealed_user(name):
+    """A user whose account holds a key record (given by a first sync), so that its pushes
+    are sealed operations: the server's usual push, one statement (navstack_push)."""
+    token = new_user(name)
+    status = sync(SERVER_A, token, new_replica(), 0, [], key=f"key-record-of-{name}")[0]
+    assert status == 200 and psql(f"SELECT key FROM account WHERE name = '{name}'") == f"key-record-of-{name}", status
+    return token
 
 
 def account_id(name):
@@ -142,6 +155,13 @@ def make_ops(count, first_seq=1, tag="t"):
             op["old"] = f"before {seq}"
         ops.append(op)
     return ops
+
+
+def seal(ops, salt=""):
+    """The operations as a sealed account's: stamps kept, the rest an opaque payload."""
+    return [{"seq": op["seq"], "millis": op["millis"], "counter": op["counter"],
+             "sealed": base64.b64encode(json.dumps([op["task"], op["field"], op.get("value"), op.get("old"), salt])
+                                        .encode()).decode()} for op in ops]
 
 
 def same_op(sent, got, replica):
@@ -314,20 +334,22 @@ def check_revoke_and_remove():
               f"{code} {out!r} {err!r}")
 
 
-def check_remove_during_push():
+def check_remove_during_push(sealed=False):
     """A push whose token was good when it came, waiting for the account's lock while `user
     remove` takes the account away, is refused as a token that no longer works (401), not
-    as a failure of the server (500)."""
-    token = new_user("ivy")
-    account = account_id("ivy")
+    as a failure of the server (500). On a sealed account too, whose push waits for the lock
+    inside navstack_push."""
+    name = "sealed-ivy" if sealed else "ivy"
+    token = new_sealed_user(name) if sealed else new_user(name)
+    account = account_id(name)
     holder = subprocess.Popen(["psql", PG_URL, "-Atq"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, text=True)
     holder.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
     holder.stdin.flush()
 
-    def waiting(query):
-        return int(psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                        f"AND query LIKE '{query}%'"))
+    def waiting(*queries):
+        matching = " OR ".join(f"query LIKE '{query}%'" for query in queries)
+        return int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ({matching})"))
 
     def until(condition):
         deadline = time.monotonic() + 10
@@ -337,14 +359,15 @@ def check_remove_during_push():
 
     held = until(lambda: int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0)
     removed = {}
-    remover = threading.Thread(target=lambda: removed.update(result=user("remove", "ivy")))
+    remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
     remover.start()
     queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
     pushed = {}
-    pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0,
-                                                                         make_ops(2, tag="iv"))))
+    ops = seal(make_ops(2, tag="iv")) if sealed else make_ops(2, tag="iv")
+    pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0, ops)))
     pusher.start()
-    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 2)
+    # A sealed account's push waits inside navstack_push, another's on the lock itself.
+    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock", "SELECT navstack_push(") >= 2)
     holder.stdin.write("COMMIT;\n")
     holder.stdin.close()
     holder.wait(timeout=10)
@@ -352,10 +375,10 @@ def check_remove_during_push():
     pusher.join(timeout=20)
     status, body, _ = pushed.get("result", (None, None, None))
     code, out, _ = removed.get("result", (None, "", ""))
-    check("a push waiting while user remove takes its account is refused 401, not 500",
+    check(f"a {'sealed ' if sealed else ''}push waiting while user remove takes its account is refused 401, not 500",
           held and queued and both and code == 0 and status == 401 and body == {"error": "bad token"},
           f"held={held} queued={queued} both={both} remove={code} {out!r} push={status} {body}")
-    check("nothing of the removed account is left after the push it refused",
+    check(f"nothing of the removed {'sealed ' if sealed else ''}account is left after the push it refused",
           psql(f"SELECT (SELECT count(*) FROM op WHERE account_id = {account}) + "
                f"(SELECT count(*) FROM account WHERE id = {account})") == "0")
 
@@ -530,40 +553,47 @@ def check_refusals(token):
     check("and the server still answers /health after both", healthy(SERVER_A))
 
 
-def check_replica_taken():
+def check_replica_taken(sealed=False):
     """A (replica, seq) held with other content is refused with 409 and nothing of that
-    request is kept (issue 27, item 1); the same content sent again is taken as held."""
-    token = new_user("frank")
-    account = account_id("frank")
+    request is kept (issue 27, item 1); the same content sent again is taken as held. On a
+    sealed account too, where the push is one statement (navstack_push)."""
+    name = "sealed-frank" if sealed else "frank"
+    token = new_sealed_user(name) if sealed else new_user(name)
+    account = account_id(name)
     replica = new_replica()
+    kind = "sealed " if sealed else ""
+    shown = seal if sealed else (lambda ops, salt="": ops)
     ops = make_ops(3, tag="held")
-    first = [sync(SERVER_A, token, replica, 0, ops)[0], sync(SERVER_B, token, replica, 0, ops)[0]]
-    check("3 ops pushed, then sent again on A and B: 200 twice, 3 kept", first == [200, 200] and op_count(account) == 3,
-          f"{first} {op_count(account)}")
+    first = [sync(SERVER_A, token, replica, 0, shown(ops))[0], sync(SERVER_B, token, replica, 0, shown(ops))[0]]
+    check(f"3 {kind}ops pushed, then sent again on A and B: 200 twice, 3 kept",
+          first == [200, 200] and op_count(account) == 3, f"{first} {op_count(account)}")
 
-    def refused(name, base, sent, index, seq):
+    def refused(what, base, sent, index, seq):
         status, body, raw = sync(base, token, replica, 0, sent)
         error = body.get("error", "") if isinstance(body, dict) else ""
-        check(f"{name} → 409 naming the op, the replica and the seq, nothing of it kept",
+        check(f"{kind}{what} → 409 naming the op, the replica and the seq, nothing of it kept",
               status == 409 and list(body) == ["error"] and error.startswith(f"ops[{index}] reuses seq {seq} of replica {replica}")
               and op_count(account) == 3, f"{status} {raw[:300]!r} {op_count(account)}")
 
     # ops: seq 1 sets a title (old "before 1"), seq 2 notes, seq 3 done.
     refused("a held seq with another stamp beside a new seq", SERVER_A,
-            [ops[0], dict(ops[1], millis=ops[1]["millis"] + 1)] + make_ops(1, first_seq=4, tag="held"), 1, 2)
-    refused("a held seq with another old value", SERVER_B, [dict(ops[0], old="before something else")], 0, 1)
-    refused("a held seq with another value", SERVER_B, [dict(ops[2], value=not ops[2]["value"])], 0, 3)
+            shown([ops[0], dict(ops[1], millis=ops[1]["millis"] + 1)] + make_ops(1, first_seq=4, tag="held")), 1, 2)
+    refused("a held seq with another old value", SERVER_B, shown([dict(ops[0], old="before something else")]), 0, 1)
+    refused("a held seq with another value", SERVER_B, shown([dict(ops[2], value=not ops[2]["value"])]), 0, 3)
     new = make_ops(1, first_seq=5, tag="held")[0]
-    refused("one new seq twice in a request with other content", SERVER_A, [new, dict(new, value=new["value"] - 1)], 1, 5)
-    status = sync(SERVER_A, token, new_replica(), 0, [dict(op, value="another replica's") for op in ops[:2]])[0]
-    check("another replica's same seqs are its own: 200", status == 200, status)
+    refused("one new seq twice in a request with other content", SERVER_A,
+            shown([new]) + shown([dict(new, value=new["value"] - 1)]), 1, 5)
+    status = sync(SERVER_A, token, new_replica(), 0, shown([dict(op, value="another replica's") for op in ops[:2]]))[0]
+    check(f"another replica's same {kind}seqs are its own: 200", status == 200, status)
 
 
-def check_concurrent_writers():
+def check_concurrent_writers(sealed=False):
     """Writers on both servers push to one account while a reader pulls again and again
     from where it left off: the account's lock makes server_seq the commit order, so the
-    reader gets every op exactly once."""
-    token = new_user("dave")
+    reader gets every op exactly once. On a sealed account too, where each push is one
+    statement that takes the lock, inserts and commits (navstack_push)."""
+    token = new_sealed_user("sealed-dave") if sealed else new_user("dave")
+    shown = seal if sealed else (lambda ops: ops)
     writers = [new_replica() for _ in range(4)]
     reader = new_replica()
     per_request, requests = 200, 6
@@ -573,7 +603,7 @@ def check_concurrent_writers():
         base = SERVER_A if index % 2 == 0 else SERVER_B
         last = 0
         for number in range(requests):
-            ops = make_ops(per_request, first_seq=number * per_request + 1, tag=f"w{index}")
+            ops = shown(make_ops(per_request, first_seq=number * per_request + 1, tag=f"w{index}"))
             status, body, _ = sync(base, token, replica, last, ops)
             if status != 200:
                 failures.append(status)
@@ -598,7 +628,8 @@ def check_concurrent_writers():
         if not body["more"]:
             break
     expected = {(r, seq) for r in writers for seq in range(1, per_request * requests + 1)}
-    check(f"a reader pulling while 4 writers push to A and B gets all {len(expected):,} ops exactly once",
+    check(f"a reader pulling while 4 writers push to A and B gets all {len(expected):,} {'sealed ' if sealed else ''}ops "
+          "exactly once",
           not failures and len(received) == len(expected) and set(received) == expected,
           f"failures {failures}, received {len(received)}, distinct {len(set(received))}, expected {len(expected)}")
 
@@ -864,10 +895,13 @@ def main():
     timed(check_accounts_apart, alice, pager)
     timed(check_refusals, alice)
     timed(check_replica_taken)
+    timed(check_replica_taken, True)
     timed(check_concurrent_writers)
+    timed(check_concurrent_writers, True)
     timed(check_token_before_body)
     timed(check_revoke_and_remove)
     timed(check_remove_during_push)
+    timed(check_remove_during_push, True)
     timed(check_half_sent_closed)
     timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)
