@@ -221,7 +221,7 @@ FROM token JOIN account ON account.id = token.account_id
 WHERE token.sha256 = sha256(convert_to('pgbench-' || :acct::bigint, 'UTF8'));
 \if :n > 0
 BEGIN;
-SELECT place, seq FROM navstack_push(
+SELECT navstack_push(
     :acct::bigint, 'pgbench' || :client_id::bigint,
     ARRAY(SELECT :seq::bigint + g FROM generate_series(1, :n::integer) g),
     ARRAY(SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM generate_series(1, :n::integer)),
