@@ -63,11 +63,12 @@ public struct OperationLog: OperationStore {
                             try await Self.write(request, into: account, holding: held, on: connection, logger: logger)
                         }
                     }
-                } catch let error as PostgresTransactionError {
-                    let failure = error.closureError ?? error.beginError ?? error.commitError ?? error
+                } catch {
+                    // A transaction's error wraps the statement's.
+                    let failure =
+                        (error as? PostgresTransactionError).map { $0.closureError ?? $0.beginError ?? $0.commitError ?? $0 }
+                        ?? error
                     throw Self.accountGone(failure) ? Refusal.badToken : failure
-                } catch let error where Self.accountGone(error) {
-                    throw Refusal.badToken
                 }
             }
             let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
