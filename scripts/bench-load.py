@@ -89,7 +89,9 @@ class Server:
         self.log = open(os.path.join(workdir, "load-server.log"), "w")
         self.process = subprocess.Popen(
             [SERVER_BIN, "--database", PG_URL, "--listen", f"127.0.0.1:{self.port}", "--log-level", "warning",
-             "--max-connections", str(IDLE + 300)], stdout=self.log, stderr=subprocess.STDOUT)
+             "--max-connections", str(IDLE + 300)], stdout=self.log, stderr=subprocess.STDOUT,
+            # In a session of its own, as a service runs (scripts/lib/postgres.sh says why).
+            start_new_session=True)
         for _ in range(600):
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:

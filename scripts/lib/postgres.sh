@@ -99,7 +99,13 @@ server_start() {
     tls_options=(--tls-cert "$tls/server.pem" --tls-key "$tls/server.key")
     health=(--cacert "$tls/ca.pem" "https://127.0.0.1:$port/health")
   fi
-  "$bin" --database "$url" --listen "127.0.0.1:$port" "${tls_options[@]}" >>"$log" 2>&1 &
+  # In a session of its own, as a service manager (systemd) or pg_ctl starts a daemon: the
+  # kernel then shares the cores between the server and this session's commands as it does
+  # between a service and a user's programs (autogroup), not among all their threads alike,
+  # which under a load of client processes on the same cores left every request waiting
+  # for a core (docs/performance.md, target 8). This shell has no job control, so setsid
+  # execs in place and $! is the server's pid.
+  setsid "$bin" --database "$url" --listen "127.0.0.1:$port" "${tls_options[@]}" >>"$log" 2>&1 &
   local pid=$!
   # Not a job of this shell: a server killed on purpose is not reported as one.
   disown "$pid"
