@@ -15,10 +15,10 @@ replicas it reports syncs/s, operations/s, and the p50 and p99 of each sync as t
 saw it (from the request's first byte out to the answer's last byte in).
 
 Beside it, in the same run, on the same database, `pgbench` at the same concurrency runs
-exactly the statements the server runs for one such sync, in one transaction (the token's
-lookup with the account's key, the push — the account's lock and the insert, one function —,
-the page after `after`, the commit), the same mix of syncs: the limit of this design on
-this machine.
+exactly the statements the server runs for one such sync (the token's lookup with the
+account's key; then one function that takes the account's lock, inserts and reads the page
+after `after`, or for a sync that sends nothing the page alone), the same mix of syncs: the
+limit of this design on this machine.
 
 Then 1,000 replicas each open a connection, sync once and stay connected, idle: the
 server's resident memory is read from /proc while they are held, and a sync on another
@@ -222,8 +222,7 @@ SELECT account.id, coalesce(account.key, '')
 FROM token JOIN account ON account.id = token.account_id
 WHERE token.sha256 = sha256(convert_to('pgbench-' || :acct::bigint, 'UTF8'));
 \if :n > 0
-BEGIN;
-SELECT navstack_push(
+SELECT o_highest AS after, * FROM navstack_push_page(
     :acct::bigint, 'pgbench' || :client_id::bigint,
     ARRAY(SELECT :seq::bigint + g FROM generate_series(1, :n::integer) g),
     ARRAY(SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM generate_series(1, :n::integer)),
@@ -231,30 +230,12 @@ SELECT navstack_push(
     ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
     ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
     ARRAY(SELECT :payload::text FROM generate_series(1, :n::integer)),
-    ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)));
-\endif
-WITH page AS (
-    SELECT server_seq, replica, seq, millis, counter, task, field, value, old
-    FROM op
-    WHERE account_id = :acct::bigint AND replica <> 'pgbench' || :client_id::bigint
-        AND server_seq > greatest(:after::bigint, (
-            SELECT server_seq FROM snapshot
-            WHERE account_id = :acct::bigint AND server_seq > :after::bigint AND (:after::bigint = 0 OR :after::bigint < trimmed)))
-        AND (task = '' OR (SELECT key FROM account WHERE id = :acct::bigint) IS NULL)
-    ORDER BY server_seq
-    LIMIT 10001
-)
-SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = :acct::bigint), snapshot.server_seq, 0) AS after,
-    coalesce(account.key, '') AS key, coalesce(snapshot.server_seq, 0) AS snap, coalesce(snapshot.trimmed, 0) AS trimmed,
-    account.ops - coalesce(snapshot.ops, 0) AS since,
-    coalesce(page.server_seq, 0) AS s, coalesce(page.replica, '') AS r, coalesce(page.seq, 0) AS q,
-    coalesce(page.millis, 0) AS m, coalesce(page.counter, 0) AS c, coalesce(page.task, '') AS t,
-    coalesce(page.field, '') AS f, coalesce(page.value, '') AS v, coalesce(page.old, '') AS o
-FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
-WHERE account.id = :acct::bigint
+    ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
+    :after::bigint, 10001)
 \aset
-\if :n > 0
-COMMIT;
+\else
+SELECT o_highest AS after, * FROM navstack_page(:acct::bigint, :after::bigint, 'pgbench' || :client_id::bigint, 10001)
+\aset
 \endif
 """
 

@@ -137,6 +137,66 @@ public enum Migrations {
                 $function$
                 """
             ]),
+        // A push and the page after it in one round trip. `navstack_page` is the page
+        // after `after` with the account's facts (OperationLog.Page says what it reads), a
+        // SQL function that PostgreSQL inlines into the statement that calls it, so it is
+        // planned as the query itself. Arguments: the account, `after`, the replica, the
+        // most rows to read. `navstack_push_page` is `navstack_push` (the same arguments
+        // first), then the page (`after` and the most rows last), read after the insert
+        // with the account's lock still held: its statement's own snapshot sees the rows
+        // just inserted, and no other writer of the account can commit before them. The
+        // page is read under the lock, which adds its read, not a round trip, to the time
+        // the lock is held.
+        Migration(
+            version: 5, name: "a push and its page in one statement",
+            statements: [
+                """
+                CREATE FUNCTION navstack_page(bigint, bigint, text, integer)
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE sql STABLE AS $function$
+                WITH page AS (
+                    SELECT server_seq, replica, seq, millis, counter, task, field, value, old
+                    FROM op
+                    -- A pull that starts from the snapshot starts after it
+                    -- (SyncRequest.startsFromSnapshot, the same rule).
+                    WHERE account_id = $1 AND replica <> $3
+                        AND server_seq > greatest($2, (
+                            SELECT server_seq FROM snapshot
+                            WHERE account_id = $1 AND server_seq > $2 AND ($2 = 0 OR $2 < trimmed)))
+                        -- An account with a key serves sealed operations only: those kept in
+                        -- clear wait to be dropped, sent again sealed by the replica that moved it.
+                        AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
+                    ORDER BY server_seq
+                    LIMIT $4
+                )
+                SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
+                    coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
+                    account.ops - coalesce(snapshot.ops, 0),
+                    coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
+                    coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
+                    coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
+                FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
+                WHERE account.id = $1
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_push_page(
+                    bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer
+                ) RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE plpgsql AS $function$
+                BEGIN
+                    PERFORM navstack_push($1, $2, $3, $4, $5, $6, $7, $8, $9);
+                    RETURN QUERY SELECT * FROM navstack_page($1, $10, $2, $11);
+                END
+                $function$
+                """,
+            ]),
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together

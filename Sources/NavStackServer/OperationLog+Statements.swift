@@ -189,7 +189,7 @@ extension OperationLog {
 
         func makeBindings() -> PostgresBindings {
             let operations = request.operations
-            var bindings = PostgresBindings(capacity: 9)
+            var bindings = PostgresBindings(capacity: 11)
             bindings.append(account)
             bindings.append(request.replica)
             bindings.append(operations.map(\.seq))
@@ -207,42 +207,51 @@ extension OperationLog {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
+    /// ``Push``, then the ``Page`` after `after` read under the account's lock still
+    /// held, in one statement: `navstack_push_page` (schema migration 5). The page sees
+    /// the rows just inserted and every push of the account committed before; none can
+    /// commit between them. A sync that sends operations to an account with its key is
+    /// then two round trips, the token's and this one. It fails as ``Push`` does.
+    struct PushPage: PostgresPreparedStatement {
+        static let name = "navstack.push-page"
+        static let sql = """
+            SELECT * FROM navstack_push_page(
+                $1, $2, $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[], $10, $11)
+            """
+
+        let push: Push
+
+        init(_ request: SyncRequest, into account: Int64) {
+            push = Push(request, into: account)
+        }
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = push.makeBindings()
+            bindings.append(push.request.after)
+            bindings.append(Page.rows)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
+            try Page.row(row)
+        }
+    }
+
     /// The page after `after` and the account's facts (its highest `server_seq`, its key,
     /// its snapshot's seq, how far its operations were dropped, how many it took since
-    /// the snapshot) in one statement, so all come from one view of the database. One row
-    /// more than a page is read to know whether there are more; the facts come on every
-    /// row, and on a row of nulls when the page is empty (coalesced to zeros and empty
-    /// strings: decoding optionals costs more). The highest is the snapshot's seq when
-    /// every operation it covers was dropped and none came since.
-    /// The rows are put in order here: sorting them in the statement, after
-    /// the join, costs PostgreSQL more than the whole rest of it.
+    /// the snapshot) in one statement, so all come from one view of the database:
+    /// `navstack_page` (schema migration 5), which PostgreSQL inlines. One row more than a
+    /// page is read to know whether there are more; the facts come on every row, and on a
+    /// row of nulls when the page is empty (coalesced to zeros and empty strings: decoding
+    /// optionals costs more). The highest is the snapshot's seq when every operation it
+    /// covers was dropped and none came since. The rows are put in order here: sorting
+    /// them in the statement, after the join, costs PostgreSQL more than the whole rest
+    /// of it.
     struct Page: PostgresPreparedStatement {
         static let name = "navstack.page"
-        static let sql = """
-            WITH page AS (
-                SELECT server_seq, replica, seq, millis, counter, task, field, value, old
-                FROM op
-                -- A pull that starts from the snapshot starts after it
-                -- (SyncRequest.startsFromSnapshot, the same rule).
-                WHERE account_id = $1 AND replica <> $3
-                    AND server_seq > greatest($2, (
-                        SELECT server_seq FROM snapshot
-                        WHERE account_id = $1 AND server_seq > $2 AND ($2 = 0 OR $2 < trimmed)))
-                    -- An account with a key serves sealed operations only: those kept in
-                    -- clear wait to be dropped, sent again sealed by the replica that moved it.
-                    AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
-                ORDER BY server_seq
-                LIMIT \(SyncLimits.pageSize + 1)
-            )
-            SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
-                coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
-                account.ops - coalesce(snapshot.ops, 0),
-                coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
-                coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
-                coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
-            FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
-            WHERE account.id = $1
-            """
+        static let sql = "SELECT * FROM navstack_page($1, $2, $3, $4)"
+        /// The most rows a statement reads: a page and one more.
+        static let rows = Int32(SyncLimits.pageSize + 1)
 
         let account: Int64
         /// The request's `after`: the page starts after it, or after the snapshot.
@@ -250,10 +259,15 @@ extension OperationLog {
         let replica: String
 
         func makeBindings() throws -> PostgresBindings {
-            try statementBindings(account, after, replica)
+            try statementBindings(account, after, replica, Self.rows)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
+            try Self.row(row)
+        }
+
+        /// A row of `navstack_page`, here or from ``PushPage``.
+        static func row(_ row: PostgresRow) throws -> Row {
             let (highest, key, snapshot, trimmed, since, serverSeq, replica, seq, millis, counter, task, field, value, old) =
                 try row.decode(
                     (Int64, String, Int64, Int64, Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)

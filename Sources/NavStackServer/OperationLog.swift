@@ -26,7 +26,8 @@ public struct OperationLog: OperationStore {
     }
 
     /// Pushes the request's operations into `account` in one transaction, then pulls the
-    /// page that follows `after` (a request that writes nothing is that one statement). An
+    /// page that follows `after` (a request that writes nothing is that one statement;
+    /// the usual push reads the page in its own statement, under its lock). An
     /// operation naming a (replica, seq) the account holds with other content rolls the
     /// transaction back: ``Refusal/replicaTaken(_:)``.
     ///
@@ -38,23 +39,31 @@ public struct OperationLog: OperationStore {
     /// page's too). The key is the one read with the token, before it, as a key once set
     /// never changes (the first offered is kept and nothing replaces it). A push of
     /// operations to an account with its key, the usual sync, is then one statement that
-    /// takes the lock, inserts and commits (``Push``); anything else (a key offered to an
-    /// account without one, which is read again under the lock, where a key may have been
-    /// offered meanwhile; a snapshot; dropping the operations in clear) is a transaction
-    /// that takes the lock first. The page is read after the commit, in one statement of
-    /// its own.
+    /// takes the lock, inserts, reads the page and commits (``PushPage``: the page's read,
+    /// not a round trip, added to the time the lock is held); anything else (a key
+    /// offered to an account without one, which is read again under the lock, where a key
+    /// may have been offered meanwhile; a snapshot; dropping the operations in clear) is a
+    /// transaction that takes the lock first, and its page is read after the commit, in
+    /// one statement of its own.
     public func sync(account holder: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
         let account = holder.id
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         return try await client.withConnection { connection in
+            var pushed: PageRead?
             if !request.operations.isEmpty || request.key != nil || request.dropClear || request.snapshot != nil {
                 do {
                     if let key = holder.key, !request.dropClear, request.snapshot == nil {
                         // Operations (or nothing) for an account with its key: the write is
-                        // the push alone, which takes the lock and commits by itself.
-                        try await Self.write(request, into: account, holding: key, on: connection, logger: logger)
+                        // the push alone, which takes the lock, reads the page after it and
+                        // commits, one statement.
+                        _ = try request.sealing(accountKey: key, clearAfter: false)
+                        if !request.operations.isEmpty {
+                            pushed = try await Self.refusingTaken(request) {
+                                try await Self.read(PushPage(request, into: account), on: connection, logger: logger)
+                            }
+                        }
                     } else {
                         try await connection.withTransaction(logger: logger) { connection in
                             for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
@@ -71,7 +80,7 @@ public struct OperationLog: OperationStore {
                     throw Self.accountGone(failure) ? Refusal.badToken : failure
                 }
             }
-            let page = try await Self.pull(account: account, request: request, on: connection, logger: logger)
+            let page = try await Self.pull(account: account, request: request, read: pushed, on: connection, logger: logger)
             return SyncOutcome(account: account, answer: page)
         }
     }
@@ -114,12 +123,8 @@ public struct OperationLog: OperationStore {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
         }
         if !request.operations.isEmpty {
-            do {
+            try await refusingTaken(request) {
                 for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
-            } catch {
-                guard let taken = Push.takenOperation(error) else { throw error }
-                throw Refusal.replicaTaken(
-                    .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
             }
         }
         if request.dropClear {
@@ -134,17 +139,30 @@ public struct OperationLog: OperationStore {
         }
     }
 
-    /// The page after `after` and the account's facts in one statement (``Page``), read
-    /// and put in order. A pull that starts from the account's snapshot
+    /// What `push` returns; its failure for an operation whose (replica, seq) the account
+    /// holds with other content (``Push/takenOperation(_:)``) as that refusal.
+    private static func refusingTaken<Result>(_ request: SyncRequest, _ push: () async throws -> Result) async throws
+        -> Result
+    {
+        do {
+            return try await push()
+        } catch {
+            guard let taken = Push.takenOperation(error) else { throw error }
+            throw Refusal.replicaTaken(.replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
+        }
+    }
+
+    /// The page after `after` and the account's facts in one statement (``Page``, or the
+    /// push's ``PushPage`` that read them already: `read`), read and put in order. A pull that starts from the account's snapshot
     /// (``SyncRequest/startsFromSnapshot(seq:trimmed:)``, which the statement's page
     /// follows too) reads the snapshot next; if another replaced it in between, the two
     /// are read again in one repeatable-read transaction, which sees them as of one moment
     /// (the newer snapshot may have dropped operations that followed the older).
     private static func pull(
-        account: Int64, request: SyncRequest, on connection: PostgresConnection, logger: Logger
+        account: Int64, request: SyncRequest, read pushed: PageRead?, on connection: PostgresConnection, logger: Logger
     ) async throws -> SyncAnswer {
         let statement = Page(account: account, after: request.after, replica: request.replica)
-        let page = try await read(statement, on: connection, logger: logger)
+        let page = if let pushed { pushed } else { try await read(statement, on: connection, logger: logger) }
         guard try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
             return page.answer(after: request.after)
         }
@@ -175,8 +193,10 @@ public struct OperationLog: OperationStore {
         return snapshot
     }
 
-    /// The rows of ``Page``: the account's facts and the operations, in order.
-    private static func read(_ statement: Page, on connection: PostgresConnection, logger: Logger) async throws -> PageRead {
+    /// The rows of ``Page`` (or ``PushPage``): the account's facts and the operations, in order.
+    private static func read<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+    ) async throws -> PageRead where Statement.Row == Page.Row {
         var read = PageRead()
         for try await row in try await connection.execute(statement, logger: logger) {
             read.highest = row.highest

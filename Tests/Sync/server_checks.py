@@ -105,7 +105,7 @@ def new_user(name):
 
 def new_sealed_user(name):
     """A user whose account holds a key record (given by a first sync), so that its pushes
-    are sealed operations: the server's usual push, one statement (navstack_push)."""
+    are sealed operations: the server's usual push, one statement (navstack_push_page)."""
     token = new_user(name)
     status = sync(SERVER_A, token, new_replica(), 0, [], key=f"key-record-of-{name}")[0]
     assert status == 200 and psql(f"SELECT key FROM account WHERE name = '{name}'") == f"key-record-of-{name}", status
@@ -338,7 +338,7 @@ def check_remove_during_push(sealed=False):
     """A push whose token was good when it came, waiting for the account's lock while `user
     remove` takes the account away, is refused as a token that no longer works (401), not
     as a failure of the server (500). On a sealed account too, whose push waits for the lock
-    inside navstack_push."""
+    inside navstack_push_page."""
     name = "sealed-ivy" if sealed else "ivy"
     token = new_sealed_user(name) if sealed else new_user(name)
     account = account_id(name)
@@ -366,8 +366,8 @@ def check_remove_during_push(sealed=False):
     ops = seal(make_ops(2, tag="iv")) if sealed else make_ops(2, tag="iv")
     pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0, ops)))
     pusher.start()
-    # A sealed account's push waits inside navstack_push, another's on the lock itself.
-    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock", "SELECT navstack_push(") >= 2)
+    # A sealed account's push waits inside navstack_push_page, another's on the lock itself.
+    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock", "SELECT * FROM navstack_push_page(") >= 2)
     holder.stdin.write("COMMIT;\n")
     holder.stdin.close()
     holder.wait(timeout=10)
@@ -556,7 +556,7 @@ def check_refusals(token):
 def check_replica_taken(sealed=False):
     """A (replica, seq) held with other content is refused with 409 and nothing of that
     request is kept (issue 27, item 1); the same content sent again is taken as held. On a
-    sealed account too, where the push is one statement (navstack_push)."""
+    sealed account too, where the push is one statement (navstack_push_page)."""
     name = "sealed-frank" if sealed else "frank"
     token = new_sealed_user(name) if sealed else new_user(name)
     account = account_id(name)
@@ -591,7 +591,7 @@ def check_concurrent_writers(sealed=False):
     """Writers on both servers push to one account while a reader pulls again and again
     from where it left off: the account's lock makes server_seq the commit order, so the
     reader gets every op exactly once. On a sealed account too, where each push is one
-    statement that takes the lock, inserts and commits (navstack_push)."""
+    statement that takes the lock, inserts, reads the page and commits (navstack_push_page)."""
     token = new_sealed_user("sealed-dave") if sealed else new_user("dave")
     shown = seal if sealed else (lambda ops: ops)
     writers = [new_replica() for _ in range(4)]
