@@ -21,7 +21,8 @@ extension OperationLog {
         let value: String
 
         func decodeRow(_ row: PostgresRow) throws -> TokenHolder {
-            let (id, key) = try row.decode((Int64, String).self)
+            var cells = Cells(row)
+            let (id, key) = (try cells.next(Int64.self), try cells.next(String.self))
             return TokenHolder(id: id, key: key.isEmpty ? nil : key)
         }
     }
@@ -267,10 +268,15 @@ extension OperationLog {
         }
 
         /// A row of `navstack_page`, here or from ``PushPage``.
+        /// Its cells are decoded one by one: PostgresNIO's decoding of a tuple of fourteen
+        /// types looked their metadata up at run time on every row.
         static func row(_ row: PostgresRow) throws -> Row {
-            let (highest, key, snapshot, trimmed, since, serverSeq, replica, seq, millis, counter, task, field, value, old) =
-                try row.decode(
-                    (Int64, String, Int64, Int64, Int64, Int64, String, Int64, Int64, Int32, String, String, String, String).self)
+            var cells = Cells(row)
+            let (highest, key, snapshot) = (try cells.next(Int64.self), try cells.next(String.self), try cells.next(Int64.self))
+            let (trimmed, since, serverSeq) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int64.self))
+            let (replica, seq, millis) = (try cells.next(String.self), try cells.next(Int64.self), try cells.next(Int64.self))
+            let (counter, task, field) = (try cells.next(Int32.self), try cells.next(String.self), try cells.next(String.self))
+            let (value, old) = (try cells.next(String.self), try cells.next(String.self))
             return Row(
                 highest: highest, key: key, snapshot: snapshot, trimmed: trimmed, since: since,
                 operation: serverSeq == 0
@@ -294,6 +300,27 @@ extension OperationLog {
             var since: Int64
             var operation: SyncOperation?
         }
+    }
+}
+
+/// A row's cells in order, each decoded as the type asked for.
+struct Cells {
+    /// A statement's row has fewer cells than it reads.
+    enum Failure: Error {
+        case missing(column: Int)
+    }
+
+    private var iterator: PostgresRow.Iterator
+    private var column = 0
+
+    init(_ row: PostgresRow) {
+        iterator = row.makeIterator()
+    }
+
+    mutating func next<Value: PostgresDecodable>(_: Value.Type) throws -> Value {
+        guard let cell = iterator.next() else { throw Failure.missing(column: column) }
+        column += 1
+        return try cell.decode(Value.self)
     }
 }
 
