@@ -89,23 +89,15 @@ public struct SyncRoutes: Sendable {
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
     }
 
-    /// Runs `work` against the database, giving up after `deadline`. Errors from the
-    /// database become ``Refusal/databaseUnavailable`` or ``Refusal/databaseFailed``;
-    /// a ``Refusal`` passes through.
+    /// Runs `work` against the database, giving up after `deadline` (``Deadlines``: the
+    /// work is cancelled). Errors from the database become ``Refusal/databaseUnavailable``
+    /// or ``Refusal/databaseFailed``; a ``Refusal`` passes through.
     static func database<Result: Sendable>(
         within deadline: Duration, _ work: @escaping @Sendable () async throws -> Result
     ) async throws(Refusal) -> Result {
         do {
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask { try await work() }
-                group.addTask {
-                    try await Task.sleep(for: deadline)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let result = first else { throw Refusal.databaseUnavailable }
-                return result
-            }
+            guard let result = try await Deadlines.shared.run(within: deadline, work) else { throw Refusal.databaseUnavailable }
+            return result
         } catch let refusal as Refusal {
             throw refusal
         } catch let error as PSQLError where error.code == .server {

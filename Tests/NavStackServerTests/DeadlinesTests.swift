@@ -1,0 +1,72 @@
+import Synchronization
+import XCTest
+
+@testable import NavStackServer
+
+/// The one ticker that cancels database calls past their deadline.
+final class DeadlinesTests: XCTestCase {
+    private struct Failed: Error, Equatable {}
+
+    /// Whether a piece of work saw its cancellation.
+    private final class Seen: Sendable {
+        private let cancelled = Mutex(false)
+        var wasCancelled: Bool { cancelled.withLock { $0 } }
+        func sawCancellation() { cancelled.withLock { $0 = true } }
+    }
+
+    func testWorkDoneInTimeGivesItsResultOrItsError() async throws {
+        let deadlines = Deadlines(tick: .milliseconds(5))
+        let value = try await deadlines.run(within: .seconds(60)) { 42 }
+        XCTAssertEqual(value, 42)
+        do {
+            _ = try await deadlines.run(within: .seconds(60)) { () async throws -> Int in throw Failed() }
+            XCTFail("the work's error was not thrown")
+        } catch {
+            XCTAssertEqual(error as? Failed, Failed())
+        }
+    }
+
+    // The work sleeps 2 s unless cancelled: uncancelled, it would end with a result.
+    func testWorkPastItsDeadlineIsCancelledAndGivesNothing() async throws {
+        let deadlines = Deadlines(tick: .milliseconds(5))
+        let seen = Seen()
+        let value = try await deadlines.run(within: .milliseconds(20)) { () async throws -> Int in
+            do {
+                try await Task.sleep(for: .seconds(2))
+            } catch {
+                seen.sawCancellation()
+                throw error
+            }
+            return 1
+        }
+        XCTAssertNil(value)
+        XCTAssertTrue(seen.wasCancelled)
+        // Calls after it, in time, are not taken for late.
+        let next = try await deadlines.run(within: .seconds(60)) { 7 }
+        XCTAssertEqual(next, 7)
+    }
+
+    func testACancelledCallerCancelsItsWork() async throws {
+        let deadlines = Deadlines(tick: .milliseconds(5))
+        let seen = Seen()
+        let caller = Task {
+            try await deadlines.run(within: .seconds(3600)) { () async throws -> Int in
+                do {
+                    try await Task.sleep(for: .seconds(2))
+                } catch {
+                    seen.sawCancellation()
+                    throw error
+                }
+                return 1
+            }
+        }
+        caller.cancel()
+        do {
+            _ = try await caller.value
+            XCTFail("the cancelled work gave a result")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertTrue(seen.wasCancelled)
+    }
+}
