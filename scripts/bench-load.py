@@ -209,6 +209,9 @@ async def drive(port, accounts, concurrency, seconds, warmup):
 
 # The statements of Sources/NavStackServer/OperationLog+Statements.swift (and their order
 # in OperationLog.sync), with pgbench's variables for the bindings: a change there comes here.
+# Each pgbench client is a replica of its own in each run (`run`, the concurrency) whose
+# seqs count up from 1 as a replica's do: a seq drawn at random met one it had sent before
+# with another stamp now and then, which the push refuses (409) and which ended the run.
 PGBENCH_SCRIPT = r"""
 \set acct :first_account + (:client_id / 4) % :accounts
 \set kind random(0, 2)
@@ -217,13 +220,13 @@ PGBENCH_SCRIPT = r"""
 \else
 \set n random(1, 5)
 \endif
-\set seq :client_id * 1000000000 + random(1, 999999999)
+\set seq :seq + 5
 SELECT account.id, coalesce(account.key, '')
 FROM token JOIN account ON account.id = token.account_id
 WHERE token.sha256 = sha256(convert_to('pgbench-' || :acct::bigint, 'UTF8'));
 \if :n > 0
 SELECT o_highest AS after, * FROM navstack_push_page(
-    :acct::bigint, 'pgbench' || :client_id::bigint,
+    :acct::bigint, 'pgbench' || :run::bigint || '-' || :client_id::bigint,
     ARRAY(SELECT :seq::bigint + g FROM generate_series(1, :n::integer) g),
     ARRAY(SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint FROM generate_series(1, :n::integer)),
     ARRAY(SELECT 0 FROM generate_series(1, :n::integer)),
@@ -234,7 +237,7 @@ SELECT o_highest AS after, * FROM navstack_push_page(
     :after::bigint, 10001)
 \aset
 \else
-SELECT o_highest AS after, * FROM navstack_page(:acct::bigint, :after::bigint, 'pgbench' || :client_id::bigint, 10001)
+SELECT o_highest AS after, * FROM navstack_page(:acct::bigint, :after::bigint, 'pgbench' || :run::bigint || '-' || :client_id::bigint, 10001)
 \aset
 \endif
 """
@@ -255,7 +258,7 @@ def pgbench(workdir, accounts, concurrency, seconds):
     used = max(1, min(len(accounts), concurrency // REPLICAS_PER_ACCOUNT))
     out = subprocess.run(
         ["pgbench", "-n", "-M", MODE, "-c", str(concurrency), "-j", "2", "-T", str(seconds),
-         "-D", f"accounts={used}", "-D", f"first_account={first}", "-D", "after=0", "-D", f"payload={PAYLOADS[0]}",
+         "-D", f"accounts={used}", "-D", f"first_account={first}", "-D", "after=0", "-D", "seq=0", "-D", f"run={concurrency}", "-D", f"payload={PAYLOADS[0]}",
          "-l", "--log-prefix", prefix, "-f", script, PG_URL], capture_output=True, text=True,
         # The setting the server's connections start with.
         env=dict(os.environ, PGOPTIONS="-c enable_bitmapscan=off -c enable_seqscan=off"))

@@ -14,6 +14,20 @@ final class DeadlinesTests: XCTestCase {
         func sawCancellation() { cancelled.withLock { $0 = true } }
     }
 
+    /// Work that sleeps 2 s unless cancelled, then gives 1: uncancelled, it ends with a
+    /// result.
+    private static func sleeping(_ seen: Seen) -> @Sendable () async throws -> Int {
+        {
+            do {
+                try await Task.sleep(for: .seconds(2))
+            } catch {
+                seen.sawCancellation()
+                throw error
+            }
+            return 1
+        }
+    }
+
     func testWorkDoneInTimeGivesItsResultOrItsError() async throws {
         let deadlines = Deadlines(tick: .milliseconds(5))
         let value = try await deadlines.run(within: .seconds(60)) { 42 }
@@ -26,19 +40,10 @@ final class DeadlinesTests: XCTestCase {
         }
     }
 
-    // The work sleeps 2 s unless cancelled: uncancelled, it would end with a result.
     func testWorkPastItsDeadlineIsCancelledAndGivesNothing() async throws {
         let deadlines = Deadlines(tick: .milliseconds(5))
         let seen = Seen()
-        let value = try await deadlines.run(within: .milliseconds(20)) { () async throws -> Int in
-            do {
-                try await Task.sleep(for: .seconds(2))
-            } catch {
-                seen.sawCancellation()
-                throw error
-            }
-            return 1
-        }
+        let value = try await deadlines.run(within: .milliseconds(20), Self.sleeping(seen))
         XCTAssertNil(value)
         XCTAssertTrue(seen.wasCancelled)
         // Calls after it, in time, are not taken for late.
@@ -50,15 +55,7 @@ final class DeadlinesTests: XCTestCase {
         let deadlines = Deadlines(tick: .milliseconds(5))
         let seen = Seen()
         let caller = Task {
-            try await deadlines.run(within: .seconds(3600)) { () async throws -> Int in
-                do {
-                    try await Task.sleep(for: .seconds(2))
-                } catch {
-                    seen.sawCancellation()
-                    throw error
-                }
-                return 1
-            }
+            try await deadlines.run(within: .seconds(3600), Self.sleeping(seen))
         }
         caller.cancel()
         do {
