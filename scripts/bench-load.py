@@ -305,6 +305,8 @@ def main():
                         help="pgbench's -M: prepared statements (the default), or parsed anew each time")
     parser.add_argument("--only", type=int, action="append", help="only this many replicas (repeatable)")
     parser.add_argument("--idle", type=int, default=IDLE, help=f"idle connections held at the end (default {IDLE})")
+    parser.add_argument("--no-pgbench", action="store_true",
+                        help="the generator alone: to compare two servers, run after run (no ratio; not for scripts/bench)")
     args = parser.parse_args()
     MODE = args.pgbench_mode
     IDLE = args.idle
@@ -325,6 +327,14 @@ def main():
             after = (cpu_seconds([server.process.pid]), postgres_cpu(), cpu_seconds([me]))
             if errors:
                 raise SystemExit(f"bench-load: {len(errors)} syncs failed at {concurrency}, first: {errors[0]}")
+            generator = (f"   9 at {concurrency}: {len(latencies) / args.seconds:.0f} syncs/s "
+                         f"({ops / args.seconds:.0f} ops/s), p50 {percentile(latencies, 50) * 1000:.1f} ms, "
+                         f"p99 {percentile(latencies, 99) * 1000:.1f} ms; CPU s over {wall:.1f} s: "
+                         f"server {after[0] - before[0]:.1f}, PostgreSQL {after[1] - before[1]:.1f}, "
+                         f"generator {after[2] - before[2]:.1f}")
+            if args.no_pgbench:
+                print(generator, file=sys.stderr)
+                continue
             pg_before = postgres_cpu()
             bench_began = time.monotonic()
             tps, pg_latencies = pgbench(workdir, accounts, concurrency, int(args.seconds))
