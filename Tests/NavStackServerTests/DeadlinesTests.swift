@@ -54,8 +54,9 @@ final class DeadlinesTests: XCTestCase {
     func testACancelledCallerCancelsItsWork() async throws {
         let deadlines = Deadlines(tick: .milliseconds(5))
         let seen = Seen()
+        let work = Self.sleeping(seen)
         let caller = Task {
-            try await deadlines.run(within: .seconds(3600), Self.sleeping(seen))
+            try await deadlines.run(within: .seconds(3600), work)
         }
         caller.cancel()
         do {
