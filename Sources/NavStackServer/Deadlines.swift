@@ -41,8 +41,9 @@ final class Deadlines: Sendable {
             let ticket = state.next
             state.next += 1
             state.entries[ticket] = Entry(deadline: .now + deadline, cancel: { task.cancel() })
-            defer { state.ticking = true }
-            return (ticket, !state.ticking)
+            let first = !state.ticking
+            state.ticking = true
+            return (ticket, first)
         }
         if startTicker { startTicking() }
         let outcome = await withTaskCancellationHandler {

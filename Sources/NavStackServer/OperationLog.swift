@@ -58,18 +58,15 @@ public struct OperationLog: OperationStore {
                         // Operations (or nothing) for an account with its key: the write is
                         // the push alone, which takes the lock, reads the page after it and
                         // commits, one statement.
-                        _ = try request.sealing(accountKey: key, clearAfter: false)
-                        if !request.operations.isEmpty {
-                            pushed = try await Self.refusingTaken(request) {
-                                try await Self.read(PushPage(request, into: account), on: connection, logger: logger)
-                            }
-                        }
+                        pushed = try await Self.write(
+                            request, into: account, holding: key, readingPage: true, on: connection, logger: logger)
                     } else {
                         try await connection.withTransaction(logger: logger) { connection in
                             for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
                             var held = holder.key
                             if held == nil { held = try await Self.key(of: account, on: connection, logger: logger) }
-                            try await Self.write(request, into: account, holding: held, on: connection, logger: logger)
+                            _ = try await Self.write(
+                                request, into: account, holding: held, readingPage: false, on: connection, logger: logger)
                         }
                     }
                 } catch {
@@ -103,11 +100,14 @@ public struct OperationLog: OperationStore {
     }
 
     /// Under the account's lock, with `held` its key record: the request's key rules
-    /// (``SyncRequest/sealing(accountKey:clearAfter:)``), its operations, its drop.
+    /// (``SyncRequest/sealing(accountKey:clearAfter:)``), its operations, its drop. With
+    /// `readingPage`, for a write that is its push's statement alone (committed as it
+    /// ends, not in a transaction committed later), the push reads the page after it
+    /// (``PushPage``), which is returned.
     private static func write(
-        _ request: SyncRequest, into account: Int64, holding held: String?, on connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
+        _ request: SyncRequest, into account: Int64, holding held: String?, readingPage: Bool,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> PageRead? {
         var clearAfter = false
         if request.asksForClearAfter(accountKey: held) {
             clearAfter =
@@ -122,9 +122,18 @@ public struct OperationLog: OperationStore {
         if sealing.setsKey, let key = sealing.key {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
         }
+        var page: PageRead?
         if !request.operations.isEmpty {
-            try await refusingTaken(request) {
-                for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
+            do {
+                if readingPage {
+                    page = try await read(PushPage(request, into: account), on: connection, logger: logger)
+                } else {
+                    for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
+                }
+            } catch {
+                guard let taken = Push.takenOperation(error) else { throw error }
+                throw Refusal.replicaTaken(
+                    .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
             }
         }
         if request.dropClear {
@@ -137,23 +146,12 @@ public struct OperationLog: OperationStore {
             }
             for try await _ in try await connection.execute(StoreSnapshot(account: account, snapshot: snapshot), logger: logger) {}
         }
-    }
-
-    /// What `push` returns; its failure for an operation whose (replica, seq) the account
-    /// holds with other content (``Push/takenOperation(_:)``) as that refusal.
-    private static func refusingTaken<Result>(_ request: SyncRequest, _ push: () async throws -> Result) async throws
-        -> Result
-    {
-        do {
-            return try await push()
-        } catch {
-            guard let taken = Push.takenOperation(error) else { throw error }
-            throw Refusal.replicaTaken(.replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
-        }
+        return page
     }
 
     /// The page after `after` and the account's facts in one statement (``Page``, or the
-    /// push's ``PushPage`` that read them already: `read`), read and put in order. A pull that starts from the account's snapshot
+    /// push's ``PushPage`` that read them already: `read`), read and put in order. A pull
+    /// that starts from the account's snapshot
     /// (``SyncRequest/startsFromSnapshot(seq:trimmed:)``, which the statement's page
     /// follows too) reads the snapshot next; if another replaced it in between, the two
     /// are read again in one repeatable-read transaction, which sees them as of one moment
