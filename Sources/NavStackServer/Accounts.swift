@@ -38,7 +38,8 @@ public enum UserCommand: Equatable, Sendable {
 
 /// The accounts and their tokens in PostgreSQL. A token is 32 random bytes as 64
 /// hexadecimal digits, returned once and stored only as its SHA-256; every request looks
-/// its token up (``OperationLog/account(token:logger:)``), so a token revoked or an account
+/// its token up (``OperationLog/account(token:logger:)``, or in its sync's first statement
+/// when the server found it good before: ``TokenCache``), so a token revoked or an account
 /// removed is refused at once by every server sharing the database.
 public enum Accounts {
     public enum Failure: Error, Equatable, Sendable {

@@ -88,10 +88,13 @@ public final class MemoryOperationLog: OperationStore {
         state.withLock { state in state.tokens[token].map { TokenHolder(id: $0, key: state.accounts[$0]?.key) } }
     }
 
-    public func sync(account holder: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger)
+        async throws -> SyncOutcome
+    {
         let id = holder.id
         return try state.withLock { state throws(Refusal) in
             guard var account = state.accounts[id] else { throw .badToken }
+            if let token, state.tokens[token] != id { throw .badToken }
             let replica = request.replica
             let clash = request.clash { seq in
                 account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }

@@ -197,6 +197,45 @@ public enum Migrations {
                 $function$
                 """,
             ]),
+        // A sync in one round trip when the server holds the token's account already
+        // (``TokenCache``): the page, or the push and its page, with the token confirmed in
+        // the same statement, first. `navstack_token_page` is `navstack_page` (inlined as
+        // well) of no row when the token (`$1`) does not name the account (`$2`);
+        // `navstack_token_push_page` raises `NS401` then, before it takes the lock, and is
+        // otherwise `navstack_push_page`'s push and page. The other arguments follow in
+        // the order of the functions they call.
+        Migration(
+            version: 6, name: "a sync in one statement, its token confirmed in it",
+            statements: [
+                """
+                CREATE FUNCTION navstack_token_page(text, bigint, bigint, text, integer)
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE sql STABLE AS $function$
+                SELECT * FROM navstack_page($2, $3, $4, $5)
+                WHERE EXISTS (SELECT 1 FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8')) AND account_id = $2)
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_token_push_page(
+                    text, bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer
+                ) RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE plpgsql AS $function$
+                BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8')) AND account_id = $2) THEN
+                        RAISE EXCEPTION 'the token does not name the account' USING ERRCODE = 'NS401';
+                    END IF;
+                    PERFORM navstack_push($2, $3, $4, $5, $6, $7, $8, $9, $10);
+                    RETURN QUERY SELECT * FROM navstack_page($2, $11, $3, $12);
+                END
+                $function$
+                """,
+            ]),
     ]
 
     /// The session advisory lock held while migrating, so that instances starting together

@@ -172,9 +172,8 @@ extension OperationLog {
         /// The place in the request (from 1) and the seq of the operation that made the
         /// push fail, if `error` is `navstack_push`'s refusal.
         static func takenOperation(_ error: any Error) -> (place: Int64, seq: Int64)? {
-            guard let error = error as? PSQLError, error.code == .server,
-                error.serverInfo?[.sqlState] == replicaTakenState,
-                let words = error.serverInfo?[.detail]?.split(separator: " "), words.count == 2,
+            guard sqlState(of: error) == replicaTakenState,
+                let words = (error as? PSQLError)?.serverInfo?[.detail]?.split(separator: " "), words.count == 2,
                 let place = Int64(words[0]), let seq = Int64(words[1])
             else { return nil }
             return (place, seq)
@@ -189,8 +188,14 @@ extension OperationLog {
         }
 
         func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 9)
+            append(to: &bindings)
+            return bindings
+        }
+
+        /// The push's nine bindings, after those `bindings` holds.
+        func append(to bindings: inout PostgresBindings) {
             let operations = request.operations
-            var bindings = PostgresBindings(capacity: 11)
             bindings.append(account)
             bindings.append(request.replica)
             bindings.append(operations.map(\.seq))
@@ -202,7 +207,6 @@ extension OperationLog {
             bindings.append(operations.map { $0.sealed == nil ? $0.field.rawValue : "" })
             bindings.append(operations.map { $0.sealed ?? $0.value })
             bindings.append(operations.map { $0.sealed == nil ? $0.old : "" })
-            return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws {}
@@ -227,7 +231,8 @@ extension OperationLog {
         }
 
         func makeBindings() -> PostgresBindings {
-            var bindings = push.makeBindings()
+            var bindings = PostgresBindings(capacity: 11)
+            push.append(to: &bindings)
             bindings.append(push.request.after)
             bindings.append(Page.rows)
             return bindings
@@ -236,6 +241,78 @@ extension OperationLog {
         func decodeRow(_ row: PostgresRow) throws -> Page.Row {
             try Page.row(row)
         }
+    }
+
+    /// ``PushPage`` with a token that must name the account, confirmed first in the same
+    /// statement (`navstack_token_push_page`, schema migration 6): the whole sync in one
+    /// round trip when the server holds the token's account (``TokenCache``). A token that
+    /// no longer names it fails the statement with ``badTokenState`` before it takes the
+    /// lock; otherwise it fails as ``Push`` does.
+    struct TokenPushPage: PostgresPreparedStatement {
+        static let name = "navstack.token-push-page"
+        static let sql = """
+            SELECT * FROM navstack_token_push_page(
+                $1, $2, $3, $4::bigint[], $5::bigint[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[],
+                $11, $12)
+            """
+        /// The SQLSTATE `navstack_token_push_page` raises for a token that does not name the account.
+        static let badTokenState = "NS401"
+
+        let token: String
+        let push: Push
+
+        init(_ request: SyncRequest, into account: Int64, confirming token: String) {
+            self.token = token
+            push = Push(request, into: account)
+        }
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 12)
+            bindings.append(token)
+            push.append(to: &bindings)
+            bindings.append(push.request.after)
+            bindings.append(Page.rows)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
+            try Page.row(row)
+        }
+    }
+
+    /// ``Page`` with a token that must name the account: no row at all when it does not
+    /// (`navstack_token_page`, schema migration 6; a page of an account has one row at
+    /// least, its facts).
+    struct TokenPage: PostgresPreparedStatement {
+        static let name = "navstack.token-page"
+        static let sql = "SELECT * FROM navstack_token_page($1, $2, $3, $4, $5)"
+
+        let token: String
+        let page: Page
+
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(token, page.account, page.after, page.replica, Page.rows)
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
+            try Page.row(row)
+        }
+    }
+
+    /// A row when the token still names the account: the first statement of a sync's
+    /// transaction when the server held the token's account (``TokenCache``).
+    struct ConfirmToken: PostgresPreparedStatement {
+        static let name = "navstack.confirmToken"
+        static let sql = "SELECT 1 FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8')) AND account_id = $2"
+
+        let token: String
+        let account: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(token, account)
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// The page after `after` and the account's facts (its highest `server_seq`, its key,
@@ -301,6 +378,13 @@ extension OperationLog {
             var operation: SyncOperation?
         }
     }
+}
+
+/// The SQLSTATE of an error PostgreSQL answered a statement with; `nil` for any other
+/// error (the connection's, the client's).
+func sqlState(of error: any Error) -> String? {
+    guard let error = error as? PSQLError, error.code == .server else { return nil }
+    return error.serverInfo?[.sqlState]
 }
 
 /// A row's cells in order, each decoded as the type asked for.

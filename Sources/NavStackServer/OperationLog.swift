@@ -45,12 +45,22 @@ public struct OperationLog: OperationStore {
     /// may have been offered meanwhile; a snapshot; dropping the operations in clear) is a
     /// transaction that takes the lock first, and its page is read after the commit, in
     /// one statement of its own.
-    public func sync(account holder: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    ///
+    /// With `token`, the holder came from the server's ``TokenCache``, not from a lookup
+    /// in this request: the first statement that reads or writes the account confirms
+    /// that the token still names it (``TokenPushPage``, ``TokenPage``, or
+    /// ``ConfirmToken`` first in the transaction), and a refusal that tells something
+    /// of the account (its key, a seq it holds) is given only once the token is
+    /// confirmed. A token that no longer names the account is ``Refusal/badToken``.
+    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger)
+        async throws -> SyncOutcome
+    {
         let account = holder.id
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
         return try await client.withConnection { connection in
+            var unconfirmed = token
             var pushed: PageRead?
             if !request.operations.isEmpty || request.key != nil || request.dropClear || request.snapshot != nil {
                 do {
@@ -59,15 +69,20 @@ public struct OperationLog: OperationStore {
                         // the push alone, which takes the lock, reads the page after it and
                         // commits, one statement.
                         pushed = try await Self.write(
-                            request, into: account, holding: key, readingPage: true, on: connection, logger: logger)
+                            request, into: account, holding: key, readingPage: true, confirming: unconfirmed,
+                            on: connection, logger: logger)
+                        if pushed != nil { unconfirmed = nil }
                     } else {
                         try await connection.withTransaction(logger: logger) { connection in
+                            if let token = unconfirmed { try await Self.confirm(token, names: account, on: connection, logger: logger) }
                             for try await _ in try await connection.execute(AccountLock(value: account), logger: logger) {}
                             var held = holder.key
                             if held == nil { held = try await Self.key(of: account, on: connection, logger: logger) }
                             _ = try await Self.write(
-                                request, into: account, holding: held, readingPage: false, on: connection, logger: logger)
+                                request, into: account, holding: held, readingPage: false, confirming: nil, on: connection,
+                                logger: logger)
                         }
+                        unconfirmed = nil
                     }
                 } catch {
                     // A transaction's error wraps the statement's.
@@ -77,25 +92,38 @@ public struct OperationLog: OperationStore {
                     throw Self.accountGone(failure) ? Refusal.badToken : failure
                 }
             }
-            let page = try await Self.pull(account: account, request: request, read: pushed, on: connection, logger: logger)
+            let page = try await Self.pull(
+                account: account, request: request, read: pushed, confirming: unconfirmed, on: connection, logger: logger)
             return SyncOutcome(account: account, answer: page)
         }
+    }
+
+    /// Throws ``Refusal/badToken`` unless `token` names `account` (``ConfirmToken``).
+    private static func confirm(_ token: String, names account: Int64, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        var confirmed = false
+        for try await _ in try await connection.execute(ConfirmToken(token: token, account: account), logger: logger) {
+            confirmed = true
+        }
+        guard confirmed else { throw Refusal.badToken }
     }
 
     /// Whether the database refused a write for naming an account that is not there (a
     /// foreign key, SQLSTATE 23503): `user remove` took it while the request, whose token
     /// was good when it came, waited for the account's lock. Its token no longer works.
     private static func accountGone(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError, error.code == .server else { return false }
-        return error.serverInfo?[.sqlState] == "23503"
+        sqlState(of: error) == "23503"
     }
 
-    /// The account's key record; `nil` when it has none.
+    /// The account's key record; `nil` when it has none. An account no longer there (`user
+    /// remove` took it while the request waited for its lock) is ``Refusal/badToken``.
     private static func key(of account: Int64, on connection: PostgresConnection, logger: Logger) async throws -> String? {
-        var held: String?
+        var held: String??
         for try await key in try await connection.execute(AccountKey(value: account), logger: logger) {
-            held = key.isEmpty ? nil : key
+            held = .some(key.isEmpty ? nil : key)
         }
+        guard let held else { throw Refusal.badToken }
         return held
     }
 
@@ -103,11 +131,14 @@ public struct OperationLog: OperationStore {
     /// (``SyncRequest/sealing(accountKey:clearAfter:)``), its operations, its drop. With
     /// `readingPage`, for a write that is its push's statement alone (committed as it
     /// ends, not in a transaction committed later), the push reads the page after it
-    /// (``PushPage``), which is returned.
+    /// (``PushPage``, or ``TokenPushPage`` confirming `token`), which is returned. With
+    /// `token`, a refusal of the key rules is given once the token is confirmed.
     private static func write(
-        _ request: SyncRequest, into account: Int64, holding held: String?, readingPage: Bool,
+        _ request: SyncRequest, into account: Int64, holding held: String?, readingPage: Bool, confirming token: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> PageRead? {
+        // Asked only of an account without a key, which a holder with a token does not have.
+        assert(token == nil || !request.asksForClearAfter(accountKey: held))
         var clearAfter = false
         if request.asksForClearAfter(accountKey: held) {
             clearAfter =
@@ -118,19 +149,28 @@ public struct OperationLog: OperationStore {
                     """, logger: logger
                 ).value(Bool.self) ?? false
         }
-        let sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
+        let sealing: (key: String?, setsKey: Bool)
+        do {
+            sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
+        } catch {
+            if let token { try await confirm(token, names: account, on: connection, logger: logger) }
+            throw error
+        }
         if sealing.setsKey, let key = sealing.key {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
         }
         var page: PageRead?
         if !request.operations.isEmpty {
             do {
-                if readingPage {
+                if readingPage, let token {
+                    page = try await read(TokenPushPage(request, into: account, confirming: token), on: connection, logger: logger)
+                } else if readingPage {
                     page = try await read(PushPage(request, into: account), on: connection, logger: logger)
                 } else {
                     for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
                 }
             } catch {
+                if sqlState(of: error) == TokenPushPage.badTokenState { throw Refusal.badToken }
                 guard let taken = Push.takenOperation(error) else { throw error }
                 throw Refusal.replicaTaken(
                     .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
@@ -157,10 +197,22 @@ public struct OperationLog: OperationStore {
     /// are read again in one repeatable-read transaction, which sees them as of one moment
     /// (the newer snapshot may have dropped operations that followed the older).
     private static func pull(
-        account: Int64, request: SyncRequest, read pushed: PageRead?, on connection: PostgresConnection, logger: Logger
+        account: Int64, request: SyncRequest, read pushed: PageRead?, confirming token: String?,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> SyncAnswer {
         let statement = Page(account: account, after: request.after, replica: request.replica)
-        let page = if let pushed { pushed } else { try await read(statement, on: connection, logger: logger) }
+        let page: PageRead
+        if let pushed {
+            page = pushed
+        } else if let token {
+            // No row at all: the token no longer names the account.
+            guard let read = try await read(TokenPage(token: token, page: statement), on: connection, logger: logger) else {
+                throw Refusal.badToken
+            }
+            page = read
+        } else {
+            page = try await read(statement, on: connection, logger: logger) ?? PageRead()
+        }
         guard try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
             return page.answer(after: request.after)
         }
@@ -169,7 +221,7 @@ public struct OperationLog: OperationStore {
         }
         try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger).drain()
         do {
-            let page = try await read(statement, on: connection, logger: logger)
+            let page = try await read(statement, on: connection, logger: logger) ?? PageRead()
             let snapshot = try await snapshot(of: account, on: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger).drain()
             guard let snapshot, try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
@@ -191,12 +243,16 @@ public struct OperationLog: OperationStore {
         return snapshot
     }
 
-    /// The rows of ``Page`` (or ``PushPage``): the account's facts and the operations, in order.
+    /// The rows of ``Page`` (or ``PushPage``, ``TokenPushPage``, ``TokenPage``): the
+    /// account's facts and the operations, in order; `nil` when there was no row (the
+    /// account is gone, or the token of a ``TokenPage`` does not name it).
     private static func read<Statement: PostgresPreparedStatement>(
         _ statement: Statement, on connection: PostgresConnection, logger: Logger
-    ) async throws -> PageRead where Statement.Row == Page.Row {
+    ) async throws -> PageRead? where Statement.Row == Page.Row {
         var read = PageRead()
+        var rows = 0
         for try await row in try await connection.execute(statement, logger: logger) {
+            rows += 1
             read.highest = row.highest
             read.key = row.key
             read.snapshot = row.snapshot
@@ -204,6 +260,7 @@ public struct OperationLog: OperationStore {
             read.since = row.since
             if let operation = row.operation { read.operations.append(operation) }
         }
+        guard rows > 0 else { return nil }
         read.operations.sort { $0.serverSeq < $1.serverSeq }
         return read
     }

@@ -12,7 +12,12 @@ public protocol OperationStore: Sendable {
     /// `after`, as one step. An operation the account already holds (the same replica and
     /// seq, the same content) is left as it is; when one names a (replica, seq) the account
     /// holds with other content, nothing is kept and it throws ``Refusal/replicaTaken(_:)``.
-    func sync(account: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome
+    /// With `token` (the holder came from the server's ``TokenCache``, not a lookup made
+    /// for this request), it first confirms that the token still names the account, and
+    /// throws ``Refusal/badToken`` when it does not; nothing is written nor told of the
+    /// account before.
+    func sync(account: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger) async throws
+        -> SyncOutcome
 
     /// Returns when the store can answer; throws when it cannot.
     func ping(logger: Logger) async throws

@@ -14,15 +14,25 @@ public struct SyncRoutes: Sendable {
     /// The server's wall clock in milliseconds since 1970, which no operation's stamp may
     /// pass by more than ``SyncDrift/maximumMillis``.
     let now: @Sendable () -> Int64
+    /// The accounts of tokens found good: a sync with one of them is one round trip.
+    let tokens: TokenCache
 
     public init(
         log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
         now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis
     ) {
+        self.init(log: log, databaseDeadline: databaseDeadline, healthDeadline: healthDeadline, now: now, tokens: TokenCache())
+    }
+
+    init(
+        log: any OperationStore, databaseDeadline: Duration, healthDeadline: Duration,
+        now: @escaping @Sendable () -> Int64, tokens: TokenCache
+    ) {
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
         self.now = now
+        self.tokens = tokens
     }
 
     /// The paths and the methods each one answers; another method gets 405.
@@ -36,11 +46,12 @@ public struct SyncRoutes: Sendable {
         return router
     }
 
-    /// A push and a pull. Before a byte of the body is read, the token is looked up: a
-    /// stranger's body is never collected. The body read, the request is refused when it
-    /// is not one, when an operation is stamped too far ahead of the server's clock or sets
-    /// a value the app would refuse, and when it names a (replica, seq) held with other
-    /// content.
+    /// A push and a pull. Before a byte of the body is read, the token is looked up, unless
+    /// it was found good before (``TokenCache``: then the sync's first statement confirms
+    /// it): a stranger's body is never collected. The body read, the request is refused
+    /// when it is not one, when an operation is stamped too far ahead of the server's clock
+    /// or sets a value the app would refuse, and when it names a (replica, seq) held with
+    /// other content.
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
         guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
         let token = try BearerToken.parse(authorization: authorization)
@@ -49,8 +60,16 @@ public struct SyncRoutes: Sendable {
         }
         let log = self.log
         let logger = context.logger
-        let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
-        guard let account = found else { throw Refusal.badToken }
+        let cached = tokens.holder(of: token)
+        let account: TokenHolder
+        if let cached {
+            account = cached
+        } else {
+            let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
+            guard let found else { throw Refusal.badToken }
+            account = found
+            tokens.remember(token, as: found)
+        }
         context.facts.record { $0.account = account.id }
         let body: ByteBuffer
         do {
@@ -72,9 +91,20 @@ public struct SyncRoutes: Sendable {
             if case .stampAhead = refused { throw Refusal.stampAhead(refused, serverMillis: serverMillis) }
             throw Refusal.malformed(refused)
         }
-        let outcome = try await Self.database(within: databaseDeadline) {
-            try await log.sync(account: account, request: syncRequest, logger: logger)
+        let confirming = cached == nil ? nil : token
+        let outcome: SyncOutcome
+        do {
+            outcome = try await Self.database(within: databaseDeadline) {
+                try await log.sync(account: account, request: syncRequest, confirming: confirming, logger: logger)
+            }
+        } catch {
+            // Revoked, or its account removed: looked up again next time.
+            if error == .badToken { tokens.forget(token) }
+            throw error
         }
+        // A key once set never changes: held with the token, the account's next syncs are
+        // the one statement of an account with its key.
+        if outcome.answer.key != account.key { tokens.remember(token, as: TokenHolder(id: account.id, key: outcome.answer.key)) }
         context.facts.record { $0.operationsOut = outcome.answer.operations.count }
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: outcome.answer.json())))
@@ -100,13 +130,11 @@ public struct SyncRoutes: Sendable {
             return result
         } catch let refusal as Refusal {
             throw refusal
-        } catch let error as PSQLError where error.code == .server {
+        } catch {
             // An answer from PostgreSQL: it refused the statement, unless it is shutting
             // down or cannot take connections (SQLSTATE classes 08, 53 and 57).
-            let state = error.serverInfo?[.sqlState] ?? ""
+            guard let state = sqlState(of: error) else { throw .databaseUnavailable }
             throw ["08", "53", "57"].contains(state.prefix(2)) ? .databaseUnavailable : .databaseFailed
-        } catch {
-            throw .databaseUnavailable
         }
     }
 }

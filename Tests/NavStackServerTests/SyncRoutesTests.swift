@@ -319,6 +319,40 @@ final class SyncRoutesTests: XCTestCase {
         XCTAssertNil(log.addToken(name: "bob"))
     }
 
+    func testAHeldTokenIsConfirmedByItsSyncAndLookedUpAgainOnceRefused() async throws {
+        let log = MemoryOperationLog()
+        let laptop = try XCTUnwrap(log.addUser(name: "ana"))
+        let store = WatchedStore(log)
+        try await app(store).test(.router) { client in
+            _ = try answer(await sync(client, token: laptop, body(first, [operation(1)])))
+            _ = try answer(await sync(client, token: laptop, body(first, [operation(2)])))
+            XCTAssertEqual(store.lookups, 1, "the second sync's token is held, not looked up")
+            XCTAssertEqual(store.confirming, [nil, laptop], "the held token is confirmed by the sync")
+            XCTAssertEqual(log.revoke(name: "ana"), 1)
+            for expectedLookups in [1, 2] {
+                let response = try await sync(client, token: laptop, body(first, [operation(3)]))
+                XCTAssertEqual(response.status, .unauthorized)
+                XCTAssertEqual(store.lookups, expectedLookups, "once refused, the token is looked up again")
+            }
+            XCTAssertEqual(store.confirming, [nil, laptop, laptop], "the looked-up refusal never reaches the sync")
+        }
+        XCTAssertEqual(log.operationCount(name: "ana"), 2, "nothing of the refused push is kept")
+    }
+
+    func testTheTokenCacheStartsOverWhenFull() {
+        let cache = TokenCache(capacity: 2)
+        cache.remember("a", as: TokenHolder(id: 1, key: nil))
+        cache.remember("b", as: TokenHolder(id: 2, key: "k"))
+        cache.remember("b", as: TokenHolder(id: 2, key: "k"))
+        XCTAssertEqual(cache.count, 2, "a token held already takes no room")
+        cache.remember("c", as: TokenHolder(id: 3, key: nil))
+        XCTAssertEqual(cache.count, 1)
+        XCTAssertNil(cache.holder(of: "a"))
+        XCTAssertEqual(cache.holder(of: "c"), TokenHolder(id: 3, key: nil))
+        cache.forget("c")
+        XCTAssertNil(cache.holder(of: "c"))
+    }
+
     func testAccountsAreApart() async throws {
         let log = MemoryOperationLog()
         let ana = try XCTUnwrap(log.addUser(name: "ana"))
@@ -420,6 +454,35 @@ final class SyncRoutesTests: XCTestCase {
     }
 }
 
+/// A store that counts its token lookups and records each sync's token to confirm.
+private final class WatchedStore: OperationStore {
+    private let store: any OperationStore
+    private let seen = Mutex<(lookups: Int, confirming: [String?])>((0, []))
+
+    init(_ store: any OperationStore) {
+        self.store = store
+    }
+
+    var lookups: Int { seen.withLock { $0.lookups } }
+    var confirming: [String?] { seen.withLock { $0.confirming } }
+
+    func account(token: String, logger: Logger) async throws -> TokenHolder? {
+        seen.withLock { $0.lookups += 1 }
+        return try await store.account(token: token, logger: logger)
+    }
+
+    func sync(account: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger) async throws
+        -> SyncOutcome
+    {
+        seen.withLock { $0.confirming.append(token) }
+        return try await store.sync(account: account, request: request, confirming: token, logger: logger)
+    }
+
+    func ping(logger: Logger) async throws {
+        try await store.ping(logger: logger)
+    }
+}
+
 /// A store whose database is down: it fails at once, or never answers.
 private struct UnavailableStore: OperationStore {
     struct Down: Error {}
@@ -430,7 +493,9 @@ private struct UnavailableStore: OperationStore {
         throw Down()
     }
 
-    func sync(account: TokenHolder, request: SyncRequest, logger: Logger) async throws -> SyncOutcome {
+    func sync(account: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger) async throws
+        -> SyncOutcome
+    {
         try await ping(logger: logger)
         throw Down()
     }

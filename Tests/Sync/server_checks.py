@@ -334,11 +334,52 @@ def check_revoke_and_remove():
               f"{code} {out!r} {err!r}")
 
 
+def check_revoked_while_held():
+    """A server holds the account of a token it found good (its TokenCache), and confirms
+    the token in the sync's first statement: once revoked, every kind of sync with it is
+    refused 401 at once, nothing of it is kept and nothing of the account is told (not the
+    key another key would meet with 409); once refused, the token is looked up before its
+    body again."""
+    for sealed in (False, True):
+        name = "held-sealed-jo" if sealed else "held-jo"
+        token = new_sealed_user(name) if sealed else new_user(name)
+        account = account_id(name)
+        key = f"key-record-of-{name}" if sealed else None
+        writer = new_replica()
+        ops = seal(make_ops(2, tag="hj")) if sealed else make_ops(2, tag="hj")
+        before = [sync(server, token, writer, 0, ops, key=key)[0] for server in (SERVER_A, SERVER_B)]
+        before += [sync(server, token, new_replica(), 0, [], key=key)[0] for server in (SERVER_A, SERVER_B)]
+        user("revoke", name)
+        more = seal(make_ops(2, first_seq=3, tag="hj")) if sealed else make_ops(2, first_seq=3, tag="hj")
+        refused = [
+            sync(SERVER_A, token, writer, 0, more, key=key),  # a push (sealed: one statement)
+            sync(SERVER_B, token, new_replica(), 0, [], key=key),  # a pull
+            sync(SERVER_A, token, new_replica(), 0, [], key="another key record"),  # a key: 409 if it were good
+        ]
+        kind = "sealed " if sealed else ""
+        check(f"{'a sealed' if sealed else 'an'} account's token held by both servers is refused 401 at once after a revoke, for a push, a pull"
+              f" and another key; nothing kept",
+              before == [200] * 4 and [status for status, _, _ in refused] == [401] * 3
+              and all(body == {"error": "bad token"} for _, body, _ in refused) and op_count(account) == 2,
+              f"before={before} refused={[(status, body) for status, body, _ in refused]} ops={op_count(account)}")
+        host, port = address(SERVER_A)
+        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+        sock = socket.create_connection((host, port), timeout=10)
+        began = time.monotonic()
+        sock.sendall(head)
+        line = status_line(sock, 5)
+        waited = time.monotonic() - began
+        sock.close()
+        check(f"once refused, the revoked {kind}token is looked up again before its body ({waited:.2f} s for 401 with"
+              f" no body sent)", line.startswith("HTTP/1.1 401 ") and waited < 1, repr(line))
+
+
 def check_remove_during_push(sealed=False):
     """A push whose token was good when it came, waiting for the account's lock while `user
     remove` takes the account away, is refused as a token that no longer works (401), not
     as a failure of the server (500). On a sealed account too, whose push waits for the lock
-    inside navstack_push_page."""
+    inside navstack_token_push_page."""
     name = "sealed-ivy" if sealed else "ivy"
     token = new_sealed_user(name) if sealed else new_user(name)
     account = account_id(name)
@@ -366,8 +407,11 @@ def check_remove_during_push(sealed=False):
     ops = seal(make_ops(2, tag="iv")) if sealed else make_ops(2, tag="iv")
     pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0, ops)))
     pusher.start()
-    # A sealed account's push waits inside navstack_push_page, another's on the lock itself.
-    both = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock", "SELECT * FROM navstack_push_page(") >= 2)
+    # A sealed account's push waits inside navstack_token_push_page (SERVER_A holds the
+    # token it gave the key with, and the key: one statement), another's on the lock itself.
+    lock = "SELECT 1 FROM pg_advisory_xact_lock"
+    both = until(lambda: waiting(lock) == 1 and waiting("SELECT * FROM navstack_token_push_page(") == 1 if sealed
+                 else waiting(lock) == 2)
     holder.stdin.write("COMMIT;\n")
     holder.stdin.close()
     holder.wait(timeout=10)
@@ -900,6 +944,7 @@ def main():
     timed(check_concurrent_writers, True)
     timed(check_token_before_body)
     timed(check_revoke_and_remove)
+    timed(check_revoked_while_held)
     timed(check_remove_during_push)
     timed(check_remove_during_push, True)
     timed(check_half_sent_closed)
