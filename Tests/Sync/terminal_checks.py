@@ -293,7 +293,8 @@ def progress_checks(binary, workdir, tmux):
           "a first pull of 100,000 operations at a terminal shows what it received (%.1f s: %s)"
           % (took, ", ".join(map(str, received[:12]))), repr(raw[-600:]))
 
-    # The same pull with stderr a pipe: not a byte of progress.
+    # The same pull with stderr a pipe: not a byte of progress, though it runs longer than
+    # the second after which a terminal is shown it (SyncProgress.delay).
     third = os.path.join(workdir, "progress-c.sqlite")
     run(binary, third, "-c", "login " + user)
     env = dict(ENV)
@@ -301,7 +302,7 @@ def progress_checks(binary, workdir, tmux):
     out, took = timed(lambda: run(binary, third, "sync", "--server", server, "--token", tok, "--timeout", "900", env=env,
                                   timeout=900))
     check(out.returncode == 0 and out.stderr == "" and out.stdout == "sent 0, received %d, conflicts 0\n" % TASKS
-          and took > 1.5, "the same sync with stderr a pipe (%.1f s) writes nothing to it" % took,
+          and took > 1.0, "the same sync with stderr a pipe (%.1f s) writes nothing to it" % took,
           repr(out.stderr[:300]))
 
 
