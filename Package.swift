@@ -21,6 +21,8 @@ let package = Package(
         // The server's own channel handlers: timeouts and the cap on connections.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // The server's listener for tokens that go runs beside the pool as a service.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The app as values (routes, the router, commands, screens, renderers) plus the
@@ -100,6 +102,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The server's thin executable: options, then the server or `user add`.

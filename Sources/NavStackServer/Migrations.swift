@@ -203,9 +203,12 @@ public enum Migrations {
         // well) of no row when the token (`$1`) does not name the account (`$2`);
         // `navstack_token_push_page` raises `NS401` then, before it takes the lock, and is
         // otherwise `navstack_push_page`'s push and page. The other arguments follow in
-        // the order of the functions they call.
+        // the order of the functions they call. And the servers are told when tokens go
+        // (revoked, or their account removed): `navstack_tokens_gone` is notified after
+        // every statement that updates, deletes or truncates tokens, and each server
+        // forgets the tokens it held (``TokenWatch``).
         Migration(
-            version: 6, name: "a sync in one statement, its token confirmed in it",
+            version: 6, name: "a sync in one statement, its token confirmed in it; servers told of tokens that go",
             statements: [
                 """
                 CREATE FUNCTION navstack_token_page(text, bigint, bigint, text, integer)
@@ -234,6 +237,18 @@ public enum Migrations {
                     RETURN QUERY SELECT * FROM navstack_page($2, $11, $3, $12);
                 END
                 $function$
+                """,
+                """
+                CREATE FUNCTION navstack_tokens_gone() RETURNS trigger LANGUAGE plpgsql AS $function$
+                BEGIN
+                    PERFORM pg_notify('navstack_tokens_gone', '');
+                    RETURN NULL;
+                END
+                $function$
+                """,
+                """
+                CREATE TRIGGER navstack_tokens_gone AFTER UPDATE OR DELETE OR TRUNCATE ON token
+                FOR EACH STATEMENT EXECUTE FUNCTION navstack_tokens_gone()
                 """,
             ]),
     ]

@@ -17,16 +17,11 @@ public struct SyncRoutes: Sendable {
     /// The accounts of tokens found good: a sync with one of them is one round trip.
     let tokens: TokenCache
 
-    public init(
-        log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
-        now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis
-    ) {
-        self.init(log: log, databaseDeadline: databaseDeadline, healthDeadline: healthDeadline, now: now, tokens: TokenCache())
-    }
-
+    /// `tokens`: the server's cache of tokens found good; PostgreSQL's server gives one
+    /// that a ``TokenWatch`` keeps (the store confirms a held token either way).
     init(
-        log: any OperationStore, databaseDeadline: Duration, healthDeadline: Duration,
-        now: @escaping @Sendable () -> Int64, tokens: TokenCache
+        log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
+        now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis, tokens: TokenCache = TokenCache(trusted: true)
     ) {
         self.log = log
         self.databaseDeadline = databaseDeadline
@@ -65,10 +60,11 @@ public struct SyncRoutes: Sendable {
         if let cached {
             account = cached
         } else {
+            let generation = tokens.generation
             let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
             guard let found else { throw Refusal.badToken }
             account = found
-            tokens.remember(token, as: found)
+            tokens.remember(token, as: found, since: generation)
         }
         context.facts.record { $0.account = account.id }
         let body: ByteBuffer
@@ -104,7 +100,7 @@ public struct SyncRoutes: Sendable {
         }
         // A key once set never changes: held with the token, the account's next syncs are
         // the one statement of an account with its key.
-        if outcome.answer.key != account.key { tokens.remember(token, as: TokenHolder(id: account.id, key: outcome.answer.key)) }
+        if outcome.answer.key != account.key { tokens.update(token, key: outcome.answer.key) }
         context.facts.record { $0.operationsOut = outcome.answer.operations.count }
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: outcome.answer.json())))

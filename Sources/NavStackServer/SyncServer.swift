@@ -39,7 +39,9 @@ public enum SyncServer {
             metadata: ["listen": "\(options.host):\(options.port)", "database": "\(database.description)"])
         try await migrate(database, logger: logger)
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
-        let routes = SyncRoutes(log: OperationLog(client: client))
+        // Tokens are held once the server listens for tokens that go.
+        let tokens = TokenCache(trusted: false)
+        let routes = SyncRoutes(log: OperationLog(client: client), tokens: tokens)
         let connections = OpenConnections(maximum: options.limits.connectionsWithinOpenFiles())
         if connections.maximum < options.limits.maximumConnections {
             logger.notice(
@@ -50,7 +52,7 @@ public enum SyncServer {
             router: routes.router(),
             server: try httpServer(options, connections: connections, logger: logger),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: nil),
-            services: [client],
+            services: [client, TokenWatch(client: client, tokens: tokens, logger: logger)],
             logger: logger)
         do {
             try await app.runService()

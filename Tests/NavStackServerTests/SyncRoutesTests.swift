@@ -340,17 +340,41 @@ final class SyncRoutesTests: XCTestCase {
     }
 
     func testTheTokenCacheStartsOverWhenFull() {
-        let cache = TokenCache(capacity: 2)
-        cache.remember("a", as: TokenHolder(id: 1, key: nil))
-        cache.remember("b", as: TokenHolder(id: 2, key: "k"))
-        cache.remember("b", as: TokenHolder(id: 2, key: "k"))
+        let cache = TokenCache(capacity: 2, trusted: true)
+        let now = cache.generation
+        cache.remember("a", as: TokenHolder(id: 1, key: nil), since: now)
+        cache.remember("b", as: TokenHolder(id: 2, key: "k"), since: now)
+        cache.remember("b", as: TokenHolder(id: 2, key: "k"), since: now)
         XCTAssertEqual(cache.count, 2, "a token held already takes no room")
-        cache.remember("c", as: TokenHolder(id: 3, key: nil))
+        cache.remember("c", as: TokenHolder(id: 3, key: nil), since: now)
         XCTAssertEqual(cache.count, 1)
         XCTAssertNil(cache.holder(of: "a"))
-        XCTAssertEqual(cache.holder(of: "c"), TokenHolder(id: 3, key: nil))
+        cache.update("c", key: "k")
+        cache.update("d", key: "k")
+        XCTAssertEqual(cache.holder(of: "c"), TokenHolder(id: 3, key: "k"))
+        XCTAssertNil(cache.holder(of: "d"), "a key is learnt for a token held only")
         cache.forget("c")
         XCTAssertNil(cache.holder(of: "c"))
+    }
+
+    func testTheTokenCacheHoldsNothingUntrustedNorALookupOlderThanItsStartOver() {
+        let cache = TokenCache(trusted: false)
+        cache.remember("a", as: TokenHolder(id: 1, key: nil), since: cache.generation)
+        XCTAssertNil(cache.holder(of: "a"), "not listening for tokens that go: nothing held")
+        cache.trust()
+        let before = cache.generation
+        cache.remember("a", as: TokenHolder(id: 1, key: nil), since: before)
+        XCTAssertNotNil(cache.holder(of: "a"))
+        cache.startOver()
+        XCTAssertNil(cache.holder(of: "a"), "a token went: every one is looked up again")
+        cache.remember("b", as: TokenHolder(id: 2, key: nil), since: before)
+        XCTAssertNil(cache.holder(of: "b"), "looked up before the start-over: it may be the token that went")
+        cache.remember("b", as: TokenHolder(id: 2, key: nil), since: cache.generation)
+        XCTAssertNotNil(cache.holder(of: "b"))
+        cache.distrust()
+        XCTAssertEqual(cache.count, 0)
+        cache.remember("b", as: TokenHolder(id: 2, key: nil), since: cache.generation)
+        XCTAssertNil(cache.holder(of: "b"), "no longer listening: nothing held")
     }
 
     func testAccountsAreApart() async throws {

@@ -334,45 +334,66 @@ def check_revoke_and_remove():
               f"{code} {out!r} {err!r}")
 
 
+def no_body_status(base, token):
+    """(status line, seconds) for a sync whose head says 8,000,000 bytes of body and sends
+    none: at once when the token is checked before the body, never when the body is read."""
+    host, port = address(base)
+    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+    sock = socket.create_connection((host, port), timeout=10)
+    began = time.monotonic()
+    sock.sendall(head)
+    line = status_line(sock, 5)
+    waited = time.monotonic() - began
+    sock.close()
+    return line, waited
+
+
 def check_revoked_while_held():
-    """A server holds the account of a token it found good (its TokenCache), and confirms
-    the token in the sync's first statement: once revoked, every kind of sync with it is
-    refused 401 at once, nothing of it is kept and nothing of the account is told (not the
-    key another key would meet with 409); once refused, the token is looked up before its
-    body again."""
+    """A server holds the account of a token it found good (its TokenCache) and confirms
+    the token in the sync's first statement. Revoked, the token is forgotten by both servers
+    at once (the database tells them: a trigger on the token table), so its next request is
+    refused before its body is read. Should a server still hold it (its word disabled here:
+    the trigger off while the tokens are deleted), every kind of sync with it is refused 401
+    by the statement, nothing of it kept and nothing of the account told (not the key another
+    key would meet with 409), and then it is forgotten too."""
     for sealed in (False, True):
-        name = "held-sealed-jo" if sealed else "held-jo"
-        token = new_sealed_user(name) if sealed else new_user(name)
-        account = account_id(name)
-        key = f"key-record-of-{name}" if sealed else None
-        writer = new_replica()
-        ops = seal(make_ops(2, tag="hj")) if sealed else make_ops(2, tag="hj")
-        before = [sync(server, token, writer, 0, ops, key=key)[0] for server in (SERVER_A, SERVER_B)]
-        before += [sync(server, token, new_replica(), 0, [], key=key)[0] for server in (SERVER_A, SERVER_B)]
-        user("revoke", name)
-        more = seal(make_ops(2, first_seq=3, tag="hj")) if sealed else make_ops(2, first_seq=3, tag="hj")
-        refused = [
-            sync(SERVER_A, token, writer, 0, more, key=key),  # a push (sealed: one statement)
-            sync(SERVER_B, token, new_replica(), 0, [], key=key),  # a pull
-            sync(SERVER_A, token, new_replica(), 0, [], key="another key record"),  # a key: 409 if it were good
-        ]
         kind = "sealed " if sealed else ""
-        check(f"{'a sealed' if sealed else 'an'} account's token held by both servers is refused 401 at once after a revoke, for a push, a pull"
-              f" and another key; nothing kept",
-              before == [200] * 4 and [status for status, _, _ in refused] == [401] * 3
-              and all(body == {"error": "bad token"} for _, body, _ in refused) and op_count(account) == 2,
-              f"before={before} refused={[(status, body) for status, body, _ in refused]} ops={op_count(account)}")
-        host, port = address(SERVER_A)
-        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
-        sock = socket.create_connection((host, port), timeout=10)
-        began = time.monotonic()
-        sock.sendall(head)
-        line = status_line(sock, 5)
-        waited = time.monotonic() - began
-        sock.close()
-        check(f"once refused, the revoked {kind}token is looked up again before its body ({waited:.2f} s for 401 with"
-              f" no body sent)", line.startswith("HTTP/1.1 401 ") and waited < 1, repr(line))
+        for told in (True, False):
+            name = f"held-{'sealed-' if sealed else ''}{'told' if told else 'untold'}"
+            token = new_sealed_user(name) if sealed else new_user(name)
+            account = account_id(name)
+            key = f"key-record-of-{name}" if sealed else None
+            writer = new_replica()
+            ops = seal(make_ops(2, tag="hj")) if sealed else make_ops(2, tag="hj")
+            before = [sync(server, token, writer, 0, ops, key=key)[0] for server in (SERVER_A, SERVER_B)]
+            before += [sync(server, token, new_replica(), 0, [], key=key)[0] for server in (SERVER_A, SERVER_B)]
+            if told:
+                user("revoke", name)
+                answers = [no_body_status(server, token) for server in (SERVER_A, SERVER_B)]
+                check(f"a {kind}token both servers held, revoked: each refuses its next request before the body"
+                      f" ({', '.join(f'{waited:.2f} s' for _, waited in answers)})",
+                      before == [200] * 4 and all(line.startswith("HTTP/1.1 401 ") and waited < 1
+                                                  for line, waited in answers), f"before={before} {answers}")
+                continue
+            psql("ALTER TABLE token DISABLE TRIGGER navstack_tokens_gone")
+            psql(f"DELETE FROM token WHERE account_id = {account}")
+            psql("ALTER TABLE token ENABLE TRIGGER navstack_tokens_gone")
+            more = seal(make_ops(2, first_seq=3, tag="hj")) if sealed else make_ops(2, first_seq=3, tag="hj")
+            refused = [
+                sync(SERVER_A, token, writer, 0, more, key=key),  # a push (sealed: one statement)
+                sync(SERVER_B, token, new_replica(), 0, [], key=key),  # a pull
+                sync(SERVER_A, token, new_replica(), 0, [], key="another key record"),  # a key: 409 if it were good
+            ]
+            check(f"a {kind}token both servers still hold after it went (untold) is refused 401 by the sync's statement"
+                  f" for a push, a pull and another key; nothing kept",
+                  before == [200] * 4 and [status for status, _, _ in refused] == [401] * 3
+                  and all(body == {"error": "bad token"} for _, body, _ in refused) and op_count(account) == 2,
+                  f"before={before} refused={[(status, body) for status, body, _ in refused]} ops={op_count(account)}")
+            answers = [no_body_status(server, token) for server in (SERVER_A, SERVER_B)]
+            check(f"once refused, the untold {kind}token is looked up again before its body on both servers"
+                  f" ({', '.join(f'{waited:.2f} s' for _, waited in answers)})",
+                  all(line.startswith("HTTP/1.1 401 ") and waited < 1 for line, waited in answers), str(answers))
 
 
 def check_remove_during_push(sealed=False):

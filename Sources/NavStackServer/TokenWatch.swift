@@ -1,0 +1,40 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Keeps a server's ``TokenCache`` in step with the database: listens on
+/// ``channel``, on which the database says that tokens went (schema migration 6: a trigger
+/// on every update, delete or truncate of `token`, an account's removal among them), and
+/// starts the cache over each time. The cache holds tokens only while it listens: from
+/// the moment the `LISTEN` is in place until the connection fails, when it holds none
+/// again and listens anew a second later.
+struct TokenWatch: Service {
+    static let channel = "navstack_tokens_gone"
+    /// How long it waits before listening again after its connection failed.
+    static let retry: Duration = .seconds(1)
+
+    let client: PostgresClient
+    let tokens: TokenCache
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            tokens.trust()
+                            for try await _ in notifications { tokens.startOver() }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning("not told of tokens that go; looking every token up", metadata: ["error": "\(error)"])
+                }
+                tokens.distrust()
+                try? await Task.sleep(for: Self.retry)
+            }
+            tokens.distrust()
+        }
+    }
+}
