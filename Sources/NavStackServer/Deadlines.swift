@@ -58,10 +58,15 @@ final class Deadlines: Sendable {
         return expired ? nil : try outcome.get()
     }
 
-    /// Cancels the work past its deadline, every ``tick``, for as long as the process runs.
+    /// Whether the ticker runs: from a call's start until a tick finds no call in flight.
+    var isTicking: Bool { state.withLock { $0.ticking } }
+
+    /// Cancels the work past its deadline, every ``tick``, until no call is in flight (an
+    /// idle server does not wake for it; the next call starts it again).
     private func startTicking() {
         Task.detached { [self] in
-            while true {
+            var ticking = true
+            while ticking {
                 try? await Task.sleep(for: tick)
                 let now = ContinuousClock.now
                 let late = state.withLock { state in
@@ -71,6 +76,8 @@ final class Deadlines: Sendable {
                         state.expired.insert(ticket)
                         late.append(entry.cancel)
                     }
+                    if state.entries.isEmpty { state.ticking = false }
+                    ticking = state.ticking
                     return late
                 }
                 for cancel in late { cancel() }

@@ -51,6 +51,20 @@ final class DeadlinesTests: XCTestCase {
         XCTAssertEqual(next, 7)
     }
 
+    func testTheTickerStopsWithNoCallInFlightAndStartsAgainWithTheNext() async throws {
+        let deadlines = Deadlines(tick: .milliseconds(5))
+        let value = try await deadlines.run(within: .seconds(60)) { 1 }
+        XCTAssertEqual(value, 1)
+        // Stops at a tick after the call: waited for (up to 10 s), not timed.
+        let stopped = ContinuousClock.now + .seconds(10)
+        while deadlines.isTicking, ContinuousClock.now < stopped { try await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertFalse(deadlines.isTicking, "the ticker still runs with no call in flight")
+        let seen = Seen()
+        let late = try await deadlines.run(within: .milliseconds(20), Self.sleeping(seen))
+        XCTAssertNil(late, "a late call after it stopped")
+        XCTAssertTrue(seen.wasCancelled)
+    }
+
     func testACancelledCallerCancelsItsWork() async throws {
         let deadlines = Deadlines(tick: .milliseconds(5))
         let seen = Seen()
