@@ -217,7 +217,7 @@ extension OperationLog {
     /// the rows just inserted and every push of the account committed before; none can
     /// commit between them. A sync that sends operations to an account with its key is
     /// then two round trips, the token's and this one. It fails as ``Push`` does.
-    struct PushPage: PostgresPreparedStatement {
+    struct PushPage: PageStatement {
         static let name = "navstack.push-page"
         static let sql = """
             SELECT * FROM navstack_push_page(
@@ -232,14 +232,15 @@ extension OperationLog {
 
         func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 11)
-            push.append(to: &bindings)
-            bindings.append(push.request.after)
-            bindings.append(Page.rows)
+            append(to: &bindings)
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
-            try Page.row(row)
+        /// The push's bindings, then `after` and the most rows: eleven.
+        func append(to bindings: inout PostgresBindings) {
+            push.append(to: &bindings)
+            bindings.append(push.request.after)
+            bindings.append(Page.rows)
         }
     }
 
@@ -248,7 +249,7 @@ extension OperationLog {
     /// round trip when the server holds the token's account (``TokenCache``). A token that
     /// no longer names it fails the statement with ``badTokenState`` before it takes the
     /// lock; otherwise it fails as ``Push`` does.
-    struct TokenPushPage: PostgresPreparedStatement {
+    struct TokenPushPage: PageStatement {
         static let name = "navstack.token-push-page"
         static let sql = """
             SELECT * FROM navstack_token_push_page(
@@ -259,31 +260,25 @@ extension OperationLog {
         static let badTokenState = "NS401"
 
         let token: String
-        let push: Push
+        let pushPage: PushPage
 
         init(_ request: SyncRequest, into account: Int64, confirming token: String) {
             self.token = token
-            push = Push(request, into: account)
+            pushPage = PushPage(request, into: account)
         }
 
         func makeBindings() -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 12)
             bindings.append(token)
-            push.append(to: &bindings)
-            bindings.append(push.request.after)
-            bindings.append(Page.rows)
+            pushPage.append(to: &bindings)
             return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
-            try Page.row(row)
         }
     }
 
     /// ``Page`` with a token that must name the account: no row at all when it does not
     /// (`navstack_token_page`, schema migration 6; a page of an account has one row at
     /// least, its facts).
-    struct TokenPage: PostgresPreparedStatement {
+    struct TokenPage: PageStatement {
         static let name = "navstack.token-page"
         static let sql = "SELECT * FROM navstack_token_page($1, $2, $3, $4, $5)"
 
@@ -292,10 +287,6 @@ extension OperationLog {
 
         func makeBindings() throws -> PostgresBindings {
             try statementBindings(token, page.account, page.after, page.replica, Page.rows)
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Page.Row {
-            try Page.row(row)
         }
     }
 
@@ -325,7 +316,7 @@ extension OperationLog {
     /// covers was dropped and none came since. The rows are put in order here: sorting
     /// them in the statement, after the join, costs PostgreSQL more than the whole rest
     /// of it.
-    struct Page: PostgresPreparedStatement {
+    struct Page: PageStatement {
         static let name = "navstack.page"
         static let sql = "SELECT * FROM navstack_page($1, $2, $3, $4)"
         /// The most rows a statement reads: a page and one more.
@@ -338,10 +329,6 @@ extension OperationLog {
 
         func makeBindings() throws -> PostgresBindings {
             try statementBindings(account, after, replica, Self.rows)
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try Self.row(row)
         }
 
         /// A row of `navstack_page`, here or from ``PushPage``.
@@ -385,6 +372,15 @@ extension OperationLog {
 func sqlState(of error: any Error) -> String? {
     guard let error = error as? PSQLError, error.code == .server else { return nil }
     return error.serverInfo?[.sqlState]
+}
+
+/// A statement whose rows are a page's (``OperationLog/Page/row(_:)``).
+protocol PageStatement: PostgresPreparedStatement where Row == OperationLog.Page.Row {}
+
+extension PageStatement {
+    func decodeRow(_ row: PostgresRow) throws -> OperationLog.Page.Row {
+        try OperationLog.Page.row(row)
+    }
 }
 
 /// A row's cells in order, each decoded as the type asked for.

@@ -246,9 +246,9 @@ public struct OperationLog: OperationStore {
     /// The rows of ``Page`` (or ``PushPage``, ``TokenPushPage``, ``TokenPage``): the
     /// account's facts and the operations, in order; `nil` when there was no row (the
     /// account is gone, or the token of a ``TokenPage`` does not name it).
-    private static func read<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, on connection: PostgresConnection, logger: Logger
-    ) async throws -> PageRead? where Statement.Row == Page.Row {
+    private static func read(_ statement: some PageStatement, on connection: PostgresConnection, logger: Logger)
+        async throws -> PageRead?
+    {
         var read = PageRead()
         var rows = 0
         for try await row in try await connection.execute(statement, logger: logger) {

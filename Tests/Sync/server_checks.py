@@ -334,15 +334,19 @@ def check_revoke_and_remove():
               f"{code} {out!r} {err!r}")
 
 
+def big_sync_head(host, port, token):
+    """The head of a sync that says 8,000,000 bytes of body follow."""
+    return (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+
+
 def no_body_status(base, token):
     """(status line, seconds) for a sync whose head says 8,000,000 bytes of body and sends
     none: at once when the token is checked before the body, never when the body is read."""
     host, port = address(base)
-    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
     sock = socket.create_connection((host, port), timeout=10)
     began = time.monotonic()
-    sock.sendall(head)
+    sock.sendall(big_sync_head(host, port, token))
     line = status_line(sock, 5)
     waited = time.monotonic() - began
     sock.close()
@@ -704,15 +708,9 @@ def check_token_before_body():
     process, base = start_server()
     host, port = address(base)
     made_up = os.urandom(32).hex()
-    head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {made_up}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: 8000000\r\n\r\n").encode()
+    head = big_sync_head(host, port, made_up)
     try:
-        sock = socket.create_connection((host, port), timeout=10)
-        began = time.monotonic()
-        sock.sendall(head)
-        line = status_line(sock, 5)
-        waited = time.monotonic() - began
-        sock.close()
+        line, waited = no_body_status(base, made_up)
         check(f"a made-up token with Content-Length 8000000 and no body is answered 401 at once ({waited:.2f} s)",
               line.startswith("HTTP/1.1 401 ") and waited < 1, repr(line))
 
