@@ -137,7 +137,8 @@ public struct OperationLog: OperationStore {
         _ request: SyncRequest, into account: Int64, holding held: String?, readingPage: Bool, confirming token: String?,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> PageRead? {
-        // Asked only of an account without a key, which a holder with a token does not have.
+        // A token comes with the usual push only, to an account with its key: the scan for
+        // operations in clear below (asked only without one) never runs before it is confirmed.
         assert(token == nil || !request.asksForClearAfter(accountKey: held))
         var clearAfter = false
         if request.asksForClearAfter(accountKey: held) {
