@@ -17,6 +17,8 @@ struct TokenWatch: Service {
     let tokens: TokenCache
     let logger: Logger
 
+    /// Returns only when the server shuts down: a service of the group that returns ends
+    /// the whole server.
     func run() async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {

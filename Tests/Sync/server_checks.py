@@ -883,6 +883,23 @@ def check_database_stopped():
           started and healthy(SERVER_B) and status == 200 and op_count(account_id("erin"), replica) == 3,
           f"{status} {body}")
 
+    # Each server listens again for tokens that go (TokenWatch: a second after its
+    # connection failed), and a revoke reaches both.
+    def listening():
+        return int(psql("SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN \"navstack_tokens_gone\";'"))
+    deadline = time.monotonic() + 10
+    while listening() < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    listeners = listening()
+    held = [sync(server, token, new_replica())[0] for server in (SERVER_A, SERVER_B)]
+    user("revoke", "erin")
+    answers = [no_body_status(server, token) for server in (SERVER_A, SERVER_B)]
+    check(f"after the restart both servers listen for tokens that go again ({listeners} listening), and a token they"
+          f" held, revoked, is refused before its body ({', '.join(f'{waited:.2f} s' for _, waited in answers)})",
+          listeners == 2 and held == [200, 200]
+          and all(line.startswith("HTTP/1.1 401 ") and waited < 1 for line, waited in answers),
+          f"listening={listeners} held={held} {answers}")
+
 
 def restart_a():
     host, port = address(SERVER_A)
