@@ -86,6 +86,9 @@ final class TokenCache: Sendable {
         }
     }
 
+    /// Whether it holds tokens (since ``trust()``, until ``distrust()``).
+    var isTrusted: Bool { state.withLock { $0.trusted } }
+
     /// How many tokens it holds.
     var count: Int { state.withLock { $0.holders.count } }
 }

@@ -18,20 +18,29 @@ struct TokenWatch: Service {
     let logger: Logger
 
     /// Returns only when the server shuts down: a service of the group that returns ends
-    /// the whole server.
+    /// the whole server. Says once that it stopped listening (not every second while the
+    /// database is away), and once that it listens again.
     func run() async throws {
         try await cancelWhenGracefulShutdown {
+            var said = false
             while !Task.isCancelled {
                 do {
-                    try await client.withConnection { connection in
+                    try await client.withConnection { [said] connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             tokens.trust()
+                            if said { logger.notice("told of tokens that go again; holding tokens") }
                             for try await _ in notifications { tokens.startOver() }
                         }
                     }
                 } catch {
                     if Task.isCancelled { break }
-                    logger.warning("not told of tokens that go; looking every token up", metadata: ["error": "\(error)"])
+                    // A failure after listening, or the first: said once, until it listens again.
+                    if tokens.isTrusted || !said {
+                        logger.warning(
+                            "not told of tokens that go; looking every token up",
+                            metadata: ["reason": "\(SyncServer.reason(error))"])
+                        said = true
+                    }
                 }
                 tokens.distrust()
                 try? await Task.sleep(for: Self.retry)
