@@ -216,7 +216,8 @@ extension OperationLog {
     /// held, in one statement: `navstack_push_page` (schema migration 5). The page sees
     /// the rows just inserted and every push of the account committed before; none can
     /// commit between them. A sync that sends operations to an account with its key is
-    /// then two round trips, the token's and this one. It fails as ``Push`` does.
+    /// then two round trips when its token is looked up, the lookup's and this one (one
+    /// when the server holds the token: ``TokenPushPage``). It fails as ``Push`` does.
     struct PushPage: PageStatement {
         static let name = "navstack.push-page"
         static let sql = """

@@ -119,12 +119,10 @@ public struct OperationLog: OperationStore {
     /// The account's key record; `nil` when it has none. An account no longer there (`user
     /// remove` took it while the request waited for its lock) is ``Refusal/badToken``.
     private static func key(of account: Int64, on connection: PostgresConnection, logger: Logger) async throws -> String? {
-        var held: String??
-        for try await key in try await connection.execute(AccountKey(value: account), logger: logger) {
-            held = .some(key.isEmpty ? nil : key)
-        }
-        guard let held else { throw Refusal.badToken }
-        return held
+        var row: String?
+        for try await key in try await connection.execute(AccountKey(value: account), logger: logger) { row = key }
+        guard let row else { throw Refusal.badToken }
+        return row.isEmpty ? nil : row
     }
 
     /// Under the account's lock, with `held` its key record: the request's key rules
