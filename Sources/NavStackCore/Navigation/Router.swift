@@ -56,6 +56,8 @@ public struct Router {
         }
     }
     public let store: any TaskStore
+    /// The commands of each shape of screen made so far.
+    private let availableWordsMade = AvailableWords()
     /// The rows of the list shown last: what row numbers name.
     private(set) var shownList: ShownList?
     /// Why the link waiting for `login` was not opened, until the front end takes it.
@@ -296,9 +298,13 @@ public struct Router {
         Self.availableWords(on: kind, in: session)
     }
 
-    /// The commands available on the screen shown.
+    /// The commands available on the screen shown: made once for each of the few shapes
+    /// a screen's words depend on, then looked up (a command reads them twice).
     func availableWords(on showing: Showing) -> [CommandWord] {
-        Self.availableWords(on: showing.kind, in: session, extra: showing.extraWords)
+        let key = AvailableWords.key(showing.kind, showing.elsewhere, session)
+        return availableWordsMade.words(for: key) {
+            Self.availableWords(on: showing.kind, in: session, extra: showing.extraWords)
+        }
     }
 
     /// The actions of the task list at the root of the tasks tab, signed in: what the
@@ -371,5 +377,37 @@ extension DeepLink {
     /// The task the link names, as it names it (an id or a uuid).
     var taskName: String? {
         uuid ?? taskID.map(String.init)
+    }
+}
+
+/// The commands available on each shape of screen, made once: they depend only on the
+/// screen's kind, what its task's edit draft met elsewhere, and four facts of the session.
+final class AvailableWords {
+    /// Signed out; else the kind, the draft's `Elsewhere` and four flags.
+    private var made: [[CommandWord]?] = Array(repeating: nil, count: 1 + ScreenKind.allCases.count * 3 * 16)
+
+    /// The slot of a screen's shape.
+    static func key(_ kind: ScreenKind, _ elsewhere: Showing.Elsewhere, _ session: Session?) -> Int {
+        guard let session else { return 0 }
+        let elsewhereIndex =
+            switch elsewhere {
+            case .unchanged: 0
+            case .changed: 1
+            case .deleted: 2
+            }
+        var flags = 0
+        if session.confirm != nil { flags |= 1 }
+        if session.depth > 0 { flags |= 2 }
+        if let owner = session.topDraftOwner, session.drafts[owner] != nil { flags |= 4 }
+        if session.isModal { flags |= 8 }
+        return 1 + (kind.index * 3 + elsewhereIndex) * 16 + flags
+    }
+
+    /// The words kept in `key`'s slot, else those `make` makes, kept.
+    func words(for key: Int, make: () -> [CommandWord]) -> [CommandWord] {
+        if let words = made[key] { return words }
+        let words = make()
+        made[key] = words
+        return words
     }
 }

@@ -28,6 +28,22 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 
+    /// The kind's place in `allCases`.
+    var index: Int {
+        switch self {
+        case .login: 0
+        case .list: 1
+        case .detail: 2
+        case .edit: 3
+        case .notFound: 4
+        case .account: 5
+        case .settings: 6
+        case .about: 7
+        case .newTask: 8
+        case .confirm: 9
+        }
+    }
+
     /// The commands of this screen, before the ones available anywhere.
     var ownWords: [CommandWord] {
         switch self {
