@@ -116,3 +116,59 @@ public enum DraftOwner: Equatable, Hashable, Sendable {
         }
     }
 }
+
+/// The drafts of a session by owner: a few at most (the sheet's and the edit screens' on
+/// the path), kept in a list, so a command's several lookups compare owners rather than
+/// hash them.
+public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    private var entries: [(owner: DraftOwner, draft: Draft)] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (DraftOwner, Draft)...) {
+        for (owner, draft) in elements { self[owner] = draft }
+    }
+
+    /// The draft of `owner`; setting `nil` removes it.
+    public subscript(owner: DraftOwner) -> Draft? {
+        get {
+            for entry in entries where entry.owner == owner { return entry.draft }
+            return nil
+        }
+        set {
+            let index = entries.firstIndex { $0.owner == owner }
+            switch (index, newValue) {
+            case (let index?, let draft?): entries[index].draft = draft
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let draft?): entries.append((owner, draft))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+    public var values: [Draft] { entries.map(\.draft) }
+
+    public func makeIterator() -> IndexingIterator<[(owner: DraftOwner, draft: Draft)]> {
+        entries.makeIterator()
+    }
+
+    /// The same owners with the same drafts, in any order.
+    public static func == (lhs: Drafts, rhs: Drafts) -> Bool {
+        lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.owner] == $0.draft }
+    }
+
+    /// Hashed without their order, as they are compared.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for entry in entries {
+            var one = Hasher()
+            one.combine(entry.owner)
+            one.combine(entry.draft)
+            combined ^= one.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}

@@ -16,21 +16,112 @@ public struct ListState: Equatable, Hashable, Sendable {
 
 /// Everything a signed-in profile has open: the selected tab, one path per tab, the
 /// sheet, the drafts and the list's state.
+///
+/// A value, kept in one shared box until it changes: a command reads and copies the
+/// session several times, and a copy is then one reference rather than nine.
 public struct Session: Equatable, Hashable, Sendable {
-    public var user: String
-    public var tab: Tab = .tasks
-    public var tasksPath: [Route] = []
-    public var accountPath: [Route] = []
-    public var sheet: Sheet?
+    public var user: String {
+        get { storage.user }
+        _modify { yield &unique.user }
+    }
+    public var tab: Tab {
+        get { storage.tab }
+        _modify { yield &unique.tab }
+    }
+    public var tasksPath: [Route] {
+        get { storage.tasksPath }
+        _modify { yield &unique.tasksPath }
+    }
+    public var accountPath: [Route] {
+        get { storage.accountPath }
+        _modify { yield &unique.accountPath }
+    }
+    public var sheet: Sheet? {
+        get { storage.sheet }
+        _modify { yield &unique.sheet }
+    }
     /// A question over the tasks tab, modal like the sheet and never on a path.
-    public var confirm: Confirmation?
-    public var drafts: [DraftOwner: Draft] = [:]
-    public var list = ListState()
+    public var confirm: Confirmation? {
+        get { storage.confirm }
+        _modify { yield &unique.confirm }
+    }
+    public var drafts: Drafts {
+        get { storage.drafts }
+        _modify { yield &unique.drafts }
+    }
+    public var list: ListState {
+        get { storage.list }
+        _modify { yield &unique.list }
+    }
     /// The page of subtasks each task's detail screen on the path shows, when not the first.
-    public var subtaskPages: [Int: Int] = [:]
+    public var subtaskPages: [Int: Int] {
+        get { storage.subtaskPages }
+        _modify { yield &unique.subtaskPages }
+    }
+
+    private var storage: Storage
 
     public init(user: String) {
-        self.user = user
+        storage = Storage(user: user)
+    }
+
+    /// The fields, shared by copies until one of them changes.
+    private final class Storage: @unchecked Sendable {
+        // Changed only while the box is not shared (see `unique`).
+        var user: String
+        var tab: Tab = .tasks
+        var tasksPath: [Route] = []
+        var accountPath: [Route] = []
+        var sheet: Sheet?
+        var confirm: Confirmation?
+        var drafts = Drafts()
+        var list = ListState()
+        var subtaskPages: [Int: Int] = [:]
+
+        init(user: String) {
+            self.user = user
+        }
+
+        init(copying other: Storage) {
+            user = other.user
+            tab = other.tab
+            tasksPath = other.tasksPath
+            accountPath = other.accountPath
+            sheet = other.sheet
+            confirm = other.confirm
+            drafts = other.drafts
+            list = other.list
+            subtaskPages = other.subtaskPages
+        }
+    }
+
+    /// The box, made this value's own before it changes.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            return storage
+        }
+    }
+
+    public static func == (lhs: Session, rhs: Session) -> Bool {
+        let (a, b) = (lhs.storage, rhs.storage)
+        return a === b
+            || (a.user == b.user && a.tab == b.tab && a.tasksPath == b.tasksPath && a.accountPath == b.accountPath
+                && a.sheet == b.sheet && a.confirm == b.confirm && a.drafts == b.drafts && a.list == b.list
+                && a.subtaskPages == b.subtaskPages)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let s = storage
+        hasher.combine(s.user)
+        hasher.combine(s.tab)
+        hasher.combine(s.tasksPath)
+        hasher.combine(s.accountPath)
+        hasher.combine(s.sheet)
+        hasher.combine(s.confirm)
+        hasher.combine(s.drafts)
+        hasher.combine(s.list)
+        hasher.combine(s.subtaskPages)
     }
 
     /// The path of a tab.
