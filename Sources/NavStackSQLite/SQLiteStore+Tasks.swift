@@ -424,8 +424,12 @@ extension SQLiteStore {
                 try db.run(
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
-            } else {
+            } else if task.fields.done != old.fields.done {
                 try db.run(updateInPlace, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, profile])
+            } else {
+                // `done` is in the list-order index: a statement that sets it rewrites the
+                // task's entry there, though its value stays (a sixth of a save's SQL).
+                try db.run(updateText, [task.fields.title, task.fields.notes, task.rev, old.id, profile])
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 && task.parent == 0 && old.parent == 0 {
@@ -450,6 +454,7 @@ extension SQLiteStore {
 
     /// The statements of a change that leaves a task in its place (most changes).
     private static let updateInPlace = SQL("UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = ?")
+    private static let updateText = SQL("UPDATE task SET title = ?, notes = ?, rev = ? WHERE id = ? AND profile_id = ?")
     private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE id = ?2")
 
     // MARK: - The operation log
