@@ -1,37 +1,73 @@
-/// A small cache of computed values, shared by the copies of the value that holds it.
+/// A key of a ``Memo``: equatable, with a hash cheap to take.
+protocol MemoKey: Equatable {
+    /// Equal keys give the same number (as far as the memo goes: keys equal by `==` but
+    /// hashed apart only miss, and their value is made again). Taken without `Hasher`,
+    /// whose seeded rounds cost more than the look-up they serve.
+    var memoHash: Int { get }
+}
+
+/// The last few values computed, shared by the copies of the value that holds it.
 ///
-/// A key is hashed once a look-up, found or not: the value made on a miss is kept under
-/// the hash already taken (keys such as screens cost more to hash than to compare).
-final class Memo<Key: Hashable, Value> {
-    private var values: [Hashed: Value] = [:]
+/// A look-up compares the cheap hashes of at most `capacity` keys, then the keys whose
+/// hash matches; a value made on a miss takes the place of the oldest.
+final class Memo<Key: MemoKey, Value> {
+    private let capacity: Int
+    private var hashes: [Int] = []
+    private var entries: [(key: Key, value: Value)] = []
+    /// Where the next value made goes, once the memo is full.
+    private var oldest = 0
 
-    /// A key with its hash, taken once.
-    private struct Hashed: Hashable {
-        let key: Key
-        let hash: Int
-
-        init(_ key: Key) {
-            self.key = key
-            hash = key.hashValue
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-
-        static func == (lhs: Hashed, rhs: Hashed) -> Bool {
-            lhs.hash == rhs.hash && lhs.key == rhs.key
-        }
+    init(capacity: Int = 32) {
+        self.capacity = max(1, capacity)
+        hashes.reserveCapacity(self.capacity)
+        entries.reserveCapacity(self.capacity)
     }
 
     /// The value kept for `key`, else the one `make` makes, kept for next time.
     func value(for key: Key, make: () -> Value) -> Value {
-        let hashed = Hashed(key)
-        if let value = values[hashed] { return value }
+        let hash = key.memoHash
+        for index in hashes.indices where hashes[index] == hash && entries[index].key == key {
+            return entries[index].value
+        }
         let value = make()
-        // A bound, should keys keep changing.
-        if values.count >= 256 { values.removeAll(keepingCapacity: true) }
-        values[hashed] = value
+        if entries.count < capacity {
+            hashes.append(hash)
+            entries.append((key, value))
+        } else {
+            hashes[oldest] = hash
+            entries[oldest] = (key, value)
+            oldest = (oldest + 1) % capacity
+        }
         return value
+    }
+}
+
+/// Mixes numbers into a memo's hash (FNV-1a over whole words).
+struct MemoHasher {
+    private(set) var value = -3_750_763_034_362_895_579  // FNV's 64-bit offset basis
+
+    mutating func combine(_ number: Int) {
+        value = (value ^ number) &* 1_099_511_628_211
+    }
+
+    mutating func combine(_ flag: Bool) {
+        combine(flag ? 1 : 0)
+    }
+
+    /// The text's length and its first 64 bytes.
+    mutating func combine(_ text: String) {
+        let utf8 = text.utf8
+        combine(utf8.count)
+        var word = 0
+        var shift = 0
+        for byte in utf8.prefix(64) {
+            word |= Int(byte) << shift
+            shift += 8
+            if shift == 64 {
+                combine(word)
+                (word, shift) = (0, 0)
+            }
+        }
+        if shift > 0 { combine(word) }
     }
 }

@@ -151,3 +151,58 @@ public enum Response: Equatable, Hashable, Sendable {
     /// `quit`, `exit`.
     case quit
 }
+
+extension Response: MemoKey {
+    /// What tells the responses of a session apart, cheaply: the text of what was printed
+    /// is looked up by it once a command.
+    var memoHash: Int {
+        var hasher = MemoHasher()
+        switch self {
+        case .screen(let screen):
+            hasher.combine(1)
+            hasher.combine(screen.kind.index)
+            hasher.combine(screen.title)
+            hasher.combine(screen.path.count)
+            if let route = screen.path.last, let id = route.taskID { hasher.combine(id) }
+            hasher.combine(screen.actions.count)
+            switch screen.content {
+            case .list(let page):
+                hasher.combine(page.total)
+                hasher.combine(page.page)
+                for row in page.rows {
+                    hasher.combine(row.task.id)
+                    hasher.combine(row.task.done)
+                }
+            case .detail(let task, let subtasks):
+                hasher.combine(task.id)
+                hasher.combine(task.done)
+                hasher.combine(subtasks.total)
+                hasher.combine(subtasks.page)
+            case .draft(let draft, let conflicts, let deleted):
+                hasher.combine(draft.fields.title)
+                hasher.combine(draft.fields.notes.utf8.count)
+                hasher.combine(draft.fields.done)
+                hasher.combine(conflicts.count)
+                hasher.combine(deleted)
+            case .confirm(let task, let count, _):
+                hasher.combine(task.id)
+                hasher.combine(count)
+            case .notFound(let id):
+                hasher.combine(id)
+            case .login, .account, .settings, .about:
+                break
+            }
+        case .help(let entries, let details):
+            hasher.combine(2)
+            hasher.combine(entries.count)
+            hasher.combine(details.count)
+        case .location(let url, let breadcrumb):
+            hasher.combine(3)
+            hasher.combine(url ?? "")
+            hasher.combine(breadcrumb.count)
+        case .quit:
+            hasher.combine(4)
+        }
+        return hasher.value
+    }
+}

@@ -306,18 +306,19 @@ public struct TextRenderer {
     }
 
     /// What the action lines of a screen depend on.
-    struct ActionsKey: Hashable {
+    struct ActionsKey: MemoKey {
         var kind: ScreenKind
         var actions: [CommandWord]
         var canSave: Bool
 
-        /// Hashed without the words themselves, each of which would hash its name (equal
-        /// keys still hash alike; the words are compared when hashes meet): a screen's
-        /// kind and how many words it has tell the few keys of a session apart.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(kind)
+        /// Hashed without the words themselves (the words are compared when hashes meet):
+        /// a screen's kind and how many words it has tell the few keys of a session apart.
+        var memoHash: Int {
+            var hasher = MemoHasher()
+            hasher.combine(kind.index)
             hasher.combine(actions.count)
             hasher.combine(canSave)
+            return hasher.value
         }
     }
 

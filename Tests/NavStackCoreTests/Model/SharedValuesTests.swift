@@ -1,0 +1,144 @@
+import XCTest
+
+@testable import NavStackCore
+
+/// The values a command copies and looks up many times, kept cheap to copy and to look
+/// up: a session shares its fields until it changes, drafts are a short list, printed
+/// screens and available commands are remembered.
+final class SharedValuesTests: XCTestCase {
+    // MARK: - Session
+
+    func testACopiedSessionChangesAlone() {
+        var first = Session(user: "ana")
+        first.tasksPath = [.detail(1)]
+        first.drafts[.sheet] = Draft(editing: DraftFields(title: "Kept"))
+        var second = first
+        XCTAssertEqual(first, second)
+        second.tasksPath.append(.edit(1))
+        second.drafts[.sheet]?.fields.title = "Changed"
+        second.list.page = 3
+        XCTAssertEqual(first.tasksPath, [.detail(1)])
+        XCTAssertEqual(first.drafts[.sheet]?.fields.title, "Kept")
+        XCTAssertEqual(first.list.page, 1)
+        XCTAssertEqual(second.tasksPath, [.detail(1), .edit(1)])
+        XCTAssertEqual(second.drafts[.sheet]?.fields.title, "Changed")
+        XCTAssertNotEqual(first, second)
+        // Changed back field by field, equal again, and hashed alike.
+        second.tasksPath.removeLast()
+        second.drafts[.sheet]?.fields.title = "Kept"
+        second.list.page = 1
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(first.hashValue, second.hashValue)
+    }
+
+    // MARK: - Drafts
+
+    func testDraftsAreEqualInAnyOrder() {
+        let edit = Draft(editing: DraftFields(title: "Edit"))
+        let sheet = Draft(editing: DraftFields(title: "Sheet"))
+        var one = Drafts()
+        one[.edit(2)] = edit
+        one[.sheet] = sheet
+        var other: Drafts = [.sheet: sheet]
+        other[.edit(2)] = edit
+        XCTAssertEqual(one, other)
+        XCTAssertEqual(one.hashValue, other.hashValue)
+        other[.edit(2)]?.fields.done = true
+        XCTAssertNotEqual(one, other)
+        other[.edit(2)] = nil
+        XCTAssertEqual(other.count, 1)
+        XCTAssertNil(other[.edit(2)])
+        XCTAssertEqual(other[.sheet], sheet)
+        other[.sheet] = nil
+        XCTAssertTrue(other.isEmpty)
+        XCTAssertEqual(other, [:])
+        XCTAssertEqual(Set(one.map(\.owner.description)), ["edit/2", "sheet"])
+    }
+
+    // MARK: - Memo
+
+    /// A key whose memo hash is chosen, to make collisions.
+    private struct Key: MemoKey {
+        var name: String
+        var memoHash: Int
+    }
+
+    func testTheMemoMakesEachKeyOnceAndTellsCollidingKeysApart() {
+        let memo = Memo<Key, String>(capacity: 4)
+        var made: [String] = []
+        func value(_ name: String, hash: Int) -> String {
+            memo.value(for: Key(name: name, memoHash: hash)) {
+                made.append(name)
+                return name.uppercased()
+            }
+        }
+        XCTAssertEqual(value("a", hash: 7), "A")
+        XCTAssertEqual(value("b", hash: 7), "B", "same hash, another key: made, not taken")
+        XCTAssertEqual(value("a", hash: 7), "A")
+        XCTAssertEqual(value("b", hash: 7), "B")
+        XCTAssertEqual(made, ["a", "b"])
+        // Full (four), then the oldest gives way.
+        _ = value("c", hash: 1)
+        _ = value("d", hash: 2)
+        _ = value("e", hash: 3)
+        XCTAssertEqual(made, ["a", "b", "c", "d", "e"])
+        _ = value("b", hash: 7)
+        XCTAssertEqual(made.count, 5, "b is still kept")
+        _ = value("a", hash: 7)
+        XCTAssertEqual(made, ["a", "b", "c", "d", "e", "a"], "a went first and is made again")
+    }
+
+    func testEqualResponsesHashAlike() {
+        let task = TaskItem(id: 1, uuid: "u", title: "Buy fruit")
+        func screen(title: String) -> Response {
+            .screen(
+                Screen(
+                    kind: .edit, title: "Edit Task", tab: .tasks, path: [.detail(1), .edit(1)], sheet: nil,
+                    link: .tasks, breadcrumb: ["My Tasks", task.title, "Edit"], actions: [.title, .save],
+                    content: .draft(Draft(editing: DraftFields(title: title)), conflicts: [], deleted: false)))
+        }
+        XCTAssertEqual(screen(title: "Same").memoHash, screen(title: "Same").memoHash)
+        XCTAssertNotEqual(screen(title: "Title 1").memoHash, screen(title: "Title 2").memoHash)
+        XCTAssertEqual(Response.quit.memoHash, Response.quit.memoHash)
+    }
+
+    // MARK: - Available commands
+
+    /// Every shape a screen's commands depend on: looked up, they are the ones made
+    /// straight from the session (sessions of one shape share what the first kept).
+    func testTheWordsLookedUpAreTheWordsMade() {
+        var sessions: [Session?] = [nil]
+        for path in [[], [Route.detail(1)], [.detail(1), .edit(1)]] {
+            for sheet in [nil, Sheet.newTask] {
+                for confirm in [nil, Confirmation.delete(1, popping: false)] {
+                    for draft in [false, true] {
+                        var session = Session(user: "ana")
+                        session.tasksPath = path
+                        session.sheet = sheet
+                        session.confirm = confirm
+                        if draft { session.drafts[sheet == nil ? .edit(1) : .sheet] = Draft(editing: DraftFields()) }
+                        sessions.append(session)
+                    }
+                }
+            }
+        }
+        let table = AvailableWords()
+        for session in sessions {
+            for kind in ScreenKind.allCases {
+                for elsewhere in [Showing.Elsewhere.unchanged, .changed, .deleted] {
+                    let showing = Showing(kind, elsewhere: elsewhere)
+                    let made = Router.availableWords(on: kind, in: session, extra: showing.extraWords)
+                    let key = AvailableWords.key(kind, elsewhere, session)
+                    XCTAssertEqual(table.words(for: key) { made }, made)
+                    // A second look finds what the first kept.
+                    let kept = table.words(for: key) {
+                        XCTFail("made twice: \(kind)")
+                        return []
+                    }
+                    XCTAssertEqual(kept, made, "\(kind)")
+                }
+            }
+        }
+        XCTAssertEqual(ScreenKind.allCases.map(\.index), Array(ScreenKind.allCases.indices))
+    }
+}
