@@ -34,30 +34,44 @@ public struct SQLiteError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
 /// A value for a statement's `?`.
 protocol SQLArgument {
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+    /// Binds the value to the `?` at `index` (from 1).
+    func bind(to statement: Statement, at index: Int32) -> Int32
+    /// The bytes of text the value binds (see ``Statement/texts``): 0 but for text.
+    var textBytes: Int { get }
+}
+
+extension SQLArgument {
+    var textBytes: Int { 0 }
 }
 
 extension Int: SQLArgument {
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        sqlite3_bind_int64(statement, index, Int64(self))
+    func bind(to statement: Statement, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement.handle, index, Int64(self))
     }
 }
 
 extension Int64: SQLArgument {
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        sqlite3_bind_int64(statement, index, self)
+    func bind(to statement: Statement, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement.handle, index, self)
     }
 }
 
 extension Bool: SQLArgument {
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        sqlite3_bind_int64(statement, index, self ? 1 : 0)
+    func bind(to statement: Statement, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement.handle, index, self ? 1 : 0)
     }
 }
 
 extension String: SQLArgument {
-    /// Binds the text, copied by SQLite.
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    /// Binds the text from the statement's own copy of it.
+    func bind(to statement: Statement, at index: Int32) -> Int32 {
+        statement.bindText(self, at: index)
+    }
+
+    var textBytes: Int { utf8.count }
+
+    /// Binds the text to a statement bound by hand, copied by SQLite.
+    func bindCopied(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
         return text.withUTF8 { bytes in
             // A non-nil pointer even for "": nil would bind NULL.
@@ -70,12 +84,14 @@ extension String: SQLArgument {
 }
 
 extension Optional: SQLArgument where Wrapped: SQLArgument {
-    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    func bind(to statement: Statement, at index: Int32) -> Int32 {
         switch self {
         case .some(let value): value.bind(to: statement, at: index)
-        case .none: sqlite3_bind_null(statement, index)
+        case .none: sqlite3_bind_null(statement.handle, index)
         }
     }
+
+    var textBytes: Int { self?.textBytes ?? 0 }
 }
 
 /// The current row of a statement being stepped; valid only inside the closure it is
@@ -115,14 +131,44 @@ struct Row {
 final class Statement {
     let handle: OpaquePointer
     private unowned let connection: Connection
+    /// The text bound to the statement's `?`s, copied here rather than by SQLite (which
+    /// allocates a copy of each text, each time): bound as static, it stays as it is
+    /// until the statement is bound again, before its next step.
+    private var texts: UnsafeMutableRawBufferPointer
+    /// Where the next text bound goes in `texts`.
+    private var textsUsed = 0
 
     fileprivate init(_ handle: OpaquePointer, of connection: Connection) {
         self.handle = handle
         self.connection = connection
+        texts = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     }
 
     deinit {
         sqlite3_finalize(handle)
+        texts.deallocate()
+    }
+
+    /// Makes room for `bytes` of text before anything is bound: the statement's earlier
+    /// texts are let go together (no `?` is left pointing at freed bytes).
+    private func prepareTexts(_ bytes: Int) {
+        textsUsed = 0
+        guard bytes > texts.count else { return }
+        sqlite3_clear_bindings(handle)
+        texts.deallocate()
+        texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes, texts.count * 2), alignment: 1)
+    }
+
+    /// Binds text from the statement's own copy (room made by `prepareTexts`).
+    fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            let start = texts.baseAddress! + textsUsed
+            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+            textsUsed += bytes.count
+            // A non-nil pointer even for "": nil would bind NULL. (nil destructor: static.)
+            return sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        }
     }
 
     /// The statement's SQL, as it was prepared.
@@ -133,8 +179,24 @@ final class Statement {
     /// Binds the arguments to the `?`s in order.
     func bind(_ arguments: [any SQLArgument]) throws(SQLiteError) {
         sqlite3_reset(handle)
+        var bytes = 0
+        for argument in arguments { bytes += argument.textBytes }
+        prepareTexts(bytes)
         for (offset, argument) in arguments.enumerated() {
-            try connection.check(argument.bind(to: handle, at: Int32(offset + 1)), sql: sql)
+            try connection.check(argument.bind(to: self, at: Int32(offset + 1)), sql: sql)
+        }
+    }
+
+    /// Binds the arguments to the `?`s in order, without gathering them in an array.
+    func bind<each Argument: SQLArgument>(_ arguments: repeat each Argument) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        var bytes = 0
+        for argument in repeat each arguments { bytes += argument.textBytes }
+        prepareTexts(bytes)
+        var index: Int32 = 1
+        for argument in repeat each arguments {
+            try connection.check(argument.bind(to: self, at: index), sql: sql)
+            index += 1
         }
     }
 
@@ -145,6 +207,31 @@ final class Statement {
         var code = sqlite3_step(handle)
         while code == SQLITE_ROW { code = sqlite3_step(handle) }
         try connection.check(code, done: true, sql: sql)
+    }
+
+    /// Runs the statement to its end, with the arguments bound in order: for the
+    /// statements of every change.
+    func run<each Argument: SQLArgument>(binding arguments: repeat each Argument) throws(SQLiteError) {
+        try bind(repeat each arguments)
+        defer { sqlite3_reset(handle) }
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        try connection.check(code, done: true, sql: sql)
+    }
+
+    /// The first row, read by `read`, with the arguments bound in order; `nil` when there
+    /// is none.
+    func first<T, each Argument: SQLArgument>(
+        binding arguments: repeat each Argument, reading read: (Row) throws -> T
+    ) throws -> T? {
+        try bind(repeat each arguments)
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_ROW else {
+            try connection.check(code, done: true, sql: sql)
+            return nil
+        }
+        return try read(Row(statement: handle))
     }
 
     /// Calls `body` with each row.

@@ -162,12 +162,12 @@ extension SQLiteStore {
                     let column = Int32(offset * 6 + 1)
                     sqlite3_bind_int64(handle, column, profileID)
                     sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + number))
-                    _ = records[number].fields.title.bind(to: handle, at: column + 2)
-                    _ = records[number].fields.notes.bind(to: handle, at: column + 3)
+                    _ = records[number].fields.title.bindCopied(to: handle, at: column + 2)
+                    _ = records[number].fields.notes.bindCopied(to: handle, at: column + 3)
                     let isDone = records[number].fields.done
                     sqlite3_bind_int(handle, column + 4, isDone ? 1 : 0)
                     if let uuid = records[number].uuid {
-                        _ = uuid.bind(to: handle, at: column + 5)
+                        _ = uuid.bindCopied(to: handle, at: column + 5)
                     } else {
                         let at = offset * TaskUUIDSource.textLength
                         let text = UnsafeMutableRawBufferPointer(rebasing: uuidText[at..<at + TaskUUIDSource.textLength])

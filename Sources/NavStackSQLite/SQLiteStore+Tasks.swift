@@ -314,7 +314,7 @@ extension SQLiteStore {
 
     /// The task with this id, when the profile has it.
     static func stored(_ db: Connection, profile: Int64, id: Int) throws -> StoredTask? {
-        try db.first(storedByID, [id, profile], storedTask)
+        try db.statement(storedByID).first(binding: id, profile, reading: storedTask)
     }
 
     private static let storedByID = SQL("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = ?")
@@ -425,16 +425,17 @@ extension SQLiteStore {
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
             } else if task.fields.done != old.fields.done {
-                try db.run(updateInPlace, [task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, profile])
+                try db.statement(updateInPlace).run(
+                    binding: task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, profile)
             } else {
                 // `done` is in the list-order index: a statement that sets it rewrites the
                 // task's entry there, though its value stays (a sixth of a save's SQL).
-                try db.run(updateText, [task.fields.title, task.fields.notes, task.rev, old.id, profile])
+                try db.statement(updateText).run(binding: task.fields.title, task.fields.notes, task.rev, old.id, profile)
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 && task.parent == 0 && old.parent == 0 {
                 // A task at the top, done or not done: the profile's two counts at once.
-                try db.run(countRootDone, [delta, profile])
+                try db.statement(countRootDone).run(binding: delta, profile)
             } else {
                 if delta != 0 {
                     try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
@@ -482,7 +483,7 @@ extension SQLiteStore {
         let now = Int(milliseconds())
         func append(_ uuid: String, _ field: String, _ old: String?, _ new: String?) throws {
             let (part, writer) = log.next()
-            try insert.run([log.profile, log.kind, uuid, field, old, new, now, part, writer])
+            try insert.run(binding: log.profile, log.kind, uuid, field, old, new, now, part, writer)
         }
         switch (pair.before, pair.after) {
         case (nil, nil):

@@ -89,7 +89,9 @@ extension SQLiteStore {
             ownChangesAfter[user] = try db.first("SELECT coalesce(max(seq), 0) FROM op", [], { $0.int64(0) }) ?? 0
         }
         // Most changes follow no undo: one look at the profile's (empty) list.
-        guard try db.first(Self.anyUndone, [profile], { _ in true }) != nil else { return ChangeLog(kind, of: profile, by: writer) }
+        guard try db.statement(Self.anyUndone).first(binding: profile, reading: { _ in true }) != nil else {
+            return ChangeLog(kind, of: profile, by: writer)
+        }
         try db.run(
             """
             UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
