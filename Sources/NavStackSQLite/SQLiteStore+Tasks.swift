@@ -623,14 +623,14 @@ struct ReadCache {
             }
         }
 
-        /// Changes or forgets every answer (`nil` forgets), in place.
-        func update(_ change: (Key, Value) -> Value?) {
+        /// Changes every answer in place, or forgets it (`change` returns false).
+        func update(_ change: (Key, inout Value) -> Bool) {
             last = nil
             var forgotten: [Key] = []
             var index = values.startIndex
             while index != values.endIndex {
-                let (key, value) = values[index]
-                if let changed = change(key, value) { values.values[index] = changed } else { forgotten.append(key) }
+                let key = values.keys[index]
+                if !change(key, &values.values[index]) { forgotten.append(key) }
                 values.formIndex(after: &index)
             }
             for key in forgotten { values[key] = nil }
@@ -650,23 +650,27 @@ struct ReadCache {
     /// it left or joined is forgotten, as rows after it move.
     func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
         tasks[Task(user: user, id: new.id)] = .some(new)
+        // Only what holds the task, or counts it, changes.
         chains.update { key, chain in
-            key.user == user ? chain.map { $0.id == new.id ? new : $0 } : chain
+            if key.user == user, let index = chain.firstIndex(where: { $0.id == new.id }) { chain[index] = new }
+            return true
         }
         let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
-        counters.update { key, counts in
-            key == user ? TaskCounts(open: counts.open - moved, done: counts.done + moved) : counts
+        if moved != 0 {
+            counters.update { key, counts in
+                if key == user { counts = TaskCounts(open: counts.open - moved, done: counts.done + moved) }
+                return true
+            }
         }
         counts.update { key, count in
-            key.user == user ? count + (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) : count
+            if key.user == user { count += (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) }
+            return true
         }
         pages.update { key, rows in
-            guard key.user == user else { return rows }
-            guard key.query.includes(old) == key.query.includes(new) else { return nil }
-            guard let index = rows.firstIndex(where: { $0.id == new.id }) else { return rows }
-            var mended = rows
-            mended[index] = new
-            return mended
+            guard key.user == user else { return true }
+            guard key.query.includes(old) == key.query.includes(new) else { return false }
+            if let index = rows.firstIndex(where: { $0.id == new.id }) { rows[index] = new }
+            return true
         }
     }
 }

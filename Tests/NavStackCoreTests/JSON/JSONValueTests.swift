@@ -59,4 +59,19 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(value?["done"]?.bool, true)
         XCTAssertEqual(value?["none"], .null)
     }
+
+    /// A quoted string is the writer's, whether it takes the plain path (printable ASCII
+    /// but quotes and backslashes) or not.
+    func testAQuotedStringIsTheWritersString() {
+        let texts = [
+            "", "plain", "Title 42", "~ tilde and space ", "quote \" in", "back \\ slash", "tab\there", "\u{7F}",
+            "Café", "\u{2028}", "\u{1}", String(repeating: "long ", count: 40),
+        ]
+        for text in texts {
+            var writer = JSONWriter()
+            writer.string(text)
+            XCTAssertEqual(text.jsonQuoted, writer.text, text)
+            XCTAssertEqual(JSONValue(parsing: text.jsonQuoted)?.string, text, text)
+        }
+    }
 }
