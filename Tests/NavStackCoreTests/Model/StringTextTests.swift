@@ -76,5 +76,13 @@ final class StringTextTests: XCTestCase {
         XCTAssertEqual("a\u{301}\u{316}", "a\u{316}\u{301}")
         XCTAssertFalse("abc".hasSameBytes(as: "abd"))
         XCTAssertTrue(String(repeating: "long text ", count: 10).hasSameBytes(as: String(repeating: "long text ", count: 10)))
+        // Compared eight bytes at a time, then the rest: a difference in either part.
+        let long = String(repeating: "0123456789", count: 3)
+        for index in [0, 7, 8, 15, 23, 24, 29] {
+            var bytes = Array(long.utf8)
+            bytes[index] = UInt8(ascii: "x")
+            XCTAssertFalse(long.hasSameBytes(as: String(decoding: bytes, as: UTF8.self)), "byte \(index)")
+        }
+        XCTAssertTrue(long.hasSameBytes(as: String(decoding: Array(long.utf8), as: UTF8.self)), "apart, same bytes")
     }
 }
