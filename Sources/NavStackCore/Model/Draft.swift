@@ -121,7 +121,8 @@ public enum DraftOwner: Equatable, Hashable, Sendable {
 /// the path), kept in a list, so a command's several lookups compare owners rather than
 /// hash them.
 public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    private var entries: [(owner: DraftOwner, draft: Draft)] = []
+    private var owners: [DraftOwner] = []
+    private var drafts: [Draft] = []
 
     public init() {}
 
@@ -131,41 +132,41 @@ public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiter
 
     /// The draft of `owner`; setting `nil` removes it.
     public subscript(owner: DraftOwner) -> Draft? {
-        get {
-            for entry in entries where entry.owner == owner { return entry.draft }
-            return nil
-        }
+        get { owners.firstIndex(of: owner).map { drafts[$0] } }
         set {
-            let index = entries.firstIndex { $0.owner == owner }
-            switch (index, newValue) {
-            case (let index?, let draft?): entries[index].draft = draft
-            case (let index?, nil): entries.remove(at: index)
-            case (nil, let draft?): entries.append((owner, draft))
+            switch (owners.firstIndex(of: owner), newValue) {
+            case (let index?, let draft?): drafts[index] = draft
+            case (let index?, nil):
+                owners.remove(at: index)
+                drafts.remove(at: index)
+            case (nil, let draft?):
+                owners.append(owner)
+                drafts.append(draft)
             case (nil, nil): break
             }
         }
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
-    public var values: [Draft] { entries.map(\.draft) }
+    public var isEmpty: Bool { owners.isEmpty }
+    public var count: Int { owners.count }
+    public var values: [Draft] { drafts }
 
-    public func makeIterator() -> IndexingIterator<[(owner: DraftOwner, draft: Draft)]> {
-        entries.makeIterator()
+    public func makeIterator() -> Zip2Sequence<[DraftOwner], [Draft]>.Iterator {
+        zip(owners, drafts).makeIterator()
     }
 
     /// The same owners with the same drafts, in any order.
     public static func == (lhs: Drafts, rhs: Drafts) -> Bool {
-        lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.owner] == $0.draft }
+        lhs.count == rhs.count && zip(lhs.owners, lhs.drafts).allSatisfy { rhs[$0.0] == $0.1 }
     }
 
     /// Hashed without their order, as they are compared.
     public func hash(into hasher: inout Hasher) {
         var combined = 0
-        for entry in entries {
+        for (owner, draft) in self {
             var one = Hasher()
-            one.combine(entry.owner)
-            one.combine(entry.draft)
+            one.combine(owner)
+            one.combine(draft)
             combined ^= one.finalize()
         }
         hasher.combine(count)

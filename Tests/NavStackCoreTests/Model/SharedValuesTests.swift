@@ -52,7 +52,7 @@ final class SharedValuesTests: XCTestCase {
         other[.sheet] = nil
         XCTAssertTrue(other.isEmpty)
         XCTAssertEqual(other, [:])
-        XCTAssertEqual(Set(one.map(\.owner.description)), ["edit/2", "sheet"])
+        XCTAssertEqual(Set(one.map { owner, _ in owner.description }), ["edit/2", "sheet"])
     }
 
     // MARK: - Memo
