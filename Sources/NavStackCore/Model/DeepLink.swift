@@ -34,15 +34,24 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     public static func editTask(_ id: Int) -> DeepLink { .edit(chain: [id]) }
 
     /// The full URL, `navstack://tasks/2/edit`.
-    public var url: String { "navstack://" + path }
+    public var url: String {
+        switch self {
+        // A screen's own link, made once a command: written in one go.
+        case .detail(let chain, 1): Self.chainPath(chain, scheme: true, last: "")
+        case .edit(let chain): Self.chainPath(chain, scheme: true, last: "/edit")
+        case .list(let state) where state == ListState(): "navstack://tasks"
+        default: "navstack://" + path
+        }
+    }
 
     /// The part after the scheme, `tasks/2/edit`.
     public var path: String {
         switch self {
         case .list(let state): "tasks" + Self.query(state)
-        case .detail(let chain, let page): "tasks" + Self.segments(chain) + (page > 1 ? "?page=\(page)" : "")
-        case .edit(let chain): "tasks" + Self.segments(chain) + "/edit"
-        case .sheet(let chain): "tasks" + Self.segments(chain) + "/new"
+        case .detail(let chain, let page):
+            Self.chainPath(chain, scheme: false, last: "") + (page > 1 ? "?page=\(page)" : "")
+        case .edit(let chain): Self.chainPath(chain, scheme: false, last: "/edit")
+        case .sheet(let chain): Self.chainPath(chain, scheme: false, last: "/new")
         case .account: "account"
         case .settings: "account/settings"
         case .about: "account/about"
@@ -51,13 +60,37 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         }
     }
 
-    private static func segments(_ chain: [Int]) -> String {
-        var text = ""
-        for id in chain {
-            text += "/"
-            text += String(id)
+    /// `[navstack://]tasks/1/4` and `last`, written byte by byte.
+    private static func chainPath(_ chain: [Int], scheme: Bool, last: StaticString) -> String {
+        let head: StaticString = scheme ? "navstack://tasks" : "tasks"
+        // An id is at most 20 digits and a sign.
+        return String(unsafeUninitializedCapacity: head.utf8CodeUnitCount + chain.count * 22 + last.utf8CodeUnitCount) {
+            bytes in
+            var used = 0
+            func append(_ text: StaticString) {
+                for index in 0..<text.utf8CodeUnitCount { bytes[used + index] = text.utf8Start[index] }
+                used += text.utf8CodeUnitCount
+            }
+            append(head)
+            for id in chain {
+                bytes[used] = UInt8(ascii: "/")
+                used += 1
+                if id < 0 {
+                    bytes[used] = UInt8(ascii: "-")
+                    used += 1
+                }
+                var rest = id.magnitude
+                let start = used
+                repeat {
+                    bytes[used] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    used += 1
+                    rest /= 10
+                } while rest > 0
+                bytes[start..<used].reverse()
+            }
+            append(last)
+            return used
         }
-        return text
     }
 
     /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.

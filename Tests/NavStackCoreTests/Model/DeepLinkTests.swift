@@ -17,6 +17,19 @@ final class DeepLinkTests: XCTestCase {
             XCTAssertEqual(try DeepLink(parsing: link.path), link, "the part after the scheme is enough")
         }
         XCTAssertEqual(try DeepLink(parsing: "NAVSTACK://tasks/7"), .task(7))
+        // Chains, written in one go.
+        let chains: [(DeepLink, String)] = [
+            (.detail(chain: [1, 40, 999_999_999_999], page: 1), "tasks/1/40/999999999999"),
+            (.detail(chain: [1, 4], page: 3), "tasks/1/4?page=3"),
+            (.edit(chain: [10, 2]), "tasks/10/2/edit"),
+            (.sheet(under: [5]), "tasks/5/new"),
+            (.list(ListState(filter: .open, page: 2)), "tasks?filter=open&page=2"),
+        ]
+        for (link, path) in chains {
+            XCTAssertEqual(link.path, path)
+            XCTAssertEqual(link.url, "navstack://" + path)
+            XCTAssertEqual(try DeepLink(parsing: link.url), link)
+        }
     }
 
     func testLinksSynthesiseTheBackStack() {
