@@ -54,20 +54,24 @@ struct MemoHasher {
         combine(flag ? 1 : 0)
     }
 
-    /// The text's length and its first 64 bytes.
+    /// The text's length and its first 64 bytes, eight at a time.
     mutating func combine(_ text: String) {
-        let utf8 = text.utf8
-        combine(utf8.count)
-        var word = 0
-        var shift = 0
-        for byte in utf8.prefix(64) {
-            word |= Int(byte) << shift
-            shift += 8
-            if shift == 64 {
-                combine(word)
-                (word, shift) = (0, 0)
+        var text = text
+        text.withUTF8 { utf8 in
+            combine(utf8.count)
+            guard let base = utf8.baseAddress else { return }
+            let count = min(utf8.count, 64)
+            var index = 0
+            while index + 8 <= count {
+                combine(Int(truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+                index += 8
             }
+            var word = 0
+            while index < count {
+                word = word << 8 | Int(base[index])
+                index += 1
+            }
+            combine(word)
         }
-        if shift > 0 { combine(word) }
     }
 }

@@ -45,6 +45,10 @@ public struct TextRenderer {
     /// things, and the same few screens come back again and again.
     private let actionsShown = Memo<ActionsKey, [UInt8]>()
 
+    /// A task's three fields as its screens show them (`Title:  `, `Notes:  `, `Done:   `):
+    /// the labels padded alike, laid out once.
+    private let taskFields: FieldHeads
+
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
 
@@ -53,6 +57,7 @@ public struct TextRenderer {
         self.catalog = catalog
         self.style = style
         rule = String(repeating: "─", count: self.width)
+        taskFields = FieldHeads([catalog(.labelTitle), catalog(.labelNotes), catalog(.labelDone)])
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
@@ -117,11 +122,9 @@ public struct TextRenderer {
         case .list(let page):
             listLines(page, into: &lines)
         case .detail(let task, let subtasks):
-            lines.fields([
-                (t(.labelTitle), task.title.escapedForDisplay),
-                (t(.labelNotes), task.notes.isEmpty ? "—" : task.notes.escapedForDisplay),
-                (t(.labelDone), task.done ? t(.valueYes) : t(.valueNo)),
-            ])
+            lines.fields(
+                taskFields, task.title.escapedForDisplay, task.notes.isEmpty ? "—" : task.notes.escapedForDisplay,
+                task.done ? t(.valueYes) : t(.valueNo))
             lines.blank()
             if subtasks.total == 0 {
                 lines.wrap(t(.subtasksNone))
@@ -136,11 +139,10 @@ public struct TextRenderer {
         case .confirm(_, _, let message):
             lines.wrap(message)
         case .draft(let draft, let conflicts, let deleted):
-            lines.fields([
-                (t(.labelTitle), draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay),
-                (t(.labelNotes), draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay),
-                (t(.labelDone), draft.fields.done ? t(.valueOn) : t(.valueOff)),
-            ])
+            lines.fields(
+                taskFields, draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay,
+                draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay,
+                draft.fields.done ? t(.valueOn) : t(.valueOff))
             lines.blank()
             if deleted {
                 lines.wrap(t(.textDeletedElsewhere), emphasis: .error)
@@ -477,31 +479,38 @@ struct Lines {
     /// `Label:  value` lines, the labels padded alike and each value wrapped under
     /// itself.
     mutating func fields(_ pairs: [(label: String, value: String)]) {
-        var labelWidth = 0
-        for (label, _) in pairs { labelWidth = max(labelWidth, label.displayWidth) }
-        labelWidth += 3
-        let room = width - labelWidth
-        for (label, value) in pairs {
-            // A value that is its own one line, as most are, is written as it is: nothing
-            // to wrap, and the line fits the width.
-            if room >= 8, value.isOneLine(fitting: room) {
-                bytes.append(utf8: label)
-                bytes.append(UInt8(ascii: ":"))
-                bytes.appendSpaces(labelWidth - label.displayWidth - 1)
-                bytes.append(utf8: value)
-                bytes.append(0x0A)
-                continue
-            }
-            guard room >= 8 else {
-                add(label + ":")
-                wrap(value, indent: 2)
-                continue
-            }
-            let head = (label + ":").padded(toWidth: labelWidth)
-            let pad = String(repeating: " ", count: labelWidth)
-            for (index, line) in value.wrapped(toWidth: room).enumerated() {
-                add((index == 0 ? head : pad) + line)
-            }
+        let heads = FieldHeads(pairs.map(\.label))
+        for (index, (_, value)) in pairs.enumerated() { field(heads, index, value) }
+    }
+
+    /// The three fields of a task, with the heads laid out before.
+    mutating func fields(_ heads: FieldHeads, _ first: String, _ second: String, _ third: String) {
+        field(heads, 0, first)
+        field(heads, 1, second)
+        field(heads, 2, third)
+    }
+
+    /// The field `index` of `heads`, with its value.
+    private mutating func field(_ heads: FieldHeads, _ index: Int, _ value: String) {
+        let room = width - heads.labelWidth
+        // A value that is its own one line, as most are, is written as it is: nothing to
+        // wrap, and the line fits the width.
+        if room >= 8, value.isOneLine(fitting: room) {
+            bytes.append(contentsOf: heads.heads[index])
+            bytes.append(utf8: value)
+            bytes.append(0x0A)
+            return
+        }
+        let label = heads.labels[index]
+        guard room >= 8 else {
+            add(label + ":")
+            wrap(value, indent: 2)
+            return
+        }
+        let head = (label + ":").padded(toWidth: heads.labelWidth)
+        let pad = String(repeating: " ", count: heads.labelWidth)
+        for (index, line) in value.wrapped(toWidth: room).enumerated() {
+            add((index == 0 ? head : pad) + line)
         }
     }
 
@@ -536,6 +545,29 @@ struct Lines {
         } else {
             bytes.append(utf8: styled)
             bytes.append(0x0A)
+        }
+    }
+}
+
+/// The labels of fields shown together (`Title:  `, `Notes:  `), padded alike to the
+/// widest and a colon and two spaces more, laid out as bytes.
+struct FieldHeads {
+    let labels: [String]
+    /// The columns a label takes with its padding.
+    let labelWidth: Int
+    /// Each label with its colon and padding, as UTF-8.
+    let heads: [[UInt8]]
+
+    init(_ labels: [String]) {
+        self.labels = labels
+        let labelWidth = (labels.map(\.displayWidth).max() ?? 0) + 3
+        self.labelWidth = labelWidth
+        heads = labels.map { label in
+            var head: [UInt8] = []
+            head.append(utf8: label)
+            head.append(UInt8(ascii: ":"))
+            head.appendSpaces(labelWidth - label.displayWidth - 1)
+            return head
         }
     }
 }
