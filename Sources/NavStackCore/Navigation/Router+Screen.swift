@@ -160,16 +160,22 @@ extension Router {
     func breadcrumb(of session: Session?, chain: [TaskItem]) throws(NavError) -> [String] {
         let t = configuration.catalog
         guard let session else { return [t(.titleSignIn)] }
-        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
         var chain = chain
         if chain.isEmpty, let id = session.path.last(where: { $0.taskID != nil })?.taskID {
             chain = try storeCall { try store.chain(session.user, id: id) }
         }
+        if let kept = breadcrumbMade.breadcrumb(of: session, chain: chain, language: t.language) { return kept }
+        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
+        var fromChain = true
         for route in session.path {
             switch route {
             case .detail(let id):
                 var title = chain.first(where: { $0.id == id })?.title
-                if title == nil { title = try storeCall { try store.task(session.user, id: id) }?.title }
+                if title == nil {
+                    // Read apart from the chain: not kept (the chain would not tell it changed).
+                    fromChain = false
+                    title = try storeCall { try store.task(session.user, id: id) }?.title
+                }
                 breadcrumb.append(title ?? t(.crumbTask, ("id", id)))
             case .edit: breadcrumb.append(t(.crumbEdit))
             case .settings: breadcrumb.append(t(.crumbSettings))
@@ -178,6 +184,7 @@ extension Router {
         }
         if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
         if session.confirm != nil { breadcrumb.append(t(.titleConfirmDelete)) }
+        if fromChain { breadcrumbMade.keep(breadcrumb, of: session, chain: chain, language: t.language) }
         return breadcrumb
     }
 
@@ -227,5 +234,34 @@ extension Router {
             details.append(screens.isEmpty ? t(.helpNotHere) : t(.helpAvailableOn, ("screens", screens.joined(separator: ", "))))
         }
         return .help([HelpEntry(command: topic.usage, summary: t.summary(topic))], details: details)
+    }
+}
+
+/// The breadcrumb made last and what it was made from: a command mostly shows the
+/// screen it acted on again, under the same crumbs.
+final class BreadcrumbMade {
+    private var crumbs: [String] = []
+    private var tab = Tab.tasks
+    private var path: [Route] = []
+    private var sheet = false
+    private var confirm = false
+    private var chain: [TaskItem] = []
+    private var language: Language?
+
+    /// The crumbs kept, when they were made from the same tab, path, chain of tasks
+    /// (their ids and titles byte for byte), sheet, question and language.
+    func breadcrumb(of session: Session, chain: [TaskItem], language: Language) -> [String]? {
+        guard self.language == language, tab == session.tab, path == session.path, sheet == (session.sheet != nil),
+            confirm == (session.confirm != nil), self.chain.count == chain.count
+        else { return nil }
+        for (kept, now) in zip(self.chain, chain) where kept.id != now.id || !kept.title.hasSameBytes(as: now.title) {
+            return nil
+        }
+        return crumbs
+    }
+
+    func keep(_ crumbs: [String], of session: Session, chain: [TaskItem], language: Language) {
+        (self.crumbs, tab, path, sheet, confirm, self.chain, self.language) =
+            (crumbs, session.tab, session.path, session.sheet != nil, session.confirm != nil, chain, language)
     }
 }

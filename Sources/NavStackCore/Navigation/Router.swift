@@ -58,6 +58,8 @@ public struct Router {
     public let store: any TaskStore
     /// The commands of each shape of screen made so far.
     private let availableWordsMade = AvailableWords()
+    /// The breadcrumb made last.
+    let breadcrumbMade = BreadcrumbMade()
     /// The rows of the list shown last: what row numbers name.
     private(set) var shownList: ShownList?
     /// Why the link waiting for `login` was not opened, until the front end takes it.

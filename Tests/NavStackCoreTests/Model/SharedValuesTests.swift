@@ -141,4 +141,25 @@ final class SharedValuesTests: XCTestCase {
         }
         XCTAssertEqual(ScreenKind.allCases.map(\.index), Array(ScreenKind.allCases.indices))
     }
+
+    // MARK: - Breadcrumbs
+
+    /// The crumbs kept are shown again only for the same chain, titles byte for byte: a
+    /// task retitled, even to a canonically equal title, is named anew.
+    func testABreadcrumbIsKeptOnlyWhileItsTitlesStay() throws {
+        var router = try makeRouter()
+        try router.run("open 1")
+        XCTAssertEqual(router.shown.breadcrumb, ["My Tasks", "Buy fruit"])
+        for title in ["Caf\u{E9}", "Cafe", "Cafe\u{301}", "Caf\u{E9}"] {
+            _ = try router.store.write("ana", id: 1, [.title], from: DraftFields(title: title), as: .save)
+            let stored = try XCTUnwrap(router.store.task("ana", id: 1)).title
+            let crumbs = router.shown.breadcrumb
+            XCTAssertEqual(crumbs.count, 2)
+            XCTAssertTrue(crumbs[1].hasSameBytes(as: stored), "\(crumbs[1].unicodeScalars.map(\.value)) for \(title)")
+        }
+        try router.run("edit")
+        XCTAssertEqual(router.shown.breadcrumb.count, 3)
+        try router.run("cancel")
+        XCTAssertEqual(router.shown.breadcrumb.count, 2)
+    }
 }
