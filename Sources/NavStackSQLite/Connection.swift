@@ -1,4 +1,5 @@
 import CSQLite
+import Synchronization
 
 /// What SQLite reported when a call failed, kept as GRDB's `DatabaseError` keeps it: the
 /// extended result code, SQLite's own words and the statement that failed. It is for
@@ -266,21 +267,32 @@ final class Statement {
 }
 
 /// SQL a command runs again and again, whose prepared statement a connection finds by
-/// the key's identity instead of hashing its text (with interpolated SQL built anew
-/// each time, that was a tenth of a toggle).
+/// the key's number instead of hashing its text (with interpolated SQL built anew each
+/// time, that was a tenth of a toggle).
 final class SQL: Sendable {
     let text: String
+    /// The key's place in a connection's list of statements: numbered in the order
+    /// keys are made.
+    let number: Int
+
+    private static let made = Atomic<Int>(0)
 
     init(_ text: String) {
         self.text = text
+        number = Self.made.add(1, ordering: .relaxed).oldValue
     }
+
+    static let begin = SQL("BEGIN IMMEDIATE")
+    static let commit = SQL("COMMIT")
+    static let rollback = SQL("ROLLBACK")
 }
 
 /// One SQLite connection, used from one thread, with its statements prepared once.
 final class Connection {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
-    private var keyed: [ObjectIdentifier: Statement] = [:]
+    /// The statements of `SQL` keys, at their numbers.
+    private var keyed: [Statement?] = []
     private var isOpen = true
 
     /// SQLite set up once, before its first connection: without memory statistics,
@@ -323,7 +335,7 @@ final class Connection {
         guard isOpen else { return }
         isOpen = false
         statements = [:]
-        keyed = [:]
+        keyed = []
         sqlite3_close_v2(handle)
     }
 
@@ -337,10 +349,10 @@ final class Connection {
 
     /// The statement for `sql`, prepared on first use and kept.
     func statement(_ sql: SQL) throws(SQLiteError) -> Statement {
-        let key = ObjectIdentifier(sql)
-        if let statement = keyed[key] { return statement }
+        if sql.number < keyed.count, let statement = keyed[sql.number] { return statement }
         let statement = try prepare(sql.text)
-        keyed[key] = statement
+        if sql.number >= keyed.count { keyed += repeatElement(nil, count: sql.number + 1 - keyed.count) }
+        keyed[sql.number] = statement
         return statement
     }
 

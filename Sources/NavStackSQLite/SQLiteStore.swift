@@ -266,10 +266,10 @@ public final class SQLiteStore: TaskStore {
             }
             do {
                 try body()
-                if began { try db.run("COMMIT") }
+                if began { try db.run(.commit) }
             } catch {
                 if began {
-                    try? db.run("ROLLBACK")
+                    try? db.run(.rollback)
                     profileIDs = [:]
                     ownChangesAfter = ownBefore
                     if isCaching { cache = ReadCache() }
@@ -393,7 +393,7 @@ public final class SQLiteStore: TaskStore {
     private static let profileByName = SQL("SELECT id FROM profile WHERE name = ?")
 
     private func begin() throws {
-        try db.run("BEGIN IMMEDIATE")
+        try db.run(.begin)
         began = true
     }
 }
