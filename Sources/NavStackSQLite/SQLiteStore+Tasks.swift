@@ -644,6 +644,8 @@ struct ReadCache {
     /// A task's chain, empty for one that does not exist.
     let chains = Answers<Task, [TaskItem]>()
     let counters = Answers<String, TaskCounts>()
+    /// Profiles known to have nothing undone (nothing `redo` could bring back).
+    var nothingUndone: Set<Int64> = []
 
     /// Mends what was read for a task changed in place (same id, same position): counts
     /// move by what the task left or joined; a page it stays on shows it changed; a page

@@ -88,16 +88,19 @@ extension SQLiteStore {
         if ownChangesAfter[user] == nil {
             ownChangesAfter[user] = try db.first("SELECT coalesce(max(seq), 0) FROM op", [], { $0.int64(0) }) ?? 0
         }
-        // Most changes follow no undo: one look at the profile's (empty) list.
-        guard try db.statement(Self.anyUndone).first(binding: profile, reading: { _ in true }) != nil else {
-            return ChangeLog(kind, of: profile, by: writer)
+        // Most changes follow no undo: one look at the profile's (empty) list, or none
+        // while the cache knows it empty (only `undo` fills it, and that write starts the
+        // cache over).
+        if isCaching && cache.nothingUndone.contains(profile) { return ChangeLog(kind, of: profile, by: writer) }
+        if try db.statement(Self.anyUndone).first(binding: profile, reading: { _ in true }) != nil {
+            try db.run(
+                """
+                UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
+                WHERE op.seq = undone.seq AND undone.profile_id = ?
+                """, [profile])
+            try db.run("DELETE FROM undone WHERE profile_id = ?", [profile])
         }
-        try db.run(
-            """
-            UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone
-            WHERE op.seq = undone.seq AND undone.profile_id = ?
-            """, [profile])
-        try db.run("DELETE FROM undone WHERE profile_id = ?", [profile])
+        if isCaching { cache.nothingUndone.insert(profile) }
         return ChangeLog(kind, of: profile, by: writer)
     }
 
