@@ -37,27 +37,41 @@ public enum TextStyle: Sendable {
 /// characters never reach the terminal. The same response gives the same bytes.
 public struct TextRenderer {
     public let width: Int
-    public let catalog: Catalog
     public let style: TextStyle
+    /// What is laid out once for the width and the language, in one box: a renderer is
+    /// copied each screen it draws.
+    private let laidOut: LaidOut
+
+    public var catalog: Catalog { laidOut.catalog }
     /// A rule across the width.
-    private let rule: String
+    private var rule: String { laidOut.rule }
     /// The action lines of the screens shown so far: a screen's actions change with few
     /// things, and the same few screens come back again and again.
-    private let actionsShown = Memo<ActionsKey, [UInt8]>()
-
+    private var actionsShown: Memo<ActionsKey, [UInt8]> { laidOut.actionsShown }
     /// A task's three fields as its screens show them (`Title:  `, `Notes:  `, `Done:   `):
     /// the labels padded alike, laid out once.
-    private let taskFields: FieldHeads
+    private var taskFields: FieldHeads { laidOut.taskFields }
+
+    private final class LaidOut {
+        let catalog: Catalog
+        let rule: String
+        let actionsShown = Memo<ActionsKey, [UInt8]>()
+        let taskFields: FieldHeads
+
+        init(width: Int, catalog: Catalog) {
+            self.catalog = catalog
+            rule = String(repeating: "─", count: width)
+            taskFields = FieldHeads([catalog(.labelTitle), catalog(.labelNotes), catalog(.labelDone)])
+        }
+    }
 
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
 
     public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain) {
         self.width = max(Self.minimumWidth, width)
-        self.catalog = catalog
         self.style = style
-        rule = String(repeating: "─", count: self.width)
-        taskFields = FieldHeads([catalog(.labelTitle), catalog(.labelNotes), catalog(.labelDone)])
+        laidOut = LaidOut(width: self.width, catalog: catalog)
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
