@@ -117,7 +117,11 @@ public struct TextRenderer {
 
     private func screenLines(_ screen: Screen, into lines: inout Lines) {
         let t = catalog
-        lines.add(screen.title.escapedForDisplay, .title)
+        if style == .plain, lines.addPlain(screen.title) {
+            // The usual title: printable ASCII that fits.
+        } else {
+            lines.add(screen.title.escapedForDisplay, .title)
+        }
         if let link = screen.link {
             let url = link.url
             let room = width - url.displayWidth - 3
@@ -448,15 +452,44 @@ struct Lines {
     /// byte by byte when every crumb is printable ASCII and the crumbs fit `room` (one
     /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
     mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
-        guard let used = TextRenderer.plainWidth(of: crumbs), used <= room else { return false }
+        // In one pass: what was written is taken back when a crumb is not plain.
+        let start = bytes.count
+        var used = 0
         for (index, crumb) in crumbs.enumerated() {
-            if index > 0 { bytes.append(contentsOf: Self.crumbSeparator) }
-            bytes.append(utf8: crumb)
+            if index > 0 {
+                bytes.append(contentsOf: Self.crumbSeparator)
+                used += TextRenderer.crumbSeparatorWidth
+            }
+            guard used <= room, appendPlain(crumb, limit: room - used) else {
+                bytes.removeLast(bytes.count - start)
+                return false
+            }
+            used += crumb.utf8.count
         }
         bytes.append(contentsOf: Self.urlSeparator)
         bytes.append(utf8: url)
         bytes.append(0x0A)
         return true
+    }
+
+    /// A line of printable ASCII that fits the width, written as it is; `false`, with
+    /// nothing written, otherwise.
+    mutating func addPlain(_ line: String) -> Bool {
+        guard appendPlain(line, limit: width) else { return false }
+        bytes.append(0x0A)
+        return true
+    }
+
+    /// Appends the text when it is printable ASCII of at most `limit` bytes (a column a
+    /// byte, nothing to escape or cut), looked at once; `false`, with nothing appended,
+    /// otherwise.
+    private mutating func appendPlain(_ text: String, limit: Int) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count <= limit, utf8.allSatisfy(\.isPrintableASCII) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
     }
 
     private static let crumbSeparator = Array(TextRenderer.crumbSeparator.utf8)
