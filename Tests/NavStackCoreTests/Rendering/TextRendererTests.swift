@@ -74,6 +74,27 @@ final class TextRendererTests: XCTestCase {
         XCTAssertTrue(lines.contains("        o"), "the rest of a word too long wraps under it")
     }
 
+    /// The place line of plain crumbs is written as they are; a crumb that is not plain,
+    /// or crumbs that do not fit, leave nothing of that first try behind.
+    func testThePlaceLineIsWrittenOnceWhateverItsCrumbs() throws {
+        var router = try makeRouter()
+        try router.run("open 1", "edit")
+        XCTAssertEqual(text(router).split(separator: "\n")[1], "My Tasks › Buy fruit › Edit · navstack://tasks/1/edit")
+        try router.run("title Café au lait", "save", "edit")
+        XCTAssertEqual(
+            text(router).split(separator: "\n")[1], "My Tasks › Café au lait › Edit · navstack://tasks/1/edit",
+            "a crumb not ASCII: the line made the long way")
+        let long = String(repeating: "x", count: 100)
+        try router.run("title " + long, "save", "edit")
+        let place = text(router).split(separator: "\n")[1]
+        XCTAssertFalse(place.contains("My Tasks › " + long), "too long to share the line: \(place)")
+        XCTAssertEqual(place.filter { $0 == "›" }.count, 2, "written once: \(place)")
+        XCTAssertLessThanOrEqual(place.displayWidth, 80)
+        XCTAssertEqual(text(router).split(separator: "\n")[0], "Edit Task")
+        try router.run("cancel")
+        XCTAssertEqual(text(router).split(separator: "\n")[0], String(long.prefix(79)) + "…", "a title too wide is cut")
+    }
+
     func testNoLineIsWiderThanTheWidth() throws {
         var router = try makeRouter()
         try router.run(
