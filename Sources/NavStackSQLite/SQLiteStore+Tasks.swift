@@ -174,9 +174,12 @@ extension SQLiteStore {
         // A task keeps its place, so what was read stays true but for this task: the
         // cache is mended rather than forgotten (a toggle then reads nothing again).
         try writing(keepingCache: true) { db in
-            guard let profile = try existingProfileID(db, user), let before = try Self.stored(db, profile: profile, id: id) else {
-                return nil
-            }
+            guard let profile = try existingProfileID(db, user) else { return nil }
+            // The task as the cache holds it, from the last change of it, when no other
+            // write came between.
+            let key = ReadCache.Task(user: user, id: id)
+            let held = isCaching ? cache.storedTasks[key] : nil
+            guard let before = try held ?? Self.stored(db, profile: profile, id: id) else { return nil }
             var after = before
             change(&after.fields)
             guard after.fields != before.fields else { return before.item }
@@ -185,7 +188,12 @@ extension SQLiteStore {
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             // A subtask's change moves its parent's counts too.
             if isCaching {
-                if before.parent == 0 { cache.replace(before.item, with: after.item, of: user) } else { cache = ReadCache() }
+                if before.parent == 0 {
+                    cache.replace(before.item, with: after.item, of: user)
+                    cache.storedTasks[key] = pair.after
+                } else {
+                    cache = ReadCache()
+                }
             }
             return after.item
         }
@@ -644,6 +652,8 @@ struct ReadCache {
     /// A task's chain, empty for one that does not exist.
     let chains = Answers<Task, [TaskItem]>()
     let counters = Answers<String, TaskCounts>()
+    /// Tasks with their place and revision, as the last change of each left them.
+    let storedTasks = Answers<Task, StoredTask>()
     /// Profiles known to have nothing undone (nothing `redo` could bring back).
     var nothingUndone: Set<Int64> = []
 
