@@ -13,29 +13,35 @@ protocol MemoKey: Equatable {
 final class Memo<Key: MemoKey, Value> {
     private let capacity: Int
     private var hashes: [Int] = []
-    private var entries: [(key: Key, value: Value)] = []
+    // Apart rather than in pairs: an array of tuples copies and destroys them through
+    // the runtime's generic witnesses.
+    private var keys: [Key] = []
+    private var values: [Value] = []
     /// Where the next value made goes, once the memo is full.
     private var oldest = 0
 
     init(capacity: Int = 32) {
         self.capacity = max(1, capacity)
         hashes.reserveCapacity(self.capacity)
-        entries.reserveCapacity(self.capacity)
+        keys.reserveCapacity(self.capacity)
+        values.reserveCapacity(self.capacity)
     }
 
     /// The value kept for `key`, else the one `make` makes, kept for next time.
     func value(for key: Key, make: () -> Value) -> Value {
         let hash = key.memoHash
-        for index in hashes.indices where hashes[index] == hash && entries[index].key == key {
-            return entries[index].value
+        for index in hashes.indices where hashes[index] == hash && keys[index] == key {
+            return values[index]
         }
         let value = make()
-        if entries.count < capacity {
+        if keys.count < capacity {
             hashes.append(hash)
-            entries.append((key, value))
+            keys.append(key)
+            values.append(value)
         } else {
             hashes[oldest] = hash
-            entries[oldest] = (key, value)
+            keys[oldest] = key
+            values[oldest] = value
             oldest = (oldest + 1) % capacity
         }
         return value
