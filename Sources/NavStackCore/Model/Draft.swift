@@ -147,6 +147,12 @@ public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiter
         }
     }
 
+    /// Whether `owner` has a draft (without copying it).
+    public func contains(_ owner: DraftOwner) -> Bool { owners.contains(owner) }
+
+    /// The owners of the drafts, in the order they came.
+    public var allOwners: [DraftOwner] { owners }
+
     public var isEmpty: Bool { owners.isEmpty }
     public var count: Int { owners.count }
     public var values: [Draft] { drafts }

@@ -261,18 +261,19 @@ public struct Router {
     private mutating func commit(_ next: consuming Session, by word: CommandWord, discarding: Bool) throws(NavError) {
         guard let drafts = session?.drafts else { return }
         var next = next
-        for (owner, draft) in drafts where !next.keeps(owner) {
-            if draft.isDirty && !discarding { throw .unsavedDraft(word) }
+        // Each draft is looked at only when its screen closed.
+        for owner in drafts.allOwners where !next.keeps(owner) {
+            if !discarding, drafts[owner]?.isDirty == true { throw .unsavedDraft(word) }
             next.drafts[owner] = nil
         }
-        if next.sheet != nil, next.drafts[.sheet] == nil {
+        if next.sheet != nil, !next.drafts.contains(.sheet) {
             next.drafts[.sheet] = Draft(editing: DraftFields())
         }
         // A page of subtasks is kept while its task's screen is open.
         if !next.subtaskPages.isEmpty {
             next.subtaskPages = next.subtaskPages.filter { next.tasksPath.contains(.detail($0.key)) }
         }
-        for case .edit(let id) in next.tasksPath where next.drafts[.edit(id)] == nil {
+        for case .edit(let id) in next.tasksPath where !next.drafts.contains(.edit(id)) {
             if let task = try storeCall({ try store.task(next.user, id: id) }) {
                 next.drafts[.edit(id)] = Draft(editing: task)
             }
@@ -330,7 +331,7 @@ public struct Router {
         // After `save`, before `cancel`.
         if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }
         if session.depth > 0 { words.append(.back) }
-        if let owner = session.topDraftOwner, session.drafts[owner] != nil { words.append(.backDiscarding) }
+        if let owner = session.topDraftOwner, session.drafts.contains(owner) { words.append(.backDiscarding) }
         if !session.isModal { words += Self.treeWords }
         words += Self.anywhereWords
         return words
@@ -400,7 +401,7 @@ final class AvailableWords {
         var flags = 0
         if session.confirm != nil { flags |= 1 }
         if session.depth > 0 { flags |= 2 }
-        if let owner = session.topDraftOwner, session.drafts[owner] != nil { flags |= 4 }
+        if let owner = session.topDraftOwner, session.drafts.contains(owner) { flags |= 4 }
         if session.isModal { flags |= 8 }
         return 1 + (kind.index * 3 + elsewhereIndex) * 16 + flags
     }

@@ -249,7 +249,7 @@ extension Session {
 
     /// Changes the draft of the screen on top.
     private mutating func editDraft(_ change: (inout DraftFields) -> Void) throws(NavError) {
-        guard let owner = topDraftOwner, drafts[owner] != nil else { throw .taskVanished(path.last?.taskID ?? 0) }
+        guard let owner = topDraftOwner, drafts.contains(owner) else { throw .taskVanished(path.last?.taskID ?? 0) }
         change(&drafts[owner]!.fields)
     }
 
