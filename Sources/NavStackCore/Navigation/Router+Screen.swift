@@ -165,7 +165,10 @@ extension Router {
             chain = try storeCall { try store.chain(session.user, id: id) }
         }
         if let kept = breadcrumbMade.breadcrumb(of: session, chain: chain, language: t.language) { return kept }
-        var breadcrumb = [session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount)]
+        var breadcrumb: [String] = []
+        // The tab, each route, and the sheet or question: room for all at once.
+        breadcrumb.reserveCapacity(session.path.count + 2)
+        breadcrumb.append(session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount))
         var fromChain = true
         for route in session.path {
             switch route {
