@@ -37,12 +37,6 @@ public struct SQLiteError: Error, Equatable, Hashable, Sendable, CustomStringCon
 protocol SQLArgument {
     /// Binds the value to the `?` at `index` (from 1).
     func bind(to statement: Statement, at index: Int32) -> Int32
-    /// The bytes of text the value binds (see ``Statement/texts``): 0 but for text.
-    var textBytes: Int { get }
-}
-
-extension SQLArgument {
-    var textBytes: Int { 0 }
 }
 
 extension Int: SQLArgument {
@@ -69,8 +63,6 @@ extension String: SQLArgument {
         statement.bindText(self, at: index)
     }
 
-    var textBytes: Int { utf8.count }
-
     /// Binds the text to a statement bound by hand, copied by SQLite.
     func bindCopied(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
@@ -91,8 +83,6 @@ extension Optional: SQLArgument where Wrapped: SQLArgument {
         case .none: sqlite3_bind_null(statement.handle, index)
         }
     }
-
-    var textBytes: Int { self?.textBytes ?? 0 }
 }
 
 /// The current row of a statement being stepped; valid only inside the closure it is
@@ -128,6 +118,50 @@ struct Row {
     }
 }
 
+/// Binds a statement's `?`s one after another, each by its kind: for the statements of
+/// every change, with no list of arguments to gather and nothing generic to copy.
+struct Binding {
+    fileprivate let statement: Statement
+    private var index: Int32 = 0
+    /// The first failure to bind, else OK.
+    fileprivate private(set) var code = SQLITE_OK
+
+    fileprivate init(statement: Statement) {
+        self.statement = statement
+    }
+
+    mutating func int(_ value: Int) {
+        bound(sqlite3_bind_int64(statement.handle, index + 1, Int64(value)))
+    }
+
+    mutating func int(_ value: Int64) {
+        bound(sqlite3_bind_int64(statement.handle, index + 1, value))
+    }
+
+    /// A number, or NULL.
+    mutating func int(_ value: Int?) {
+        if let value { int(value) } else { bound(sqlite3_bind_null(statement.handle, index + 1)) }
+    }
+
+    mutating func bool(_ value: Bool) {
+        bound(sqlite3_bind_int64(statement.handle, index + 1, value ? 1 : 0))
+    }
+
+    mutating func text(_ value: String) {
+        bound(statement.bindText(value, at: index + 1))
+    }
+
+    /// Text, or NULL.
+    mutating func text(_ value: String?) {
+        if let value { text(value) } else { bound(sqlite3_bind_null(statement.handle, index + 1)) }
+    }
+
+    private mutating func bound(_ result: Int32) {
+        index += 1
+        if code == SQLITE_OK { code = result }
+    }
+}
+
 /// A prepared statement. It is reset after each use, so it never holds a read open.
 final class Statement {
     let handle: OpaquePointer
@@ -138,6 +172,9 @@ final class Statement {
     private var texts: UnsafeMutableRawBufferPointer
     /// Where the next text bound goes in `texts`.
     private var textsUsed = 0
+    /// Buffers `texts` outgrew while a statement was bound: its first texts point into
+    /// them until it is bound again.
+    private var outgrown: [UnsafeMutableRawBufferPointer] = []
 
     fileprivate init(_ handle: OpaquePointer, of connection: Connection) {
         self.handle = handle
@@ -148,22 +185,29 @@ final class Statement {
     deinit {
         sqlite3_finalize(handle)
         texts.deallocate()
+        for buffer in outgrown { buffer.deallocate() }
     }
 
-    /// Makes room for `bytes` of text before anything is bound: the statement's earlier
-    /// texts are let go together (no `?` is left pointing at freed bytes).
-    private func prepareTexts(_ bytes: Int) {
+    /// Starts binding the statement anew: its texts so far are let go.
+    private func startBinding() {
+        sqlite3_reset(handle)
         textsUsed = 0
-        guard bytes > texts.count else { return }
+        guard !outgrown.isEmpty else { return }
         sqlite3_clear_bindings(handle)
-        texts.deallocate()
-        texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes, texts.count * 2), alignment: 1)
+        for buffer in outgrown { buffer.deallocate() }
+        outgrown = []
     }
 
-    /// Binds text from the statement's own copy (room made by `prepareTexts`).
+    /// Binds text from the statement's own copy.
     fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
         var text = text
         return text.withUTF8 { bytes in
+            if textsUsed + bytes.count > texts.count {
+                // Texts bound before stay where they are, in the buffer kept aside.
+                outgrown.append(texts)
+                texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, texts.count * 2), alignment: 1)
+                textsUsed = 0
+            }
             let start = texts.baseAddress! + textsUsed
             if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
             textsUsed += bytes.count
@@ -179,53 +223,43 @@ final class Statement {
 
     /// Binds the arguments to the `?`s in order.
     func bind(_ arguments: [any SQLArgument]) throws(SQLiteError) {
-        sqlite3_reset(handle)
-        var bytes = 0
-        for argument in arguments { bytes += argument.textBytes }
-        prepareTexts(bytes)
+        startBinding()
         for (offset, argument) in arguments.enumerated() {
             try connection.check(argument.bind(to: self, at: Int32(offset + 1)), sql: sql)
         }
     }
 
-    /// Binds the arguments to the `?`s in order, without gathering them in an array.
-    func bind<each Argument: SQLArgument>(_ arguments: repeat each Argument) throws(SQLiteError) {
-        sqlite3_reset(handle)
-        var bytes = 0
-        for argument in repeat each arguments { bytes += argument.textBytes }
-        prepareTexts(bytes)
-        var index: Int32 = 1
-        for argument in repeat each arguments {
-            try connection.check(argument.bind(to: self, at: index), sql: sql)
-            index += 1
-        }
+    /// Binds the `?`s as `bind` says, one after another.
+    private func bind(_ bind: (inout Binding) -> Void) throws(SQLiteError) {
+        startBinding()
+        var binding = Binding(statement: self)
+        bind(&binding)
+        try connection.check(binding.code, sql: sql)
     }
 
     /// Runs the statement to its end.
     func run(_ arguments: [any SQLArgument] = []) throws(SQLiteError) {
         try bind(arguments)
+        try runBound()
+    }
+
+    /// Runs the statement to its end, its `?`s bound by `bind`: for the statements of
+    /// every change.
+    func run(_ bind: (inout Binding) -> Void) throws(SQLiteError) {
+        try self.bind(bind)
+        try runBound()
+    }
+
+    private func runBound() throws(SQLiteError) {
         defer { sqlite3_reset(handle) }
         var code = sqlite3_step(handle)
         while code == SQLITE_ROW { code = sqlite3_step(handle) }
         try connection.check(code, done: true, sql: sql)
     }
 
-    /// Runs the statement to its end, with the arguments bound in order: for the
-    /// statements of every change.
-    func run<each Argument: SQLArgument>(binding arguments: repeat each Argument) throws(SQLiteError) {
-        try bind(repeat each arguments)
-        defer { sqlite3_reset(handle) }
-        var code = sqlite3_step(handle)
-        while code == SQLITE_ROW { code = sqlite3_step(handle) }
-        try connection.check(code, done: true, sql: sql)
-    }
-
-    /// The first row, read by `read`, with the arguments bound in order; `nil` when there
-    /// is none.
-    func first<T, each Argument: SQLArgument>(
-        binding arguments: repeat each Argument, reading read: (Row) throws -> T
-    ) throws -> T? {
-        try bind(repeat each arguments)
+    /// The first row, read by `read`, the `?`s bound by `bind`; `nil` when there is none.
+    func first<T>(_ bind: (inout Binding) -> Void, reading read: (Row) throws -> T) throws -> T? {
+        try self.bind(bind)
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {

@@ -322,7 +322,11 @@ extension SQLiteStore {
 
     /// The task with this id, when the profile has it.
     static func stored(_ db: Connection, profile: Int64, id: Int) throws -> StoredTask? {
-        try db.statement(storedByID).first(binding: id, profile, reading: storedTask)
+        try db.statement(storedByID).first(
+            {
+                $0.int(id)
+                $0.int(profile)
+            }, reading: storedTask)
     }
 
     private static let storedByID = SQL("SELECT \(storedColumns) FROM task WHERE id = ? AND profile_id = ?")
@@ -433,17 +437,32 @@ extension SQLiteStore {
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
             } else if task.fields.done != old.fields.done {
-                try db.statement(updateInPlace).run(
-                    binding: task.fields.title, task.fields.notes, task.fields.done, task.rev, old.id, profile)
+                try db.statement(updateInPlace).run {
+                    $0.text(task.fields.title)
+                    $0.text(task.fields.notes)
+                    $0.bool(task.fields.done)
+                    $0.int(task.rev)
+                    $0.int(old.id)
+                    $0.int(profile)
+                }
             } else {
                 // `done` is in the list-order index: a statement that sets it rewrites the
                 // task's entry there, though its value stays (a sixth of a save's SQL).
-                try db.statement(updateText).run(binding: task.fields.title, task.fields.notes, task.rev, old.id, profile)
+                try db.statement(updateText).run {
+                    $0.text(task.fields.title)
+                    $0.text(task.fields.notes)
+                    $0.int(task.rev)
+                    $0.int(old.id)
+                    $0.int(profile)
+                }
             }
             let delta = (task.fields.done ? 1 : 0) - (old.fields.done ? 1 : 0)
             if delta != 0 && task.parent == 0 && old.parent == 0 {
                 // A task at the top, done or not done: the profile's two counts at once.
-                try db.statement(countRootDone).run(binding: delta, profile)
+                try db.statement(countRootDone).run {
+                    $0.int(delta)
+                    $0.int(profile)
+                }
             } else {
                 if delta != 0 {
                     try db.run("UPDATE profile SET done = done + ? WHERE name = ?", [delta, user])
@@ -491,7 +510,17 @@ extension SQLiteStore {
         let now = Int(milliseconds())
         func append(_ uuid: String, _ field: String, _ old: String?, _ new: String?) throws {
             let (part, writer) = log.next()
-            try insert.run(binding: log.profile, log.kind, uuid, field, old, new, now, part, writer)
+            try insert.run {
+                $0.int(log.profile)
+                $0.text(log.kind)
+                $0.text(uuid)
+                $0.text(field)
+                $0.text(old)
+                $0.text(new)
+                $0.int(now)
+                $0.int(part)
+                $0.text(writer)
+            }
         }
         switch (pair.before, pair.after) {
         case (nil, nil):

@@ -92,7 +92,7 @@ extension SQLiteStore {
         // while the cache knows it empty (only `undo` fills it, and that write starts the
         // cache over).
         if isCaching && cache.nothingUndone.contains(profile) { return ChangeLog(kind, of: profile, by: writer) }
-        if try db.statement(Self.anyUndone).first(binding: profile, reading: { _ in true }) != nil {
+        if try db.statement(Self.anyUndone).first({ $0.int(profile) }, reading: { _ in true }) != nil {
             try db.run(
                 """
                 UPDATE op SET part = \(OperationPart.forgotten.rawValue) FROM undone

@@ -376,7 +376,7 @@ public final class SQLiteStore: TaskStore {
     /// The id of the profile named `user`; `nil` when there is none.
     func existingProfileID(_ db: Connection, _ user: String) throws -> Int64? {
         if let id = profileIDs[user] { return id }
-        let id = try db.statement(Self.profileByName).first(binding: user, reading: { $0.int64(0) })
+        let id = try db.statement(Self.profileByName).first({ $0.text(user) }, reading: { $0.int64(0) })
         profileIDs[user] = id
         return id
     }

@@ -26,6 +26,34 @@ final class SQLiteStoreTests: XCTestCase {
         try store.page(user, ListQuery(), offset: 0, limit: 100).map(\.title)
     }
 
+    /// Text bound to a statement is copied into its own buffer, which grows when a
+    /// statement binds more than it holds: every text arrives whole, short or long, in
+    /// the task and in the log's old and new values, in memory and in a file.
+    func testTextsOfEverySizeAreBoundWhole() throws {
+        for store in [try SQLiteStore(path: nil), try SQLiteStore(path: path)] {
+            try store.openProfile("ana", sample: true)
+            let sizes = [0, 1, 15, 16, 255, 256, 300, 4_000, 7, 20_000, 3]
+            for (index, size) in sizes.enumerated() {
+                let title = "T\(index)" + String(repeating: "é", count: size / 2)
+                let notes = String(repeating: "n", count: size)
+                let written = try XCTUnwrap(
+                    store.write("ana", id: 1, [.title, .notes], from: DraftFields(title: title, notes: notes), as: .save))
+                XCTAssertEqual(written.title, title)
+                let read = try XCTUnwrap(store.task("ana", id: 1))
+                XCTAssertTrue(read.title.hasSameBytes(as: title), "size \(size)")
+                XCTAssertTrue(read.notes.hasSameBytes(as: notes), "size \(size)")
+            }
+            // Undone one by one, each value comes back from the log whole.
+            for (index, size) in sizes.enumerated().reversed().dropFirst() {
+                XCTAssertEqual(try store.undo("ana"), .save)
+                let read = try XCTUnwrap(store.task("ana", id: 1))
+                XCTAssertTrue(read.title.hasSameBytes(as: "T\(index)" + String(repeating: "é", count: size / 2)))
+                XCTAssertEqual(read.notes.utf8.count, size)
+            }
+            store.close()
+        }
+    }
+
     func testAStoreIsCreatedWithItsFoldersAndIsPrivate() throws {
         _ = try SQLiteStore(path: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
