@@ -260,6 +260,11 @@ final class Statement {
     /// The first row, read by `read`, the `?`s bound by `bind`; `nil` when there is none.
     func first<T>(_ bind: (inout Binding) -> Void, reading read: (Row) throws -> T) throws -> T? {
         try self.bind(bind)
+        return try firstBound(read)
+    }
+
+    /// The first row of the statement as bound, read by `read`; `nil` when there is none.
+    private func firstBound<T>(_ read: (Row) throws -> T) throws -> T? {
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {
@@ -283,13 +288,7 @@ final class Statement {
     /// The first row, read by `read`; `nil` when there is none.
     func first<T>(_ arguments: [any SQLArgument] = [], _ read: (Row) throws -> T) throws -> T? {
         try bind(arguments)
-        defer { sqlite3_reset(handle) }
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_ROW else {
-            try connection.check(code, done: true, sql: sql)
-            return nil
-        }
-        return try read(Row(statement: handle))
+        return try firstBound(read)
     }
 
     /// Every row, read by `read`.

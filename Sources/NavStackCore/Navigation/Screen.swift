@@ -98,39 +98,13 @@ public final class Screen: Hashable, Sendable {
     }
 
     /// Hashes what tells screens apart cheaply (equal screens still hash alike; the rest
-    /// is compared when hashes meet): screens are looked up once a command.
+    /// is compared when hashes meet). The interpreter's memo of printed screens hashes
+    /// them its own way (``Response/memoHash``).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(title)
         hasher.combine(path)
         hasher.combine(actions.count)
-        switch content {
-        case .login(let pending): hasher.combine(pending)
-        case .list(let page):
-            hasher.combine(page.total)
-            hasher.combine(page.page)
-            hasher.combine(page.filter)
-            hasher.combine(page.search)
-            for row in page.rows {
-                hasher.combine(row.task.id)
-                hasher.combine(row.task.done)
-            }
-        case .detail(let task, let subtasks):
-            hasher.combine(task.id)
-            hasher.combine(task.done)
-            hasher.combine(subtasks.total)
-            hasher.combine(subtasks.page)
-        case .confirm(let task, let count, _):
-            hasher.combine(task.id)
-            hasher.combine(count)
-        case .draft(let draft, let conflicts, let deleted):
-            hasher.combine(draft.fields)
-            hasher.combine(conflicts.count)
-            hasher.combine(deleted)
-        case .notFound(let id): hasher.combine(id)
-        case .account(_, let counts): hasher.combine(counts)
-        case .settings, .about: break
-        }
     }
 }
 
