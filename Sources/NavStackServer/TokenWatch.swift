@@ -21,7 +21,7 @@ struct TokenWatch: Service {
     /// the whole server. Says once that it stopped listening (not every second while the
     /// database is away), and once that it listens again.
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             var said = false
             while !Task.isCancelled {
                 do {
