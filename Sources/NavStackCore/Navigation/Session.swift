@@ -21,53 +21,52 @@ public struct ListState: Equatable, Hashable, Sendable {
 /// session several times, and a copy is then one reference rather than nine.
 public struct Session: Equatable, Hashable, Sendable {
     public var user: String {
-        get { storage.user }
-        _modify { yield &unique.user }
+        get { storage.fields.user }
+        _modify { yield &unique.fields.user }
     }
     public var tab: Tab {
-        get { storage.tab }
-        _modify { yield &unique.tab }
+        get { storage.fields.tab }
+        _modify { yield &unique.fields.tab }
     }
     public var tasksPath: [Route] {
-        get { storage.tasksPath }
-        _modify { yield &unique.tasksPath }
+        get { storage.fields.tasksPath }
+        _modify { yield &unique.fields.tasksPath }
     }
     public var accountPath: [Route] {
-        get { storage.accountPath }
-        _modify { yield &unique.accountPath }
+        get { storage.fields.accountPath }
+        _modify { yield &unique.fields.accountPath }
     }
     public var sheet: Sheet? {
-        get { storage.sheet }
-        _modify { yield &unique.sheet }
+        get { storage.fields.sheet }
+        _modify { yield &unique.fields.sheet }
     }
     /// A question over the tasks tab, modal like the sheet and never on a path.
     public var confirm: Confirmation? {
-        get { storage.confirm }
-        _modify { yield &unique.confirm }
+        get { storage.fields.confirm }
+        _modify { yield &unique.fields.confirm }
     }
     public var drafts: Drafts {
-        get { storage.drafts }
-        _modify { yield &unique.drafts }
+        get { storage.fields.drafts }
+        _modify { yield &unique.fields.drafts }
     }
     public var list: ListState {
-        get { storage.list }
-        _modify { yield &unique.list }
+        get { storage.fields.list }
+        _modify { yield &unique.fields.list }
     }
     /// The page of subtasks each task's detail screen on the path shows, when not the first.
     public var subtaskPages: [Int: Int] {
-        get { storage.subtaskPages }
-        _modify { yield &unique.subtaskPages }
+        get { storage.fields.subtaskPages }
+        _modify { yield &unique.fields.subtaskPages }
     }
 
     private var storage: Storage
 
     public init(user: String) {
-        storage = Storage(user: user)
+        storage = Storage(Fields(user: user))
     }
 
-    /// The fields, shared by copies until one of them changes.
-    private final class Storage: @unchecked Sendable {
-        // Changed only while the box is not shared (see `unique`).
+    /// The fields themselves: compared and hashed as they are.
+    private struct Fields: Hashable {
         var user: String
         var tab: Tab = .tasks
         var tasksPath: [Route] = []
@@ -77,51 +76,32 @@ public struct Session: Equatable, Hashable, Sendable {
         var drafts = Drafts()
         var list = ListState()
         var subtaskPages: [Int: Int] = [:]
+    }
 
-        init(user: String) {
-            self.user = user
-        }
+    /// The fields, shared by copies until one of them changes.
+    private final class Storage: @unchecked Sendable {
+        // Changed only while the box is not shared (see `unique`).
+        var fields: Fields
 
-        init(copying other: Storage) {
-            user = other.user
-            tab = other.tab
-            tasksPath = other.tasksPath
-            accountPath = other.accountPath
-            sheet = other.sheet
-            confirm = other.confirm
-            drafts = other.drafts
-            list = other.list
-            subtaskPages = other.subtaskPages
+        init(_ fields: Fields) {
+            self.fields = fields
         }
     }
 
     /// The box, made this value's own before it changes.
     private var unique: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
             return storage
         }
     }
 
     public static func == (lhs: Session, rhs: Session) -> Bool {
-        let (a, b) = (lhs.storage, rhs.storage)
-        return a === b
-            || (a.user == b.user && a.tab == b.tab && a.tasksPath == b.tasksPath && a.accountPath == b.accountPath
-                && a.sheet == b.sheet && a.confirm == b.confirm && a.drafts == b.drafts && a.list == b.list
-                && a.subtaskPages == b.subtaskPages)
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     public func hash(into hasher: inout Hasher) {
-        let s = storage
-        hasher.combine(s.user)
-        hasher.combine(s.tab)
-        hasher.combine(s.tasksPath)
-        hasher.combine(s.accountPath)
-        hasher.combine(s.sheet)
-        hasher.combine(s.confirm)
-        hasher.combine(s.drafts)
-        hasher.combine(s.list)
-        hasher.combine(s.subtaskPages)
+        hasher.combine(storage.fields)
     }
 
     /// The path of a tab.
