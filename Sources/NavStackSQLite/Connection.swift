@@ -394,11 +394,6 @@ final class Connection {
         try statement(sql).run(arguments)
     }
 
-    /// The first row of a query, prepared once.
-    func first<T>(_ sql: SQL, _ arguments: [any SQLArgument] = [], _ read: (Row) throws -> T) throws -> T? {
-        try statement(sql).first(arguments, read)
-    }
-
     /// A statement of its own, finalized when released.
     func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var handle: OpaquePointer?
