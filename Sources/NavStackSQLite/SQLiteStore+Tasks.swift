@@ -662,6 +662,7 @@ struct ReadCache {
 
         /// Changes every answer in place, or forgets it (`change` returns false).
         func update(_ change: (Key, inout Value) -> Bool) {
+            guard !values.isEmpty else { return }
             last = nil
             var forgotten: [Key] = []
             var index = values.startIndex
@@ -671,6 +672,20 @@ struct ReadCache {
                 values.formIndex(after: &index)
             }
             for key in forgotten { values[key] = nil }
+        }
+
+        /// Changes the answer to `key` in place, when there is one.
+        func update(_ key: Key, _ change: (inout Value) -> Void) {
+            guard let index = values.index(forKey: key) else { return }
+            // The last answer shares its storage: forgotten first, the answer is changed
+            // where it is.
+            last = nil
+            change(&values.values[index])
+        }
+
+        /// Whether an answer's key is one `test` picks.
+        func containsKey(where test: (Key) -> Bool) -> Bool {
+            values.keys.contains(where: test)
         }
     }
 
@@ -690,11 +705,19 @@ struct ReadCache {
     /// move by what the task left or joined; a page it stays on shows it changed; a page
     /// it left or joined is forgotten, as rows after it move.
     func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
+        precondition(old.parent == nil && new.parent == nil, "a task changed in place at the top of the list")
         tasks[Task(user: user, id: new.id)] = .some(new)
-        // Only what holds the task, or counts it, changes.
-        chains.update { key, chain in
-            if key.user == user, let index = chain.firstIndex(where: { $0.id == new.id }) { chain[index] = new }
-            return true
+        // Only what holds the task, or counts it, changes: at the top of the list, the
+        // task is first in its own chain and in the chains of the tasks below it.
+        if new.subtasks.total == 0 {
+            chains.update(Task(user: user, id: new.id)) { chain in
+                if chain.first?.id == new.id { chain[0] = new }
+            }
+        } else {
+            chains.update { key, chain in
+                if key.user == user, chain.first?.id == new.id { chain[0] = new }
+                return true
+            }
         }
         let moved = (new.done ? 1 : 0) - (old.done ? 1 : 0)
         if moved != 0 {
@@ -703,9 +726,12 @@ struct ReadCache {
                 return true
             }
         }
-        counts.update { key, count in
-            if key.user == user { count += (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) }
-            return true
+        // With `done` as it was, only a search can now count the task otherwise.
+        if moved != 0 || counts.containsKey(where: { $0.query.search != nil }) {
+            counts.update { key, count in
+                if key.user == user { count += (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) }
+                return true
+            }
         }
         pages.update { key, rows in
             guard key.user == user else { return true }
