@@ -91,6 +91,31 @@ extension UInt8 {
     }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether every byte is printable ASCII (0x20–0x7E), looked at eight at a time.
+    var isPrintableASCII: Bool {
+        guard let base = baseAddress else { return true }
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A high bit where a byte is below 0x20 (taking 0x20 from it borrows), is 0x7F
+            // (adding one carries) or is 0x80 and above (set already).
+            let below = (word &- Self.ones &* 0x20) & ~word
+            guard (below | (word &+ Self.ones) | word) & Self.highs == 0 else { return false }
+            index += 8
+        }
+        while index < count {
+            guard base[index].isPrintableASCII else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Each byte of a word 1, and each byte's high bit.
+    static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    static var highs: UInt64 { 0x8080_8080_8080_8080 }
+}
+
 extension Unicode.Scalar {
     /// Control characters (C0, DEL, C1), the bidirectional marks, overrides and
     /// isolates, which could reorder or restyle what the terminal shows, and the
@@ -112,8 +137,7 @@ extension String {
     /// Whether every byte is printable ASCII, a space to a tilde: text that takes a
     /// column a byte and has nothing to escape, as most titles.
     public var isPrintableASCII: Bool {
-        utf8.withContiguousStorageIfAvailable { $0.allSatisfy(\.isPrintableASCII) }
-            ?? utf8.allSatisfy(\.isPrintableASCII)
+        utf8.withContiguousStorageIfAvailable(\.isPrintableASCII) ?? utf8.allSatisfy(\.isPrintableASCII)
     }
 
     /// Whether the two hold the same bytes: `==` compares by canonical equivalence ("é"

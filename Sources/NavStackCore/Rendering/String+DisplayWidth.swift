@@ -152,6 +152,32 @@ extension StringProtocol {
         return previous != 0x20
     }
 
+    /// ``isOneLine(_:)`` for bytes in memory, eight at a time.
+    private static func isOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        // The start counts as a space: a space first fails.
+        var spaceBefore = true
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // The high bit of each byte that is a space (zero once spaces are taken out;
+            // exact for each byte, as adding 0x7F to at most 0x7F never carries).
+            let other = word ^ 0x2020_2020_2020_2020
+            let spaces = ~(((other & lows) &+ lows) | other | lows)
+            if spaces & (spaces << 8) != 0 || (spaceBefore && spaces & 0x80 != 0) { return false }
+            spaceBefore = spaces >> 63 != 0
+            index += 8
+        }
+        while index < bytes.count {
+            let space = base[index] == 0x20
+            if space && spaceBefore { return false }
+            spaceBefore = space
+            index += 1
+        }
+        return !spaceBefore
+    }
+
     /// The text padded with spaces to `width` columns.
     func padded(toWidth width: Int) -> String {
         String(self) + String(repeating: " ", count: Swift.max(0, width - displayWidth))

@@ -86,7 +86,7 @@ public struct TextRenderer {
         // The lines are written straight after what `bytes` has.
         var lines = Lines(width: width, style: style, rule: rule, after: bytes)
         bytes = []
-        defer { bytes = lines.bytes }
+        defer { bytes = lines.takeBytes() }
         switch response {
         case .screen(let screen):
             screenLines(screen, into: &lines)
@@ -350,7 +350,7 @@ public struct TextRenderer {
         let shown = actionsShown.value(for: key) {
             var block = Lines(width: width, style: style, rule: rule)
             actionLines(key, into: &block)
-            return block.bytes
+            return block.takeBytes()
         }
         lines.append(shown)
     }
@@ -397,30 +397,34 @@ public struct TextRenderer {
 }
 
 /// Lines of a text screen, each cut to the width before it is emphasised, as UTF-8.
-struct Lines {
+struct Lines: ~Copyable {
     let width: Int
     let style: TextStyle
     /// A rule across the width, made once.
     let ruleText: String
-    private(set) var bytes: [UInt8] = []
+    private var output: ScreenBytes
 
     init(width: Int, style: TextStyle, rule: String, after start: [UInt8] = []) {
         self.width = width
         self.style = style
         ruleText = rule
-        bytes = start
-        bytes.reserveCapacity(start.count + 1024)
+        output = ScreenBytes(after: start, room: 1024)
+    }
+
+    /// The bytes written, taken: the lines are empty after.
+    mutating func takeBytes() -> [UInt8] {
+        output.take()
     }
 
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {
-        bytes.append(utf8: style.apply(emphasis, to: line.truncated(toWidth: width)))
-        bytes.append(0x0A)
+        output.append(utf8: style.apply(emphasis, to: line.truncated(toWidth: width)))
+        output.append(0x0A)
     }
 
     /// A line as it is, however long (a URL, to be copied whole).
     mutating func addWhole(_ line: String) {
-        bytes.append(utf8: line)
-        bytes.append(0x0A)
+        output.append(utf8: line)
+        output.append(0x0A)
     }
 
     /// A list row, ` 1  [ ] Title`, written byte by byte when its title is printable
@@ -436,14 +440,13 @@ struct Lines {
                 rest /= 10
             }
             let pad = max(0, numberWidth - digits)
-            guard number >= 0, pad + digits + 6 + utf8.count <= width,
-                utf8.allSatisfy(\.isPrintableASCII)
+            guard number >= 0, pad + digits + 6 + utf8.count <= width, utf8.isPrintableASCII
             else { return false }
-            bytes.append(contentsOf: repeatElement(0x20, count: pad))
-            bytes.appendDecimal(number)
-            bytes.append(contentsOf: done ? Self.doneBox : Self.openBox)
-            bytes.append(contentsOf: utf8)
-            bytes.append(0x0A)
+            output.appendSpaces(pad)
+            output.appendDecimal(number)
+            output.append(contentsOf: done ? Self.doneBox : Self.openBox)
+            output.append(utf8)
+            output.append(0x0A)
             return true
         }
     }
@@ -453,22 +456,22 @@ struct Lines {
     /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
     mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
         // In one pass: what was written is taken back when a crumb is not plain.
-        let start = bytes.count
+        let start = output.count
         var used = 0
         for (index, crumb) in crumbs.enumerated() {
             if index > 0 {
-                bytes.append(contentsOf: Self.crumbSeparator)
+                output.append(contentsOf: Self.crumbSeparator)
                 used += TextRenderer.crumbSeparatorWidth
             }
             guard used <= room, appendPlain(crumb, limit: room - used) else {
-                bytes.removeLast(bytes.count - start)
+                output.removeLast(output.count - start)
                 return false
             }
             used += crumb.utf8.count
         }
-        bytes.append(contentsOf: Self.urlSeparator)
-        bytes.append(utf8: url)
-        bytes.append(0x0A)
+        output.append(contentsOf: Self.urlSeparator)
+        output.append(utf8: url)
+        output.append(0x0A)
         return true
     }
 
@@ -476,7 +479,7 @@ struct Lines {
     /// nothing written, otherwise.
     mutating func addPlain(_ line: String) -> Bool {
         guard appendPlain(line, limit: width) else { return false }
-        bytes.append(0x0A)
+        output.append(0x0A)
         return true
     }
 
@@ -486,8 +489,8 @@ struct Lines {
     private mutating func appendPlain(_ text: String, limit: Int) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
-            guard utf8.count <= limit, utf8.allSatisfy(\.isPrintableASCII) else { return false }
-            bytes.append(contentsOf: utf8)
+            guard utf8.count <= limit, utf8.isPrintableASCII else { return false }
+            output.append(utf8)
             return true
         }
     }
@@ -499,24 +502,24 @@ struct Lines {
 
     /// Lines already laid out.
     mutating func append(_ laidOut: [UInt8]) {
-        bytes.append(contentsOf: laidOut)
+        output.append(contentsOf: laidOut)
     }
 
     mutating func blank() {
-        bytes.append(0x0A)
+        output.append(0x0A)
     }
 
     mutating func rule() {
-        bytes.append(utf8: ruleText)
-        bytes.append(0x0A)
+        output.append(utf8: ruleText)
+        output.append(0x0A)
     }
 
     /// Text wrapped to the width, each line indented.
     mutating func wrap(_ paragraph: String, indent: Int = 0, emphasis: TextStyle.Emphasis? = nil) {
         // One line that fits, as most paragraphs of a screen: written as it is.
         if indent == 0, emphasis == nil || style == .plain, paragraph.isOneLine(fitting: width) {
-            bytes.append(utf8: paragraph)
-            bytes.append(0x0A)
+            output.append(utf8: paragraph)
+            output.append(0x0A)
             return
         }
         let pad = String(repeating: " ", count: indent)
@@ -543,9 +546,9 @@ struct Lines {
         // A value that is its own one line, as most are, is written as it is: nothing to
         // wrap, and the line fits the width.
         if room >= 8, value.isOneLine(fitting: room) {
-            bytes.append(contentsOf: heads.heads[index])
-            bytes.append(utf8: value)
-            bytes.append(0x0A)
+            output.append(contentsOf: heads.heads[index])
+            output.append(utf8: value)
+            output.append(0x0A)
             return
         }
         let label = heads.labels[index]
@@ -590,8 +593,8 @@ struct Lines {
         if plain.displayWidth > width {
             add(plain)
         } else {
-            bytes.append(utf8: styled)
-            bytes.append(0x0A)
+            output.append(utf8: styled)
+            output.append(0x0A)
         }
     }
 }

@@ -59,6 +59,66 @@ final class StringTextTests: XCTestCase {
         XCTAssertEqual("a  b".wrapped(toWidth: 80), ["a b"])
     }
 
+    /// Texts of 0 to 40 bytes drawn from the bytes at the edges of each check (controls,
+    /// space, the first and last printable, DEL, the first high byte, 0xFF), each byte in
+    /// every position of an eight-byte word: the checks made eight bytes at a time answer
+    /// as the byte-by-byte definitions do.
+    func testTheEightAtATimeChecksAnswerAsByteByByte() {
+        let edges: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x41, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        var generator = SystemRandomNumberGenerator()
+        func oneLine(_ bytes: [UInt8]) -> Bool {
+            !bytes.isEmpty && bytes.first != 0x20 && bytes.last != 0x20
+                && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x20 && $1 == 0x20 }
+        }
+        var texts: [[UInt8]] = []
+        for length in 0...40 {
+            for _ in 0..<60 { texts.append((0..<length).map { _ in edges.randomElement(using: &generator)! }) }
+            // Mostly printable, with one edge byte in each place, and two spaces at each place.
+            for place in 0..<length {
+                for edge in edges {
+                    var text = [UInt8](repeating: 0x61, count: length)
+                    text[place] = edge
+                    texts.append(text)
+                }
+                var spaced = [UInt8](repeating: 0x61, count: length)
+                spaced[place] = 0x20
+                if place + 1 < length { spaced[place + 1] = 0x20 }
+                texts.append(spaced)
+            }
+        }
+        for bytes in texts {
+            let expectedPrintable = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+            bytes.withUnsafeBufferPointer { buffer in
+                XCTAssertEqual(buffer.isPrintableASCII, expectedPrintable, "\(bytes)")
+            }
+            // Whole bytes of valid UTF-8 only make a String as they are.
+            if let text = String(validating: bytes, as: UTF8.self) {
+                XCTAssertEqual(text.isPrintableASCII, expectedPrintable, "\(bytes)")
+                XCTAssertEqual(text.isOneLine(fitting: 80), oneLine(bytes), "\(bytes)")
+            }
+        }
+    }
+
+    func testScreenBytesGrowAndTakeBackWhatWasWritten() {
+        var written = ScreenBytes(after: Array("> ".utf8), room: 4)
+        var expected = Array("> ".utf8)
+        for round in 0..<200 {
+            let piece = Array(String(repeating: "x", count: round % 37).utf8) + [0x0A]
+            written.append(contentsOf: piece)
+            written.append(utf8: "é")
+            written.appendSpaces(round % 3)
+            written.appendDecimal(round - 100)
+            expected += piece + Array("é".utf8) + [UInt8](repeating: 0x20, count: round % 3) + Array(String(round - 100).utf8)
+            if round % 10 == 9 {
+                written.removeLast(5)
+                expected.removeLast(5)
+            }
+            XCTAssertEqual(written.count, expected.count)
+        }
+        XCTAssertEqual(written.take(), expected)
+        XCTAssertEqual(written.count, 0)
+    }
+
     func testTextIsAppendedAsItsUTF8() {
         var bytes = Array("> ".utf8)
         bytes.append(utf8: "café")

@@ -183,18 +183,18 @@ final class TextRendererTests: XCTestCase {
                 let room = width - url.utf8.count - 3
                 var lines = Lines(width: width, style: .plain, rule: "")
                 guard room >= 8, lines.addPlace(crumbs, url, room: room) else {
-                    XCTAssertEqual(lines.bytes, [], "nothing written when it does not fit")
+                    XCTAssertEqual(lines.takeBytes(), [], "nothing written when it does not fit")
                     continue
                 }
                 written += 1
                 let laidOut = TextRenderer.breadcrumb(crumbs, fitting: room) + " · " + url + "\n"
-                XCTAssertEqual(String(decoding: lines.bytes, as: UTF8.self), laidOut, "\(crumbs) at \(width)")
+                XCTAssertEqual(String(decoding: lines.takeBytes(), as: UTF8.self), laidOut, "\(crumbs) at \(width)")
             }
         }
         XCTAssertGreaterThan(written, 5)
         var lines = Lines(width: 80, style: .plain, rule: "")
         XCTAssertFalse(lines.addPlace(["My Tasks", "Café"], url, room: 50), "not ASCII: laid out by characters")
         XCTAssertFalse(lines.addPlace(["My Tasks", "a\tb"], url, room: 50), "a control character: escaped")
-        XCTAssertEqual(lines.bytes, [])
+        XCTAssertEqual(lines.takeBytes(), [])
     }
 }

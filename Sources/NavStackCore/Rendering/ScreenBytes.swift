@@ -1,0 +1,81 @@
+/// The bytes of a screen as its lines are written: many short pieces, each copied
+/// straight into memory of its own, without the checks and the generic copy an
+/// array's `append(contentsOf:)` makes each time. Taken as an array at the end.
+struct ScreenBytes: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count: Int
+
+    /// Bytes that start with `start`, with `room` more to write before growing.
+    init(after start: [UInt8], room: Int) {
+        capacity = start.count + max(room, 16)
+        base = .allocate(capacity: capacity)
+        count = 0
+        append(contentsOf: start)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written, taken: none are left after.
+    mutating func take() -> [UInt8] {
+        let written = [UInt8](UnsafeBufferPointer(start: base, count: count))
+        count = 0
+        return written
+    }
+
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress else { return }
+        let length = source.count
+        if length > capacity - count { grow(toHold: length) }
+        (base + count).update(from: start, count: length)
+        count += length
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// Appends the text's UTF-8, from its storage at once when it has it contiguous (as
+    /// native strings do).
+    mutating func append(utf8 text: some StringProtocol) {
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            for byte in text.utf8 { append(byte) }
+        }
+    }
+
+    /// Appends `count` spaces.
+    mutating func appendSpaces(_ count: Int) {
+        for _ in 0..<max(0, count) { append(0x20) }
+    }
+
+    /// Appends the decimal digits of `number` (and its sign) as ASCII.
+    mutating func appendDecimal(_ number: Int) {
+        var digits: [UInt8] = []
+        digits.appendDecimal(number)
+        append(contentsOf: digits)
+    }
+
+    /// Takes back the last `count` bytes written.
+    mutating func removeLast(_ count: Int) {
+        precondition(count >= 0 && count <= self.count, "only what was written is taken back")
+        self.count -= count
+    }
+
+    /// Makes room for `length` more bytes at least, doubling what there is.
+    private mutating func grow(toHold length: Int) {
+        let larger = max(capacity * 2, count + length)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+}
