@@ -151,9 +151,8 @@ extension Command {
             while wordEnd < end, !bytes[wordEnd].isASCIIWhitespace { wordEnd += 1 }
             var argumentStart = wordEnd
             while argumentStart < end, bytes[argumentStart].isASCIIWhitespace { argumentStart += 1 }
-            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
             self = .parts(
-                word: CommandWord(word: word),
+                word: CommandWord.lookUp(ascii: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd])),
                 argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
         }
     }
@@ -305,6 +304,9 @@ extension Command {
 
     /// A title or notes within their limit.
     static func text(_ text: String, limit: Int, what: TextField) throws(NavError) -> String {
+        // A character takes a byte at least: text of no more bytes than the limit is
+        // within it, without counting its characters.
+        guard text.utf8.count > limit else { return text }
         let count = text.count
         guard count <= limit else { throw .textTooLong(what, count: count, limit: limit) }
         return text
@@ -320,6 +322,7 @@ extension Command {
 
     /// A profile name: not blank, short, no control characters.
     static func name(_ text: String) throws(NavError) -> String {
+        guard text.utf8.count > Limits.nameCharacters else { return text }
         let count = text.count
         guard count <= Limits.nameCharacters else {
             throw .textTooLong(.name, count: count, limit: Limits.nameCharacters)

@@ -66,6 +66,40 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
 
     private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
+    /// Looks up a word typed in ASCII, ignoring case, from its bytes: each word is at most
+    /// eight bytes, kept as one number, found by halves among the words' numbers.
+    static func lookUp(ascii bytes: UnsafeBufferPointer<UInt8>) -> CommandWord? {
+        guard let key = packed(bytes) else { return nil }
+        var low = 0
+        var high = byPacked.count
+        while low < high {
+            let middle = (low + high) / 2
+            let (found, word) = byPacked[middle]
+            if found == key { return word }
+            if found < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Up to eight ASCII bytes, lowered, as one number (the first byte lowest); `nil` for
+    /// more bytes, or none.
+    private static func packed(_ bytes: some Collection<UInt8>) -> UInt64? {
+        guard !bytes.isEmpty, bytes.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            key |= UInt64(lowered) << shift
+            shift += 8
+        }
+        return key
+    }
+
+    private static let byPacked: [(UInt64, CommandWord)] = allCases.map { word in
+        guard let key = packed(word.rawValue.utf8) else { preconditionFailure("a command word is one to eight bytes") }
+        return (key, word)
+    }.sorted { $0.0 < $1.0 }
+
     /// The word closest to a mistyped one, if it is close enough to suggest.
     public static func suggestion(for word: String) -> CommandWord? {
         let typed = Array(word.lowercased())

@@ -109,7 +109,31 @@ final class CommandParsingTests: XCTestCase {
         XCTAssertEqual(error("title " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
         XCTAssertEqual(error("add " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
         XCTAssertNotNil(try? parse("title " + String(repeating: "é", count: Limits.titleCharacters)))
+        XCTAssertNotNil(try? parse("title " + String(repeating: "a", count: Limits.titleCharacters)))
+        // Characters are counted, not bytes: over the limit by one character of two bytes.
+        let wide = String(repeating: "é", count: Limits.titleCharacters + 1)
+        XCTAssertEqual(error("title " + wide), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
+        XCTAssertEqual(error("login " + String(repeating: "ñ", count: 65)), .textTooLong(.name, count: 65, limit: 64))
+        XCTAssertNotNil(try? parse("login " + String(repeating: "ñ", count: 64)))
         XCTAssertEqual(error("login " + String(repeating: "n", count: 65)), .textTooLong(.name, count: 65, limit: 64))
+    }
+
+    func testAWordLooksUpFromItsBytesAsFromItsText() {
+        func lookUp(_ word: String) -> CommandWord? {
+            Array(word.utf8).withUnsafeBufferPointer { CommandWord.lookUp(ascii: $0) }
+        }
+        for word in CommandWord.allCases {
+            for typed in [word.rawValue, word.rawValue.uppercased(), word.rawValue.prefix(1).uppercased() + word.rawValue.dropFirst()] {
+                XCTAssertEqual(lookUp(typed), word, typed)
+                XCTAssertEqual(CommandWord(word: typed), word, typed)
+            }
+            XCTAssertNil(lookUp(word.rawValue + "s"), "one byte more")
+            XCTAssertNil(lookUp(String(word.rawValue.dropLast())) == word ? word : nil, "one byte less")
+        }
+        for other in ["", "settingsx", "sav", "tit le", "@pen", "[edit", "{one}", "ba ck"] {
+            XCTAssertNil(lookUp(other), other)
+            XCTAssertNil(CommandWord(word: other), other)
+        }
     }
 
     func testEditDistanceCountsTranspositionsAsOne() {
