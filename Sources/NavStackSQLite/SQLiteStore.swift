@@ -58,7 +58,7 @@ public final class SQLiteStore: TaskStore {
     /// Profiles' ids by name, as read: a profile is never removed nor renamed, so an id
     /// once committed stays; forgotten when a transaction rolls back (it may have made
     /// the profile).
-    private var profileIDs: [String: Int64] = [:]
+    private var profileIDs = ProfileIDs()
     /// Whether reads are cached: in memory, where no one else writes, and in a file's
     /// shared transaction (``defersCommits``), which locks every other writer out until
     /// it commits.
@@ -218,7 +218,7 @@ public final class SQLiteStore: TaskStore {
             pending = false
             deferredPhase = nil
             try? db.run("ROLLBACK")
-            profileIDs = [:]
+            profileIDs = ProfileIDs()
             ownChangesAfter = ownChangesAtPending
             let failure = storeFailure(error)
             commitFailure = failure
@@ -231,7 +231,7 @@ public final class SQLiteStore: TaskStore {
             try db.run("COMMIT")
         } catch {
             try? db.run("ROLLBACK")
-            profileIDs = [:]
+            profileIDs = ProfileIDs()
             ownChangesAfter = ownChangesAtPending
             let failure = storeFailure(error)
             commitFailure = failure
@@ -270,7 +270,7 @@ public final class SQLiteStore: TaskStore {
             } catch {
                 if began {
                     try? db.run(.rollback)
-                    profileIDs = [:]
+                    profileIDs = ProfileIDs()
                     ownChangesAfter = ownBefore
                     if isCaching { cache = ReadCache() }
                 }
@@ -323,7 +323,7 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
-            profileIDs = [:]
+            profileIDs = ProfileIDs()
             ownChangesAfter = ownBefore
             // What the command mended in the cache, or left to save, was rolled back with it.
             cache = ReadCache()
@@ -375,9 +375,9 @@ public final class SQLiteStore: TaskStore {
 
     /// The id of the profile named `user`; `nil` when there is none.
     func existingProfileID(_ db: Connection, _ user: String) throws -> Int64? {
-        if let id = profileIDs[user] { return id }
+        if let id = profileIDs.id(of: user) { return id }
         let id = try db.statement(Self.profileByName).first({ $0.text(user) }, reading: { $0.int64(0) })
-        profileIDs[user] = id
+        profileIDs.remember(id, of: user)
         return id
     }
 
@@ -395,5 +395,25 @@ public final class SQLiteStore: TaskStore {
     private func begin() throws {
         try db.run(.begin)
         began = true
+    }
+}
+
+/// The ids of the profiles found by name, the last one found kept apart: a session asks
+/// for its own again and again, and a short name compares faster than it hashes.
+struct ProfileIDs {
+    private var ids: [String: Int64] = [:]
+    private var last: (name: String, id: Int64)?
+
+    mutating func id(of name: String) -> Int64? {
+        if let last, last.name == name { return last.id }
+        guard let id = ids[name] else { return nil }
+        last = (name, id)
+        return id
+    }
+
+    /// Keeps what was found for `name` (`nil`: no such profile, forgotten).
+    mutating func remember(_ id: Int64?, of name: String) {
+        ids[name] = id
+        last = id.map { (name, $0) }
     }
 }
