@@ -57,6 +57,15 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 
+    /// Whether the command changes nothing but the fields of the draft shown (`title`,
+    /// `notes`, `done`): not the store, the path, nor what the draft started from.
+    var changesOnlyADraftsFields: Bool {
+        switch self {
+        case .title, .notes, .done: true
+        default: false
+        }
+    }
+
     /// Looks a word up, ignoring case (a few letters outside ASCII lower into it, as the
     /// Kelvin sign into `k`).
     public init?(word: some StringProtocol) {

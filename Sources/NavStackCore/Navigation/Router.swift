@@ -162,10 +162,11 @@ public struct Router {
     /// state it leaves, and answers with the screen. (A method rather than the
     /// transaction's closure: a closure would copy the router to make the screen.)
     private mutating func changeAndShow(by command: Command, from before: Session?, _ pendingBefore: DeepLink?) throws -> Response {
-        try change(by: command)
+        let read = try change(by: command)
         // What the command left, as the tree and the lists are now (an undone move put a
-        // task elsewhere; a delete left fewer pages).
-        let showing = try showing()
+        // task elsewhere; a delete left fewer pages). A field typed into a draft leaves
+        // the screen, its task and the store as they were read.
+        let showing = try read ?? showing()
         try settle(on: showing)
         if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
             try store.savePhase(phase)
@@ -175,7 +176,8 @@ public struct Router {
 
     /// Applies a command that changes the state or the store: the screen it acts on is
     /// read once, for the check that the command is available there and for the command.
-    private mutating func change(by command: Command) throws(NavError) {
+    /// Returns what it read when the command leaves that as it was.
+    private mutating func change(by command: Command) throws(NavError) -> Showing? {
         let showing = try showing()
         try settle(on: showing)
         try ensureAvailable(command.word, on: showing)
@@ -195,6 +197,7 @@ public struct Router {
                 try commit(next, by: command.word, discarding: discarding)
             }
         }
+        return command.word.changesOnlyADraftsFields ? showing : nil
     }
 
     /// Makes the state name what is shown: the tasks path the chain of the task shown, as

@@ -26,8 +26,16 @@ final class CommandReadsTests: XCTestCase {
         try router.run("edit")
         XCTAssertEqual(store.taskReads, 3)
         store.taskReads = 0
+        // A field typed into the draft changes neither the store nor what is shown: the
+        // screen is made from the one read.
         try router.run("title Changed")
-        XCTAssertEqual(store.taskReads, 2)
+        XCTAssertEqual(store.taskReads, 1)
+        guard case .draft(let draft, _, _) = router.shown.content else { return XCTFail("the edit screen") }
+        XCTAssertEqual(draft.fields.title, "Changed")
+        store.taskReads = 0
+        try router.run("save")
+        XCTAssertEqual(store.taskReads, 2, "a save reads what it writes over, and the screen it leaves")
+        XCTAssertEqual(router.shown.breadcrumb, ["My Tasks", "Changed"])
     }
 
     func testWhereAndHelpReadTheTaskOnce() throws {
