@@ -641,29 +641,60 @@ struct ReadCache {
         var id: Int
     }
 
-    /// Answers to one kind of question. The one asked for last is kept apart: a screen
-    /// asks for the same task, page and count again and again.
+    /// Answers to one kind of question. The one asked for or given last is kept apart: a
+    /// screen asks for the same task, page and count again and again, and a change of a
+    /// task gives its answer again; it goes into the table only when another key comes.
     final class Answers<Key: Hashable, Value> {
-        private(set) var values: [Key: Value] = [:]
+        private var values: [Key: Value] = [:]
         private var last: (key: Key, value: Value)?
+        /// Whether `values` holds `last` too.
+        private var lastIsInValues = true
 
         subscript(key: Key) -> Value? {
             get {
                 if let last, last.key == key { return last.value }
                 guard let value = values[key] else { return nil }
-                last = (key, value)
+                keepLast(key, value, inValues: true)
                 return value
             }
             set {
-                values[key] = newValue
-                last = newValue.map { (key, $0) }
+                if let last, last.key == key {
+                    guard let newValue else {
+                        self.last = nil
+                        lastIsInValues = true
+                        values[key] = nil
+                        return
+                    }
+                    self.last = (key, newValue)
+                    lastIsInValues = false
+                    return
+                }
+                guard let newValue else {
+                    values[key] = nil
+                    return
+                }
+                keepLast(key, newValue, inValues: false)
             }
+        }
+
+        /// Makes `key` the last, putting the one before into the table first.
+        private func keepLast(_ key: Key, _ value: Value, inValues: Bool) {
+            putLastInValues()
+            last = (key, value)
+            lastIsInValues = inValues
+        }
+
+        /// Puts the last answer into the table, when it is not there yet.
+        private func putLastInValues() {
+            if let last, !lastIsInValues { values[last.key] = last.value }
+            lastIsInValues = true
         }
 
         /// Changes every answer in place, or forgets it (`change` returns false).
         func update(_ change: (Key, inout Value) -> Bool) {
-            guard !values.isEmpty else { return }
+            putLastInValues()
             last = nil
+            guard !values.isEmpty else { return }
             var forgotten: [Key] = []
             var index = values.startIndex
             while index != values.endIndex {
@@ -676,16 +707,22 @@ struct ReadCache {
 
         /// Changes the answer to `key` in place, when there is one.
         func update(_ key: Key, _ change: (inout Value) -> Void) {
+            if var kept = last, kept.key == key {
+                // Forgotten while it changes, so the value is not shared.
+                last = nil
+                change(&kept.value)
+                last = kept
+                lastIsInValues = false
+                return
+            }
             guard let index = values.index(forKey: key) else { return }
-            // The last answer shares its storage: forgotten first, the answer is changed
-            // where it is.
-            last = nil
             change(&values.values[index])
         }
 
         /// Whether an answer's key is one `test` picks.
         func containsKey(where test: (Key) -> Bool) -> Bool {
-            values.keys.contains(where: test)
+            if let last, test(last.key) { return true }
+            return values.keys.contains(where: test)
         }
     }
 
