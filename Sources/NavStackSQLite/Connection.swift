@@ -200,20 +200,25 @@ final class Statement {
 
     /// Binds text from the statement's own copy.
     fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
+        // Native strings (all but a few bridged ones) lend their bytes without a copy.
+        if let code = text.utf8.withContiguousStorageIfAvailable({ bindText($0, at: index) }) { return code }
         var text = text
-        return text.withUTF8 { bytes in
-            if textsUsed + bytes.count > texts.count {
-                // Texts bound before stay where they are, in the buffer kept aside.
-                outgrown.append(texts)
-                texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, texts.count * 2), alignment: 1)
-                textsUsed = 0
-            }
-            let start = texts.baseAddress! + textsUsed
-            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
-            textsUsed += bytes.count
-            // A non-nil pointer even for "": nil would bind NULL. (nil destructor: static.)
-            return sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        return text.withUTF8 { bindText($0, at: index) }
+    }
+
+    /// Binds the bytes from the statement's own copy.
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        if textsUsed + bytes.count > texts.count {
+            // Texts bound before stay where they are, in the buffer kept aside.
+            outgrown.append(texts)
+            texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, texts.count * 2), alignment: 1)
+            textsUsed = 0
         }
+        let start = texts.baseAddress! + textsUsed
+        if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+        textsUsed += bytes.count
+        // A non-nil pointer even for "": nil would bind NULL. (nil destructor: static.)
+        return sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
     }
 
     /// The statement's SQL, as it was prepared.
