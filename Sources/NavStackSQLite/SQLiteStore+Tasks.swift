@@ -628,7 +628,7 @@ struct StoredTask: Equatable {
 }
 
 /// What a store in memory read since it last wrote, by what was asked.
-struct ReadCache {
+final class ReadCache {
     struct Query: Hashable {
         var user: String
         var query: ListQuery
