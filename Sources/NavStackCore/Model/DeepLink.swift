@@ -60,37 +60,66 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         }
     }
 
+    /// The full URL's bytes, lent to `body`: a task's own link (the usual screen's) is
+    /// written on the stack, any other comes from ``url``.
+    public func withURLBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let written: (chain: [Int], last: StaticString)
+        switch self {
+        case .detail(let chain, 1): written = (chain, "")
+        case .edit(let chain): written = (chain, "/edit")
+        default:
+            var url = url
+            return url.withUTF8(body)
+        }
+        let capacity = Self.chainPathCapacity(written.chain, scheme: true, last: written.last)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
+            let used = Self.writeChainPath(written.chain, scheme: true, last: written.last, into: room)
+            return body(UnsafeBufferPointer(rebasing: room[..<used]))
+        }
+    }
+
     /// `[navstack://]tasks/1/4` and `last`, written byte by byte.
     private static func chainPath(_ chain: [Int], scheme: Bool, last: StaticString) -> String {
-        let head: StaticString = scheme ? "navstack://tasks" : "tasks"
-        // An id is at most 20 digits and a sign.
-        return String(unsafeUninitializedCapacity: head.utf8CodeUnitCount + chain.count * 22 + last.utf8CodeUnitCount) {
-            bytes in
-            var used = 0
-            func append(_ text: StaticString) {
-                for index in 0..<text.utf8CodeUnitCount { bytes[used + index] = text.utf8Start[index] }
-                used += text.utf8CodeUnitCount
-            }
-            append(head)
-            for id in chain {
-                bytes[used] = UInt8(ascii: "/")
-                used += 1
-                if id < 0 {
-                    bytes[used] = UInt8(ascii: "-")
-                    used += 1
-                }
-                var rest = id.magnitude
-                let start = used
-                repeat {
-                    bytes[used] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    used += 1
-                    rest /= 10
-                } while rest > 0
-                bytes[start..<used].reverse()
-            }
-            append(last)
-            return used
+        String(unsafeUninitializedCapacity: chainPathCapacity(chain, scheme: scheme, last: last)) { bytes in
+            writeChainPath(chain, scheme: scheme, last: last, into: bytes)
         }
+    }
+
+    /// The most bytes ``writeChainPath(_:scheme:last:into:)`` writes: an id is at most 20
+    /// digits and a sign.
+    private static func chainPathCapacity(_ chain: [Int], scheme: Bool, last: StaticString) -> Int {
+        (scheme ? 16 : 5) + chain.count * 22 + last.utf8CodeUnitCount
+    }
+
+    /// Writes `[navstack://]tasks/1/4` and `last` into `bytes`; returns how many it wrote.
+    private static func writeChainPath(
+        _ chain: [Int], scheme: Bool, last: StaticString, into bytes: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        let head: StaticString = scheme ? "navstack://tasks" : "tasks"
+        var used = 0
+        func append(_ text: StaticString) {
+            for index in 0..<text.utf8CodeUnitCount { bytes[used + index] = text.utf8Start[index] }
+            used += text.utf8CodeUnitCount
+        }
+        append(head)
+        for id in chain {
+            bytes[used] = UInt8(ascii: "/")
+            used += 1
+            if id < 0 {
+                bytes[used] = UInt8(ascii: "-")
+                used += 1
+            }
+            var rest = id.magnitude
+            let start = used
+            repeat {
+                bytes[used] = UInt8(ascii: "0") + UInt8(rest % 10)
+                used += 1
+                rest /= 10
+            } while rest > 0
+            bytes[start..<used].reverse()
+        }
+        append(last)
+        return used
     }
 
     /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.

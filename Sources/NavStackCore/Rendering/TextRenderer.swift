@@ -123,11 +123,13 @@ public struct TextRenderer {
             lines.add(screen.title.escapedForDisplay, .title)
         }
         if let link = screen.link {
-            let url = link.url
-            let room = width - url.displayWidth - 3
-            // Printable ASCII that fits, the usual line, is written as it is.
-            if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
-                placeLine(screen.breadcrumb, url, room: room, into: &lines)
+            link.withURLBytes { url in
+                // A URL is ASCII: a column a byte.
+                let room = width - url.count - 3
+                // Printable ASCII that fits, the usual line, is written as it is.
+                if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
+                    placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
+                }
             }
         } else {
             lines.add(t(.signedOut))
@@ -455,6 +457,12 @@ struct Lines: ~Copyable {
     /// byte by byte when every crumb is printable ASCII and the crumbs fit `room` (one
     /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
     mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
+        var url = url
+        return url.withUTF8 { addPlace(crumbs, $0, room: room) }
+    }
+
+    /// ``addPlace(_:_:room:)`` with the URL's bytes.
+    mutating func addPlace(_ crumbs: [String], _ url: UnsafeBufferPointer<UInt8>, room: Int) -> Bool {
         // In one pass: what was written is taken back when a crumb is not plain.
         let start = output.count
         var used = 0
@@ -470,7 +478,7 @@ struct Lines: ~Copyable {
             used += crumb.utf8.count
         }
         output.append(contentsOf: Self.urlSeparator)
-        output.append(utf8: url)
+        output.append(url)
         output.append(0x0A)
         return true
     }

@@ -30,6 +30,16 @@ final class DeepLinkTests: XCTestCase {
             XCTAssertEqual(link.url, "navstack://" + path)
             XCTAssertEqual(try DeepLink(parsing: link.url), link)
         }
+        // The bytes lent for a screen's line are the URL's, however the link is written.
+        let lent: [DeepLink] =
+            chains.map(\.0) + [
+                .detail(chain: [Int.max, Int.min, 0, -7], page: 1), .edit(chain: [Int.min]), .edit(chain: []),
+                .detail(chain: [], page: 1), .list(ListState()), .account, .settings, .about,
+                .list(ListState(filter: .done, search: "café & co", page: 4)),
+            ]
+        for link in lent {
+            XCTAssertEqual(link.withURLBytes { String(decoding: $0, as: UTF8.self) }, link.url, "\(link)")
+        }
     }
 
     func testLinksSynthesiseTheBackStack() {
