@@ -186,16 +186,17 @@ extension SQLiteStore {
             after.rev += 1
             var log = try beginChange(db, user, kind)
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
+            let item = after.item
             // A subtask's change moves its parent's counts too.
             if isCaching {
                 if before.parent == 0 {
-                    cache.replace(before.item, with: after.item, of: user)
+                    cache.replace(before.item, with: item, of: user)
                     cache.storedTasks[key] = pair.after
                 } else {
                     cache = ReadCache()
                 }
             }
-            return after.item
+            return item
         }
     }
 
