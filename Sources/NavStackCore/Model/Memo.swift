@@ -62,22 +62,26 @@ struct MemoHasher {
 
     /// The text's length and its first 64 bytes, eight at a time.
     mutating func combine(_ text: String) {
+        // Native strings lend their bytes as they are; others are made native first.
+        if text.utf8.withContiguousStorageIfAvailable({ combine($0) }) != nil { return }
         var text = text
-        text.withUTF8 { utf8 in
-            combine(utf8.count)
-            guard let base = utf8.baseAddress else { return }
-            let count = min(utf8.count, 64)
-            var index = 0
-            while index + 8 <= count {
-                combine(Int(truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-                index += 8
-            }
-            var word = 0
-            while index < count {
-                word = word << 8 | Int(base[index])
-                index += 1
-            }
-            combine(word)
+        text.withUTF8 { combine($0) }
+    }
+
+    private mutating func combine(_ utf8: UnsafeBufferPointer<UInt8>) {
+        combine(utf8.count)
+        guard let base = utf8.baseAddress else { return }
+        let count = min(utf8.count, 64)
+        var index = 0
+        while index + 8 <= count {
+            combine(Int(truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            index += 8
         }
+        var word = 0
+        while index < count {
+            word = word << 8 | Int(base[index])
+            index += 1
+        }
+        combine(word)
     }
 }
