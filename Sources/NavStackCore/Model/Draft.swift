@@ -150,6 +150,14 @@ public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiter
     /// Whether `owner` has a draft (without copying it).
     public func contains(_ owner: DraftOwner) -> Bool { owners.contains(owner) }
 
+    /// Changes the draft of `owner` where it is kept; `false` when there is none.
+    @discardableResult
+    public mutating func change(_ owner: DraftOwner, _ change: (inout Draft) -> Void) -> Bool {
+        guard let index = owners.firstIndex(of: owner) else { return false }
+        change(&drafts[index])
+        return true
+    }
+
     /// The owners of the drafts, in the order they came.
     public var allOwners: [DraftOwner] { owners }
 

@@ -34,6 +34,23 @@ extension StringProtocol {
 }
 
 extension String {
+    /// ``StringProtocol/isBlank`` from the bytes alone when they are ASCII, as nearly all
+    /// are: a byte that is not whitespace answers at once.
+    public var isBlank: Bool {
+        let answer = utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            var other = false
+            for byte in bytes {
+                if byte >= 0x80 {
+                    other = true
+                } else if !byte.isASCIIWhitespace {
+                    return false
+                }
+            }
+            return other ? nil : true
+        }
+        return (answer ?? nil) ?? self[...].isBlank
+    }
+
     /// The text without leading and trailing whitespace; most text has none to trim.
     public var trimmed: String {
         let bytes = utf8

@@ -249,8 +249,9 @@ extension Session {
 
     /// Changes the draft of the screen on top.
     private mutating func editDraft(_ change: (inout DraftFields) -> Void) throws(NavError) {
-        guard let owner = topDraftOwner, drafts.contains(owner) else { throw .taskVanished(path.last?.taskID ?? 0) }
-        change(&drafts[owner]!.fields)
+        guard let owner = topDraftOwner, drafts.change(owner, { change(&$0.fields) }) else {
+            throw .taskVanished(path.last?.taskID ?? 0)
+        }
     }
 
     /// How many pages the list has.
