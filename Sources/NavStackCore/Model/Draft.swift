@@ -31,7 +31,12 @@ public struct DraftFields: Equatable, Hashable, Sendable {
 
     /// The fields whose values differ from `other`'s, in field order.
     public func changedFields(from other: DraftFields) -> [TaskField] {
-        TaskField.allCases.filter { self[$0] != other[$0] }
+        // Field by field, in ``TaskField``'s order, without wrapping each value.
+        var changed: [TaskField] = []
+        if title != other.title { changed.append(.title) }
+        if notes != other.notes { changed.append(.notes) }
+        if done != other.done { changed.append(.done) }
+        return changed
     }
 }
 

@@ -4,6 +4,22 @@ import XCTest
 /// The merge rules of `save`, field by field: every field, every combination of what the
 /// draft (mine) and another writer (theirs) did with the base.
 final class MergeTests: XCTestCase {
+    /// The fields two values differ in are those whose values differ, in field order;
+    /// text by canonical equivalence ("é" typed as "e" and U+0301 is no change).
+    func testChangedFieldsAreTheFieldsWhoseValuesDiffer() {
+        let base = DraftFields(title: "Caf\u{E9}", notes: "n", done: false)
+        for title in ["Caf\u{E9}", "Cafe\u{301}", "Other"] {
+            for notes in ["n", "", "m"] {
+                for done in [false, true] {
+                    let other = DraftFields(title: title, notes: notes, done: done)
+                    XCTAssertEqual(other.changedFields(from: base), TaskField.allCases.filter { other[$0] != base[$0] })
+                }
+            }
+        }
+        XCTAssertEqual(DraftFields(title: "Other", notes: "m", done: true).changedFields(from: base), [.title, .notes, .done])
+        XCTAssertEqual(DraftFields(title: "Cafe\u{301}", notes: "n").changedFields(from: base), [])
+    }
+
     /// Two values of each field besides the base's.
     private static func values(_ field: TaskField) -> (base: FieldValue, x: FieldValue, y: FieldValue) {
         switch field {
