@@ -126,6 +126,23 @@ extension Command {
         return (word, end == text.endIndex ? "" : text[end...].trimmed)
     }
 
+    /// A line of printable ASCII split from its bytes, with nothing decoded first.
+    enum PlainLine {
+        /// Blank, or a comment.
+        case blank
+        case command(CommandWord, argument: String)
+    }
+
+    /// ``split(_:)`` of a line of printable ASCII, from its bytes: `nil` when the line
+    /// needs `split` itself (an unknown word, whose error `split` makes).
+    static func split(printableASCII bytes: UnsafeBufferPointer<UInt8>) -> PlainLine? {
+        switch ASCIIParts(bytes) {
+        case .blank: .blank
+        case .parts(let word?, let argument): .command(word, argument: argument)
+        case .parts(nil, _), .other: nil
+        }
+    }
+
     /// An ASCII line's parts: blank (or a comment), or its word (`nil` when unknown) and
     /// its argument, both trimmed. `other` is a line with other characters, whose
     /// whitespace only characters can tell.

@@ -115,8 +115,15 @@ public struct Interpreter {
         let length = length ?? bytes.count
         if options.echo { echo(bytes, length: length, to: sink) }
         do throws(NavError) {
-            let line = try Self.decode(bytes, length: length)
-            guard let (word, argument) = try Command.split(line) else { return .nothing }
+            let split: (word: CommandWord, argument: String)?
+            // A line of printable ASCII within the limit (nearly every line) is split from
+            // its bytes, with nothing to decode or check first.
+            switch length <= Limits.lineBytes ? Self.splitPlain(bytes) : nil {
+            case .blank?: split = nil
+            case .command(let word, let argument)?: split = (word, argument)
+            case nil: split = try Command.split(try Self.decode(bytes, length: length))
+            }
+            guard let (word, argument) = split else { return .nothing }
             let response = try router.apply(try command(word, argument))
             if let failure = router.takeLinkFailure() {
                 // Signed in, but the waiting link failed: the screen and the error.
@@ -158,6 +165,13 @@ public struct Interpreter {
             try router.ensureAvailable(word)
             throw error
         }
+    }
+
+    /// The line split from its bytes when it is printable ASCII; else `nil`.
+    private static func splitPlain(_ bytes: ArraySlice<UInt8>) -> Command.PlainLine? {
+        bytes.withContiguousStorageIfAvailable { bytes -> Command.PlainLine? in
+            bytes.isPrintableASCII ? Command.split(printableASCII: bytes) : nil
+        } ?? nil
     }
 
     /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control or

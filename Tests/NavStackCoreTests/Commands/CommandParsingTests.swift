@@ -136,6 +136,28 @@ final class CommandParsingTests: XCTestCase {
         }
     }
 
+    /// A line of printable ASCII split from its bytes gives what `split` gives the line
+    /// decoded; an unknown word is left to `split` (for its error and suggestion).
+    func testAPlainLineSplitsFromItsBytesAsFromItsText() throws {
+        let lines = [
+            "", "   ", "# a comment", "  #open 2", "open 2", "  OPEN   2  ", "title  Buy  milk ", "title", "Save", "save!",
+            "back! 2", "toggle", "notes a#b", "opne 2", "xyzzy", "go navstack://tasks/1", "find  ~`!@$%^&*()", "where  ",
+        ]
+        for line in lines {
+            let plain = Array(line.utf8).withUnsafeBufferPointer { Command.split(printableASCII: $0) }
+            switch plain {
+            case .blank?:
+                XCTAssertNil(try Command.split(line), line)
+            case .command(let word, let argument)?:
+                let split = try XCTUnwrap(try Command.split(line), line)
+                XCTAssertEqual(split.word, word, line)
+                XCTAssertEqual(split.argument, argument, line)
+            case nil:
+                XCTAssertThrowsError(try Command.split(line), line)
+            }
+        }
+    }
+
     func testEditDistanceCountsTranspositionsAsOne() {
         XCTAssertEqual(editDistance(Array("opne"), Array("open")), 1)
         XCTAssertEqual(editDistance(Array("kitten"), Array("sitting")), 3)
