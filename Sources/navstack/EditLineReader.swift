@@ -85,7 +85,8 @@ struct EditLineReader: LineReader {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
         guard fd >= 0 else { return }
         Glibc.close(fd)
-        let temporary = String(cString: template)
+        // The name mkstemp filled in, without its terminating NUL.
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if ns_history_save(history, temporary) < 0 || rename(temporary, path) != 0 {
             unlink(temporary)
         }
