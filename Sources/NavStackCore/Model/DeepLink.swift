@@ -63,37 +63,56 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The full URL's bytes, lent to `body`: a task's own link (the usual screen's) is
     /// written on the stack, any other comes from ``url``.
     public func withURLBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let written: (chain: [Int], last: StaticString)
         switch self {
-        case .detail(let chain, 1): written = (chain, "")
-        case .edit(let chain): written = (chain, "/edit")
+        case .detail(let chain, 1): Self.withChainURLBytes(chain, count: chain.count, last: "", body)
+        case .edit(let chain): Self.withChainURLBytes(chain, count: chain.count, last: "/edit", body)
         default:
-            var url = url
-            return url.withUTF8(body)
+            Self.withUTF8(of: url, body)
         }
-        let capacity = Self.chainPathCapacity(written.chain, scheme: true, last: written.last)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { room in
-            let used = Self.writeChainPath(written.chain, scheme: true, last: written.last, into: room)
+    }
+
+    /// The URL of a task's screen from the routes of the path to it (what a detail or an
+    /// edit screen's link is made from), its bytes lent to `body` from the stack.
+    static func withTaskURLBytes<R>(path: [Route], editing: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let chain = path.lazy.compactMap { route -> Int? in
+            if case .detail(let id) = route { return id }
+            return nil
+        }
+        return withChainURLBytes(chain, count: path.count, last: editing ? "/edit" : "", body)
+    }
+
+    /// `navstack://tasks/1/4` and `last` written on the stack for `body`; `count` is at
+    /// least how many ids `chain` has.
+    private static func withChainURLBytes<R>(
+        _ chain: some Sequence<Int>, count: Int, last: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chainPathCapacity(count, scheme: true, last: last)) { room in
+            let used = writeChainPath(chain, scheme: true, last: last, into: room)
             return body(UnsafeBufferPointer(rebasing: room[..<used]))
         }
     }
 
+    private static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var text = text
+        return text.withUTF8(body)
+    }
+
     /// `[navstack://]tasks/1/4` and `last`, written byte by byte.
     private static func chainPath(_ chain: [Int], scheme: Bool, last: StaticString) -> String {
-        String(unsafeUninitializedCapacity: chainPathCapacity(chain, scheme: scheme, last: last)) { bytes in
+        String(unsafeUninitializedCapacity: chainPathCapacity(chain.count, scheme: scheme, last: last)) { bytes in
             writeChainPath(chain, scheme: scheme, last: last, into: bytes)
         }
     }
 
-    /// The most bytes ``writeChainPath(_:scheme:last:into:)`` writes: an id is at most 20
-    /// digits and a sign.
-    private static func chainPathCapacity(_ chain: [Int], scheme: Bool, last: StaticString) -> Int {
-        (scheme ? 16 : 5) + chain.count * 22 + last.utf8CodeUnitCount
+    /// The most bytes ``writeChainPath(_:scheme:last:into:)`` writes for `count` ids: an
+    /// id is at most 20 digits and a sign.
+    private static func chainPathCapacity(_ count: Int, scheme: Bool, last: StaticString) -> Int {
+        (scheme ? 16 : 5) + count * 22 + last.utf8CodeUnitCount
     }
 
     /// Writes `[navstack://]tasks/1/4` and `last` into `bytes`; returns how many it wrote.
     private static func writeChainPath(
-        _ chain: [Int], scheme: Bool, last: StaticString, into bytes: UnsafeMutableBufferPointer<UInt8>
+        _ chain: some Sequence<Int>, scheme: Bool, last: StaticString, into bytes: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         let head: StaticString = scheme ? "navstack://tasks" : "tasks"
         var used = 0

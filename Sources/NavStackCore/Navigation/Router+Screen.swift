@@ -88,8 +88,8 @@ extension Router {
         let actions = availableWords(on: showing)
         guard let session else {
             return Screen(
-                kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, link: nil,
-                breadcrumb: try breadcrumb(of: nil, chain: []), actions: actions, content: .login(pending: pendingLink))
+                kind: .login, title: t(.titleSignIn), tab: nil, path: [], sheet: nil, breadcrumb: try breadcrumb(of: nil, chain: []),
+                actions: actions, content: .login(pending: pendingLink))
         }
         let user = session.user
         let breadcrumb = try self.breadcrumb(of: session, chain: showing.chain)
@@ -150,8 +150,8 @@ extension Router {
             preconditionFailure("signed in")
         }
         return Screen(
-            kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet,
-            link: session.link, breadcrumb: breadcrumb, actions: actions, content: content)
+            kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet, list: session.list,
+            subtaskPage: session.subtaskPageShown, breadcrumb: breadcrumb, actions: actions, content: content)
     }
 
     /// Where the session is, as the screen's second line names it: the tab, then each

@@ -67,33 +67,59 @@ public final class Screen: Hashable, Sendable {
     public let tab: Tab?
     public let path: [Route]
     public let sheet: Sheet?
-    /// `nil` when signed out.
-    public let link: DeepLink?
+    /// The list's state and the page of the subtasks shown, which the link names with the
+    /// tab, the path and the sheet.
+    public let list: ListState
+    public let subtaskPage: Int
     public let breadcrumb: [String]
     /// The command words available here, in the order the screen shows them.
     public let actions: [CommandWord]
     public let content: Content
 
+    /// A screen of a signed-in session when `tab` is given, of the sign-in when not.
     public init(
-        kind: ScreenKind, title: String, tab: Tab?, path: [Route], sheet: Sheet?, link: DeepLink?,
-        breadcrumb: [String], actions: [CommandWord], content: Content
+        kind: ScreenKind, title: String, tab: Tab?, path: [Route], sheet: Sheet?, list: ListState = ListState(),
+        subtaskPage: Int = 1, breadcrumb: [String], actions: [CommandWord], content: Content
     ) {
         self.kind = kind
         self.title = title
         self.tab = tab
         self.path = path
         self.sheet = sheet
-        self.link = link
+        self.list = list
+        self.subtaskPage = subtaskPage
         self.breadcrumb = breadcrumb
         self.actions = actions
         self.content = content
+    }
+
+    /// The deep link of what is shown; `nil` when signed out. (Made when asked for: a
+    /// screen drawn as text writes its URL from the path.)
+    public var link: DeepLink? {
+        tab.map { DeepLink(tab: $0, path: path, sheet: sheet, list: list, page: subtaskPage) }
+    }
+
+    /// The URL's bytes, lent to `body`; `nil` when signed out. A task's screen, the usual
+    /// one, writes them from its path on the stack.
+    func withURLBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let tab else { return nil }
+        if tab == .tasks, sheet == nil {
+            switch path.last {
+            case .detail? where subtaskPage == 1: return DeepLink.withTaskURLBytes(path: path, editing: false, body)
+            case .edit?: return DeepLink.withTaskURLBytes(path: path, editing: true, body)
+            default: break
+            }
+        }
+        return link?.withURLBytes(body)
     }
 
     /// Two screens are equal when they show the same.
     public static func == (lhs: Screen, rhs: Screen) -> Bool {
         lhs === rhs
             || (lhs.kind == rhs.kind && lhs.title == rhs.title && lhs.tab == rhs.tab && lhs.path == rhs.path
-                && lhs.sheet == rhs.sheet && lhs.link == rhs.link && lhs.breadcrumb == rhs.breadcrumb
+                && lhs.sheet == rhs.sheet
+                && (lhs.list == rhs.list && lhs.subtaskPage == rhs.subtaskPage || lhs.link == rhs.link)
+                && lhs.breadcrumb == rhs.breadcrumb
                 && lhs.actions == rhs.actions && lhs.content == rhs.content)
     }
 

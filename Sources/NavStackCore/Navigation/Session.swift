@@ -127,7 +127,12 @@ public struct Session: Equatable, Hashable, Sendable {
 
     /// The deep link of what is shown (a question has none of its own: the screen under it).
     public var link: DeepLink {
-        DeepLink(tab: tab, path: path, sheet: sheet, list: list, page: topTaskID.flatMap { subtaskPages[$0] } ?? 1)
+        DeepLink(tab: tab, path: path, sheet: sheet, list: list, page: subtaskPageShown)
+    }
+
+    /// The page of the subtasks of the task shown (1 when none is).
+    public var subtaskPageShown: Int {
+        topTaskID.flatMap { subtaskPages[$0] } ?? 1
     }
 
     /// The task whose detail screen is on top of the tasks path, if any.

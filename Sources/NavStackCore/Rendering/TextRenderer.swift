@@ -107,7 +107,7 @@ public struct TextRenderer {
     public func listChromeLines(actions: [CommandWord]) -> Int {
         let page = ListPage(rows: [], total: 0, filter: .all, search: nil, page: 1, pages: 1)
         let screen = Screen(
-            kind: .list, title: "", tab: .tasks, path: [], sheet: nil, link: .tasks, breadcrumb: [],
+            kind: .list, title: "", tab: .tasks, path: [], sheet: nil, breadcrumb: [],
             actions: actions, content: .list(page))
         var text = ""
         render(.screen(screen), to: &text)
@@ -122,18 +122,15 @@ public struct TextRenderer {
         } else {
             lines.add(screen.title.escapedForDisplay, .title)
         }
-        if let link = screen.link {
-            link.withURLBytes { url in
-                // A URL is ASCII: a column a byte.
-                let room = width - url.count - 3
-                // Printable ASCII that fits, the usual line, is written as it is.
-                if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
-                    placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
-                }
+        let placed = screen.withURLBytes { url in
+            // A URL is ASCII: a column a byte.
+            let room = width - url.count - 3
+            // Printable ASCII that fits, the usual line, is written as it is.
+            if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
+                placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
             }
-        } else {
-            lines.add(t(.signedOut))
         }
+        if placed == nil { lines.add(t(.signedOut)) }
         lines.rule()
         switch screen.content {
         case .login(let pending):

@@ -94,7 +94,7 @@ final class SharedValuesTests: XCTestCase {
             .screen(
                 Screen(
                     kind: .edit, title: "Edit Task", tab: .tasks, path: [.detail(1), .edit(1)], sheet: nil,
-                    link: .tasks, breadcrumb: ["My Tasks", task.title, "Edit"], actions: [.title, .save],
+                    breadcrumb: ["My Tasks", task.title, "Edit"], actions: [.title, .save],
                     content: .draft(Draft(editing: DraftFields(title: title)), conflicts: [], deleted: false)))
         }
         XCTAssertEqual(screen(title: "Same").memoHash, screen(title: "Same").memoHash)

@@ -26,6 +26,30 @@ final class SubtaskRouterTests: XCTestCase {
         return router
     }
 
+    /// A screen's URL as its text line writes it (from the path, for a task's screen) is
+    /// its link's URL, on every kind of screen: the list in any state, a task deep in the
+    /// tree and a page of its subtasks, its edit screen, the sheet, a question, the account
+    /// tab, signed out.
+    func testTheURLWrittenIsTheLinksOnEveryScreen() throws {
+        var urls: Set<String> = []
+        var router = try makeTree(pageSize: 1)
+        func check(_ line: String) {
+            if !line.isEmpty, let error = router.failure(line) { return XCTFail("\(line): \(error)") }
+            let screen = router.shown
+            XCTAssertEqual(screen.withURLBytes { String(decoding: $0, as: UTF8.self) }, screen.link?.url, line)
+            urls.insert(screen.link?.url ?? "signed out")
+        }
+        for line in [
+            "", "filter open", "find apple", "find", "filter all", "page 2", "page 1", "open 1", "next", "open 1", "edit",
+            "title X", "cancel", "back", "new", "cancel", "delete", "no", "root", "go tasks/1/4/6/edit", "tab account",
+            "settings", "back", "about", "tab tasks", "tab account", "back", "logout",
+        ] {
+            check(line)
+        }
+        XCTAssertTrue(urls.isSuperset(of: ["navstack://tasks/1?page=2", "navstack://tasks/1/new", "signed out"]))
+        XCTAssertGreaterThanOrEqual(urls.count, 14)
+    }
+
     // MARK: The detail screen's subtasks
 
     func testAddOnADetailCreatesASubtaskAndOpensIt() throws {
