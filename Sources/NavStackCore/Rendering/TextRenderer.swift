@@ -122,15 +122,17 @@ public struct TextRenderer {
         } else {
             lines.add(screen.title.escapedForDisplay, .title)
         }
-        let placed = screen.withURLBytes { url in
-            // A URL is ASCII: a column a byte.
-            let room = width - url.count - 3
-            // Printable ASCII that fits, the usual line, is written as it is.
-            if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
-                placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
-            }
-        }
-        if placed == nil { lines.add(t(.signedOut)) }
+        let placed =
+            screen.withURLBytes { url -> Bool in
+                // A URL is ASCII: a column a byte.
+                let room = width - url.count - 3
+                // Printable ASCII that fits, the usual line, is written as it is.
+                if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
+                    placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
+                }
+                return true
+            } ?? false
+        if !placed { lines.add(t(.signedOut)) }
         lines.rule()
         switch screen.content {
         case .login(let pending):
