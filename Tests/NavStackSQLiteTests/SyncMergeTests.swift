@@ -500,7 +500,7 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 1_000)
         XCTAssertLessThan(first.count, 2_500)
         XCTAssertLessThanOrEqual(first.request.json().count, SyncLimits.maximumRequestBytes + 64 << 10)
-        try a.applySyncAnswer(user, SyncAnswer(json: log.answer(first.request.json())), to: first)
+        _ = try a.applySyncAnswer(user, SyncAnswer(json: log.answer(first.request.json())), to: first)
         try log.sync(a, user)
         try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 2_500)
