@@ -79,17 +79,7 @@ extension [UInt8] {
 
     /// Appends the decimal digits of `number` (and its sign) as ASCII.
     mutating func appendDecimal(_ number: Int) {
-        if number < 0 { append(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = number.magnitude
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        withDecimalDigits(of: number) { append(contentsOf: $0) }
     }
 }
 
@@ -204,5 +194,24 @@ extension String {
             }
         }
         return out
+    }
+}
+
+/// The decimal digits of `number` (and its sign) as ASCII, lent to `body` from the stack.
+func withDecimalDigits<R>(of number: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    // At most 19 digits and a sign.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var rest = number.magnitude
+        var start = digits.count
+        repeat {
+            start -= 1
+            digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        if number < 0 {
+            start -= 1
+            digits[start] = UInt8(ascii: "-")
+        }
+        return body(UnsafeBufferPointer(rebasing: digits[start...]))
     }
 }

@@ -58,9 +58,7 @@ struct ScreenBytes: ~Copyable {
 
     /// Appends the decimal digits of `number` (and its sign) as ASCII.
     mutating func appendDecimal(_ number: Int) {
-        var digits: [UInt8] = []
-        digits.appendDecimal(number)
-        append(contentsOf: digits)
+        withDecimalDigits(of: number) { append($0) }
     }
 
     /// Takes back the last `count` bytes written.
