@@ -87,7 +87,17 @@ final class RacingStore: TaskStore {
     func undo(_ user: String) throws -> ChangeKind? { try base.undo(user) }
     func redo(_ user: String) throws -> ChangeKind? { try base.redo(user) }
     func loadPhase() throws -> Phase { try base.loadPhase() }
-    func savePhase(_ phase: Phase) throws { try base.savePhase(phase) }
+    /// Set: the next `savePhase` fails, as a full disk would make it fail.
+    var phaseSaveFails = false
+    struct DiskFull: Error {}
+
+    func savePhase(_ phase: Phase) throws {
+        if phaseSaveFails {
+            phaseSaveFails = false
+            throw DiskFull()
+        }
+        try base.savePhase(phase)
+    }
 }
 
 final class ScreenRaceTests: XCTestCase {
@@ -119,5 +129,55 @@ final class ScreenRaceTests: XCTestCase {
         XCTAssertEqual(router.completions(for: "toggle ").candidates, [], "the detail screen has no rows")
         XCTAssertNil(store.victim, "the other process deleted it")
         XCTAssertEqual(try router.screenKind(), .notFound)
+    }
+}
+
+/// `title`, `notes` and `done` change the draft where the session keeps it: a failure
+/// after the change puts it back, and with it what settling the path changed.
+final class DraftFieldFailureTests: XCTestCase {
+    private func editingTask2() throws -> (Router, RacingStore) {
+        let store = RacingStore(try SQLiteStore(path: nil))
+        var router = Router(store: store, configuration: .init(sampleForNewProfiles: true))
+        _ = try router.apply(.login("ana"))
+        _ = try router.apply(.open(row: 2))
+        _ = try router.apply(.edit)
+        _ = try router.apply(.title("Study Swift"))
+        return (router, store)
+    }
+
+    func testAFieldWhoseSavedPlaceFailsToBeWrittenLeavesTheDraftAsItWas() throws {
+        var (router, store) = try editingTask2()
+        let before = router.session
+        for command: Command in [.title("Lost"), .notes("lost"), .done(true)] {
+            store.phaseSaveFails = true
+            XCTAssertThrowsError(try router.apply(command)) { error in
+                guard case NavError.store = error else { return XCTFail("\(command): \(error)") }
+            }
+            XCTAssertEqual(router.session, before, "\(command) failed: the session is as it was")
+        }
+        guard case .screen(let screen) = try router.apply(.notes("kept")),
+            case .draft(let draft, _, _) = screen.content
+        else { return XCTFail("the edit screen") }
+        XCTAssertEqual(draft.fields.title, "Study Swift")
+        XCTAssertEqual(draft.fields.notes, "kept")
+        XCTAssertEqual(try store.loadPhase(), router.phase, "the field that succeeded is saved with the draft")
+    }
+
+    func testAFieldThatFailsAfterThePathWasSettledPutsThePathBack() throws {
+        var (router, store) = try editingTask2()
+        // Another process moves the task under task 1: its chain is now 1, 2.
+        _ = try store.base.move("ana", id: 2, under: 1)
+        let before = router.session
+        XCTAssertThrowsError(try router.apply(.title("  "))) { error in
+            XCTAssertEqual(error as? NavError, .blankTitle)
+        }
+        XCTAssertEqual(router.session, before, "settled for nothing: put back")
+        XCTAssertEqual(router.session?.tasksPath, [.detail(2), .edit(2)])
+        store.phaseSaveFails = true
+        XCTAssertThrowsError(try router.apply(.title("Moved")))
+        XCTAssertEqual(router.session, before, "a failed save of the place puts the settled path back too")
+        _ = try router.apply(.title("Moved"))
+        XCTAssertEqual(router.session?.tasksPath, [.detail(1), .detail(2), .edit(2)], "kept when the command is")
+        XCTAssertEqual(router.session?.drafts[.edit(2)]?.fields.title, "Moved")
     }
 }
