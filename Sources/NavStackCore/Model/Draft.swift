@@ -31,12 +31,16 @@ public struct DraftFields: Equatable, Hashable, Sendable {
 
     /// The fields whose values differ from `other`'s, in field order.
     public func changedFields(from other: DraftFields) -> [TaskField] {
-        // Field by field, in ``TaskField``'s order, without wrapping each value.
-        var changed: [TaskField] = []
-        if title != other.title { changed.append(.title) }
-        if notes != other.notes { changed.append(.notes) }
-        if done != other.done { changed.append(.done) }
-        return changed
+        // Field by field, without wrapping each value; the list is one of the eight made
+        // once (a save asks twice, and would make a new one each time).
+        let changed = (title != other.title ? 1 : 0) | (notes != other.notes ? 2 : 0) | (done != other.done ? 4 : 0)
+        return Self.fieldLists[changed]
+    }
+
+    /// The fields of each subset, in ``TaskField``'s order, at the subset's bits (title 1,
+    /// notes 2, done 4).
+    private static let fieldLists: [[TaskField]] = (0..<8).map { bits in
+        [TaskField.title, .notes, .done].enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element)
     }
 }
 
@@ -126,8 +130,13 @@ public enum DraftOwner: Equatable, Hashable, Sendable {
 /// the path), kept in a list, so a command's several lookups compare owners rather than
 /// hash them.
 public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    private var owners: [DraftOwner] = []
-    private var drafts: [Draft] = []
+    /// A draft with its owner: kept in one list, which a change copies once.
+    fileprivate struct Entry: Hashable, Sendable {
+        let owner: DraftOwner
+        var draft: Draft
+    }
+
+    private var entries: [Entry] = []
 
     public init() {}
 
@@ -135,48 +144,54 @@ public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiter
         for (owner, draft) in elements { self[owner] = draft }
     }
 
+    private func index(of owner: DraftOwner) -> Int? {
+        entries.firstIndex { $0.owner == owner }
+    }
+
     /// The draft of `owner`; setting `nil` removes it.
     public subscript(owner: DraftOwner) -> Draft? {
-        get { owners.firstIndex(of: owner).map { drafts[$0] } }
+        get { index(of: owner).map { entries[$0].draft } }
         set {
-            switch (owners.firstIndex(of: owner), newValue) {
-            case (let index?, let draft?): drafts[index] = draft
-            case (let index?, nil):
-                owners.remove(at: index)
-                drafts.remove(at: index)
-            case (nil, let draft?):
-                owners.append(owner)
-                drafts.append(draft)
+            switch (index(of: owner), newValue) {
+            case (let index?, let draft?): entries[index].draft = draft
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let draft?): entries.append(Entry(owner: owner, draft: draft))
             case (nil, nil): break
             }
         }
     }
 
     /// Whether `owner` has a draft (without copying it).
-    public func contains(_ owner: DraftOwner) -> Bool { owners.contains(owner) }
+    public func contains(_ owner: DraftOwner) -> Bool { index(of: owner) != nil }
 
     /// Changes the draft of `owner` where it is kept; `false` when there is none.
     @discardableResult
     public mutating func change(_ owner: DraftOwner, _ change: (inout Draft) -> Void) -> Bool {
-        guard let index = owners.firstIndex(of: owner) else { return false }
-        change(&drafts[index])
+        guard let index = index(of: owner) else { return false }
+        change(&entries[index].draft)
         return true
     }
 
-    /// The owners of the drafts, in the order they came.
-    public var allOwners: [DraftOwner] { owners }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+    public var values: [Draft] { entries.map(\.draft) }
 
-    public var isEmpty: Bool { owners.isEmpty }
-    public var count: Int { owners.count }
-    public var values: [Draft] { drafts }
+    /// The drafts with their owners, in the order they came.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var base: IndexingIterator<[Entry]>
 
-    public func makeIterator() -> Zip2Sequence<[DraftOwner], [Draft]>.Iterator {
-        zip(owners, drafts).makeIterator()
+        public mutating func next() -> (DraftOwner, Draft)? {
+            base.next().map { ($0.owner, $0.draft) }
+        }
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(base: entries.makeIterator())
     }
 
     /// The same owners with the same drafts, in any order.
     public static func == (lhs: Drafts, rhs: Drafts) -> Bool {
-        lhs.count == rhs.count && zip(lhs.owners, lhs.drafts).allSatisfy { rhs[$0.0] == $0.1 }
+        lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.owner] == $0.draft }
     }
 
     /// Hashed without their order, as they are compared.

@@ -323,8 +323,8 @@ public struct Router {
         guard let drafts = session?.drafts else { return }
         var next = next
         // Each draft is looked at only when its screen closed.
-        for owner in drafts.allOwners where !next.keeps(owner) {
-            if !discarding, drafts[owner]?.isDirty == true { throw .unsavedDraft(word) }
+        for (owner, draft) in drafts where !next.keeps(owner) {
+            if !discarding, draft.isDirty { throw .unsavedDraft(word) }
             next.drafts[owner] = nil
         }
         if next.sheet != nil, !next.drafts.contains(.sheet) {
