@@ -153,7 +153,7 @@ extension StringProtocol {
     }
 
     /// ``isOneLine(_:)`` for bytes in memory, eight at a time.
-    private static func isOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         // The start counts as a space: a space first fails.

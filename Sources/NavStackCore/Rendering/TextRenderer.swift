@@ -141,9 +141,7 @@ public struct TextRenderer {
         case .list(let page):
             listLines(page, into: &lines)
         case .detail(let task, let subtasks):
-            lines.fields(
-                taskFields, task.title.escapedForDisplay, task.notes.isEmpty ? "—" : task.notes.escapedForDisplay,
-                task.done ? t(.valueYes) : t(.valueNo))
+            lines.fields(taskFields, task.title, task.notes.isEmpty ? "—" : task.notes, task.done ? t(.valueYes) : t(.valueNo))
             lines.blank()
             if subtasks.total == 0 {
                 lines.wrap(t(.subtasksNone))
@@ -159,9 +157,8 @@ public struct TextRenderer {
             lines.wrap(message)
         case .draft(let draft, let conflicts, let deleted):
             lines.fields(
-                taskFields, draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title.escapedForDisplay,
-                draft.fields.notes.isEmpty ? "—" : draft.fields.notes.escapedForDisplay,
-                draft.fields.done ? t(.valueOn) : t(.valueOff))
+                taskFields, draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title,
+                draft.fields.notes.isEmpty ? "—" : draft.fields.notes, draft.fields.done ? t(.valueOn) : t(.valueOff))
             lines.blank()
             if deleted {
                 lines.wrap(t(.textDeletedElsewhere), emphasis: .error)
@@ -540,11 +537,30 @@ struct Lines: ~Copyable {
         for (index, (_, value)) in pairs.enumerated() { field(heads, index, value) }
     }
 
-    /// The three fields of a task, with the heads laid out before.
+    /// The three fields of a task, with the heads laid out before: each value shown
+    /// escaped (``String/escapedForDisplay``).
     mutating func fields(_ heads: FieldHeads, _ first: String, _ second: String, _ third: String) {
-        field(heads, 0, first)
-        field(heads, 1, second)
-        field(heads, 2, third)
+        textField(heads, 0, first)
+        textField(heads, 1, second)
+        textField(heads, 2, third)
+    }
+
+    /// A field whose value is text to escape: printable ASCII that is its own one line
+    /// (most values) is written as it is from one look at its bytes, anything else
+    /// escaped and laid out as ``field(_:_:_:)`` lays it out.
+    private mutating func textField(_ heads: FieldHeads, _ index: Int, _ text: String) {
+        let room = width - heads.labelWidth
+        if room >= 8, text.utf8.count <= room {
+            let written = text.utf8.withContiguousStorageIfAvailable { bytes in
+                guard bytes.isPrintableASCII, String.isOneLine(bytes) else { return false }
+                output.append(contentsOf: heads.heads[index])
+                output.append(bytes)
+                output.append(0x0A)
+                return true
+            }
+            if written == true { return }
+        }
+        field(heads, index, text.escapedForDisplay)
     }
 
     /// The field `index` of `heads`, with its value.

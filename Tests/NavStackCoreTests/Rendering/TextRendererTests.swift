@@ -197,4 +197,32 @@ final class TextRendererTests: XCTestCase {
         XCTAssertFalse(lines.addPlace(["My Tasks", "a\tb"], url, room: 50), "a control character: escaped")
         XCTAssertEqual(lines.takeBytes(), [])
     }
+
+    /// A task's fields written from their bytes are the fields laid out from their
+    /// escaped text, whatever the text.
+    func testTaskFieldsWrittenAsTheyAreAreTheOnesLaidOutFromEscapedText() {
+        let labels = ["Title", "Notes", "Done"]
+        let texts = [
+            "Buy fruit", "", " leading", "trailing ", "two  spaces", "a\tb", "line\nbreak", "\u{1B}[31mred", "Café au lait",
+            "\u{202E}bidi", String(repeating: "word ", count: 30), String(repeating: "x", count: 200), "—", "~!@#$%^&*()_+{}",
+            "\u{7F}", "exactly fits" + String(repeating: "y", count: 57),
+        ]
+        var fast = 0
+        for width in [20, 30, 80] {
+            for (first, second) in zip(texts, texts.reversed()) {
+                var written = Lines(width: width, style: .plain, rule: "")
+                written.fields(FieldHeads(labels), first, second, "no")
+                var laidOut = Lines(width: width, style: .plain, rule: "")
+                laidOut.fields([
+                    (labels[0], first.escapedForDisplay), (labels[1], second.escapedForDisplay), (labels[2], "no"),
+                ])
+                let bytes = written.takeBytes()
+                XCTAssertEqual(
+                    String(decoding: bytes, as: UTF8.self), String(decoding: laidOut.takeBytes(), as: UTF8.self),
+                    "\(first) / \(second) at \(width)")
+                if bytes.count < 3 * width { fast += 1 }
+            }
+        }
+        XCTAssertGreaterThan(fast, 10, "most write each field on its one line")
+    }
 }
