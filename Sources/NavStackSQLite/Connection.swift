@@ -200,10 +200,7 @@ final class Statement {
 
     /// Binds text from the statement's own copy.
     fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
-        // Native strings (all but a few bridged ones) lend their bytes without a copy.
-        if let code = text.utf8.withContiguousStorageIfAvailable({ bindText($0, at: index) }) { return code }
-        var text = text
-        return text.withUTF8 { bindText($0, at: index) }
+        text.withUTF8Bytes { bindText($0, at: index) }
     }
 
     /// Binds the bytes from the statement's own copy.

@@ -44,14 +44,12 @@ public enum Base64 {
     /// The bytes of `text`; `nil` unless it is whole groups of four characters of the
     /// alphabet, padded with `=` only at the end, with no bits left over set.
     public static func decode(_ text: String) -> [UInt8]? {
-        var text = text
-        return text.withUTF8 { decode($0) }
+        text.withUTF8Bytes { decode($0) }
     }
 
     /// Whether `text` is base64 that ``decode(_:)`` reads, without keeping what it reads.
     public static func isValid(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { decode($0, keeping: false) } != nil
+        text.withUTF8Bytes { decode($0, keeping: false) } != nil
     }
 
     private static func decode(_ text: UnsafeBufferPointer<UInt8>, keeping: Bool = true) -> [UInt8]? {

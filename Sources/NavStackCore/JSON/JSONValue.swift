@@ -24,8 +24,7 @@ public enum JSONValue: Equatable, Sendable {
     /// Parses a whole document; `nil` when it is not JSON (as ``JSONReader`` reads it) or
     /// holds a number that is not a whole `Int`.
     public init?(parsing text: String) {
-        var text = text
-        let value: JSONValue? = text.withUTF8 { bytes in
+        let value: JSONValue? = text.withUTF8Bytes { bytes in
             do throws(JSONReader.Failure) {
                 var reader = try JSONReader(bytes)
                 let value = try Self.read(&reader, depth: 0)

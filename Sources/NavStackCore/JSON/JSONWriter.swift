@@ -149,10 +149,9 @@ public struct JSONWriter {
 extension String {
     /// The text as a JSON string literal, quotes included.
     public var jsonQuoted: String {
-        var text = self
         // Printable ASCII but quotes and backslashes, as most titles are: copied between
         // the quotes as it is.
-        let plain = text.withUTF8 { utf8 -> String? in
+        let plain = withUTF8Bytes { utf8 -> String? in
             guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return nil }
             return String(unsafeUninitializedCapacity: utf8.count + 2) { quoted in
                 quoted[0] = 0x22

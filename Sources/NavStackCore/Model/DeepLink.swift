@@ -67,7 +67,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         case .detail(let chain, 1): Self.withChainURLBytes(chain, count: chain.count, last: "", body)
         case .edit(let chain): Self.withChainURLBytes(chain, count: chain.count, last: "/edit", body)
         default:
-            Self.withUTF8(of: url, body)
+            url.withUTF8Bytes(body)
         }
     }
 
@@ -90,11 +90,6 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             let used = writeChainPath(chain, scheme: true, last: last, into: room)
             return body(UnsafeBufferPointer(rebasing: room[..<used]))
         }
-    }
-
-    private static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        var text = text
-        return text.withUTF8(body)
     }
 
     /// `[navstack://]tasks/1/4` and `last`, written byte by byte.

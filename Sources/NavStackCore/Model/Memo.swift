@@ -62,10 +62,7 @@ struct MemoHasher {
 
     /// The text's length and its first 64 bytes, eight at a time.
     mutating func combine(_ text: String) {
-        // Native strings lend their bytes as they are; others are made native first.
-        if text.utf8.withContiguousStorageIfAvailable({ combine($0) }) != nil { return }
-        var text = text
-        text.withUTF8 { combine($0) }
+        text.withUTF8Bytes { combine($0) }
     }
 
     private mutating func combine(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -141,6 +141,15 @@ extension Unicode.Scalar {
 }
 
 extension String {
+    /// The text's UTF-8 lent to `body`: a native string's bytes as it keeps them (no
+    /// copy), any other's once it is made native.
+    @inlinable
+    public func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var native = self
+        return native.withUTF8(body)
+    }
+
     /// Whether every byte is printable ASCII, a space to a tilde: text that takes a
     /// column a byte and has nothing to escape, as most titles.
     public var isPrintableASCII: Bool {

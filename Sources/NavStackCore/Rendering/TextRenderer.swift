@@ -429,8 +429,7 @@ struct Lines: ~Copyable {
     /// ASCII and the row fits the width (one column a byte, nothing to escape or cut);
     /// `false`, with nothing written, otherwise.
     mutating func addRow(number: Int, numberWidth: Int, done: Bool, title: String) -> Bool {
-        var title = title
-        return title.withUTF8 { utf8 in
+        title.withUTF8Bytes { utf8 in
             var digits = 1
             var rest = number / 10
             while rest > 0 {
@@ -491,8 +490,7 @@ struct Lines: ~Copyable {
     /// byte, nothing to escape or cut), looked at once; `false`, with nothing appended,
     /// otherwise.
     private mutating func appendPlain(_ text: String, limit: Int) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
+        text.withUTF8Bytes { utf8 in
             guard utf8.count <= limit, utf8.isPrintableASCII else { return false }
             output.append(utf8)
             return true
