@@ -197,7 +197,7 @@ public struct Interpreter {
     private final class Kept {
         let language: Language
         let renderer: TextRenderer
-        let printed = Memo<Response, [UInt8]>()
+        let printed = Memo<Response, PrintedBytes>()
 
         init(language: Language, renderer: TextRenderer) {
             self.language = language
@@ -218,15 +218,16 @@ public struct Interpreter {
     private mutating func print(_ response: Response, to sink: some OutputSink) {
         let kept = keptNow()
         let format = options.format
-        let bytes = kept.printed.value(for: response) {
-            var rendered: [UInt8] = []
+        let printed = kept.printed.value(for: response) {
             switch format {
-            case .text: kept.renderer.render(response, into: &rendered)
-            case .json: JSONRenderer().render(response, into: &rendered)
+            case .text: return kept.renderer.printed(response)
+            case .json:
+                var rendered: [UInt8] = []
+                JSONRenderer().render(response, into: &rendered)
+                return PrintedBytes(rendered)
             }
-            return rendered
         }
-        if !bytes.isEmpty { sink.write(to: .output) { $0.append(contentsOf: bytes) } }
+        if !printed.isEmpty { sink.write(to: .output) { output in printed.withBytes { output.append(contentsOf: $0) } } }
     }
 
     /// A screen with the error of a command that did part of its work (`login` whose

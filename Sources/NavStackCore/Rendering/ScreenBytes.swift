@@ -18,6 +18,13 @@ struct ScreenBytes: ~Copyable {
         base.deallocate()
     }
 
+    /// The bytes written, kept in the memory they were written in.
+    consuming func finished() -> PrintedBytes {
+        let printed = PrintedBytes(taking: base, count: count)
+        discard self
+        return printed
+    }
+
     /// The bytes written, taken: none are left after.
     mutating func take() -> [UInt8] {
         let written = [UInt8](UnsafeBufferPointer(start: base, count: count))
@@ -75,5 +82,38 @@ struct ScreenBytes: ~Copyable {
         base.deallocate()
         base = moved
         capacity = larger
+    }
+}
+
+/// Bytes printed once and kept to be printed again: a screen's text in the memory it was
+/// written in (an array would be a copy of it), or an array made elsewhere.
+final class PrintedBytes {
+    private let written: UnsafeMutablePointer<UInt8>?
+    private let array: [UInt8]
+    let count: Int
+
+    /// Takes over `count` bytes written at `base`, allocated for them.
+    fileprivate init(taking base: UnsafeMutablePointer<UInt8>, count: Int) {
+        written = base
+        array = []
+        self.count = count
+    }
+
+    init(_ bytes: [UInt8]) {
+        written = nil
+        array = bytes
+        count = bytes.count
+    }
+
+    deinit {
+        written?.deallocate()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The bytes, lent to `body`.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let written else { return array.withUnsafeBufferPointer(body) }
+        return body(UnsafeBufferPointer(start: written, count: count))
     }
 }

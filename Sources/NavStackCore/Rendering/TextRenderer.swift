@@ -82,11 +82,17 @@ public struct TextRenderer {
 
     /// Appends the response's text, as UTF-8, to `bytes`.
     public func render(_ response: Response, into bytes: inout [UInt8]) {
-        if case .quit = response { return }
-        // The lines are written straight after what `bytes` has.
-        var lines = Lines(width: width, style: style, rule: rule, after: bytes)
-        bytes = []
-        defer { bytes = lines.takeBytes() }
+        printed(response).withBytes { bytes.append(contentsOf: $0) }
+    }
+
+    /// The response's text, as UTF-8, in memory of its own.
+    func printed(_ response: Response) -> PrintedBytes {
+        var lines = Lines(width: width, style: style, rule: rule)
+        write(response, into: &lines)
+        return lines.finished()
+    }
+
+    private func write(_ response: Response, into lines: inout Lines) {
         switch response {
         case .screen(let screen):
             screenLines(screen, into: &lines)
@@ -412,6 +418,11 @@ struct Lines: ~Copyable {
     /// The bytes written, taken: the lines are empty after.
     mutating func takeBytes() -> [UInt8] {
         output.take()
+    }
+
+    /// The bytes written, in the memory they were written in.
+    consuming func finished() -> PrintedBytes {
+        output.finished()
     }
 
     mutating func add(_ line: String, _ emphasis: TextStyle.Emphasis? = nil) {

@@ -128,6 +128,12 @@ final class StringTextTests: XCTestCase {
         }
         XCTAssertEqual(written.take(), expected)
         XCTAssertEqual(written.count, 0)
+        written.append(contentsOf: expected)
+        let printed = written.finished()
+        XCTAssertEqual(printed.count, expected.count)
+        XCTAssertEqual(printed.withBytes { Array($0) }, expected, "kept where they were written")
+        XCTAssertEqual(PrintedBytes(expected).withBytes { Array($0) }, expected)
+        XCTAssertTrue(PrintedBytes([]).isEmpty)
     }
 
     func testTextIsAppendedAsItsUTF8() {
