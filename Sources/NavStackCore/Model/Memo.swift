@@ -13,36 +13,36 @@ protocol MemoKey: Equatable {
 final class Memo<Key: MemoKey, Value> {
     private let capacity: Int
     private var hashes: [Int] = []
-    // Apart rather than in pairs: an array of tuples copies and destroys them through
-    // the runtime's generic witnesses.
-    private var keys: [Key] = []
-    private var values: [Value] = []
+    /// Each key with its value, at its hash's index.
+    private var entries: [Entry] = []
     /// Where the next value made goes, once the memo is full.
     private var oldest = 0
+
+    private struct Entry {
+        let key: Key
+        let value: Value
+    }
 
     init(capacity: Int = 32) {
         self.capacity = max(1, capacity)
         hashes.reserveCapacity(self.capacity)
-        keys.reserveCapacity(self.capacity)
-        values.reserveCapacity(self.capacity)
+        entries.reserveCapacity(self.capacity)
     }
 
     /// The value kept for `key`, else the one `make` makes, kept for next time.
     func value(for key: Key, make: () -> Value) -> Value {
         let hash = key.memoHash
-        for index in hashes.indices where hashes[index] == hash && keys[index] == key {
-            return values[index]
+        for index in hashes.indices where hashes[index] == hash && entries[index].key == key {
+            return entries[index].value
         }
         let value = make()
-        if keys.count < capacity {
+        if entries.count < capacity {
             hashes.append(hash)
-            keys.append(key)
-            values.append(value)
+            entries.append(Entry(key: key, value: value))
         } else {
             hashes[oldest] = hash
-            keys[oldest] = key
-            values[oldest] = value
-            oldest = (oldest + 1) % capacity
+            entries[oldest] = Entry(key: key, value: value)
+            oldest = oldest + 1 == capacity ? 0 : oldest + 1
         }
         return value
     }
