@@ -178,6 +178,37 @@ extension StringProtocol {
         return !spaceBefore
     }
 
+    /// Whether the bytes are printable ASCII (``UnsafeBufferPointer/isPrintableASCII``)
+    /// that is its own one line (``isOneLine(_:)``): both looked at in one pass, eight
+    /// bytes at a time.
+    static func isPlainOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
+        let ones = UnsafeBufferPointer<UInt8>.ones
+        let highs = UnsafeBufferPointer<UInt8>.highs
+        let lows = ~highs
+        var spaceBefore = true
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // As `isPrintableASCII`: a high bit where a byte is below 0x20, 0x7F or above.
+            let below = (word &- ones &* 0x20) & ~word
+            guard (below | (word &+ ones) | word) & highs == 0 else { return false }
+            // As `isOneLine`: the high bit of each space.
+            let other = word ^ 0x2020_2020_2020_2020
+            let spaces = ~(((other & lows) &+ lows) | other | lows)
+            if spaces & (spaces << 8) != 0 || (spaceBefore && spaces & 0x80 != 0) { return false }
+            spaceBefore = spaces >> 63 != 0
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            guard byte.isPrintableASCII, !(byte == 0x20 && spaceBefore) else { return false }
+            spaceBefore = byte == 0x20
+            index += 1
+        }
+        return !spaceBefore
+    }
+
     /// The text padded with spaces to `width` columns.
     func padded(toWidth width: Int) -> String {
         String(self) + String(repeating: " ", count: Swift.max(0, width - displayWidth))

@@ -561,7 +561,7 @@ struct Lines: ~Copyable {
         let room = width - heads.labelWidth
         if room >= 8, text.utf8.count <= room {
             let written = text.utf8.withContiguousStorageIfAvailable { bytes in
-                guard bytes.isPrintableASCII, String.isOneLine(bytes) else { return false }
+                guard String.isPlainOneLine(bytes) else { return false }
                 output.append(contentsOf: heads.heads[index])
                 output.append(bytes)
                 output.append(0x0A)

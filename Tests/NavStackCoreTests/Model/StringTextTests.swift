@@ -101,6 +101,7 @@ final class StringTextTests: XCTestCase {
             let expectedPrintable = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
             bytes.withUnsafeBufferPointer { buffer in
                 XCTAssertEqual(buffer.isPrintableASCII, expectedPrintable, "\(bytes)")
+                XCTAssertEqual(String.isPlainOneLine(buffer), expectedPrintable && oneLine(bytes), "\(bytes)")
             }
             // Whole bytes of valid UTF-8 only make a String as they are.
             if let text = String(validating: bytes, as: UTF8.self) {
