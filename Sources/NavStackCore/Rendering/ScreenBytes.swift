@@ -46,6 +46,11 @@ struct ScreenBytes: ~Copyable {
         count += length
     }
 
+    /// Appends a literal's bytes (kept in the program: nothing to retain).
+    mutating func append(_ literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     mutating func append(contentsOf bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }

@@ -474,7 +474,7 @@ struct Lines: ~Copyable {
         var used = 0
         for (index, crumb) in crumbs.enumerated() {
             if index > 0 {
-                output.append(contentsOf: Self.crumbSeparator)
+                output.append(" › ")
                 used += TextRenderer.crumbSeparatorWidth
             }
             guard used <= room, appendPlain(crumb, limit: room - used) else {
@@ -483,11 +483,14 @@ struct Lines: ~Copyable {
             }
             used += crumb.utf8.count
         }
-        output.append(contentsOf: Self.urlSeparator)
+        output.append(" · ")
         output.append(url)
         output.append(0x0A)
         return true
     }
+
+    private static let doneBox = Array("  [x] ".utf8)
+    private static let openBox = Array("  [ ] ".utf8)
 
     /// A line of printable ASCII that fits the width, written as it is; `false`, with
     /// nothing written, otherwise.
@@ -507,11 +510,6 @@ struct Lines: ~Copyable {
             return true
         }
     }
-
-    private static let crumbSeparator = Array(TextRenderer.crumbSeparator.utf8)
-    private static let urlSeparator = Array(" · ".utf8)
-    private static let doneBox = Array("  [x] ".utf8)
-    private static let openBox = Array("  [ ] ".utf8)
 
     /// Lines already laid out.
     mutating func append(_ laidOut: [UInt8]) {
