@@ -131,7 +131,7 @@ public enum DraftOwner: Equatable, Hashable, Sendable {
 /// hash them.
 public struct Drafts: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// A draft with its owner: kept in one list, which a change copies once.
-    fileprivate struct Entry: Hashable, Sendable {
+    fileprivate struct Entry: Sendable {
         let owner: DraftOwner
         var draft: Draft
     }

@@ -408,11 +408,11 @@ struct Lines: ~Copyable {
     let ruleText: String
     private var output: ScreenBytes
 
-    init(width: Int, style: TextStyle, rule: String, after start: [UInt8] = []) {
+    init(width: Int, style: TextStyle, rule: String) {
         self.width = width
         self.style = style
         ruleText = rule
-        output = ScreenBytes(after: start, room: 1024)
+        output = ScreenBytes(after: [], room: 1024)
     }
 
     /// The bytes written, taken: the lines are empty after.
@@ -463,8 +463,7 @@ struct Lines: ~Copyable {
     /// byte by byte when every crumb is printable ASCII and the crumbs fit `room` (one
     /// column a byte, nothing to escape or cut); `false`, with nothing written, otherwise.
     mutating func addPlace(_ crumbs: [String], _ url: String, room: Int) -> Bool {
-        var url = url
-        return url.withUTF8 { addPlace(crumbs, $0, room: room) }
+        url.withUTF8Bytes { addPlace(crumbs, $0, room: room) }
     }
 
     /// ``addPlace(_:_:room:)`` with the URL's bytes.
@@ -558,6 +557,8 @@ struct Lines: ~Copyable {
     private mutating func textField(_ heads: FieldHeads, _ index: Int, _ text: String) {
         let room = width - heads.labelWidth
         if room >= 8, text.utf8.count <= room {
+            // A string that does not lend its bytes (every native one does) is laid out below:
+            // `withUTF8Bytes`, making it native, costs this hot path more than it saves.
             let written = text.utf8.withContiguousStorageIfAvailable { bytes in
                 guard String.isPlainOneLine(bytes) else { return false }
                 output.append(contentsOf: heads.heads[index])
