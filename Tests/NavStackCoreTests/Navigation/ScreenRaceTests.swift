@@ -100,13 +100,20 @@ final class RacingStore: TaskStore {
     }
 }
 
+/// A router on the real store in memory, signed in as ana with the sample tasks, on the
+/// detail of task 2.
+private func onTask2() throws -> (Router, RacingStore) {
+    let store = RacingStore(try SQLiteStore(path: nil))
+    var router = Router(store: store, configuration: .init(sampleForNewProfiles: true))
+    _ = try router.apply(.login("ana"))
+    _ = try router.apply(.open(row: 2))
+    return (router, store)
+}
+
 final class ScreenRaceTests: XCTestCase {
     /// A router resumed on the detail of task 2, as a launch that loaded the saved state.
     private func resumedOnTask2() throws -> (Router, RacingStore) {
-        let store = RacingStore(try SQLiteStore(path: nil))
-        var router = Router(store: store, configuration: .init(sampleForNewProfiles: true))
-        _ = try router.apply(.login("ana"))
-        _ = try router.apply(.open(row: 2))
+        let (router, store) = try onTask2()
         return (Router(store: store, configuration: .init(sampleForNewProfiles: true), phase: router.phase), store)
     }
 
@@ -136,10 +143,7 @@ final class ScreenRaceTests: XCTestCase {
 /// after the change puts it back, and with it what settling the path changed.
 final class DraftFieldFailureTests: XCTestCase {
     private func editingTask2() throws -> (Router, RacingStore) {
-        let store = RacingStore(try SQLiteStore(path: nil))
-        var router = Router(store: store, configuration: .init(sampleForNewProfiles: true))
-        _ = try router.apply(.login("ana"))
-        _ = try router.apply(.open(row: 2))
+        var (router, store) = try onTask2()
         _ = try router.apply(.edit)
         _ = try router.apply(.title("Study Swift"))
         return (router, store)
