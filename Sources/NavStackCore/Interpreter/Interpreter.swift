@@ -46,6 +46,10 @@ public struct Interpreter {
         public var style: TextStyle
         /// Errors in red (stderr is a colour terminal).
         public var colorErrors: Bool
+        /// Whether the text of screens printed before is printed again for the same
+        /// screen, rather than laid out anew. Off only for the tests, which compare the
+        /// bytes printed with and without it.
+        public var memoizes = true
 
         public init(
             format: Format = .text, echo: Bool = false, numberErrors: Bool = true, width: Int = 80,
@@ -70,10 +74,10 @@ public struct Interpreter {
     }
 
     public var router: Router
-    public var options: Options {
-        didSet { kept = nil }
-    }
-    /// What is kept while the options and the language stay the same.
+    public var options: Options
+    /// What is kept while what a screen's bytes depend on (the format, the width, the
+    /// style and the language) stays the same: a terminal assigns its width again every
+    /// line, which changes nothing when the window kept its size.
     private var kept: Kept?
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
@@ -195,31 +199,46 @@ public struct Interpreter {
     /// The text renderer, and the text of what was printed so far: a session shows the
     /// same few screens again and again (back and forth, `where`, the list).
     private final class Kept {
+        /// The options and the language it was made for.
+        let format: Format
+        let width: Int
+        let style: TextStyle
+        let memoizes: Bool
         let language: Language
         let renderer: TextRenderer
-        let printed = Memo<Response, PrintedBytes>()
+        let printed: Memo<Response, PrintedBytes>
 
-        init(language: Language, renderer: TextRenderer) {
+        init(_ options: Options, _ language: Language, renderer: TextRenderer) {
+            format = options.format
+            width = options.width
+            style = options.style
+            memoizes = options.memoizes
             self.language = language
             self.renderer = renderer
+            printed = Memo(capacity: memoizes ? 32 : 0)
+        }
+
+        /// Whether what was kept prints as `options` and `wanted` would.
+        func serves(_ options: Options, _ wanted: Language) -> Bool {
+            format == options.format && width == options.width && style == options.style
+                && memoizes == options.memoizes && language == wanted
         }
     }
 
-    /// What is kept for the options and the router's language, made anew when either
-    /// changed.
+    /// What is kept for the options and the router's language, made anew when what a
+    /// screen's bytes depend on changed.
     private mutating func keptNow() -> Kept {
         let language = router.configuration.catalog.language
-        if let kept, kept.language == language { return kept }
-        let fresh = Kept(language: language, renderer: renderer)
+        if let kept, kept.serves(options, language) { return kept }
+        let fresh = Kept(options, language, renderer: renderer)
         kept = fresh
         return fresh
     }
 
     private mutating func print(_ response: Response, to sink: some OutputSink) {
         let kept = keptNow()
-        let format = options.format
         let printed = kept.printed.value(for: response) {
-            switch format {
+            switch kept.format {
             case .text: return kept.renderer.printed(response)
             case .json:
                 var rendered: [UInt8] = []
@@ -248,7 +267,8 @@ public struct Interpreter {
 
     /// The text renderer for the current options and language.
     public var renderer: TextRenderer {
-        TextRenderer(width: options.width, catalog: router.configuration.catalog, style: options.style)
+        TextRenderer(
+            width: options.width, catalog: router.configuration.catalog, style: options.style, memoizes: options.memoizes)
     }
 
     /// Writes an error as the options say: as JSON on the output, or on the error stream

@@ -1,9 +1,14 @@
-/// A key of a ``Memo``: equatable, with a hash cheap to take.
-protocol MemoKey: Equatable {
-    /// Equal keys give the same number (as far as the memo goes: keys equal by `==` but
-    /// hashed apart only miss, and their value is made again). Taken without `Hasher`,
-    /// whose seeded rounds cost more than the look-up they serve.
+/// A key of a ``Memo``: a hash cheap to take, and a sameness that holds only when the
+/// value made for one key serves the other.
+protocol MemoKey {
+    /// Keys that are the same give the same number (as far as the memo goes: keys that are
+    /// the same but hashed apart only miss, and their value is made again). Taken without
+    /// `Hasher`, whose seeded rounds cost more than the look-up they serve.
     var memoHash: Int { get }
+    /// Whether the value made for `other` is the value for this key. For keys that hold
+    /// text this is more than `==`, which takes canonically equivalent strings as equal
+    /// (``Response/printsLike(_:)``).
+    func isSameKey(as other: Self) -> Bool
 }
 
 /// The last few values computed, shared by the copies of the value that holds it.
@@ -23,16 +28,18 @@ final class Memo<Key: MemoKey, Value> {
         let value: Value
     }
 
+    /// A memo of `capacity` values; of none (every value made when asked) with 0.
     init(capacity: Int = 32) {
-        self.capacity = max(1, capacity)
+        self.capacity = max(0, capacity)
         hashes.reserveCapacity(self.capacity)
         entries.reserveCapacity(self.capacity)
     }
 
     /// The value kept for `key`, else the one `make` makes, kept for next time.
     func value(for key: Key, make: () -> Value) -> Value {
+        guard capacity > 0 else { return make() }
         let hash = key.memoHash
-        for index in hashes.indices where hashes[index] == hash && entries[index].key == key {
+        for index in hashes.indices where hashes[index] == hash && entries[index].key.isSameKey(as: key) {
             return entries[index].value
         }
         let value = make()

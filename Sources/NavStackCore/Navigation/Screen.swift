@@ -153,6 +153,8 @@ public enum Response: Equatable, Hashable, Sendable {
 }
 
 extension Response: MemoKey {
+    func isSameKey(as other: Response) -> Bool { printsLike(other) }
+
     /// What tells the responses of a session apart, cheaply: the text of what was printed
     /// is looked up by it once a command.
     var memoHash: Int {

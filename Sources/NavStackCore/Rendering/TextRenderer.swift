@@ -55,11 +55,12 @@ public struct TextRenderer {
     private final class LaidOut {
         let catalog: Catalog
         let rule: String
-        let actionsShown = Memo<ActionsKey, [UInt8]>()
+        let actionsShown: Memo<ActionsKey, [UInt8]>
         let taskFields: FieldHeads
 
-        init(width: Int, catalog: Catalog) {
+        init(width: Int, catalog: Catalog, memoizes: Bool) {
             self.catalog = catalog
+            actionsShown = Memo(capacity: memoizes ? 32 : 0)
             rule = String(repeating: "─", count: width)
             taskFields = FieldHeads([catalog(.labelTitle), catalog(.labelNotes), catalog(.labelDone)])
         }
@@ -68,10 +69,12 @@ public struct TextRenderer {
     /// The narrowest width a screen is laid out for.
     public static let minimumWidth = 20
 
-    public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain) {
+    /// A renderer for `width` columns; with `memoizes` off it lays out every screen's
+    /// actions anew (the tests compare output with and without what is kept).
+    public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain, memoizes: Bool = true) {
         self.width = max(Self.minimumWidth, width)
         self.style = style
-        laidOut = LaidOut(width: self.width, catalog: catalog)
+        laidOut = LaidOut(width: self.width, catalog: catalog, memoizes: memoizes)
     }
 
     public func render(_ response: Response, to out: inout some TextOutputStream) {
@@ -330,10 +333,13 @@ public struct TextRenderer {
     }
 
     /// What the action lines of a screen depend on.
-    struct ActionsKey: MemoKey {
+    struct ActionsKey: MemoKey, Equatable {
         var kind: ScreenKind
         var actions: [CommandWord]
         var canSave: Bool
+
+        /// Command words and flags: no text, so `==` says it.
+        func isSameKey(as other: ActionsKey) -> Bool { self == other }
 
         /// Hashed without the words themselves (the words are compared when hashes meet):
         /// a screen's kind and how many words it has tell the few keys of a session apart.

@@ -61,6 +61,8 @@ final class SharedValuesTests: XCTestCase {
     private struct Key: MemoKey {
         var name: String
         var memoHash: Int
+
+        func isSameKey(as other: Key) -> Bool { name.hasSameBytes(as: other.name) }
     }
 
     func testTheMemoMakesEachKeyOnceAndTellsCollidingKeysApart() {
@@ -88,18 +90,48 @@ final class SharedValuesTests: XCTestCase {
         XCTAssertEqual(made, ["a", "b", "c", "d", "e", "a"], "a went first and is made again")
     }
 
-    func testEqualResponsesHashAlike() {
-        let task = TaskItem(id: 1, uuid: "u", title: "Buy fruit")
-        func screen(title: String) -> Response {
-            .screen(
-                Screen(
-                    kind: .edit, title: "Edit Task", tab: .tasks, path: [.detail(1), .edit(1)], sheet: nil,
-                    breadcrumb: ["My Tasks", task.title, "Edit"], actions: [.title, .save],
-                    content: .draft(Draft(editing: DraftFields(title: title)), conflicts: [], deleted: false)))
-        }
+    /// An edit screen of task 1 whose draft's title, breadcrumb and list row are given.
+    private func screen(title: String, crumb: String = "Buy fruit", row: String = "Buy fruit") -> Response {
+        .screen(
+            Screen(
+                kind: .edit, title: "Edit Task", tab: .tasks, path: [.detail(1), .edit(1)], sheet: nil,
+                breadcrumb: ["My Tasks", crumb, "Edit"], actions: [.title, .save],
+                content: .draft(Draft(editing: DraftFields(title: title, notes: row)), conflicts: [], deleted: false)))
+    }
+
+    func testResponsesBuiltApartButAlikeHashAlikeAndAreTheSameKey() {
+        // Two screens made separately (not one object), as two commands make them.
         XCTAssertEqual(screen(title: "Same").memoHash, screen(title: "Same").memoHash)
+        XCTAssertTrue(screen(title: "Same").isSameKey(as: screen(title: "Same")))
         XCTAssertNotEqual(screen(title: "Title 1").memoHash, screen(title: "Title 2").memoHash)
-        XCTAssertEqual(Response.quit.memoHash, Response.quit.memoHash)
+        XCTAssertFalse(screen(title: "Title 1").isSameKey(as: screen(title: "Title 2")))
+        XCTAssertTrue(Response.quit.isSameKey(as: .quit))
+    }
+
+    /// `Cafe\u{301}` and `Caf\u{e9}` are equal to Swift's `==` but print other bytes: a
+    /// screen that shows one is never the key of the other's printed text.
+    func testCanonicallyEqualTextsAreNotTheSameKey() {
+        let decomposed = "Cafe\u{301}"
+        let composed = "Caf\u{e9}"
+        XCTAssertEqual(decomposed, composed, "Swift's == is canonical: why the memo does not use it alone")
+        XCTAssertFalse(decomposed.hasSameBytes(as: composed))
+        XCTAssertTrue(composed.hasSameBytes(as: "Caf" + "\u{e9}"))
+        let pairs: [(Response, Response)] = [
+            (screen(title: decomposed), screen(title: composed)),
+            (screen(title: "X", crumb: decomposed), screen(title: "X", crumb: composed)),
+            (screen(title: "X", row: decomposed), screen(title: "X", row: composed)),
+            (.location(url: nil, breadcrumb: [decomposed]), .location(url: nil, breadcrumb: [composed])),
+            (
+                .help([HelpEntry(command: "open", summary: decomposed)], details: []),
+                .help([HelpEntry(command: "open", summary: composed)], details: [])
+            ),
+        ]
+        for (index, (one, other)) in pairs.enumerated() {
+            XCTAssertEqual(one, other, "pair \(index): equal to ==")
+            XCTAssertFalse(one.isSameKey(as: other), "pair \(index)")
+            XCTAssertFalse(other.isSameKey(as: one), "pair \(index)")
+            XCTAssertTrue(one.isSameKey(as: one), "pair \(index)")
+        }
     }
 
     // MARK: - Available commands
