@@ -170,8 +170,7 @@ extension SQLiteStore {
     }
 
     private func writePhase(_ phase: Phase) throws {
-        // Where a session is changes no task: what was read stays true.
-        try writing(keepingCache: true) { db in
+        try writing(touching: .navigation) { db in
             switch phase {
             case .signedOut(let pending):
                 try db.run("UPDATE profile SET state = NULL WHERE name = (SELECT user FROM session WHERE id = 1)")

@@ -172,8 +172,8 @@ extension SQLiteStore {
     /// nothing new writes nothing.
     private func update(_ user: String, id: Int, as kind: ChangeKind, _ change: (inout DraftFields) -> Void) throws -> TaskItem? {
         // A task keeps its place, so what was read stays true but for this task: the
-        // cache is mended rather than forgotten (a toggle then reads nothing again).
-        try writing(keepingCache: true) { db in
+        // cache is told what changed and mends it (a toggle then reads nothing again).
+        try writing(touching: .oneTask) { db in
             guard let profile = try existingProfileID(db, user) else { return nil }
             // The task as the cache holds it, from the last change of it, when no other
             // write came between.
@@ -187,15 +187,7 @@ extension SQLiteStore {
             var log = try beginChange(db, user, kind)
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             let item = after.item
-            // A subtask's change moves its parent's counts too.
-            if isCaching {
-                if before.parent == 0 {
-                    cache.replace(before.item, with: item, of: user)
-                    cache.storedTasks[key] = pair.after
-                } else {
-                    cache = ReadCache()
-                }
-            }
+            if isCaching { cache.changed(before.item, to: item, stored: pair.after, of: user) }
             return item
         }
     }
@@ -629,7 +621,52 @@ struct StoredTask: Equatable {
 }
 
 /// What a store in memory read since it last wrote, by what was asked.
+///
+/// The one owner of what is read again without asking SQLite: every write tells it what
+/// it touched (``wrote(_:)``), and it alone decides what that drops or mends.
 final class ReadCache {
+    /// What a write touches.
+    enum Write {
+        /// Where a session is (the session, a profile's navigation state): nothing read
+        /// here changes.
+        case navigation
+        /// Tasks, their counts, places or history: everything read is dropped.
+        case tasks
+        /// One task's fields, in place: the write tells what changed
+        /// (``changed(_:to:stored:of:)``), which mends what was read.
+        case oneTask
+        /// The store changed in a way no write of this process told (a rollback, another
+        /// process once the shared transaction ends): everything read is dropped.
+        case elsewhere
+    }
+
+    /// Drops what a write of `write` makes wrong.
+    func wrote(_ write: Write) {
+        switch write {
+        case .navigation, .oneTask: break
+        case .tasks, .elsewhere: forgetAll()
+        }
+    }
+
+    /// Mends what was read for a task whose fields changed in place from `before` to
+    /// `after` (same id, same place), `stored` as the write left it. A subtask's change
+    /// moves its parent's counts too, so then everything goes.
+    func changed(_ before: TaskItem, to after: TaskItem, stored: StoredTask?, of user: String) {
+        guard before.parent == nil else { return forgetAll() }
+        replace(before, with: after, of: user)
+        storedTasks[Task(user: user, id: after.id)] = stored
+    }
+
+    private func forgetAll() {
+        counts.removeAll()
+        pages.removeAll()
+        tasks.removeAll()
+        chains.removeAll()
+        counters.removeAll()
+        storedTasks.removeAll()
+        nothingUndone.removeAll()
+    }
+
     struct Query: Hashable {
         var user: String
         var query: ListQuery
@@ -720,6 +757,12 @@ final class ReadCache {
             change(&values.values[index])
         }
 
+        func removeAll() {
+            values.removeAll()
+            last = nil
+            lastIsInValues = true
+        }
+
         /// Whether an answer's key is one `test` picks.
         func containsKey(where test: (Key) -> Bool) -> Bool {
             if let last, test(last.key) { return true }
@@ -742,7 +785,7 @@ final class ReadCache {
     /// Mends what was read for a task changed in place (same id, same position): counts
     /// move by what the task left or joined; a page it stays on shows it changed; a page
     /// it left or joined is forgotten, as rows after it move.
-    func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
+    private func replace(_ old: TaskItem, with new: TaskItem, of user: String) {
         precondition(old.parent == nil && new.parent == nil, "a task changed in place at the top of the list")
         tasks[Task(user: user, id: new.id)] = .some(new)
         // Only what holds the task, or counts it, changes: at the top of the list, the

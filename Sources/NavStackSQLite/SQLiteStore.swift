@@ -53,16 +53,20 @@ public final class SQLiteStore: TaskStore {
     /// first change: its own changes come after it. Put back as it was when a transaction
     /// that set it rolls back (its seqs are then used again).
     var ownChangesAfter: [String: Int64] = [:]
-    /// ``ownChangesAfter`` when the shared transaction of a burst began.
-    private var ownChangesAtPending: [String: Int64] = [:]
+    /// What a rollback of the whole shared transaction of a burst puts back.
+    private var atPending = Checkpoint(ownChangesAfter: [:], deferredPhase: nil)
     /// Profiles' ids by name, as read: a profile is never removed nor renamed, so an id
     /// once committed stays; forgotten when a transaction rolls back (it may have made
     /// the profile).
     private var profileIDs = ProfileIDs()
     /// Whether reads are cached: in memory, where no one else writes, and in a file's
     /// shared transaction (``defersCommits``), which locks every other writer out until
-    /// it commits.
-    var isCaching: Bool { isMemory || pending }
+    /// it commits; never when ``cachesReads`` is off.
+    var isCaching: Bool { cachesReads && (isMemory || pending) }
+    /// Whether the store may answer a read from what it read before (``ReadCache``, and
+    /// the profiles' ids). Off, every read asks SQLite: the tests compare a walk with and
+    /// without them.
+    public var cachesReads = true
 
     /// The language of failure messages during a session.
     public var catalog = Catalog.english
@@ -214,29 +218,39 @@ public final class SQLiteStore: TaskStore {
         guard pending else { return }
         do {
             try writeDeferredPhase()
-        } catch {
             pending = false
-            deferredPhase = nil
-            try? db.run("ROLLBACK")
-            profileIDs = ProfileIDs()
-            ownChangesAfter = ownChangesAtPending
-            let failure = storeFailure(error)
-            commitFailure = failure
-            throw failure
-        }
-        pending = false
-        // Other processes may write from now on.
-        cache = ReadCache()
-        do {
+            // Other processes may write from now on.
+            cache.wrote(.elsewhere)
             try db.run("COMMIT")
         } catch {
+            pending = false
             try? db.run("ROLLBACK")
-            profileIDs = ProfileIDs()
-            ownChangesAfter = ownChangesAtPending
+            rollBack(to: atPending)
             let failure = storeFailure(error)
             commitFailure = failure
             throw failure
         }
+    }
+
+    /// What this process keeps beside SQLite's own state, as it was where a transaction
+    /// or a savepoint began: a rollback puts it back.
+    struct Checkpoint {
+        var ownChangesAfter: [String: Int64]
+        var deferredPhase: Phase?
+    }
+
+    /// What ``rollBack(to:)`` would put back now.
+    private var checkpoint: Checkpoint { Checkpoint(ownChangesAfter: ownChangesAfter, deferredPhase: deferredPhase) }
+
+    /// After SQLite rolled back to where `checkpoint` was taken: the one place where what
+    /// this process keeps beside SQLite is put back. Profiles found since may have been
+    /// made by what rolled back, and what was read or mended since may no longer hold, so
+    /// both are forgotten.
+    private func rollBack(to checkpoint: Checkpoint) {
+        ownChangesAfter = checkpoint.ownChangesAfter
+        deferredPhase = checkpoint.deferredPhase
+        profileIDs = ProfileIDs()
+        cache.wrote(.elsewhere)
     }
 
     /// Runs `body` outside the shared transaction of a burst of commands: what is
@@ -259,7 +273,7 @@ public final class SQLiteStore: TaskStore {
             // writes; a store in memory has no one to lock out.
             if !isMemory { try begin() }
             inTransaction = true
-            let ownBefore = ownChangesAfter
+            let before = checkpoint
             defer {
                 inTransaction = false
                 began = false
@@ -270,9 +284,7 @@ public final class SQLiteStore: TaskStore {
             } catch {
                 if began {
                     try? db.run(.rollback)
-                    profileIDs = ProfileIDs()
-                    ownChangesAfter = ownBefore
-                    if isCaching { cache = ReadCache() }
+                    rollBack(to: before)
                 }
                 throw error
             }
@@ -306,11 +318,10 @@ public final class SQLiteStore: TaskStore {
         if !pending {
             try db.run("BEGIN IMMEDIATE")
             pending = true
-            ownChangesAtPending = ownChangesAfter
+            atPending = checkpoint
         }
         try db.run("SAVEPOINT command")
-        let phaseBefore = deferredPhase
-        let ownBefore = ownChangesAfter
+        let before = checkpoint
         inTransaction = true
         began = true
         defer {
@@ -323,11 +334,7 @@ public final class SQLiteStore: TaskStore {
         } catch {
             try? db.run("ROLLBACK TO command")
             try? db.run("RELEASE command")
-            profileIDs = ProfileIDs()
-            ownChangesAfter = ownBefore
-            // What the command mended in the cache, or left to save, was rolled back with it.
-            cache = ReadCache()
-            deferredPhase = phaseBefore
+            rollBack(to: before)
             throw error
         }
     }
@@ -360,24 +367,26 @@ public final class SQLiteStore: TaskStore {
         return try failingAsStore { try body(db) }
     }
 
-    /// Runs `body` in the transaction under way, else in a transaction of its own. What
-    /// was read before is forgotten, unless `body` keeps the cache true itself.
-    func writing<T>(keepingCache: Bool = false, _ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body`, which writes what `touching` says, in the transaction under way, else
+    /// in a transaction of its own. The read cache is told before `body` runs; a write of
+    /// ``ReadCache/Write/oneTask`` tells it what it changed itself
+    /// (``ReadCache/changed(_:to:stored:of:)``).
+    func writing<T>(touching: ReadCache.Write = .tasks, _ body: (Connection) throws -> T) throws -> T {
         guard inTransaction else {
             var result: T?
-            try transaction { result = try writing(keepingCache: keepingCache, body) }
+            try transaction { result = try writing(touching: touching, body) }
             return result!
         }
         if !began { try begin() }
-        if isCaching && !keepingCache { cache = ReadCache() }
+        cache.wrote(touching)
         return try body(db)
     }
 
     /// The id of the profile named `user`; `nil` when there is none.
     func existingProfileID(_ db: Connection, _ user: String) throws -> Int64? {
-        if let id = profileIDs.id(of: user) { return id }
+        if cachesReads, let id = profileIDs.id(of: user) { return id }
         let id = try db.statement(Self.profileByName).first({ $0.text(user) }, reading: { $0.int64(0) })
-        profileIDs.remember(id, of: user)
+        if cachesReads { profileIDs.remember(id, of: user) }
         return id
     }
 

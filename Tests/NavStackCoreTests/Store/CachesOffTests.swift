@@ -1,0 +1,164 @@
+import Foundation
+import NavStackCore
+import NavStackSQLite
+import TestSeeds
+import XCTest
+
+/// Every cache and memo on a command's path (the store's reads and profile ids, the
+/// printed screens, the laid-out actions) may only save work: seeded walks print the same
+/// bytes with all of them on and all of them off, in memory and in a store file that
+/// holds its write lock through a burst, in text and in JSON.
+///
+/// The walks type texts that Swift's `==` takes as equal but that are other bytes
+/// (`Cafe\u{301}`, `Caf\u{e9}`). A failing walk names its seed; `NAVSTACK_TEST_SEED=N`
+/// runs that one alone.
+final class CachesOffTests: XCTestCase {
+    private static let decomposed = "Cafe\u{301}"
+    private static let composed = "Caf\u{e9}"
+
+    /// Lines a walk picks from: good and bad, on every screen.
+    private static let lines = [
+        "open 1", "open 2", "open 3", "open 4", "back", "back 2", "root", "back!", "edit", "title Walked",
+        "title \(decomposed)", "title \(composed)", "notes \(decomposed)", "notes \(composed)", "notes", "done on",
+        "done off", "save", "save!", "theirs", "cancel", "toggle", "toggle 1", "toggle 2", "toggle 3", "delete 1",
+        "delete", "yes", "no", "add \(decomposed)", "add \(composed)", "add Walked", "add", "new", "next", "prev",
+        "page 2", "filter all", "filter open", "filter done", "find caf", "find \(composed)", "find", "move 1 to 2",
+        "move 2 to top", "move 1 to 3", "go tasks/1", "go tasks/2/edit", "go tasks/new", "go tasks?filter=done",
+        "undo", "undo", "redo", "where", "help", "tab account", "tab tasks", "settings", "logout", "login ana",
+        "login bo",
+    ]
+
+    private struct Session {
+        let store: SQLiteStore
+        var interpreter: Interpreter
+        let sink = BytesSink()
+        let deferring: Bool
+
+        init(store: SQLiteStore, caching: Bool, format: Interpreter.Format, deferring: Bool) {
+            store.uuids = .fixed
+            store.cachesReads = caching
+            store.defersCommits = deferring
+            self.store = store
+            self.deferring = deferring
+            var options = Interpreter.Options(format: format, width: 40)
+            options.memoizes = caching
+            interpreter = Interpreter(
+                router: Router(
+                    store: store,
+                    configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store")),
+                options: options)
+        }
+
+        /// What `line` prints, both streams in order; committed first, as navstack does.
+        mutating func printed(_ line: String) throws -> String {
+            sink.take()
+            interpreter.handle(line, to: sink)
+            if deferring { try store.commitPending() }
+            return sink.take()
+        }
+    }
+
+    private func seeds() -> [UInt64] {
+        if let text = ProcessInfo.processInfo.environment["NAVSTACK_TEST_SEED"], let seed = UInt64(text) { return [seed] }
+        return Array(1...12)
+    }
+
+    /// Walks the same lines through a session with every cache and one with none; the
+    /// first line whose bytes differ fails the walk.
+    private func compare(seed: UInt64, steps: Int, _ make: (Bool) throws -> Session) throws {
+        var rng = SplitMix64(state: seed)
+        var cached = try make(true)
+        var plain = try make(false)
+        defer {
+            cached.store.close()
+            plain.store.close()
+        }
+        for step in 0..<steps {
+            let line = step == 0 ? "login ana" : Self.lines.randomElement(using: &rng)!
+            let (one, other) = (try cached.printed(line), try plain.printed(line))
+            guard Array(one.utf8) == Array(other.utf8) else {
+                return XCTFail(
+                    "seed \(seed) (NAVSTACK_TEST_SEED=\(seed)), step \(step), \(line.debugDescription): with caches\n"
+                        + one.debugDescription + "\nwithout\n" + other.debugDescription)
+            }
+        }
+    }
+
+    /// Walks `lines` through a session with every cache and one with none.
+    private func compare(_ lines: [String], _ make: (Bool) throws -> Session) throws {
+        var cached = try make(true)
+        var plain = try make(false)
+        defer {
+            cached.store.close()
+            plain.store.close()
+        }
+        for (step, line) in lines.enumerated() {
+            let (one, other) = (try cached.printed(line), try plain.printed(line))
+            XCTAssertEqual(Array(one.utf8), Array(other.utf8), "step \(step), \(line.debugDescription)")
+        }
+    }
+
+    /// A title typed as `e` and U+0301, then saved as U+00E9: the list shows the bytes
+    /// stored, not the ones it printed before for the "same" screen.
+    func testATitleRetypedInAnotherUnicodeFormIsPrintedAsStored() throws {
+        let lines = [
+            "login ana", "add \(Self.decomposed)", "root", "open 1", "edit", "title X", "save", "edit",
+            "title \(Self.composed)", "save", "root",
+        ]
+        for format in [Interpreter.Format.text, .json] {
+            try compare(lines) { caching in
+                Session(store: try SQLiteStore(path: nil), caching: caching, format: format, deferring: false)
+            }
+            var session = Session(store: try SQLiteStore(path: nil), caching: true, format: format, deferring: false)
+            var last = ""
+            for line in lines { last = try session.printed(line) }
+            // Compared as bytes: String's `contains` is canonical too. (JSON writes them
+            // as UTF-8, unescaped, as text does.)
+            XCTAssertTrue(Self.bytes(of: last, contain: Self.composed), "\(format): \(last.debugDescription)")
+            XCTAssertFalse(Self.bytes(of: last, contain: Self.decomposed), "\(format): \(last.debugDescription)")
+        }
+    }
+
+    private static func bytes(of text: String, contain part: String) -> Bool {
+        let (text, part) = (Array(text.utf8), Array(part.utf8))
+        guard text.count >= part.count else { return false }
+        return (0...(text.count - part.count)).contains { text[$0..<$0 + part.count].elementsEqual(part) }
+    }
+
+    func testAWalkInMemoryPrintsTheSameBytesWithAndWithoutCaches() throws {
+        for seed in seeds() {
+            let format: Interpreter.Format = seed % 3 == 0 ? .json : .text
+            try compare(seed: seed, steps: 600) { caching in
+                Session(store: try SQLiteStore(path: nil), caching: caching, format: format, deferring: false)
+            }
+        }
+    }
+
+    func testAWalkOnAStoreFilePrintsTheSameBytesWithAndWithoutCaches() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-caches-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for seed in seeds().prefix(4) {
+            let format: Interpreter.Format = seed % 2 == 0 ? .json : .text
+            try compare(seed: seed, steps: 300) { caching in
+                let path = folder.appendingPathComponent("\(seed)-\(caching).sqlite").path
+                return Session(store: try SQLiteStore(path: path), caching: caching, format: format, deferring: true)
+            }
+        }
+    }
+}
+
+/// Collects what an interpreter prints, both channels merged in order.
+private final class BytesSink: OutputSink {
+    private var text = ""
+
+    func write(_ text: String, to channel: Channel) {
+        self.text += text
+    }
+
+    @discardableResult
+    func take() -> String {
+        defer { text = "" }
+        return text
+    }
+}
