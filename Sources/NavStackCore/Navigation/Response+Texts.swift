@@ -2,102 +2,111 @@
 ///
 /// Swift's `==` on strings is canonical equivalence: `Cafe\u{301}` equals `Caf\u{e9}`,
 /// though the two print different bytes. Two answers print the same bytes only when they
-/// are equal and every text they show has the same bytes too.
+/// are equal and every text they show has the same bytes too. Once `==` holds, the two
+/// have the same shape (cases, counts), so their texts are compared side by side.
 extension Response {
     /// Whether `other` prints exactly what this answer prints: equal, and each text the
     /// same bytes.
     func printsLike(_ other: Response) -> Bool {
         guard self == other else { return false }
-        var mine: [String] = []
-        forEachText { mine.append($0) }
-        var index = 0
-        var same = true
-        other.forEachText { text in
-            if same { same = index < mine.count && mine[index].hasSameBytes(as: text) }
-            index += 1
-        }
-        return same && index == mine.count
-    }
-
-    /// Calls `body` with every text the answer shows, in one fixed order.
-    func forEachText(_ body: (String) -> Void) {
-        switch self {
-        case .screen(let screen): screen.forEachText(body)
-        case .help(let entries, let details):
-            for entry in entries {
-                body(entry.command)
-                body(entry.summary)
-            }
-            details.forEach(body)
-        case .location(let url, let breadcrumb):
-            url.map(body)
-            breadcrumb.forEach(body)
-        case .quit: break
+        switch (self, other) {
+        case (.screen(let one), .screen(let another)): return one === another || one.textsMatch(another)
+        case (.help(let one, let oneDetails), .help(let another, let anotherDetails)):
+            return zip(one, another).allSatisfy { $0.command.hasSameBytes(as: $1.command) && $0.summary.hasSameBytes(as: $1.summary) }
+                && sameBytes(oneDetails, anotherDetails)
+        case (.location(let oneURL, let one), .location(let anotherURL, let another)):
+            return sameBytes(oneURL, anotherURL) && sameBytes(one, another)
+        default: return true
         }
     }
 }
 
 extension Screen {
-    /// Calls `body` with every text the screen shows, in one fixed order.
-    func forEachText(_ body: (String) -> Void) {
-        body(title)
-        breadcrumb.forEach(body)
-        list.search.map(body)
+    /// Whether every text of two equal screens has the same bytes.
+    fileprivate func textsMatch(_ other: Screen) -> Bool {
+        guard title.hasSameBytes(as: other.title), sameBytes(breadcrumb, other.breadcrumb),
+            sameBytes(list.search, other.list.search)
+        else { return false }
+        // One case at a time (a switch over the pair would copy both payloads first).
         switch content {
-        case .login(let pending): pending?.forEachText(body)
-        case .list(let page): page.forEachText(body)
-        case .detail(let task, let subtasks):
-            task.forEachText(body)
-            subtasks.forEachText(body)
-        case .draft(let draft, let conflicts, _):
-            draft.fields.forEachText(body)
-            draft.original.forEachText(body)
-            for conflict in conflicts {
-                for value in [conflict.base, conflict.mine, conflict.theirs] {
-                    if case .text(let text) = value { body(text) }
+        case .login(let one?):
+            guard case .login(let another?) = other.content else { return true }
+            return one.textsMatch(another)
+        case .list(let one):
+            guard case .list(let another) = other.content else { return true }
+            return one.textsMatch(another)
+        case .detail(let one, let oneRows):
+            guard case .detail(let another, let anotherRows) = other.content else { return true }
+            return one.textsMatch(another) && oneRows.textsMatch(anotherRows)
+        case .draft(let one, let oneConflicts, _):
+            guard case .draft(let another, let anotherConflicts, _) = other.content else { return true }
+            return one.fields.textsMatch(another.fields) && one.original.textsMatch(another.original)
+                && zip(oneConflicts, anotherConflicts).allSatisfy { one, another in
+                    one.base.textsMatch(another.base) && one.mine.textsMatch(another.mine)
+                        && one.theirs.textsMatch(another.theirs)
                 }
-            }
-        case .notFound: break
-        case .account(let user, _): body(user)
-        case .settings(let info):
-            body(info.store)
-            body(info.language)
-        case .about(let version): body(version)
-        case .confirm(let task, _, let message):
-            task.forEachText(body)
-            body(message)
+        case .account(let one, _):
+            guard case .account(let another, _) = other.content else { return true }
+            return one.hasSameBytes(as: another)
+        case .settings(let one):
+            guard case .settings(let another) = other.content else { return true }
+            return one.store.hasSameBytes(as: another.store) && one.language.hasSameBytes(as: another.language)
+        case .about(let one):
+            guard case .about(let another) = other.content else { return true }
+            return one.hasSameBytes(as: another)
+        case .confirm(let one, _, let oneMessage):
+            guard case .confirm(let another, _, let anotherMessage) = other.content else { return true }
+            return one.textsMatch(another) && oneMessage.hasSameBytes(as: anotherMessage)
+        case .login(nil), .notFound: return true
         }
     }
 }
 
 extension ListPage {
-    fileprivate func forEachText(_ body: (String) -> Void) {
-        search.map(body)
-        for row in rows { row.task.forEachText(body) }
+    fileprivate func textsMatch(_ other: ListPage) -> Bool {
+        guard sameBytes(search, other.search) else { return false }
+        for index in rows.indices where !rows[index].task.textsMatch(other.rows[index].task) { return false }
+        return true
     }
 }
 
 extension TaskItem {
-    fileprivate func forEachText(_ body: (String) -> Void) {
-        body(uuid)
-        body(title)
-        body(notes)
+    fileprivate func textsMatch(_ other: TaskItem) -> Bool {
+        uuid.hasSameBytes(as: other.uuid) && title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes)
     }
 }
 
 extension DraftFields {
-    fileprivate func forEachText(_ body: (String) -> Void) {
-        body(title)
-        body(notes)
+    fileprivate func textsMatch(_ other: DraftFields) -> Bool {
+        title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes)
+    }
+}
+
+extension FieldValue {
+    fileprivate func textsMatch(_ other: FieldValue) -> Bool {
+        if case .text(let one) = self, case .text(let another) = other { return one.hasSameBytes(as: another) }
+        return true
     }
 }
 
 extension DeepLink {
-    fileprivate func forEachText(_ body: (String) -> Void) {
-        switch self {
-        case .list(let state): state.search.map(body)
-        case .taskByUUID(let uuid), .editTaskByUUID(let uuid): body(uuid)
-        case .detail, .edit, .sheet, .account, .settings, .about: break
+    fileprivate func textsMatch(_ other: DeepLink) -> Bool {
+        switch (self, other) {
+        case (.list(let one), .list(let another)): sameBytes(one.search, another.search)
+        case (.taskByUUID(let one), .taskByUUID(let another)), (.editTaskByUUID(let one), .editTaskByUUID(let another)):
+            one.hasSameBytes(as: another)
+        default: true
         }
     }
+}
+
+private func sameBytes(_ one: String?, _ another: String?) -> Bool {
+    guard let one, let another else { return one == nil && another == nil }
+    return one.hasSameBytes(as: another)
+}
+
+private func sameBytes(_ one: [String], _ another: [String]) -> Bool {
+    guard one.count == another.count else { return false }
+    for index in one.indices where !one[index].hasSameBytes(as: another[index]) { return false }
+    return true
 }
