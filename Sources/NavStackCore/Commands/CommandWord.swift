@@ -58,7 +58,8 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     }
 
     /// Whether the command changes nothing but the fields of the draft shown (`title`,
-    /// `notes`, `done`): not the store, the path, nor what the draft started from.
+    /// `notes`, `done`): not the store, the path, nor what the draft started from. Its
+    /// screen is made from the one read of what it acts on.
     var changesOnlyADraftsFields: Bool {
         switch self {
         case .title, .notes, .done: true

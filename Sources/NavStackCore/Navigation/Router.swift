@@ -110,9 +110,6 @@ public struct Router {
                 }
             }
         default:
-            if command.word.changesOnlyADraftsFields, session != nil {
-                return try changeDraftsField(by: command)
-            }
             // Whether the command is available is checked once, in its transaction, on
             // the screen as the transaction reads it. (A transaction begins nothing in
             // SQLite until it writes in memory, and is a savepoint in a file's shared
@@ -165,11 +162,11 @@ public struct Router {
     /// state it leaves, and answers with the screen. (A method rather than the
     /// transaction's closure: a closure would copy the router to make the screen.)
     private mutating func changeAndShow(by command: Command, from before: Session?, _ pendingBefore: DeepLink?) throws -> Response {
-        try change(by: command)
+        let read = try change(by: command)
         // What the command left, as the tree and the lists are now (an undone move put a
         // task elsewhere; a delete left fewer pages). A field typed into a draft leaves
         // the screen, its task and the store as they were read.
-        let showing = try showing()
+        let showing = command.word.changesOnlyADraftsFields ? read : try showing()
         try settle(on: showing)
         if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
             try store.savePhase(phase)
@@ -177,53 +174,10 @@ public struct Router {
         return .screen(try makeScreen(showing))
     }
 
-    /// `title`, `notes` or `done`: changes one field of the draft shown where the session
-    /// keeps it, rather than in a copy of the session kept to be put back. Nothing else
-    /// changes; what can fail after the change (saving where the profile is, reading the
-    /// screen) puts the draft back as it was.
-    private mutating func changeDraftsField(by command: Command) throws(NavError) -> Response {
-        linkFailure = nil
-        var response = Response.quit
-        try storeCall {
-            try store.transaction {
-                response = try changeDraftsFieldAndShow(by: command)
-            }
-        }
-        return response
-    }
-
-    /// ``changeDraftsField(by:)`` in its transaction (a method: a closure would copy the
-    /// router to make the screen).
-    private mutating func changeDraftsFieldAndShow(by command: Command) throws -> Response {
-        // The screen, its task and the store stay as this one read found them.
-        let showing = try showing()
-        // What settling changed (seldom anything) is put back with the draft.
-        let unsettled = try settle(on: showing)
-        do {
-            try ensureAvailable(command.word, on: showing)
-            guard let owner = session?.topDraftOwner, let before = session?.drafts[owner] else {
-                throw NavError.taskVanished(session?.path.last?.taskID ?? 0)
-            }
-            // Fails, if it does, before it changes anything.
-            _ = try session!.apply(command, on: showing, shown: shownList, store: store, pageSize: configuration.pageSize)
-            do {
-                if configuration.savesNavigation, unsettled != nil || session?.drafts[owner] != before {
-                    try store.savePhase(phase)
-                }
-                return .screen(try makeScreen(showing))
-            } catch {
-                session?.drafts[owner] = before
-                throw error
-            }
-        } catch {
-            if let unsettled { session = unsettled }
-            throw error
-        }
-    }
-
     /// Applies a command that changes the state or the store: the screen it acts on is
-    /// read once, for the check that the command is available there and for the command.
-    private mutating func change(by command: Command) throws(NavError) {
+    /// read once, for the check that the command is available there and for the command,
+    /// and returned.
+    private mutating func change(by command: Command) throws(NavError) -> Showing {
         let showing = try showing()
         try settle(on: showing)
         try ensureAvailable(command.word, on: showing)
@@ -243,49 +197,37 @@ public struct Router {
                 try commit(next, by: command.word, discarding: discarding)
             }
         }
+        return showing
     }
 
     /// Makes the state name what is shown: the tasks path the chain of the task shown, as
     /// the tree has it now (another process, or an undone move, may have moved a task on
     /// it), and the page of the list or of the subtasks one that exists, so the URL names
     /// the page shown.
-    ///
-    /// Returns the session as it was when this changed it, else `nil`.
-    @discardableResult
-    private mutating func settle(on showing: Showing) throws(NavError) -> Session? {
-        guard let session, session.tab == .tasks else { return nil }
+    private mutating func settle(on showing: Showing) throws(NavError) {
+        guard let session, session.tab == .tasks else { return }
         let pageSize = configuration.pageSize
         switch showing.kind {
         case .list where session.list.page > 1:
             let pages = try session.listPages(store: store, pageSize: pageSize)
-            if session.list.page > pages {
-                self.session?.list.page = pages
-                return session
-            }
+            if session.list.page > pages { self.session?.list.page = pages }
         case .detail, .edit:
-            guard !session.isModal, !showing.chain.isEmpty else { return nil }
+            guard !session.isModal, !showing.chain.isEmpty else { return }
             // The usual case, a path that is the chain already, is checked without
             // building the chain's path.
             let path = session.tasksPath
             let editing = if case .edit? = path.last { true } else { false }
             let details = path.count - (editing ? 1 : 0)
-            var changed = false
             if details != showing.chain.count || zip(path, showing.chain).contains(where: { $0.0 != .detail($0.1.id) }) {
                 self.session?.tasksPath = showing.path(editing: editing)
-                changed = true
             }
             if let task = showing.task, let page = session.subtaskPages[task.id] {
                 let last = ListPage.pageCount(total: task.subtasks.total, pageSize: pageSize)
-                if page > last {
-                    self.session?.subtaskPages[task.id] = last == 1 ? nil : last
-                    changed = true
-                }
+                if page > last { self.session?.subtaskPages[task.id] = last == 1 ? nil : last }
             }
-            if changed { return session }
         default:
             break
         }
-        return nil
     }
 
     /// Handles the login screen: `login` and `go`.
