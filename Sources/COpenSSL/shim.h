@@ -224,7 +224,9 @@ static inline SSL *ns_tls_client(SSL_CTX *context, const char *host, int is_addr
     SSL_set_bio(ssl, input, output);
     SSL_set_connect_state(ssl);
     X509_VERIFY_PARAM *param = SSL_get0_param(ssl);
-    X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+    // A host is named by the certificate's subject alternative names only: no fallback to
+    // its common name, which browsers and Go refuse too.
+    X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT);
     int named = is_address ? X509_VERIFY_PARAM_set1_ip_asc(param, host)
                            : (SSL_set_tlsext_host_name(ssl, host) == 1 && SSL_set1_host(ssl, host) == 1);
     if (!named) {
@@ -275,7 +277,8 @@ static inline int ns_tls_error_is_unexpected_eof(unsigned long error) {
 
 /// Writes the DNS names and IP addresses the server's certificate
 /// (`ns_tls_server_certificate`) is for into `text`, separated by ", " (its subject
-/// alternative names; else its common name). 0 when there is none or it names nothing.
+/// alternative names: its common name names no host). 0 when there is none or it names
+/// nothing.
 static inline size_t ns_tls_peer_names(const SSL *ssl, char *text, size_t size) {
     if (size == 0) return 0;
     text[0] = 0;
@@ -306,10 +309,6 @@ static inline size_t ns_tls_peer_names(const SSL *ssl, char *text, size_t size) 
             used += (size_t)written;
         }
         GENERAL_NAMES_free(names);
-    }
-    if (used == 0) {
-        int written = X509_NAME_get_text_by_NID(X509_get_subject_name(certificate), NID_commonName, text, (int)size);
-        used = written > 0 ? (size_t)written : 0;
     }
     return used;
 }

@@ -56,12 +56,17 @@ def openssl(*args, cwd):
 
 
 def make_certificates(folder):
-    """A private authority, and three server certificates it signs."""
+    """A private authority, and four server certificates it signs."""
     with open(os.path.join(folder, "names.ext"), "w") as f:
         f.write("basicConstraints = critical, CA:FALSE\n"
                 "keyUsage = critical, digitalSignature\n"
                 "extendedKeyUsage = serverAuth\n"
                 "subjectAltName = DNS:localhost, IP:127.0.0.1, IP:::1\n")
+    # The host named only in the subject's common name, as certificates once did.
+    with open(os.path.join(folder, "cn-only.ext"), "w") as f:
+        f.write("basicConstraints = critical, CA:FALSE\n"
+                "keyUsage = critical, digitalSignature\n"
+                "extendedKeyUsage = serverAuth\n")
     with open(os.path.join(folder, "other.ext"), "w") as f:
         f.write("basicConstraints = critical, CA:FALSE\n"
                 "keyUsage = critical, digitalSignature\n"
@@ -82,7 +87,7 @@ def make_certificates(folder):
             "-addext", "basicConstraints = critical, CA:TRUE",
             "-addext", "keyUsage = critical, keyCertSign, cRLSign", cwd=folder)
     for name, subject, ext in [("server", "127.0.0.1", "names.ext"), ("other", "other.example", "other.ext"),
-                               ("expired", "127.0.0.1", "names.ext")]:
+                               ("expired", "127.0.0.1", "names.ext"), ("cn-only", "localhost", "cn-only.ext")]:
         openssl("req", "-new", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={subject}",
                 cwd=folder)
         if name == "expired":
@@ -273,6 +278,8 @@ def main():
         servers.append(other)
         expired = TLSServer(folder, "expired")
         servers.append(expired)
+        cn_only = TLSServer(folder, "cn-only")
+        servers.append(cn_only)
         old = OldTLSServer(folder)
         plain_host, plain_port = os.environ["NAVSTACK_SERVER_A"].split("//", 1)[1].split(":")
         proxy = TLS12Proxy(folder, (plain_host, int(plain_port)))
@@ -317,6 +324,9 @@ def main():
                 "a certificate for another name, by name", "--ca", ca)
         refused(binary, stores["c"], expired, f"https://127.0.0.1:{expired.port}",
                 "its certificate expired on 2021-01-01", tok, "an expired certificate", "--ca", ca)
+        refused(binary, stores["c"], cn_only, f"https://localhost:{cn_only.port}",
+                "its certificate is not for localhost", tok,
+                "a certificate that names its host only as its common name (no subjectAltName)", "--ca", ca)
         plain = os.environ["NAVSTACK_SERVER_A"].split("//", 1)[1]
         refused(binary, stores["c"], None, f"https://{plain}", "answered in plain HTTP, not TLS", tok,
                 "an https:// address of a server that speaks plain HTTP", "--ca", ca)
