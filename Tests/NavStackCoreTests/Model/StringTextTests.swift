@@ -7,7 +7,7 @@ final class StringTextTests: XCTestCase {
     /// The bytes a string lends are its UTF-8, whatever its size or content.
     func testAStringLendsItsUTF8() {
         let texts = ["", "a", "Buy fruit", "Café au lait", "a\u{0}b", String(repeating: "long title ", count: 40), "🙂 emoji", "e\u{301}"]
-        for text in texts + texts.map { String($0.reversed()) } {
+        for text in texts + texts.map({ String($0.reversed()) }) {
             XCTAssertEqual(text.withUTF8Bytes { Array($0) }, Array(text.utf8), text)
             XCTAssertEqual(text.withUTF8Bytes { $0.count }, text.utf8.count)
         }
