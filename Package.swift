@@ -110,7 +110,8 @@ let package = Package(
             name: "navstack-server",
             dependencies: ["NavStackServer"]
         ),
-        // The seeded generator the property tests share.
+        // The seeded generator the property tests share, the seeds they run
+        // (NAVSTACK_TEST_SEED chooses one) and the text the twin tests draw.
         .target(name: "TestSeeds", path: "Tests/TestSeeds"),
         .testTarget(
             name: "NavStackCoreTests",
@@ -151,7 +152,7 @@ let package = Package(
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["navstack"],
+            dependencies: ["navstack", "TestSeeds"],
             exclude: ["README.md"]
         ),
     ]

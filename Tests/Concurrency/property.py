@@ -512,11 +512,14 @@ def error_kind(message):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True, help="the navstack executable")
-    parser.add_argument("--seed", type=int, default=None, help="default: a random one (printed)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="default: NAVSTACK_TEST_SEED, else a random one (printed)")
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--commands", type=int, default=300)
     parser.add_argument("--keep", metavar="DIR", help="keep the store, transcripts and stderr here")
     args = parser.parse_args()
+    if args.seed is None and os.environ.get("NAVSTACK_TEST_SEED", "").isdigit():
+        args.seed = int(os.environ["NAVSTACK_TEST_SEED"])
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     rerun = (f"python3 {shlex.quote(sys.argv[0])} --bin {shlex.quote(args.bin)} --seed {seed} "
              f"--processes {args.processes} --commands {args.commands}")

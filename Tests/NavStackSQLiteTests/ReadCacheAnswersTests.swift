@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 
 @testable import NavStackSQLite
@@ -8,7 +9,13 @@ final class ReadCacheAnswersTests: XCTestCase {
     /// Random reads, writes, removals, changes of one answer and of all of them, on a few
     /// keys, each checked against a plain dictionary.
     func testAnswersBehaveAsATableWhateverTheOrderOfUse() {
-        var generator = SplitMix(seed: 29)
+        forEachSeed([29]) { seed in
+            var generator = SplitMix64(state: seed)
+            compareWithADictionary(&generator)
+        }
+    }
+
+    private func compareWithADictionary(_ generator: inout SplitMix64) {
         for _ in 0..<200 {
             let answers = ReadCache.Answers<Int, [Int]>()
             var model: [Int: [Int]] = [:]
@@ -41,19 +48,6 @@ final class ReadCacheAnswersTests: XCTestCase {
                 }
             }
             for key in 0..<4 { XCTAssertEqual(answers[key], model[key]) }
-        }
-    }
-
-    /// A small generator with a seed, so a failure comes again.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

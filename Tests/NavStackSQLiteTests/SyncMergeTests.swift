@@ -547,8 +547,8 @@ final class SyncMergeTests: XCTestCase {
 
     func testRandomOfflineChangesAndSyncOrdersConverge() throws {
         var kept = 0
-        for seed in 1...25 {
-            kept += try converge(seed: UInt64(seed))
+        forEachSeed(1...25) { seed in
+            kept += try converge(seed: seed)
         }
         XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
     }
@@ -560,10 +560,10 @@ final class SyncMergeTests: XCTestCase {
     func testRandomChangesConvergeWithSnapshotsAndDroppedOperations() throws {
         var kept = 0
         var (made, served, dropped) = (0, 0, 0)
-        for seed in 1...25 {
+        forEachSeed(1...25) { seed in
             let log = OperationLog()
             log.snapshotsAfter = 4
-            kept += try converge(seed: UInt64(seed), log: log)
+            kept += try converge(seed: seed, log: log)
             made += log.snapshotsKept
             served += log.snapshotsServed
             dropped += log.dropped

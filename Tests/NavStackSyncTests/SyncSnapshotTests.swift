@@ -55,7 +55,7 @@ final class SyncSnapshotTests: XCTestCase {
     }
 
     func testContentReadsBackAsWritten() throws {
-        for seed in 1...50 as ClosedRange<UInt64> {
+        forEachSeed(1...50) { seed in
             let written = registers(operations(seed: seed, count: 40)).values.sorted { $0.uuid < $1.uuid }
             let read = try SyncSnapshot.registers(from: SyncSnapshot.content(of: written))
             XCTAssertEqual(read, written, "seed \(seed)")
@@ -107,7 +107,7 @@ final class SyncSnapshotTests: XCTestCase {
     /// ``SyncSnapshot/mayFit(registers:textBytes:)`` counts no more than the content takes:
     /// a snapshot it refuses could not have fitted.
     func testTheSizeEstimateIsAtMostTheContent() {
-        for seed in 1...50 as ClosedRange<UInt64> {
+        forEachSeed(1...50) { seed in
             let written = Array(registers(operations(seed: seed, count: 40)).values)
             let texts = written.reduce(0) { total, register in
                 total + register.uuid.utf8.count + register.fields.title.utf8.count + register.fields.notes.utf8.count
@@ -122,7 +122,7 @@ final class SyncSnapshotTests: XCTestCase {
     /// A snapshot of the registers some operations made, merged into the registers the
     /// others made (in either order), is the registers all of them make.
     func testMergingASnapshotIsApplyingTheOperationsItStandsFor() {
-        for seed in 1...200 as ClosedRange<UInt64> {
+        forEachSeed(1...200) { seed in
             let all = operations(seed: seed, count: 30)
             let split = Int(seed % 30)
             let whole = registers(all)

@@ -47,6 +47,19 @@ passed = 0
 failed = 0
 
 
+def seeded():
+    """The seed of the draws these checks make (replica ids, and the like): NAVSTACK_TEST_SEED,
+    else one drawn for the run. The convergence walks have their own (--seeds)."""
+    value = os.environ.get("NAVSTACK_TEST_SEED", "")
+    if value and not value.isdigit():
+        sys.exit(f"NAVSTACK_TEST_SEED={value}: a seed is a whole number from 0")
+    return int(value) if value else random.SystemRandom().randrange(1 << 31)
+
+
+SEED = seeded()
+RNG = random.Random(SEED)
+
+
 def check(ok, what, detail=""):
     global passed, failed
     if ok:
@@ -54,7 +67,8 @@ def check(ok, what, detail=""):
         print(f"ok - {what}")
     else:
         failed += 1
-        print(f"not ok - {what}" + (f"\n  {detail}" if detail else ""))
+        print(f"not ok - {what}" + (f"\n  {detail}" if detail else "")
+              + f"\n  (seed {SEED}: NAVSTACK_TEST_SEED={SEED} draws the same again)")
 
 
 def run(binary, store, *args, stdin=None, env=ENV, timeout=120):
@@ -62,6 +76,9 @@ def run(binary, store, *args, stdin=None, env=ENV, timeout=120):
                           env=env, timeout=timeout)
 
 
+# Names this run's accounts apart from earlier runs' on a database that may be reused: not a
+# draw of the checks, and not from the seed, so that a run again with the seed meets none
+# of the first run's accounts.
 RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
 
 

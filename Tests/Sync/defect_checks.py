@@ -23,7 +23,6 @@ Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 import argparse
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -36,7 +35,7 @@ import client_checks
 from client_checks import check
 
 ENV = dict(os.environ, NAVSTACK_SYNC="0", LANG="C.UTF-8")
-RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
+RUN = client_checks.RUN  # names this run's accounts (see client_checks)
 
 
 def run(binary, store, *args, env=ENV, prefix=()):
@@ -70,7 +69,7 @@ def now_ms():
 
 
 def uuid4():
-    digits = "%032x" % random.getrandbits(128)
+    digits = "%032x" % client_checks.RNG.getrandbits(128)
     return f"{digits[:8]}-{digits[8:12]}-4{digits[13:16]}-a{digits[17:20]}-{digits[20:]}"
 
 
@@ -109,7 +108,7 @@ def stamps(binary, work):
     user = "stamps"
     tok = token(user)
     server = os.environ["NAVSTACK_SERVER_A"]
-    replica = "%032x" % random.getrandbits(128)
+    replica = "%032x" % client_checks.RNG.getrandbits(128)
     task = uuid4()
     op = {"seq": 1, "millis": now_ms() + 3 * 3600 * 1000, "counter": 0, "task": task, "field": "task",
           "value": task_value("From the future")}
@@ -177,7 +176,7 @@ def refused_values():
     user = "values"
     tok = token(user)
     server = os.environ["NAVSTACK_SERVER_B"]
-    replica = "%032x" % random.getrandbits(128)
+    replica = "%032x" % client_checks.RNG.getrandbits(128)
     cases = [
         ("a blank title", {"task": uuid4(), "field": "task", "value": task_value("   ")}, "ops[0] sets a task id or a task"),
         ("a title of 1 MiB", {"task": uuid4(), "field": "title", "value": "x" * (1 << 20)}, "ops[0] sets a task id or a title"),

@@ -26,7 +26,6 @@ import argparse
 import base64
 import json
 import os
-import random
 import socket
 import sqlite3
 import subprocess
@@ -41,7 +40,7 @@ from client_checks import ENV, PASSPHRASE, HoldingProxy, check
 # POST /v1/sync with a body as a client of the earlier protocol sends it.
 from defect_checks import post
 
-RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
+RUN = client_checks.RUN  # names this run's accounts (see client_checks)
 SERVER_A = os.environ["NAVSTACK_SERVER_A"]
 SERVER_B = os.environ["NAVSTACK_SERVER_B"]
 PG_URL = os.environ["NAVSTACK_PG_URL"]
@@ -178,7 +177,7 @@ def legacy_account(binary, work):
     """An account whose operations a client of the earlier protocol sent in clear."""
     user = "legacy"
     tok = token(user)
-    old = "%032x" % random.getrandbits(128)
+    old = "%032x" % client_checks.RNG.getrandbits(128)
     tasks = [("%08x-0000-4000-8000-%012x" % (n, n), title) for n, title in
              enumerate(["Written before encryption", "Also from before", "A third one"], start=1)]
     ops = [{"seq": n, "millis": int(time.time() * 1000) - 10_000 + n, "counter": 0, "task": uuid, "field": "task",

@@ -12,6 +12,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import resource
 import selectors
 import signal
@@ -35,6 +36,19 @@ passed = 0
 failed = 0
 
 
+def seeded():
+    """The seed of the replica ids and the made-up token these checks draw: NAVSTACK_TEST_SEED,
+    else one drawn for the run."""
+    value = os.environ.get("NAVSTACK_TEST_SEED", "")
+    if value and not value.isdigit():
+        sys.exit(f"NAVSTACK_TEST_SEED={value}: a seed is a whole number from 0")
+    return int(value) if value else random.SystemRandom().randrange(1 << 31)
+
+
+SEED = seeded()
+RNG = random.Random(SEED)
+
+
 def check(name, condition, detail=""):
     global passed, failed
     if condition:
@@ -42,7 +56,8 @@ def check(name, condition, detail=""):
         print(f"ok - {name}")
     else:
         failed += 1
-        print(f"not ok - {name}" + (f": {detail}" if detail else ""))
+        print(f"not ok - {name}" + (f": {detail}" if detail else "")
+              + f"\n  (seed {SEED}: NAVSTACK_TEST_SEED={SEED} draws the same again)")
     sys.stdout.flush()
 
 
@@ -122,7 +137,7 @@ def op_count(account, replica=None):
 
 
 def new_replica():
-    return os.urandom(16).hex()
+    return "%032x" % RNG.getrandbits(128)
 
 
 def tag_code(tag):
@@ -710,7 +725,7 @@ def check_token_before_body():
     """A made-up token is refused before a byte of the body is read (issue 27, item 5)."""
     process, base = start_server()
     host, port = address(base)
-    made_up = os.urandom(32).hex()
+    made_up = "%064x" % RNG.getrandbits(256)
     head = big_sync_head(host, port, made_up)
     try:
         line, waited = no_body_status(base, made_up)

@@ -27,7 +27,6 @@ Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 import argparse
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -143,7 +142,7 @@ def main():
                           ("moved to another seq", "UPDATE snapshot SET server_seq = server_seq - 1")]:
             seq = psql(f"SELECT server_seq FROM snapshot WHERE account_id = {account()}")
             psql_input(f"{sql} WHERE account_id = {account()}")
-            d = os.path.join(work, f"tampered-{random.randrange(1 << 30)}.sqlite")
+            d = os.path.join(work, f"tampered-{client_checks.RNG.randrange(1 << 30)}.sqlite")
             run(binary, d, "-c", f"login {USER}")
             out = run(binary, d, "sync", "--server", SERVER_B, "--token", tok)
             lines = out.stderr.splitlines()
@@ -153,7 +152,7 @@ def main():
             psql_input(f"UPDATE snapshot SET sealed = '{held}', server_seq = {seq} WHERE account_id = {account()}")
 
         # What the server takes of a snapshot, by the protocol itself.
-        base = {"replica": "%032x" % random.getrandbits(128), "ops": [], "snapshots": True}
+        base = {"replica": "%032x" % client_checks.RNG.getrandbits(128), "ops": [], "snapshots": True}
         seq, before = snapshot_row()[0], psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}")
         highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account()}") or seq)
         for what, after, offered in [("older than the one kept", seq - 1, seq - 1),
@@ -180,7 +179,7 @@ def main():
               "a snapshot for an account without a key is refused (400)", f"{status} {body}")
 
         # A client from before snapshots.
-        status, body = post(SERVER_A, tok, {"replica": "%032x" % random.getrandbits(128), "after": 0, "ops": []})
+        status, body = post(SERVER_A, tok, {"replica": "%032x" % client_checks.RNG.getrandbits(128), "after": 0, "ops": []})
         check(status == 400 and "update navstack" in body.get("error", ""),
               "a client that does not take snapshots is refused a pull that needs one, saying to update",
               f"{status} {body}")

@@ -26,7 +26,6 @@ Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
 import os
-import random
 import socket
 import sqlite3
 import ssl
@@ -43,7 +42,7 @@ from client_checks import check
 BASE_ENV = {key: value for key, value in os.environ.items()
             if key not in ("NAVSTACK_CA", "SSL_CERT_FILE", "SSL_CERT_DIR")}
 ENV = dict(BASE_ENV, NAVSTACK_SYNC="0", LANG="C.UTF-8")
-RUN = "%04x" % random.SystemRandom().randrange(1 << 16)
+RUN = client_checks.RUN  # names this run's accounts (see client_checks)
 
 
 def run(binary, store, *args, env=ENV, timeout=60):

@@ -116,6 +116,12 @@ extension Command {
         case .other?, nil:
             break
         }
+        return try splitByCharacters(line)
+    }
+
+    /// ``split(_:)`` by characters, the plain way for any line: the ASCII paths (in
+    /// `split` and ``split(printableASCII:)``) give what it gives.
+    static func splitByCharacters(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
         let text = line.trimmed
         guard let first = text.utf8.first, first != UInt8(ascii: "#") else { return nil }
         let end = Self.firstWhitespace(in: text)

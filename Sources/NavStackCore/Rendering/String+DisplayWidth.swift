@@ -102,6 +102,12 @@ extension StringProtocol {
     public func wrapped(toWidth width: Int) -> [String] {
         let width = Swift.max(1, width)
         if isOneLine(fitting: width) { return [String(self)] }
+        return wrappedByWords(toWidth: width)
+    }
+
+    /// ``wrapped(toWidth:)`` word by word, the plain way for any text.
+    func wrappedByWords(toWidth width: Int) -> [String] {
+        let width = Swift.max(1, width)
         var lines: [String] = []
         var line = ""
         var used = 0

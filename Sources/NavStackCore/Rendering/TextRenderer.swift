@@ -213,7 +213,7 @@ public struct TextRenderer {
     /// The breadcrumb and the URL on one line, the URL in the `room` it leaves: a URL
     /// too long to share the line gives it to the breadcrumb (`where` prints it whole),
     /// and the URL gives way when the screen's own crumb would be cut.
-    private func placeLine(_ crumbs: [String], _ url: String, room: Int, into lines: inout Lines) {
+    func placeLine(_ crumbs: [String], _ url: String, room: Int, into lines: inout Lines) {
         let last = crumbs.last?.escapedForDisplay ?? ""
         let shared = Self.breadcrumb(crumbs, fitting: room)
         // Cut short, the breadcrumb ends in "…": its last crumb whole is its last bytes.
@@ -241,9 +241,14 @@ public struct TextRenderer {
     /// keeping the tab and as many of the last crumbs as fit (`My Tasks › … › Parent ›
     /// Task`), the last one cut short only when nothing else fits.
     static func breadcrumb(_ crumbs: [String], fitting room: Int) -> String {
+        if let plain = plainWidth(of: crumbs), plain <= room { return crumbs.joined(separator: crumbSeparator) }
+        return laidOutBreadcrumb(crumbs, fitting: room)
+    }
+
+    /// ``breadcrumb(_:fitting:)`` laid out by characters, the plain way for any crumbs.
+    static func laidOutBreadcrumb(_ crumbs: [String], fitting room: Int) -> String {
         let separator = crumbSeparator
         let separatorWidth = crumbSeparatorWidth
-        if let plain = plainWidth(of: crumbs), plain <= room { return crumbs.joined(separator: separator) }
         let shown = crumbs.map(\.escapedForDisplay)
         let whole = shown.joined(separator: separator)
         guard shown.count > 2, whole.displayWidth > room else { return whole.truncated(toWidth: room) }
@@ -313,22 +318,29 @@ public struct TextRenderer {
             {
                 continue
             }
-            let number = String(row.row)
-            line.removeAll(keepingCapacity: true)
-            for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
-            line += number
-            line += row.task.done ? "  [x] " : "  [ ] "
-            if progress.total > 0 {
-                // The progress stays on the row: a title too long gives way to it.
-                let count = " [\(progress.done)/\(progress.total)]"
-                let title = row.task.title.escapedForDisplay
-                let room = width - numberWidth - 6 - count.utf8.count
-                line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
-                line += count
-            } else {
-                line += row.task.title.escapedForDisplay
-            }
+            rowLine(row, numberWidth: numberWidth, into: &line)
             lines.add(line, emphasis)
+        }
+    }
+
+    /// A row laid out by characters into `line` (emptied first), the plain way for any
+    /// row: what ``Lines/addRow(number:numberWidth:done:title:)`` writes from the bytes.
+    func rowLine(_ row: ListRow, numberWidth: Int, into line: inout String) {
+        let progress = row.task.subtasks
+        let number = String(row.row)
+        line.removeAll(keepingCapacity: true)
+        for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
+        line += number
+        line += row.task.done ? "  [x] " : "  [ ] "
+        if progress.total > 0 {
+            // The progress stays on the row: a title too long gives way to it.
+            let count = " [\(progress.done)/\(progress.total)]"
+            let title = row.task.title.escapedForDisplay
+            let room = width - numberWidth - 6 - count.utf8.count
+            line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
+            line += count
+        } else {
+            line += row.task.title.escapedForDisplay
         }
     }
 
@@ -538,6 +550,11 @@ struct Lines: ~Copyable {
             output.append(0x0A)
             return
         }
+        wrapLaidOut(paragraph, indent: indent, emphasis: emphasis)
+    }
+
+    /// ``wrap(_:indent:emphasis:)`` laid out by characters, the plain way for any text.
+    mutating func wrapLaidOut(_ paragraph: String, indent: Int = 0, emphasis: TextStyle.Emphasis? = nil) {
         let pad = String(repeating: " ", count: indent)
         for line in paragraph.wrapped(toWidth: width - indent) { add(pad + line, emphasis) }
     }
@@ -560,7 +577,7 @@ struct Lines: ~Copyable {
     /// A field whose value is text to escape: printable ASCII that is its own one line
     /// (most values) is written as it is from one look at its bytes, anything else
     /// escaped and laid out as ``field(_:_:_:)`` lays it out.
-    private mutating func textField(_ heads: FieldHeads, _ index: Int, _ text: String) {
+    mutating func textField(_ heads: FieldHeads, _ index: Int, _ text: String) {
         let room = width - heads.labelWidth
         if room >= 8, text.utf8.count <= room {
             // A string that does not lend its bytes (every native one does) is laid out below:
@@ -578,7 +595,7 @@ struct Lines: ~Copyable {
     }
 
     /// The field `index` of `heads`, with its value.
-    private mutating func field(_ heads: FieldHeads, _ index: Int, _ value: String) {
+    mutating func field(_ heads: FieldHeads, _ index: Int, _ value: String) {
         let room = width - heads.labelWidth
         // A value that is its own one line, as most are, is written as it is: nothing to
         // wrap, and the line fits the width.
@@ -588,6 +605,12 @@ struct Lines: ~Copyable {
             output.append(0x0A)
             return
         }
+        fieldLaidOut(heads, index, value)
+    }
+
+    /// ``field(_:_:_:)`` laid out by characters, the plain way for any value.
+    mutating func fieldLaidOut(_ heads: FieldHeads, _ index: Int, _ value: String) {
+        let room = width - heads.labelWidth
         let label = heads.labels[index]
         guard room >= 8 else {
             add(label + ":")

@@ -74,10 +74,10 @@ final class RandomInputTests: XCTestCase {
     }
 
     func testEveryLineGetsExactlyOneAnswerInJSON() throws {
-        for seed in UInt64(1)...3 { try run(format: .json, seed: seed, lines: 3000) }
+        forEachSeed(1...3) { seed in try run(format: .json, seed: seed, lines: 3000) }
     }
 
     func testEveryLineGetsExactlyOneAnswerInText() throws {
-        for seed in UInt64(11)...13 { try run(format: .text, seed: seed, lines: 3000) }
+        forEachSeed(11...13) { seed in try run(format: .text, seed: seed, lines: 3000) }
     }
 }

@@ -1,3 +1,4 @@
+import TestSeeds
 import XCTest
 
 @testable import NavStackCore
@@ -6,7 +7,7 @@ final class StringTextTests: XCTestCase {
     /// The bytes a string lends are its UTF-8, whatever its size or content.
     func testAStringLendsItsUTF8() {
         let texts = ["", "a", "Buy fruit", "Café au lait", "a\u{0}b", String(repeating: "long title ", count: 40), "🙂 emoji", "e\u{301}"]
-        for text in texts + texts.map { String($0.reversed()) } {
+        for text in texts + texts.map({ String($0.reversed()) }) {
             XCTAssertEqual(text.withUTF8Bytes { Array($0) }, Array(text.utf8), text)
             XCTAssertEqual(text.withUTF8Bytes { $0.count }, text.utf8.count)
         }
@@ -76,37 +77,39 @@ final class StringTextTests: XCTestCase {
     /// as the byte-by-byte definitions do.
     func testTheEightAtATimeChecksAnswerAsByteByByte() {
         let edges: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x41, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
-        var generator = SystemRandomNumberGenerator()
         func oneLine(_ bytes: [UInt8]) -> Bool {
             !bytes.isEmpty && bytes.first != 0x20 && bytes.last != 0x20
                 && !zip(bytes, bytes.dropFirst()).contains { $0 == 0x20 && $1 == 0x20 }
         }
-        var texts: [[UInt8]] = []
-        for length in 0...40 {
-            for _ in 0..<60 { texts.append((0..<length).map { _ in edges.randomElement(using: &generator)! }) }
-            // Mostly printable, with one edge byte in each place, and two spaces at each place.
-            for place in 0..<length {
-                for edge in edges {
-                    var text = [UInt8](repeating: 0x61, count: length)
-                    text[place] = edge
-                    texts.append(text)
+        forEachSeed([5]) { seed in
+            var generator = SplitMix64(state: seed)
+            var texts: [[UInt8]] = []
+            for length in 0...40 {
+                for _ in 0..<60 { texts.append((0..<length).map { _ in edges.randomElement(using: &generator)! }) }
+                // Mostly printable, with one edge byte in each place, and two spaces at each place.
+                for place in 0..<length {
+                    for edge in edges {
+                        var text = [UInt8](repeating: 0x61, count: length)
+                        text[place] = edge
+                        texts.append(text)
+                    }
+                    var spaced = [UInt8](repeating: 0x61, count: length)
+                    spaced[place] = 0x20
+                    if place + 1 < length { spaced[place + 1] = 0x20 }
+                    texts.append(spaced)
                 }
-                var spaced = [UInt8](repeating: 0x61, count: length)
-                spaced[place] = 0x20
-                if place + 1 < length { spaced[place + 1] = 0x20 }
-                texts.append(spaced)
             }
-        }
-        for bytes in texts {
-            let expectedPrintable = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-            bytes.withUnsafeBufferPointer { buffer in
-                XCTAssertEqual(buffer.isPrintableASCII, expectedPrintable, "\(bytes)")
-                XCTAssertEqual(String.isPlainOneLine(buffer), expectedPrintable && oneLine(bytes), "\(bytes)")
-            }
-            // Whole bytes of valid UTF-8 only make a String as they are.
-            if let text = String(validating: bytes, as: UTF8.self) {
-                XCTAssertEqual(text.isPrintableASCII, expectedPrintable, "\(bytes)")
-                XCTAssertEqual(text.isOneLine(fitting: 80), oneLine(bytes), "\(bytes)")
+            for bytes in texts {
+                let expectedPrintable = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                bytes.withUnsafeBufferPointer { buffer in
+                    XCTAssertEqual(buffer.isPrintableASCII, expectedPrintable, "\(bytes)")
+                    XCTAssertEqual(String.isPlainOneLine(buffer), expectedPrintable && oneLine(bytes), "\(bytes)")
+                }
+                // Whole bytes of valid UTF-8 only make a String as they are.
+                if let text = String(validating: bytes, as: UTF8.self) {
+                    XCTAssertEqual(text.isPrintableASCII, expectedPrintable, "\(bytes)")
+                    XCTAssertEqual(text.isOneLine(fitting: 80), oneLine(bytes), "\(bytes)")
+                }
             }
         }
     }

@@ -45,7 +45,7 @@ final class RandomWalkTests: XCTestCase {
 
     func testGoingToTheURLOfAnyStateRebuildsItFromAnyOther() throws {
         var checked = 0
-        for seed in UInt64(1)...20 {
+        forEachSeed(1...20) { seed in
             let states = try walk(seed: seed, steps: 150)
             var rng = SplitMix64(state: seed &* 7919)
             for _ in 0..<150 {
@@ -76,7 +76,7 @@ final class RandomWalkTests: XCTestCase {
     }
 
     func testTheURLOfEveryScreenNamesItsTabPathAndSheet() throws {
-        for seed in UInt64(100)...110 {
+        forEachSeed(100...110) { seed in
             for state in try walk(seed: seed, steps: 100) {
                 let session = state.session!
                 XCTAssertEqual(session.link.tab, session.tab)

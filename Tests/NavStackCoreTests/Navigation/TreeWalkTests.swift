@@ -271,7 +271,7 @@ final class TreeWalkTests: XCTestCase {
 
     func testRandomWalksOverARandomTreeKeepEveryInvariant() throws {
         var checked = 0
-        for seed in UInt64(1)...24 {
+        forEachSeed(1...24) { seed in
             checked += try walk(seed: seed, steps: 300).count
         }
         XCTAssertGreaterThan(checked, 1500, "the walks should reach many different states")

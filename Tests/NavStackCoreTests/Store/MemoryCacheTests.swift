@@ -33,7 +33,7 @@ final class MemoryCacheTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var writes = 0
-        for seed in UInt64(1)...8 {
+        forEachSeed(1...8) { seed in
             var rng = SplitMix64(state: seed)
             let file = try SQLiteStore(path: folder.appendingPathComponent("\(seed).sqlite").path)
             defer { file.close() }
