@@ -74,6 +74,13 @@ let package = Package(
             name: "NavStackSeal",
             dependencies: ["NavStackCore", "NavStackSync", "COpenSSL"]
         ),
+        // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
+        // the transport (HTTP, or any other a test puts behind the protocol), progress. It
+        // reads no option and no variable: the executable hands it what they say.
+        .target(
+            name: "NavStackSyncClient",
+            dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal"]
+        ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
             name: "navstack",
@@ -81,10 +88,10 @@ let package = Package(
                 "NavStackCore",
                 "NavStackSQLite",
                 "NavStackSync",
+                "NavStackSyncClient",
                 "CEditLine",
                 "CPosix",
                 "NavStackHTTP",
-                "NavStackSeal",
             ]
         ),
         // The sync server: the wire format, the PostgreSQL log of operations, the routes.
@@ -133,7 +140,7 @@ let package = Package(
             dependencies: ["NavStackSeal", "NavStackSync"]
         ),
         // The server's request decoding, answer, options and database URL, and its routes
-        // in-process over the in-memory operation log (HummingbirdTesting); the server
+        // in-process over the sync module's log in memory (HummingbirdTesting); the server
         // against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
         .testTarget(
             name: "NavStackServerTests",
@@ -148,10 +155,28 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
+        // The sync client against the routes served in-process over the sync module's log
+        // in memory (a whole sync, a restored store, a wrong passphrase, a stalled server),
+        // and the merges of many replicas through it.
+        .testTarget(
+            name: "NavStackSyncClientTests",
+            dependencies: [
+                "NavStackSyncClient",
+                "NavStackServer",
+                "NavStackCore",
+                "NavStackSync",
+                "NavStackSQLite",
+                "NavStackSeal",
+                "NavStackHTTP",
+                "TestSeeds",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["navstack"],
+            dependencies: ["navstack", "NavStackSyncClient"],
             exclude: ["README.md"]
         ),
     ]

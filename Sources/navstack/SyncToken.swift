@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackSyncClient
 
 /// The token of a `navstack sync`, which never needs the command line: `--token VALUE`,
 /// `--token-file FILE`, NAVSTACK_TOKEN, the one the profile keeps, or a prompt without
