@@ -1,170 +1,119 @@
 import NavStackCore
+import NavStackSeal
 import NavStackSync
+import NavStackSyncClient
 import TestSeeds
 import XCTest
 
 @testable import NavStackSQLite
 
-/// An account's operation log kept as the server keeps it (docs/sync.md): operations in
-/// arrival order, unique by replica and sequence number, handed to the other replicas
-/// after what they have seen, read and written with the protocol's one codec. The
-/// end-to-end tests run the real server; these check how stores merge what they receive,
-/// over many seeds.
-final class OperationLog {
-    /// The operations kept, in `server_seq` order (those a snapshot covered are dropped).
-    private(set) var ops: [SyncOperation] = []
-    /// Each operation kept, by replica and seq.
-    private var seen: [String: SyncOperation] = [:]
-    /// The last `server_seq` given.
-    private var lastServerSeq: Int64 = 0
-    /// Whether a (replica, seq) the log holds with other content is refused (409), as the
-    /// server does; otherwise it is dropped, as the server once did.
-    var refusesReusedSeqs = true
-    /// Whether replicas make snapshots when this many operations came since the last
-    /// (``SyncSnapshot/isDue(since:registers:least:)``): the server keeps the latest
-    /// (its content in base64, unsealed: sealing is the seal's tests'), hands it to new
-    /// replicas and to those behind the operations dropped, and drops the operations the
-    /// one before it covered, as navstack-server does.
-    var snapshotsAfter: Int?
-    private(set) var snapshot: SyncSnapshot?
-    private var trimmed: Int64 = 0
-    private var taken: Int64 = 0
-    private var takenThroughSnapshot: Int64 = 0
-    /// How many snapshots were kept, and how many pulls started from one.
-    private(set) var snapshotsKept = 0
-    private(set) var snapshotsServed = 0
-    /// Each replica's highest seq dropped.
-    private var droppedThrough: [String: Int64] = [:]
-    /// How many operations were dropped.
-    private(set) var dropped = 0
+/// An account on the sync module's log in memory, as the server keeps it (docs/sync.md),
+/// and its replicas' way to it: each sync is the client's own (``Syncer``), its requests
+/// sealed with the account's key, through a transport that hands them to the log through
+/// the protocol's one codec. The end-to-end tests run the real server; these check how
+/// stores merge what they receive, over many seeds.
+final class Account {
+    let log: MemoryOperationLog
+    let holder: TokenHolder
+    /// How many operations since the last snapshot make replicas make another; `nil`:
+    /// the server's number.
+    let snapshotsAfter: Int?
+    /// The seqs of the replica that sends what it likes.
+    private var hostileSeq: Int64 = 0
 
-    /// The highest `server_seq` given and still standing: the last operation's, or the
-    /// snapshot's when that dropped every one.
-    private var highest: Int64 { max(ops.last?.serverSeq ?? 0, snapshot?.seq ?? 0) }
+    /// The account's key, made once for every test (the fewest iterations a record may ask).
+    static let key = SyncKeyRecord.make(passphrase: "merge tests", iterations: SyncKeyRecord.iterationRange.lowerBound)
+    static var seal: SyncSeal { SyncSeal(state: .sealed, key: key.1.bytes, record: key.0.text) }
+    static var sealer: OperationSealer { OperationSealer(key: key.1, record: key.0) }
 
-    /// The 409 of a request that reuses a (replica, seq) with other content.
-    struct ReusedSeq: Error {}
-
-    /// One sync request and its answer, as `POST /v1/sync` makes them.
-    func answer(_ body: [UInt8], page: Int = SyncLimits.pageSize) throws -> [UInt8] {
-        let request = try body.withUnsafeBytes { try SyncRequest(json: $0) }
-        var adding: [SyncOperation] = []
-        for var op in request.operations {
-            op.replica = request.replica
-            // Dropped: a seq at or below the replica's highest dropped is taken.
-            if op.seq <= droppedThrough[request.replica] ?? 0 { throw ReusedSeq() }
-            if var held = seen[request.replica + "/" + String(op.seq)] {
-                held.serverSeq = 0
-                if op != held && refusesReusedSeqs { throw ReusedSeq() }
-                continue
-            }
-            adding.append(op)
-        }
-        for var op in adding {
-            lastServerSeq += 1
-            op.serverSeq = lastServerSeq
-            seen[op.replica + "/" + String(op.seq)] = op
-            ops.append(op)
-            taken += 1
-        }
-        if let offered = request.snapshot {
-            if ops.contains(where: { $0.replica == request.replica && $0.seq > request.ownSeq })
-                || droppedThrough[request.replica] ?? 0 > request.ownSeq
-            {
-                throw ReusedSeq()
-            }
-            let covered = taken - Int64(ops.count { $0.serverSeq > offered.seq })
-            let held = snapshot.map { (seq: $0.seq, covering: takenThroughSnapshot) }
-            if SyncSnapshot.replaces(seq: offered.seq, covering: covered, held: held, highest: highest, least: snapshotsAfter ?? 0) {
-                trimmed = snapshot?.seq ?? 0
-                takenThroughSnapshot = covered
-                snapshot = offered
-                snapshotsKept += 1
-                for op in ops where op.serverSeq <= trimmed {
-                    seen[op.replica + "/" + String(op.seq)] = nil
-                    droppedThrough[op.replica] = max(droppedThrough[op.replica] ?? 0, op.seq)
-                    dropped += 1
-                }
-                ops.removeAll { $0.serverSeq <= trimmed }
-            }
-        }
-        var after = request.after
-        var served: SyncSnapshot?
-        if let snapshot, SyncSnapshot.startsPull(after: after, snapshot: snapshot.seq, trimmed: trimmed) {
-            served = snapshot
-            after = snapshot.seq
-            snapshotsServed += 1
-        }
-        let others = ops.filter { $0.serverSeq > after && $0.replica != request.replica }
-        let sent = Array(others.prefix(page))
-        let more = others.count > page
-        let last = more ? sent.last!.serverSeq : highest
-        return SyncAnswer(
-            operations: sent, last: max(after, last), more: more, snapshot: served,
-            sinceSnapshot: snapshotsAfter == nil ? nil : taken - takenThroughSnapshot
-        ).json()
+    init(pageSize: Int = SyncLimits.pageSize, snapshotsAfter: Int? = nil) throws {
+        log = MemoryOperationLog(pageSize: pageSize, leastOperations: snapshotsAfter ?? SyncSnapshot.leastOperations)
+        self.snapshotsAfter = snapshotsAfter
+        let token = try XCTUnwrap(log.addUser(name: "ana"))
+        holder = try XCTUnwrap(log.account(token: token))
+        // The account takes its key from the first replica that offers it.
+        _ = try log.sync(
+            account: holder,
+            request: SyncRequest(replica: String(repeating: "0", count: 32), after: 0, operations: [], key: Self.key.0.text))
     }
 
-    /// Operations of a replica that sends what it likes, as the server would hand them on.
-    func inject(_ operations: [(task: String, field: SyncField, value: String)], ahead: Int64 = 0, counter: Int64 = 0) {
-        let hostile = "00000000000000000000000000000bad"
-        for (task, field, value) in operations {
-            lastServerSeq += 1
-            taken += 1
-            ops.append(
-                SyncOperation(
-                    serverSeq: lastServerSeq, replica: hostile, seq: lastServerSeq,
-                    millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter, task: task, field: field,
-                    value: value))
-        }
+    /// What the log did with snapshots.
+    var counts: MemoryOperationLog.Counts { log.counts }
+
+    /// `store`'s profile `user` as one of the account's replicas, with its key.
+    func join(_ store: SQLiteStore, _ user: String) throws {
+        _ = try store.configureSync(user, server: "http://server", token: "t")
+        try store.setSyncSeal(user, Self.seal)
     }
 
-    /// An answer read as a replica reads it: its snapshot's content opened.
-    func reading(_ bytes: [UInt8]) throws -> SyncAnswer {
-        var answer = try SyncAnswer(json: bytes)
-        if let snapshot = answer.snapshot {
-            answer.snapshot?.registers = try SyncSnapshot.registers(from: Base64.decode(snapshot.sealed) ?? [])
-        }
-        return answer
-    }
-
-    /// Syncs a store until it has sent everything and received everything, then makes a
-    /// snapshot when one is due, as `navstack sync` does.
+    /// Syncs a store as `navstack sync` does, until it has sent everything and received
+    /// everything, then makes a snapshot when one is due.
     @discardableResult
-    func sync(_ store: SQLiteStore, _ user: String, page: Int = SyncLimits.pageSize, batch: Int = SQLiteStore.syncBatch) throws
-        -> SyncRound
-    {
-        var total = SyncRound(received: 0, conflicts: 0)
-        while true {
-            let batch = try store.syncRequest(user, limit: batch)
-            let reply: SyncAnswer
-            do {
-                reply = try reading(answer(batch.request.json(), page: page))
-            } catch is ReusedSeq {
-                try store.restampUnsent(user, .newReplica)
-                continue
+    func sync(_ store: SQLiteStore, _ user: String, batch: Int = SQLiteStore.syncBatch) throws -> SyncTotals {
+        var syncer = Syncer(
+            store: store, user: user, transport: LogTransport(log: log, account: holder),
+            passphrase: PassphraseSource(given: nil, catalog: .english), catalog: .english)
+        syncer.batch = batch
+        if let snapshotsAfter { syncer.snapshotsAfter = snapshotsAfter }
+        return try syncer.run(within: .seconds(60))
+    }
+
+    /// The replicas whose operations the log holds.
+    func replicas() throws -> Set<String> {
+        let everything = try log.sync(
+            account: holder, request: SyncRequest(replica: String(repeating: "f", count: 32), after: 0, operations: []))
+        return Set(everything.answer.operations.map(\.replica))
+    }
+
+    /// One request and its answer, sealed and opened as a replica does.
+    func answer(_ request: SyncRequest) throws -> SyncAnswer {
+        let answer = try LogTransport(log: log, account: holder).send(Self.sealer.seal(request), by: .now + .seconds(60)).answer()
+        var opened = try Self.sealer.open(answer)
+        opened.snapshot = try answer.snapshot.map { try XCTUnwrap(Self.sealer.open($0)) }
+        return opened
+    }
+
+    /// Operations of a replica that sends what it likes, sealed with the account's key,
+    /// as the server would hand them on.
+    func inject(_ operations: [(task: String, field: SyncField, value: String)], ahead: Int64 = 0, counter: Int64 = 0) throws {
+        let hostile = "00000000000000000000000000000bad"
+        let sent = operations.map { task, field, value in
+            hostileSeq += 1
+            return SyncOperation(
+                serverSeq: 0, replica: hostile, seq: hostileSeq, millis: Int64(SQLiteStore.milliseconds()) + ahead, counter: counter,
+                task: task, field: field, value: value)
+        }
+        _ = try log.sync(account: holder, request: Self.sealer.seal(SyncRequest(replica: hostile, after: 0, operations: sent)))
+    }
+}
+
+/// The log reached as the routes reach it: the request and the answer through the
+/// protocol's one codec, a refusal as the status the server gives it.
+struct LogTransport: SyncTransport {
+    let log: MemoryOperationLog
+    let account: TokenHolder
+
+    /// The answer, ready at once.
+    struct Reply: SyncReply {
+        let result: Result<SyncAnswer, SyncError>
+        func answer() throws(SyncError) -> SyncAnswer { try result.get() }
+    }
+
+    func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> any SyncReply {
+        guard ContinuousClock.now < end else { throw .outOfTime }
+        do {
+            let read = try request.json().withUnsafeBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes) }
+            let answer = try log.sync(account: account, request: read).answer
+            return Reply(result: .success(try SyncAnswer(json: answer.json())))
+        } catch let refusal as SyncRefusal {
+            switch refusal {
+            case .replicaTaken: throw .replicaTaken
+            case .keyTaken(let key): throw .keyTaken(record: key)
+            case .badToken: throw .refusedToken
+            case .malformed(let failure): throw .server(status: 400, message: failure.message(in: .english))
             }
-            let round = try store.applySyncAnswer(user, reply, to: batch)
-            total.received += round.received
-            total.conflicts += round.conflicts
-            guard !reply.more && !batch.more else { continue }
-            guard let least = snapshotsAfter, let since = reply.sinceSnapshot,
-                let (seq, ownSeq, registers) = try store.syncSnapshot(user, since: since, least: least)
-            else { return total }
-            var probe = try store.syncProbe(user)
-            probe.request.after = seq
-            probe.request.snapshot = SyncSnapshot(seq: seq, sealed: Base64.encode(SyncSnapshot.content(of: registers)))
-            probe.request.ownSeq = ownSeq
-            do {
-                let reply = try reading(answer(probe.request.json(), page: page))
-                let round = try store.applySyncAnswer(user, reply, to: probe)
-                total.received += round.received
-                total.conflicts += round.conflicts
-                return total
-            } catch is ReusedSeq {
-                // A copy's snapshot: it takes a replica id of its own and syncs again.
-                try store.restampUnsent(user, .newReplica)
-            }
+        } catch {
+            preconditionFailure("the codec reads back what it writes: \(error)")
         }
     }
 }
@@ -172,12 +121,12 @@ final class OperationLog {
 final class SyncMergeTests: XCTestCase {
     let user = "ana"
 
-    func replica(_ log: OperationLog) throws -> SQLiteStore {
+    func replica(_ log: Account) throws -> SQLiteStore {
         let store = try SQLiteStore(path: nil)
         // Replicas make their own uuids (a store in memory alone makes the same ones each run).
         store.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
         try store.openProfile(user, sample: false)
-        try store.configureSync(user, server: "http://server", token: "t")
+        try log.join(store, user)
         return store
     }
 
@@ -220,7 +169,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testATaskAddedOnOneReplicaArrivesOnTheOtherWithItsUUID() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let added = try a.insertAtTop(user, DraftFields(title: "Buy milk", notes: "2 l"), as: .add)
         _ = try b.insertAtTop(user, DraftFields(title: "Call mum"), as: .add)
@@ -238,7 +187,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testTheLaterOfTwoEditsOfOneFieldWinsEverywhereAndTheLoserCanUndo() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let task = try a.insertAtTop(user, DraftFields(title: "Buy milk"), as: .add)
         try log.sync(a, user)
@@ -270,8 +219,7 @@ final class SyncMergeTests: XCTestCase {
     /// operations it covers dropped): the loser is told, keeps its other changes, and
     /// `undo` brings its value back everywhere.
     func testAValueReplacedThroughASnapshotIsToldAndCanBeUndone() throws {
-        let log = OperationLog()
-        log.snapshotsAfter = 1
+        let log = try Account(snapshotsAfter: 1)
         let a = try replica(log), b = try replica(log)
         let task = try a.insertAtTop(user, DraftFields(title: "Buy milk"), as: .add)
         try log.sync(a, user)
@@ -285,9 +233,9 @@ final class SyncMergeTests: XCTestCase {
         try log.sync(a, user)
         _ = try a.insertAtTop(user, DraftFields(title: "Another"), as: .add)
         try log.sync(a, user)
-        let served = log.snapshotsServed
+        let served = log.counts.snapshotsServed
         let lost = try log.sync(b, user)
-        XCTAssertEqual(log.snapshotsServed, served + 1, "b took the snapshot")
+        XCTAssertEqual(log.counts.snapshotsServed, served + 1, "b took the snapshot")
         XCTAssertEqual(lost.conflicts, 1)
         XCTAssertEqual(try b.takeSyncNotices(user), [SyncNotice(title: "Buy oat milk", fields: ["title"])])
         XCTAssertEqual(try b.undo(user), .sync)
@@ -299,7 +247,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testAnEditAfterSeeingTheOtherValueIsNoConflict() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let task = try a.insertAtTop(user, DraftFields(title: "One"), as: .add)
         try log.sync(a, user)
@@ -313,7 +261,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testMovesThatMakeACycleTogetherDropTheLaterOneEverywhere() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let x = try a.insertAtTop(user, DraftFields(title: "X"), as: .add)
         let y = try a.insertAtTop(user, DraftFields(title: "Y"), as: .add)
@@ -347,7 +295,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testAMoveAndAddsUnderItElsewhereNeverMakeATreeDeeperThanTheLimit() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log), c = try replica(log)
         var below: Int?
         for level in 1...85 {
@@ -372,7 +320,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testValuesTheAppRefusesAreIgnoredByEveryReplicaAlike() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let kept = try a.insertAtTop(user, DraftFields(title: "Kept"), as: .add)
         try log.sync(a, user)
@@ -380,7 +328,7 @@ final class SyncMergeTests: XCTestCase {
         let before = try tasks(b)
         let task = { (title: String) in #"{"title":\#(title.jsonQuoted),"notes":"","done":false,"parent":null,"position":1}"# }
         let fresh = "7c1e9a52-0b1d-4c5e-9f3a-2d4b6c8e0f11"
-        log.inject([
+        try log.inject([
             (fresh, .task, task("   ")),
             (fresh, .task, task(String(repeating: "x", count: 1 << 20))),
             ("not-a-uuid", .task, task("Fine title")),
@@ -401,13 +349,13 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertEqual(try tasks(b), before, "and none of them changes anything")
         XCTAssertEqual(try tasks(a), before)
         // A valid one still applies.
-        log.inject([(kept.uuid, .title, #""Renamed""#)])
+        try log.inject([(kept.uuid, .title, #""Renamed""#)])
         try log.sync(b, user)
         XCTAssertEqual(try b.task(user, uuid: kept.uuid)?.title, "Renamed")
     }
 
     func testASubtaskAddedUnderATaskDeletedElsewhereStandsAtTheTop() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let parent = try a.insertAtTop(user, DraftFields(title: "Parent"), as: .add)
         _ = try a.insertAtTop(user, DraftFields(title: "Old child"), under: parent.id, as: .add)
@@ -426,26 +374,26 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testAnImportIsSentTaskByTaskWithItsTree() throws {
-        let log = OperationLog()
+        let log = try Account(pageSize: 11)
         let a = try replica(log), b = try replica(log)
         let records = (0..<30).map { "{\"title\":\"T\($0)\"\($0 > 0 && $0 % 3 == 0 ? ",\"parent\":\($0 - 1)" : "")}" }
         _ = try a.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
         try log.sync(a, user, batch: 7)
-        try log.sync(b, user, page: 11)
+        try log.sync(b, user)
         XCTAssertEqual(try tasks(a), try tasks(b))
         XCTAssertEqual(try b.counts(user).open, 30)
         try assertCountsMatch(b)
     }
 
     func testAnImportAfterTheFirstSyncItsUndoAndRedoReachTheOtherReplica() throws {
-        let log = OperationLog()
+        let log = try Account(pageSize: 11)
         let a = try replica(log), b = try replica(log)
         _ = try a.insertAtTop(user, DraftFields(title: "Before"), as: .add)
         try log.sync(a, user)
         let records = (0..<30).map { "{\"title\":\"T\($0)\"\($0 > 0 && $0 % 3 == 0 ? ",\"parent\":\($0 - 1)" : "")}" }
         _ = try a.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
         try log.sync(a, user, batch: 7)
-        try log.sync(b, user, page: 11)
+        try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 31)
         XCTAssertEqual(try tasks(a), try tasks(b))
         XCTAssertEqual(try a.undo(user), .import)
@@ -466,7 +414,7 @@ final class SyncMergeTests: XCTestCase {
     /// request and its answer, of a task under the uuid the other replica gave it (an
     /// export of it). Its local stamps are the later ones and win on both replicas.
     func testAnImportBetweenARequestAndItsAnswerKeepsItsLaterStamps() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         try log.sync(b, user)
         let shared = try a.insertAtTop(user, DraftFields(title: "Made on a"), as: .add)
@@ -474,7 +422,7 @@ final class SyncMergeTests: XCTestCase {
         try log.sync(a, user)
         usleep(3_000)
         let batch = try b.syncRequest(user)
-        let reply = try log.reading(log.answer(batch.request.json()))
+        let reply = try log.answer(batch.request)
         // Before the answer is applied, b adds a task and imports the shared one by its uuid.
         _ = try b.insertAtTop(user, DraftFields(title: "Added on b"), as: .add)
         let record = "[{\"title\":\"Imported on b\",\"uuid\":\"\(shared.uuid)\"}]"
@@ -490,7 +438,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testARequestStopsAtItsByteBudgetAndTheRestFollows() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let notes = String(repeating: "n", count: Limits.notesCharacters)
         let records = (0..<2_500).map { "{\"title\":\"T\($0)\",\"notes\":\"\(notes)\"}" }
@@ -500,7 +448,7 @@ final class SyncMergeTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 1_000)
         XCTAssertLessThan(first.count, 2_500)
         XCTAssertLessThanOrEqual(first.request.json().count, SyncLimits.maximumRequestBytes + 64 << 10)
-        _ = try a.applySyncAnswer(user, SyncAnswer(json: log.answer(first.request.json())), to: first)
+        _ = try a.applySyncAnswer(user, log.answer(first.request), to: first)
         try log.sync(a, user)
         try log.sync(b, user)
         XCTAssertEqual(try b.counts(user).open, 2_500)
@@ -508,7 +456,7 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testARegisterReadsBackAsWrittenWhateverItsStamps() throws {
-        let store = try replica(OperationLog())
+        let store = try replica(try Account())
         let stamp = { (millis: Int) in Stamp.text(millis: millis, counter: 0, replica: "r") }
         var created = SyncRegister(uuid: "u1")
         _ = created.apply(
@@ -533,12 +481,12 @@ final class SyncMergeTests: XCTestCase {
     }
 
     func testTasksFromBeforeTheFirstSyncAreSentAsTheyAre() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try SQLiteStore(path: nil)
         a.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
         try a.openProfile(user, sample: true)
         let b = try replica(log)
-        try a.configureSync(user, server: "http://server", token: "t")
+        try log.join(a, user)
         try log.sync(a, user)
         try log.sync(b, user)
         XCTAssertEqual(try tasks(a), try tasks(b))
@@ -561,12 +509,11 @@ final class SyncMergeTests: XCTestCase {
         var kept = 0
         var (made, served, dropped) = (0, 0, 0)
         for seed in 1...25 {
-            let log = OperationLog()
-            log.snapshotsAfter = 4
+            let log = try Account(snapshotsAfter: 4)
             kept += try converge(seed: UInt64(seed), log: log)
-            made += log.snapshotsKept
-            served += log.snapshotsServed
-            dropped += log.dropped
+            made += log.counts.snapshotsKept
+            served += log.counts.snapshotsServed
+            dropped += log.counts.dropped
         }
         XCTAssertGreaterThan(kept, 25, "the runs leave tasks that every replica must hold")
         XCTAssertGreaterThan(made, 25, "snapshots were kept")
@@ -581,7 +528,8 @@ final class SyncMergeTests: XCTestCase {
     /// the same tasks, with counters that match, and every task added that nothing could
     /// have taken away is there. Returns how many such tasks there were.
     @discardableResult
-    func converge(seed: UInt64, log: OperationLog = OperationLog()) throws -> Int {
+    func converge(seed: UInt64, log given: Account? = nil) throws -> Int {
+        let log = try given ?? Account()
         var random = SplitMix64(state: seed)
         var stores = try (0..<3).map { _ in try replica(log) }
         let copies = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-copies-\(UUID().uuidString)")
@@ -646,8 +594,8 @@ final class SyncMergeTests: XCTestCase {
                     try log.sync(stores[stores.count - 1], user)
                 case 10:
                     if let pick, let uuid = try store.task(user, id: pick)?.uuid {
-                        log.inject([(uuid, .title, #""  ""#), ("NOT-A-UUID", .task, "null"), (uuid, .done, "3")])
-                        log.inject([(uuid, .title, #""Stamped ahead""#)], ahead: 50_000, counter: Int64(Int32.max))
+                        try log.inject([(uuid, .title, #""  ""#), ("NOT-A-UUID", .task, "null"), (uuid, .done, "3")])
+                        try log.inject([(uuid, .title, #""Stamped ahead""#)], ahead: 50_000, counter: Int64(Int32.max))
                     }
                 default: try log.sync(store, user, batch: 1 + Int(random.next() % 20))
                 }
