@@ -140,8 +140,10 @@ let package = Package(
             dependencies: ["NavStackSeal", "NavStackSync"]
         ),
         // The server's request decoding, answer, options and database URL, and its routes
-        // in-process over the sync module's log in memory (HummingbirdTesting); the server
-        // against PostgreSQL is checked end to end by Tests/Sync (scripts/sync-env).
+        // in-process over the sync module's log in memory (HummingbirdTesting); the
+        // PostgreSQL log held to the one in memory case by case (OperationLogParityTests,
+        // on NAVSTACK_PG_URL under scripts/sync-env, skipped without); the server against
+        // PostgreSQL end to end by Tests/Sync (scripts/sync-env).
         .testTarget(
             name: "NavStackServerTests",
             dependencies: [
@@ -153,6 +155,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The sync client against the routes served in-process over the sync module's log
