@@ -98,12 +98,14 @@ final class SyncClientTests: XCTestCase {
             _ = try b.insertAtTop(Self.user, DraftFields(title: "Waiting on b"), as: .add)
             let held = log.operationCount(name: Self.user)
             let (titles, unsent, seal) = (try Self.titles(b), try b.unsentOperations(Self.user), try b.syncSeal(Self.user))
+            let pull = try b.syncProbe(Self.user).request
             XCTAssertThrowsError(try Self.sync(b, server, token, passphrase: "not the passphrase")) { error in
                 XCTAssertEqual(error as? SyncError, .wrongPassphrase)
             }
             XCTAssertEqual(try Self.titles(b), titles)
             XCTAssertEqual(try b.unsentOperations(Self.user), unsent)
             XCTAssertEqual(try b.syncSeal(Self.user), seal)
+            XCTAssertEqual(try b.syncProbe(Self.user).request, pull, "its replica and where its pull starts")
             XCTAssertEqual(log.operationCount(name: Self.user), held, "nothing was sent")
         }
     }
