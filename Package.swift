@@ -74,6 +74,13 @@ let package = Package(
             name: "NavStackSeal",
             dependencies: ["NavStackCore", "NavStackSync", "COpenSSL"]
         ),
+        // The executable's input and output: the standard streams, the terminal, the line
+        // readers (libedit, a pipe, -c), files read and written whole, and the runner that
+        // replays transcripts in processes of their own (navstack test).
+        .target(
+            name: "NavStackIO",
+            dependencies: ["NavStackCore", "CEditLine", "CPosix"]
+        ),
         // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
         // the transport (HTTP, or any other a test puts behind the protocol), progress. It
         // reads no option and no variable: the executable hands it what they say.
@@ -89,7 +96,7 @@ let package = Package(
                 "NavStackSQLite",
                 "NavStackSync",
                 "NavStackSyncClient",
-                "CEditLine",
+                "NavStackIO",
                 "CPosix",
                 "NavStackHTTP",
             ]

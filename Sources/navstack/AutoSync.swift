@@ -1,4 +1,5 @@
 import NavStackHTTP
+import NavStackIO
 import NavStackSQLite
 import NavStackSync
 import NavStackSyncClient

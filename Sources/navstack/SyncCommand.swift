@@ -1,5 +1,6 @@
 import NavStackCore
 import NavStackHTTP
+import NavStackIO
 import NavStackSQLite
 import NavStackSync
 import NavStackSyncClient

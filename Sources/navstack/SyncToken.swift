@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackIO
 import NavStackSyncClient
 
 /// The token of a `navstack sync`, which never needs the command line: `--token VALUE`,

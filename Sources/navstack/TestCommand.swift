@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackIO
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,8 @@ struct TestCommand: Subcommand {
             }
         }
         let (transcripts, markdown) = Self.transcripts(of: files)
-        let results = TranscriptRunner(binary: Files.ownPath()).run(transcripts, jobs: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let results = TranscriptRunner(binary: Files.ownPath(), words: { Navstack.words(for: $0) }).run(
+            transcripts, jobs: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var passed = 0
         var failed = 0
         var unfixed = missing.count
