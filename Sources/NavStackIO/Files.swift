@@ -12,7 +12,7 @@ public enum Files {
     /// A failed call, with the C library's reason.
     public struct Failure: Error {
         /// What failed.
-        public enum Step {
+        public enum Step: Sendable {
             /// A call on a file, or a call: the path, or the call's name (`waitpid`).
             case file(String)
             /// Making a temporary folder in this folder.
