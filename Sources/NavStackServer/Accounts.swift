@@ -1,4 +1,5 @@
 import Logging
+import NavStackSync
 import PostgresNIO
 
 /// `navstack-server user ACTION`: what is done to the accounts.

@@ -149,11 +149,11 @@ public struct OperationLog: OperationStore {
                 ).value(Bool.self) ?? false
         }
         let sealing: (key: String?, setsKey: Bool)
-        do {
+        do throws(SyncRefusal) {
             sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
         } catch {
             if let token { try await confirm(token, names: account, on: connection, logger: logger) }
-            throw error
+            throw Refusal(error)
         }
         if sealing.setsKey, let key = sealing.key {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
@@ -212,9 +212,7 @@ public struct OperationLog: OperationStore {
         } else {
             page = try await read(statement, on: connection, logger: logger) ?? PageRead()
         }
-        guard try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
-            return page.answer(after: request.after)
-        }
+        guard try starts(request, from: page) else { return page.answer(after: request.after) }
         if let snapshot = try await snapshot(of: account, on: connection, logger: logger), snapshot.seq == page.snapshot {
             return page.answer(after: request.after, from: snapshot)
         }
@@ -223,13 +221,23 @@ public struct OperationLog: OperationStore {
             let page = try await read(statement, on: connection, logger: logger) ?? PageRead()
             let snapshot = try await snapshot(of: account, on: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger).drain()
-            guard let snapshot, try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed) else {
+            guard let snapshot, try starts(request, from: page) else {
                 return page.answer(after: request.after)
             }
             return page.answer(after: request.after, from: snapshot)
         } catch {
             try? await connection.query("ROLLBACK", logger: logger).drain()
             throw error
+        }
+    }
+
+    /// Whether the request's pull starts from the account's snapshot, as the page read
+    /// says (``SyncRequest/startsFromSnapshot(seq:trimmed:)``); its refusal is the server's.
+    private static func starts(_ request: SyncRequest, from page: PageRead) throws(Refusal) -> Bool {
+        do {
+            return try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed)
+        } catch {
+            throw Refusal(error)
         }
     }
 

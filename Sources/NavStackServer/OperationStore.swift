@@ -2,7 +2,8 @@ import Logging
 import NavStackSync
 
 /// Where the server keeps each account's operations: PostgreSQL (``OperationLog``) or
-/// memory (``MemoryOperationLog``). The routes ask only this.
+/// memory (the sync module's `MemoryOperationLog`, for tests). The routes ask only this;
+/// a log's ``SyncRefusal`` is answered as the ``Refusal`` it is.
 public protocol OperationStore: Sendable {
     /// The account that has `token`, `nil` when none has: one lookup, made before a byte of
     /// a request's body is read.
@@ -21,28 +22,4 @@ public protocol OperationStore: Sendable {
 
     /// Returns when the store can answer; throws when it cannot.
     func ping(logger: Logger) async throws
-}
-
-/// The account a token names, as its lookup found it: its id and its key record. A key once
-/// set never changes, so one found here holds for the request; `nil` may have become a key
-/// since, and is read again under the account's lock.
-public struct TokenHolder: Equatable, Sendable {
-    public var id: Int64
-    public var key: String?
-
-    public init(id: Int64, key: String?) {
-        self.id = id
-        self.key = key
-    }
-}
-
-/// What one sync did, for its answer and its log line.
-public struct SyncOutcome: Equatable, Sendable {
-    public var account: Int64
-    public var answer: SyncAnswer
-
-    public init(account: Int64, answer: SyncAnswer) {
-        self.account = account
-        self.answer = answer
-    }
 }

@@ -35,6 +35,16 @@ public enum Refusal: Error, Equatable, Sendable {
     /// Something else went wrong while answering.
     case failed
 
+    /// The refusal of an operation log's rule (``SyncRefusal``), as the server answers it.
+    public init(_ refusal: SyncRefusal) {
+        switch refusal {
+        case .malformed(let failure): self = .malformed(failure)
+        case .replicaTaken(let failure): self = .replicaTaken(failure)
+        case .keyTaken(let accountKey): self = .keyTaken(accountKey: accountKey)
+        case .badToken: self = .badToken
+        }
+    }
+
     public var status: HTTPResponse.Status {
         switch self {
         case .malformed, .stampAhead, .truncatedBody: .badRequest

@@ -117,7 +117,8 @@ public struct SyncRoutes: Sendable {
 
     /// Runs `work` against the database, giving up after `deadline` (``Deadlines``: the
     /// work is cancelled). Errors from the database become ``Refusal/databaseUnavailable``
-    /// or ``Refusal/databaseFailed``; a ``Refusal`` passes through.
+    /// or ``Refusal/databaseFailed``; a ``Refusal`` passes through, and so does a log's
+    /// ``SyncRefusal``, as the server's.
     static func database<Result: Sendable>(
         within deadline: Duration, _ work: @escaping @Sendable () async throws -> Result
     ) async throws(Refusal) -> Result {
@@ -126,6 +127,8 @@ public struct SyncRoutes: Sendable {
             return result
         } catch let refusal as Refusal {
             throw refusal
+        } catch let refusal as SyncRefusal {
+            throw Refusal(refusal)
         } catch {
             // An answer from PostgreSQL: it refused the statement, unless it is shutting
             // down or cannot take connections (SQLSTATE classes 08, 53 and 57).

@@ -1,3 +1,4 @@
+import NavStackSync
 import Synchronization
 
 /// The accounts of tokens this server found good, so that a sync with one of them is one

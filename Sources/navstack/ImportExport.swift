@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackIO
 import NavStackSQLite
 
 #if canImport(Glibc)

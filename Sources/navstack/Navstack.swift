@@ -1,5 +1,6 @@
 import CPosix
 import NavStackCore
+import NavStackIO
 import NavStackSQLite
 
 #if canImport(Glibc)

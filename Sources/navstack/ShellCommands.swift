@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackIO
 
 /// `navstack completion SHELL`: prints the shell's completion script.
 struct CompletionCommand: Subcommand {

@@ -1,20 +1,8 @@
 import NavStackCore
-import NavStackSync
+import NavStackIO
+import NavStackSyncClient
 
-/// Where a sync gets the passphrase of its account's tasks, which it asks for only while
-/// the profile has no key: NAVSTACK_SYNC_PASSPHRASE or `--passphrase-file`, else typed at a
-/// terminal (twice for a new account). Kept for the run only: the store keeps the key.
-final class PassphraseSource {
-    private var known: String?
-    private let mayAsk: Bool
-
-    /// `given`: the run's passphrase, if one was given; `mayAsk`: whether it may be asked
-    /// for at a terminal.
-    init(given: String?, mayAsk: Bool) {
-        known = given
-        self.mayAsk = mayAsk
-    }
-
+extension PassphraseSource {
     /// The passphrase of `--passphrase-file` (its last line end left out), else of
     /// NAVSTACK_SYNC_PASSPHRASE; `nil` when neither is given.
     static func given(file: String?, environment: String?) throws(SyncSecret.Failure) -> String? {
@@ -22,35 +10,25 @@ final class PassphraseSource {
             let bytes = try SyncSecret.passphrase.read(file, limit: 4096)
             var text = String(decoding: bytes ?? [], as: UTF8.self)
             if text.hasSuffix("\n") { text.removeLast() }
-            return try checked(text, from: "--passphrase-file \(file)", whole: bytes != nil)
+            return try Self.checked(text, from: "--passphrase-file \(file)", whole: bytes != nil)
         }
-        return try environment.map { text throws(SyncSecret.Failure) in try checked(text, from: "NAVSTACK_SYNC_PASSPHRASE") }
+        return try environment.map { text throws(SyncSecret.Failure) in try PassphraseSource.checked(text, from: "NAVSTACK_SYNC_PASSPHRASE")
+        }
     }
 
-    /// `text` when it can be a passphrase: 8 to 1024 bytes, no control characters.
-    static func checked(_ text: String, from source: String, whole: Bool = true) throws(SyncSecret.Failure) -> String {
-        guard whole, (8...1024).contains(text.utf8.count),
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw .malformed(.passphrase, source: source) }
-        return text
+    /// The run's passphrase, `given`, else typed at this terminal when `mayAsk` (standard
+    /// input and standard error both a terminal).
+    convenience init(given: String?, mayAsk: Bool) {
+        let ask: ((String) -> String?)? = mayAsk ? { Terminal.askSecret($0) } : nil
+        self.init(given: given, catalog: Navstack.messageCatalog, ask: ask)
     }
+}
 
-    /// The passphrase: the one given or typed before in this run, else typed now at a
-    /// terminal (`isNew`: the account has no key yet, so it is typed twice).
-    func passphrase(user: String, isNew: Bool) throws(SyncError) -> String {
-        if let known { return known }
-        let t = Navstack.messageCatalog
-        guard mayAsk, Terminal.isTTY(0), Terminal.isTTY(2),
-            let typed = Terminal.readSecret(prompt: t(isNew ? .syncPassphraseNewPrompt : .syncPassphrasePrompt)), !typed.isEmpty
-        else { throw .noPassphrase(user: user) }
-        if isNew {
-            guard Terminal.readSecret(prompt: t(.syncPassphraseAgainPrompt)) == typed else { throw .passphraseMismatch }
-        }
-        do {
-            known = try Self.checked(typed, from: t(.syncPassphraseTyped))
-        } catch {
-            throw .store(error.message(in: t))
-        }
-        return typed
+extension Terminal {
+    /// A line typed at the terminal without echo after `prompt`; `nil` unless standard
+    /// input and standard error are both a terminal.
+    static func askSecret(_ prompt: String) -> String? {
+        guard isTTY(0), isTTY(2) else { return nil }
+        return readSecret(prompt: prompt)
     }
 }

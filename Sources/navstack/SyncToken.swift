@@ -1,4 +1,6 @@
 import NavStackCore
+import NavStackIO
+import NavStackSyncClient
 
 /// The token of a `navstack sync`, which never needs the command line: `--token VALUE`,
 /// `--token-file FILE`, NAVSTACK_TOKEN, the one the profile keeps, or a prompt without

@@ -1,4 +1,5 @@
 import NavStackHTTP
+import NavStackIO
 
 extension TLSTrust {
     /// The authorities an https:// sync server's certificate must chain to: the file of

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackIO
 
 #if canImport(Glibc)
     import Glibc
@@ -60,12 +61,13 @@ struct TestCommand: Subcommand {
         for path in paths {
             switch Files.kind(of: path) {
             case .missing: missing.append(path)
-            case .folder: files += Self.transcripts(in: path)
+            case .folder: files += TranscriptJob.transcripts(in: path)
             case .file: files.append(path)
             }
         }
-        let (transcripts, markdown) = Self.transcripts(of: files)
-        let results = TranscriptRunner(binary: Files.ownPath()).run(transcripts, jobs: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let (transcripts, markdown) = TranscriptJob.transcripts(of: files)
+        let results = TranscriptRunner(binary: Files.ownPath(), words: { Navstack.words(for: $0) }).run(
+            transcripts, jobs: jobs ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         var passed = 0
         var failed = 0
         var unfixed = missing.count
@@ -127,35 +129,5 @@ struct TestCommand: Subcommand {
             for name in names { streams.write("FAIL \(name.escapedForDisplay): \(reason)\n", to: .output) }
             return names.count
         }
-    }
-
-    /// The transcripts of the files named: a transcript file is one, a Markdown file one
-    /// a block. Markdown files are read here, once; their texts, by the file's place, are
-    /// what `--update` rewrites blocks in.
-    static func transcripts(of files: [String]) -> (jobs: [TranscriptJob], markdown: [Int: String]) {
-        var jobs: [TranscriptJob] = []
-        var markdown: [Int: String] = [:]
-        for (file, path) in files.enumerated() {
-            guard TranscriptJob.isMarkdown(path) else {
-                jobs.append(TranscriptJob(path: path, file: file, source: .file))
-                continue
-            }
-            do throws(TranscriptError) {
-                let text = try TranscriptRunner.text(of: path)
-                markdown[file] = text
-                jobs += Transcript.blocks(inMarkdown: text).map { TranscriptJob(path: path, file: file, source: .block($0)) }
-            } catch {
-                jobs.append(TranscriptJob(path: path, file: file, source: .unreadable(error)))
-            }
-        }
-        return (jobs, markdown)
-    }
-
-    /// Every `*.transcript` and `*.md` below a folder, sorted: files, links and anything
-    /// else so named (which then fails with its reason rather than being skipped).
-    static func transcripts(in folder: String) -> [String] {
-        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        return Files.files(under: base).filter { $0.hasSuffix(".transcript") || TranscriptJob.isMarkdown($0) }
-            .sorted().map { base + "/" + $0 }
     }
 }

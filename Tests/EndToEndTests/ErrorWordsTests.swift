@@ -2,6 +2,7 @@ import NavStackCore
 import NavStackHTTP
 import NavStackSQLite
 import NavStackSync
+import NavStackSyncClient
 import XCTest
 
 @testable import navstack

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackSync
 import XCTest
 
 @testable import NavStackServer

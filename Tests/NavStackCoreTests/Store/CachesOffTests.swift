@@ -10,8 +10,7 @@ import XCTest
 /// holds its write lock through a burst, in text and in JSON.
 ///
 /// The walks type texts that Swift's `==` takes as equal but that are other bytes
-/// (`Cafe\u{301}`, `Caf\u{e9}`). A failing walk names its seed; `NAVSTACK_TEST_SEED=N`
-/// runs that one alone.
+/// (`Cafe\u{301}`, `Caf\u{e9}`). A failing walk names its seed (``forEachSeed(_:_:)``).
 final class CachesOffTests: XCTestCase {
     private static let decomposed = "Cafe\u{301}"
     private static let composed = "Caf\u{e9}"
@@ -58,11 +57,6 @@ final class CachesOffTests: XCTestCase {
         }
     }
 
-    private func seeds() -> [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["NAVSTACK_TEST_SEED"], let seed = UInt64(text) { return [seed] }
-        return Array(1...12)
-    }
-
     /// Walks the same lines through a session with every cache and one with none; the
     /// first line whose bytes differ fails the walk.
     private func compare(seed: UInt64, steps: Int, _ make: (Bool) throws -> Session) throws {
@@ -78,8 +72,8 @@ final class CachesOffTests: XCTestCase {
             let (one, other) = (try cached.printed(line), try plain.printed(line))
             guard Array(one.utf8) == Array(other.utf8) else {
                 return XCTFail(
-                    "seed \(seed) (NAVSTACK_TEST_SEED=\(seed)), step \(step), \(line.debugDescription): with caches\n"
-                        + one.debugDescription + "\nwithout\n" + other.debugDescription)
+                    "step \(step), \(line.debugDescription): with caches\n" + one.debugDescription + "\nwithout\n"
+                        + other.debugDescription)
             }
         }
     }
@@ -126,7 +120,7 @@ final class CachesOffTests: XCTestCase {
     }
 
     func testAWalkInMemoryPrintsTheSameBytesWithAndWithoutCaches() throws {
-        for seed in seeds() {
+        forEachSeed(1...12) { seed in
             let format: Interpreter.Format = seed % 3 == 0 ? .json : .text
             try compare(seed: seed, steps: 600) { caching in
                 Session(store: try SQLiteStore(path: nil), caching: caching, format: format, deferring: false)
@@ -138,7 +132,7 @@ final class CachesOffTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-caches-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        for seed in seeds().prefix(4) {
+        forEachSeed(1...4) { seed in
             let format: Interpreter.Format = seed % 2 == 0 ? .json : .text
             try compare(seed: seed, steps: 300) { caching in
                 let path = folder.appendingPathComponent("\(seed)-\(caching).sqlite").path

@@ -12,17 +12,17 @@ import NavStackCore
 /// A plain writer: it never writes on its own and never commits anything. The loop
 /// decides when answers go out (after committing what they show); `main` flushes once
 /// more before the process exits, so every exit path delivers its message.
-final class StandardStreams: OutputSink, @unchecked Sendable {
+public final class StandardStreams: OutputSink, @unchecked Sendable {
     /// The one instance: stdout and stderr belong to the process. (navstack runs on one
     /// thread.)
-    static let shared = StandardStreams()
+    public static let shared = StandardStreams()
 
     /// A write that failed: stdout or stderr is closed, full or gone.
-    struct WriteFailure: Error {
-        let fd: Int32
-        let code: Int32
+    public struct WriteFailure: Error {
+        public let fd: Int32
+        public let code: Int32
 
-        var reason: String { String(cString: strerror(code)) }
+        public var reason: String { String(cString: strerror(code)) }
     }
 
     /// Everything not yet written, both streams.
@@ -30,7 +30,7 @@ final class StandardStreams: OutputSink, @unchecked Sendable {
     /// Where each stretch of ``buffer`` goes: its descriptor and where it ends.
     private var runs: [(fd: Int32, end: Int)] = []
     /// The first write that failed; nothing is written after it.
-    private(set) var failure: WriteFailure?
+    public private(set) var failure: WriteFailure?
 
     /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
     /// are written through stdout, in the same writes as the screens around them.
@@ -41,13 +41,13 @@ final class StandardStreams: OutputSink, @unchecked Sendable {
     }
 
     /// How many bytes wait to be written.
-    var pendingBytes: Int { buffer.count }
+    public var pendingBytes: Int { buffer.count }
 
-    func write(_ text: String, to channel: Channel) {
+    public func write(_ text: String, to channel: Channel) {
         write(to: channel) { $0.append(contentsOf: text.utf8) }
     }
 
-    func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
+    public func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
         let fd: Int32 = channel == .error && !sameTarget ? 2 : 1
         fill(&buffer)
         if let last = runs.indices.last, runs[last].fd == fd {
@@ -58,14 +58,14 @@ final class StandardStreams: OutputSink, @unchecked Sendable {
     }
 
     /// Drops what waits to be written (answers whose changes were not kept).
-    func discard() {
+    public func discard() {
         buffer.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
     }
 
     /// Writes what waits, in order. After a failed write nothing more is written: the
     /// failure is thrown now and kept in ``failure``.
-    func flush() throws(WriteFailure) {
+    public func flush() throws(WriteFailure) {
         if let failure { throw failure }
         defer { discard() }
         var start = 0
@@ -81,7 +81,7 @@ final class StandardStreams: OutputSink, @unchecked Sendable {
 
     /// Writes a message straight to stderr, after what waits: the last word of a process
     /// whose output failed. Errors are ignored: there is nowhere left to say them.
-    func writeLastWord(_ text: String) {
+    public func writeLastWord(_ text: String) {
         let bytes = Array(text.utf8)
         _ = Self.writeAll(bytes[...], to: 2)
     }

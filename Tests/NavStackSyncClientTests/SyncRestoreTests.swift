@@ -8,8 +8,20 @@ import XCTest
 /// A store restored from a backup, or copied to another machine, loses nothing: its
 /// reused (replica, seq) pairs are refused, it takes a new replica id, sends again what the
 /// server lacks and pulls what it is missing.
-final class SyncRestoreTests: StoreFolderTestCase {
+final class SyncRestoreTests: XCTestCase {
     let user = "ana"
+    /// A folder of the test's own, and a store file in it, not yet made.
+    private var folder: URL!
+    private var path: String { folder.appendingPathComponent("navstack.sqlite").path }
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-restore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
 
     func open(_ path: String) throws -> SQLiteStore {
         let store = try SQLiteStore(path: path)
@@ -23,9 +35,9 @@ final class SyncRestoreTests: StoreFolderTestCase {
 
     /// `a` syncs, is copied (a backup, or a second machine), and both go on alone; then
     /// each syncs. Returns both stores' titles, and a third replica's.
-    func copiedStoresSync(_ log: OperationLog) throws -> [[String]] {
+    func copiedStoresSync(_ log: Account) throws -> [[String]] {
         let a = try open(path)
-        try a.configureSync(user, server: "http://server", token: "t")
+        try log.join(a, user)
         _ = try a.insertAtTop(user, DraftFields(title: "Before the copy"), as: .add)
         try log.sync(a, user)
         a.close()
@@ -41,16 +53,16 @@ final class SyncRestoreTests: StoreFolderTestCase {
         let third = try SQLiteStore(path: nil)
         third.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
         try third.openProfile(user, sample: false)
-        try third.configureSync(user, server: "http://server", token: "t")
+        try log.join(third, user)
         try log.sync(third, user)
         return [try titles(original), try titles(restored), try titles(third)]
     }
 
     func testACopiedStoreAndItsOriginalBothEndWithEveryChange() throws {
-        let log = OperationLog()
+        let log = try Account()
         let all = ["Before the copy", "Original 1", "Original 2", "Restored 1", "Restored 2"]
         XCTAssertEqual(try copiedStoresSync(log), [all, all, all])
-        XCTAssertEqual(Set(log.ops.map(\.replica)).count, 2, "the copy took a replica id of its own")
+        XCTAssertEqual(try log.replicas().count, 2, "the copy took a replica id of its own")
     }
 
     /// Two processes on one store: one sends a request, the other takes a new replica id
@@ -58,12 +70,12 @@ final class SyncRestoreTests: StoreFolderTestCase {
     /// nothing of the new replica's sent, drops none of its outbox, and moves its pull on
     /// not at all (the answer left out the old id's operations).
     func testAnAnswerToTheReplicaIdTheStoreNoLongerHasAcknowledgesNothing() throws {
-        let log = OperationLog()
+        let log = try Account()
         let store = try open(path)
-        try store.configureSync(user, server: "http://server", token: "t")
+        try log.join(store, user)
         for title in ["One", "Two"] { _ = try store.insertAtTop(user, DraftFields(title: title), as: .add) }
         let batch = try store.syncRequest(user)
-        let answer = try SyncAnswer(json: log.answer(batch.request.json()))
+        let answer = try log.answer(batch.request)
         let renumbered = try store.restampUnsent(user, .newReplica)
         XCTAssertEqual(renumbered, 2)
         _ = try store.applySyncAnswer(user, answer, to: batch)

@@ -1,102 +1,11 @@
-import NavStackHTTP
 import NavStackSQLite
 import NavStackSeal
 import NavStackSync
 
-/// The sync protocol with the account's key (docs/sync.md, "End-to-end encryption"):
-/// what goes out is sealed, what comes back is checked against the account's key record
-/// and opened. Nothing the server sends is applied unless it opens with the key.
-struct SealedTransport {
-    /// An answer being read, checked and opened.
-    typealias Answering = Background<Result<SyncAnswer, SyncError>>
-
-    let transport: SyncTransport
-    let seal: SyncSeal
-    let sealer: OperationSealer
-
-    init(_ transport: SyncTransport, seal: SyncSeal) throws(SyncError) {
-        guard let record = SyncKeyRecord(text: seal.record), let key = SealKey(bytes: seal.key) else { throw .badKeyRecord }
-        self.transport = transport
-        self.seal = seal
-        sealer = OperationSealer(key: key, record: record)
-    }
-
-    /// `batch` with its operations sealed, to be sent later.
-    func sealed(_ batch: SyncBatch) -> SyncBatch {
-        var sealed = batch
-        sealed.request = sealer.seal(batch.request)
-        return sealed
-    }
-
-    /// Sends `request` with its operations sealed (those sealed already as they are).
-    func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> HTTPExchange {
-        try transport.send(sealer.seal(request), by: end)
-    }
-
-    /// The answer, opened. Once the server holds the account's key, every answer names
-    /// it and every operation opens with it; while this replica offers its key, an answer
-    /// without one carries operations in clear (an account from before encryption), and
-    /// one with another key is that key, taken first by another replica.
-    func answer(_ exchange: HTTPExchange) throws(SyncError) -> SyncAnswer {
-        try opened(transport.answer(exchange))
-    }
-
-    /// ``answer(_:)`` on a thread of its own, while the caller applies the answer before.
-    func answering(_ exchange: HTTPExchange) -> Answering {
-        Background { Result { () throws(SyncError) in try answer(exchange) } }
-    }
-
-    /// An answer read before the key was known (the key probe's), checked and opened on a
-    /// thread of its own.
-    func opening(_ answer: SyncAnswer) -> Answering {
-        Background { Result { () throws(SyncError) in try opened(answer) } }
-    }
-
-    /// `answer`, checked against the account's key record and opened.
-    func opened(_ answer: SyncAnswer) throws(SyncError) -> SyncAnswer {
-        if seal.state == .offered {
-            guard let key = answer.key else {
-                // Only an account with a key keeps a snapshot.
-                if let snapshot = answer.snapshot { throw .unopenableSnapshot(seq: snapshot.seq) }
-                guard answer.operations.allSatisfy({ $0.sealed == nil }) else {
-                    throw .unopenable(replica: answer.operations[0].replica, seq: answer.operations[0].seq)
-                }
-                return answer
-            }
-            guard key == seal.record else { throw .keyTaken(record: key) }
-        } else {
-            guard answer.key == seal.record else { throw .keyChanged }
-        }
-        var opened: SyncAnswer
-        do {
-            opened = try sealer.open(answer)
-        } catch {
-            throw .unopenable(replica: error.replica, seq: error.seq)
-        }
-        if let snapshot = answer.snapshot {
-            guard let registers = sealer.open(snapshot) else { throw .unopenableSnapshot(seq: snapshot.seq) }
-            opened.snapshot = registers
-        }
-        return opened
-    }
-}
-
-/// The key probe of a profile that joined an account with a key: its answer, read before
-/// the key was known, is the first page of what the account holds.
-struct KeyProbe {
-    let batch: SyncBatch
-    let answer: SyncAnswer
-}
-
 extension Syncer {
-    /// The protocol over HTTP to the profile's server, with its token.
-    func transport() throws(SyncError) -> SyncTransport {
-        try SyncTransport(server: settings.server, token: settings.token, trust: trust)
-    }
-
     /// The protocol with the account's key as `seal` holds it.
     func transport(sealedWith seal: SyncSeal) throws(SyncError) -> SealedTransport {
-        try SealedTransport(transport(), seal: seal)
+        try SealedTransport(transport, seal: seal)
     }
 
     /// A request that sends nothing (``SQLiteStore/syncProbe(_:)``), made by `asking`, and
@@ -120,9 +29,8 @@ extension Syncer {
     /// without, this replica makes the account's key from a new passphrase and will offer
     /// it, stamping the store's changes while the key is derived.
     func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> (SyncSeal, KeyProbe?) {
-        let transport = try transport()
         let probe = try make { try store.syncProbe(user) }
-        let answer = try transport.answer(try transport.send(probe.request, by: end))
+        let answer = try transport.send(probe.request, by: end).answer()
         let seal: SyncSeal
         var held: KeyProbe?
         if let text = answer.key {
@@ -186,7 +94,7 @@ extension Syncer {
         do {
             guard
                 let (seq, ownSeq, registers) = try make({
-                    try store.syncSnapshot(user, since: since, within: snapshotLimit)
+                    try store.syncSnapshot(user, since: since, least: snapshotsAfter, within: snapshotLimit)
                 })
             else { return }
             let transport = try transport(sealedWith: seal)

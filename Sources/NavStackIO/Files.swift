@@ -8,11 +8,11 @@ import NavStackCore
 #endif
 
 /// The few file and process operations the subcommands need, on the C library.
-enum Files {
+public enum Files {
     /// A failed call, with the C library's reason.
-    struct Failure: Error {
+    public struct Failure: Error {
         /// What failed.
-        enum Step {
+        public enum Step: Sendable {
             /// A call on a file, or a call: the path, or the call's name (`waitpid`).
             case file(String)
             /// Making a temporary folder in this folder.
@@ -21,12 +21,12 @@ enum Files {
             case running(String)
         }
 
-        let step: Step
+        public let step: Step
         /// The C library's words for the failure.
-        let reason: String
+        public let reason: String
 
         /// The message in a catalog's language.
-        func message(in t: Catalog) -> String {
+        public func message(in t: Catalog) -> String {
             switch step {
             case .file(let what): "\(what): \(reason)"
             case .temporaryFolder(let base): t(.ioCannotCreateTemporaryFolder, ("folder", base), ("reason", reason))
@@ -35,20 +35,20 @@ enum Files {
         }
 
         /// The failure of `step` with the reason `errno` gives now.
-        static func errno(_ step: Step) -> Failure {
+        public static func errno(_ step: Step) -> Failure {
             Failure(step: step, reason: String(cString: strerror(Glibc.errno)))
         }
 
         /// The failure of a call on `what` (a path or a call) with the reason `errno`
         /// gives now.
-        static func errno(_ what: String) -> Failure { errno(.file(what)) }
+        public static func errno(_ what: String) -> Failure { errno(.file(what)) }
     }
 
-    enum Kind {
+    public enum Kind {
         case missing, file, folder
     }
 
-    static func kind(of path: String) -> Kind {
+    public static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
@@ -58,7 +58,7 @@ enum Files {
     /// `limit`. Reads no more than `limit + 1` bytes, so an endless input (`/dev/zero`)
     /// is refused once it passes the limit, and a regular file larger than the limit is
     /// refused before it is read.
-    static func readAll(_ fd: Int32, limit: Int) throws(Failure) -> [UInt8]? {
+    public static func readAll(_ fd: Int32, limit: Int) throws(Failure) -> [UInt8]? {
         var info = stat()
         var bytes: [UInt8] = []
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
@@ -81,7 +81,7 @@ enum Files {
     }
 
     /// Why ``readRegular(_:limit:)`` read nothing.
-    enum RegularFailure: Error {
+    public enum RegularFailure: Error {
         /// A named pipe, device, socket or folder: never read, so never waited on.
         case notRegular
         case tooLarge(bytes: Int)
@@ -93,7 +93,7 @@ enum Files {
     /// A regular file's bytes, up to `limit`. Anything else is refused without reading
     /// it: the file is opened without waiting (a named pipe with no writer) and checked
     /// once open.
-    static func readRegular(_ path: String, limit: Int) throws(RegularFailure) -> [UInt8] {
+    public static func readRegular(_ path: String, limit: Int) throws(RegularFailure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             let failure = Failure.errno(path)
@@ -122,7 +122,7 @@ enum Files {
     }
 
     /// Every byte of a file, or `nil` past `limit` (see ``readAll(_:limit:)``).
-    static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
+    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .errno(path) }
         defer { close(fd) }
@@ -130,12 +130,12 @@ enum Files {
     }
 
     /// Every byte of a file.
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
         try read(path, limit: .max / 2) ?? []
     }
 
     /// Writes a whole file.
-    static func write(_ bytes: some Sequence<UInt8>, to path: String, mode: mode_t = 0o644) throws(Failure) {
+    public static func write(_ bytes: some Sequence<UInt8>, to path: String, mode: mode_t = 0o644) throws(Failure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .errno(path) }
         defer { close(fd) }
@@ -153,7 +153,7 @@ enum Files {
 
     /// Replaces a file's contents at once: written beside it, then renamed over it. A
     /// symbolic link is kept: the file it leads to is replaced.
-    static func replace(_ link: String, with text: String) throws(Failure) {
+    public static func replace(_ link: String, with text: String) throws(Failure) {
         var path = link
         var info = stat()
         if lstat(link, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
@@ -194,7 +194,7 @@ enum Files {
     /// Everything below a folder that is not a folder (files, links, named pipes,
     /// devices), as paths relative to it, in no particular order. Links to folders are
     /// not followed.
-    static func files(under folder: String) -> [String] {
+    public static func files(under folder: String) -> [String] {
         var found: [String] = []
         var pending = [""]
         while let relative = pending.popLast() {
@@ -211,7 +211,7 @@ enum Files {
     }
 
     /// A new private folder under `$TMPDIR` (else /tmp).
-    static func temporaryFolder(prefix: String) throws(Failure) -> String {
+    public static func temporaryFolder(prefix: String) throws(Failure) -> String {
         let base = Terminal.environment("TMPDIR") ?? "/tmp"
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -221,7 +221,7 @@ enum Files {
     }
 
     /// Deletes a file, or a folder with everything in it.
-    static func remove(_ path: String) {
+    public static func remove(_ path: String) {
         guard isFolder(path) else {
             unlink(path)
             return
@@ -231,7 +231,7 @@ enum Files {
     }
 
     /// The running binary.
-    static func ownPath() -> String {
+    public static func ownPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
@@ -240,7 +240,7 @@ enum Files {
     /// Runs a program in `folder` with `environment`, stdin from the file `input`, stdout
     /// and stderr both into the file `output`; returns its exit status.
     @discardableResult
-    static func run(
+    public static func run(
         _ program: String, _ arguments: [String], in folder: String, environment: [String: String],
         input: String, output: String
     ) throws(Failure) -> Int32 {
@@ -268,7 +268,7 @@ enum Files {
     }
 
     /// The process's environment.
-    static func environment() -> [String: String] {
+    public static func environment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

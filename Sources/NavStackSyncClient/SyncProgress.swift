@@ -4,11 +4,12 @@ import NavStackCore
 /// one line on stderr (`sync: sent 40,000 of 100,000`, and what was received while it
 /// pulls), rewritten in place after each round and blanked before the totals or an
 /// error are printed. Never when stderr is not a terminal: a pipe gets none of it.
-final class SyncProgress {
+public final class SyncProgress {
     /// How long a sync runs before its progress is shown.
     static let delay: Duration = .seconds(1)
 
-    private let streams: StandardStreams
+    /// Writes text to stderr at once.
+    private let draw: (String) -> Void
     private let catalog: Catalog
     private let start = ContinuousClock.now
     /// The operations to send in all, as far as known: those acknowledged, and those
@@ -17,16 +18,16 @@ final class SyncProgress {
     /// How many characters the line on screen holds (0: none is shown).
     private var shown = 0
 
-    /// `nil` unless stderr is a terminal.
-    init?(streams: StandardStreams, catalog: Catalog, terminal: Bool = Terminal.isTTY(2)) {
+    /// `nil` unless stderr is a `terminal`; `draw` writes to it at once.
+    public init?(catalog: Catalog, terminal: Bool, draw: @escaping (String) -> Void) {
         guard terminal else { return nil }
-        self.streams = streams
+        self.draw = draw
         self.catalog = catalog
     }
 
     /// After a round: draws the totals so far once the sync has run for ``delay``.
     /// `waiting` counts the operations still to be acknowledged; it is asked only then.
-    func update(_ totals: SyncTotals, waiting: () -> Int) {
+    public func update(_ totals: SyncTotals, waiting: () -> Int) {
         guard shown > 0 || ContinuousClock.now - start > Self.delay else { return }
         total = max(total, totals.sent + waiting())
         // Nothing to send and nothing received yet: no count to show.
@@ -48,15 +49,9 @@ final class SyncProgress {
     }
 
     /// Blanks the line, if one is shown, and leaves the cursor at its start.
-    func end() {
+    public func end() {
         guard shown > 0 else { return }
         draw("\r" + String(repeating: " ", count: shown) + "\r")
         shown = 0
-    }
-
-    private func draw(_ text: String) {
-        streams.write(text, to: .error)
-        // A failed write is kept by the streams and reported with the output.
-        try? streams.flush()
     }
 }

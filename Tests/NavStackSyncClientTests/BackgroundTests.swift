@@ -1,6 +1,5 @@
+import NavStackSyncClient
 import XCTest
-
-@testable import navstack
 
 #if canImport(Glibc)
     import Glibc

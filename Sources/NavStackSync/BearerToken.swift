@@ -1,16 +1,6 @@
 /// An account's token: 32 random bytes as 64 lowercase hexadecimal digits, sent as
 /// `Authorization: Bearer TOKEN`. Anything else is refused before an operation log is asked.
 public enum BearerToken {
-    /// The token of an `Authorization` header's `Bearer TOKEN`; anything not shaped like a
-    /// token is refused here.
-    public static func parse(authorization: String) throws(Refusal) -> String {
-        let parts = authorization.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", isWellFormed(parts[1]) else {
-            throw .badToken
-        }
-        return String(parts[1])
-    }
-
     /// The form every token has.
     public static func isWellFormed(_ token: some StringProtocol) -> Bool {
         token.utf8.count == 64 && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }

@@ -1,5 +1,3 @@
-import NavStackSync
-
 extension SyncRequest {
     /// What the account's key is once this request is taken, and whether the request sets
     /// it, or why the request is refused; `accountKey` is the key the account holds,
@@ -10,7 +8,7 @@ extension SyncRequest {
     /// refused (409, with the account's). Once it has a key, every operation must be sealed;
     /// before, none may be. `drop_clear` and a snapshot need the key. `clearAfter` is looked for only when
     /// ``asksForClearAfter(accountKey:)`` (it is a scan of the account's log), else `false`.
-    func sealing(accountKey: String?, clearAfter: Bool) throws(Refusal) -> (key: String?, setsKey: Bool) {
+    public func sealing(accountKey: String?, clearAfter: Bool) throws(SyncRefusal) -> (key: String?, setsKey: Bool) {
         var effective = accountKey
         var setsKey = false
         if let offered = key {
@@ -32,7 +30,7 @@ extension SyncRequest {
 
     /// Whether ``sealing(accountKey:clearAfter:)`` needs to know if operations in clear
     /// wait past `after`: only when the request offers a key to an account without one.
-    func asksForClearAfter(accountKey: String?) -> Bool {
+    public func asksForClearAfter(accountKey: String?) -> Bool {
         accountKey == nil && key != nil
     }
 }
@@ -43,7 +41,7 @@ extension SyncRequest {
     /// ``SyncSnapshot/startsPull(after:snapshot:trimmed:)`` says. A replica that does not
     /// take snapshots (one from before them) is refused such a pull (400), which it could
     /// only get wrong.
-    func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(Refusal) -> Bool {
+    public func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(SyncRefusal) -> Bool {
         guard SyncSnapshot.startsPull(after: after, snapshot: seq, trimmed: trimmed) else { return false }
         guard takesSnapshots else { throw .malformed(.snapshotNeeded) }
         return true

@@ -3,8 +3,8 @@ import NavStackCore
 import Synchronization
 
 /// One transcript to replay: a `.transcript` file, or a block of a Markdown file.
-struct TranscriptJob: Sendable {
-    enum Source: Sendable {
+public struct TranscriptJob: Sendable {
+    public enum Source: Sendable {
         /// A transcript file, read when it is replayed.
         case file
         /// A block of a Markdown file already read.
@@ -14,38 +14,51 @@ struct TranscriptJob: Sendable {
     }
 
     /// The file it comes from, and that file's place among the files of the run.
-    let path: String
-    let file: Int
-    let source: Source
+    public let path: String
+    public let file: Int
+    public let source: Source
+
+    public init(path: String, file: Int, source: Source) {
+        self.path = path
+        self.file = file
+        self.source = source
+    }
 
     /// How a run names it: the file's path, and for a block the line of its opening
     /// fence (`docs/commands.md:42`).
-    var name: String {
+    public var name: String {
         if case .block(let block) = source { "\(path):\(block.fenceLine)" } else { path }
     }
 
     /// The file's line where the transcript starts, for the line numbers of its diff.
-    var firstLine: Int {
+    public var firstLine: Int {
         if case .block(let block) = source { block.firstLine } else { 1 }
     }
 
     /// Whether a path names a Markdown file, whose blocks are the transcripts.
-    static func isMarkdown(_ path: String) -> Bool { path.hasSuffix(".md") }
+    public static func isMarkdown(_ path: String) -> Bool { path.hasSuffix(".md") }
 }
 
 /// Replays transcripts in fresh navstack processes, several at once.
-struct TranscriptRunner: Sendable {
-    enum Result: Sendable {
+public struct TranscriptRunner: Sendable {
+    public enum Result: Sendable {
         case passed
         case differs(Transcript, actual: [String])
         case broken(TranscriptError)
         case cannotRun(String)
     }
 
-    let binary: String
+    public let binary: String
+    /// The words of an error that kept a transcript from running.
+    public let words: @Sendable (any Error) -> String
+
+    public init(binary: String, words: @escaping @Sendable (any Error) -> String) {
+        self.binary = binary
+        self.words = words
+    }
 
     /// The results, in the order of `jobs`.
-    func run(_ jobs: [TranscriptJob], jobs count: Int) -> [Result] {
+    public func run(_ jobs: [TranscriptJob], jobs count: Int) -> [Result] {
         let work = Mutex((next: 0, results: [Result](repeating: .cannotRun("not run"), count: jobs.count)))
         // Each worker takes the next transcript until none is left.
         DispatchQueue.concurrentPerform(iterations: min(max(1, count), max(1, jobs.count))) { _ in
@@ -63,7 +76,7 @@ struct TranscriptRunner: Sendable {
     }
 
     /// A file's text: a regular file of at most `Transcript.sizeLimit` bytes of UTF-8.
-    static func text(of path: String) throws(TranscriptError) -> String {
+    public static func text(of path: String) throws(TranscriptError) -> String {
         let data: [UInt8]
         do {
             data = try Files.readRegular(path, limit: Transcript.sizeLimit)
@@ -80,7 +93,7 @@ struct TranscriptRunner: Sendable {
     }
 
     /// Replays one transcript with its own temporary store and state folders.
-    func replay(_ job: TranscriptJob) -> Result {
+    public func replay(_ job: TranscriptJob) -> Result {
         let transcript: Transcript
         do throws(TranscriptError) {
             switch job.source {
@@ -101,7 +114,7 @@ struct TranscriptRunner: Sendable {
             let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
             return same ? .passed : .differs(transcript, actual: actual)
         } catch {
-            return .cannotRun(Navstack.words(for: error))
+            return .cannotRun(words(error))
         }
     }
 

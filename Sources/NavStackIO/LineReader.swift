@@ -7,13 +7,13 @@ import NavStackCore
 #endif
 
 /// One line of input: its first bytes (enough to judge it) and its full length.
-struct InputLine {
-    var bytes: ArraySlice<UInt8>
-    var length: Int
+public struct InputLine {
+    public var bytes: ArraySlice<UInt8>
+    public var length: Int
 }
 
 /// Where lines come from: the terminal, a pipe, or `-c` arguments.
-protocol LineReader {
+public protocol LineReader {
     /// The next line, or `nil` at the end of input; `prompt` is asked for only by a
     /// reader that shows one.
     mutating func next(prompt: () -> String) -> InputLine?
@@ -22,18 +22,18 @@ protocol LineReader {
 }
 
 extension LineReader {
-    var failure: String? { nil }
+    public var failure: String? { nil }
 }
 
 /// Lines from `-c` options.
-struct ArgumentLineReader: LineReader {
-    var commands: IndexingIterator<[String]>
+public struct ArgumentLineReader: LineReader {
+    public var commands: IndexingIterator<[String]>
 
-    init(_ commands: [String]) {
+    public init(_ commands: [String]) {
         self.commands = commands.makeIterator()
     }
 
-    mutating func next(prompt: () -> String) -> InputLine? {
+    public mutating func next(prompt: () -> String) -> InputLine? {
         commands.next().map { InputLine(bytes: ArraySlice($0.utf8), length: $0.utf8.count) }
     }
 }
@@ -45,20 +45,20 @@ struct ArgumentLineReader: LineReader {
 /// then, so a program talking to navstack through pipes sees each answer, while a
 /// script read in bulk is written in large blocks. When it answers `false` (the answers
 /// could not be delivered), no more is read.
-struct PipedLineReader: LineReader {
-    let willWait: () -> Bool
+public struct PipedLineReader: LineReader {
+    public let willWait: () -> Bool
     private var block = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
     private var atEnd = false
     private let keep = Limits.lineBytes + 1
-    private(set) var failure: String?
+    public private(set) var failure: String?
 
-    init(willWait: @escaping () -> Bool) {
+    public init(willWait: @escaping () -> Bool) {
         self.willWait = willWait
     }
 
-    mutating func next(prompt: () -> String) -> InputLine? {
+    public mutating func next(prompt: () -> String) -> InputLine? {
         var line = InputLine(bytes: [], length: 0)
         while true {
             if start == end {

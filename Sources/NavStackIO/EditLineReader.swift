@@ -9,13 +9,13 @@ import NavStackCore
 
 /// Lines typed at a terminal, through libedit: line editing, history kept in a file,
 /// Tab completion, Ctrl-C to clear the line and Ctrl-D to quit.
-struct EditLineReader: LineReader {
+public struct EditLineReader: LineReader {
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyPath: String?
 
     /// Sets up libedit; `nil` when the terminal cannot be edited.
-    init?(historyPath: String?, complete: @escaping (String) -> Completion) {
+    public init?(historyPath: String?, complete: @escaping (String) -> Completion) {
         Self.useUTF8Locale()
         guard let editLine = ns_el_init("navstack"), let history = ns_history_init(1000) else { return nil }
         self.editLine = editLine
@@ -35,13 +35,13 @@ struct EditLineReader: LineReader {
 
     /// Whether the history file is missing or a regular file of its own: a symbolic
     /// link (say to another file) is never followed, read or replaced.
-    static func isPlainFile(_ path: String) -> Bool {
+    public static func isPlainFile(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0 else { return errno == ENOENT }
         return info.st_mode & S_IFMT == S_IFREG
     }
 
-    mutating func next(prompt: () -> String) -> InputLine? {
+    public mutating func next(prompt: () -> String) -> InputLine? {
         EditLineContext.setPrompt(prompt())
         while true {
             var count: Int32 = 0
@@ -103,7 +103,7 @@ struct EditLineReader: LineReader {
 
     /// Where history lives: `$XDG_STATE_HOME/navstack/history`, else
     /// `~/.local/state/navstack/history`. The folder is created (mode 0700).
-    static func defaultHistoryPath() -> String? {
+    public static func defaultHistoryPath() -> String? {
         guard let base = BaseDirectory.state.path(Terminal.environment) else { return nil }
         let folder = base + "/navstack"
         var path = ""
@@ -116,11 +116,11 @@ struct EditLineReader: LineReader {
 }
 
 /// State the C callbacks reach: libedit calls plain C functions with no context.
-enum EditLineContext {
-    nonisolated(unsafe) static var prompt: UnsafeMutablePointer<CChar> = strdup("> ")
-    nonisolated(unsafe) static var complete: (String) -> Completion = { _ in Completion(typed: "", candidates: []) }
+public enum EditLineContext {
+    public nonisolated(unsafe) static var prompt: UnsafeMutablePointer<CChar> = strdup("> ")
+    public nonisolated(unsafe) static var complete: (String) -> Completion = { _ in Completion(typed: "", candidates: []) }
 
-    static func setPrompt(_ text: String) {
+    public static func setPrompt(_ text: String) {
         free(prompt)
         prompt = strdup(text)
     }

@@ -11,7 +11,7 @@ extension HTTPError {
     /// The message in a catalog's language. (The HTTP client knows no catalog: its own
     /// `description` is the English of these.) A reason the client or the C library
     /// gives in words of its own is passed on as it is.
-    func message(in t: Catalog) -> String {
+    public func message(in t: Catalog) -> String {
         switch self {
         case .invalidURL(let text, let reason): t(.httpInvalidURL, ("text", text.escapedForDisplay), ("reason", reason))
         case .unsupportedScheme(let scheme): t(.httpUnsupportedScheme, ("scheme", scheme.escapedForDisplay))

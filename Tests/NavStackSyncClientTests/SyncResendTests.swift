@@ -9,7 +9,7 @@ import XCTest
 /// dropped and a replica that joins later still gets every task.
 extension SyncMergeTests {
     func testEveryTaskSentAgainRebuildsTheAccountOnAReplicaThatJoinsAfter() throws {
-        let log = OperationLog()
+        let log = try Account()
         let a = try replica(log), b = try replica(log)
         let parent = try a.insertAtTop(user, DraftFields(title: "Parent", notes: "its notes"), as: .add)
         let child = try a.insertAtTop(user, DraftFields(title: "Child"), under: parent.id, as: .add)
@@ -41,9 +41,9 @@ extension SyncMergeTests {
 
         // The log from then on holds only what a sends again: a replica that joins it gets
         // every task, as they are, the deleted one gone.
-        let sealedLog = OperationLog()
+        let sealedLog = try Account()
         let sent = try a.syncRequest(user, limit: 100_000)
-        _ = try sealedLog.answer(sent.request.json())
+        _ = try sealedLog.answer(sent.request)
         let c = try replica(sealedLog)
         try sealedLog.sync(c, user)
         XCTAssertEqual(try tasks(c), try tasks(a))

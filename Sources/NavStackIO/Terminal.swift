@@ -5,23 +5,23 @@
 #endif
 
 /// Facts about the terminal, read when they are needed.
-enum Terminal {
-    static func isTTY(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+public enum Terminal {
+    public static func isTTY(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// The window's columns and rows, if stdout is a terminal that says.
-    static func size() -> (columns: Int, rows: Int)? {
+    public static func size() -> (columns: Int, rows: Int)? {
         var size = winsize()
         guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// Whether colour is allowed at all: `NO_COLOR` unset and a terminal that is not dumb.
-    static var allowsColor: Bool {
+    public static var allowsColor: Bool {
         environment("NO_COLOR") == nil && environment("TERM") != "dumb"
     }
 
     /// The locale variables, for the default language.
-    static func localeEnvironment() -> [String: String] {
+    public static func localeEnvironment() -> [String: String] {
         var values: [String: String] = [:]
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] { values[name] = environment(name) }
         return values
@@ -31,7 +31,7 @@ enum Terminal {
     /// input without echoing it (at most 4 KiB; `nil` at the end of input). The terminal's
     /// settings come back however the read ends: an interrupt, a hang-up or a termination
     /// restores them before the signal does what it does by default.
-    static func readSecret(prompt: String) -> String? {
+    public static func readSecret(prompt: String) -> String? {
         var settings = termios()
         guard tcgetattr(0, &settings) == 0 else { return nil }
         savedSettings = settings
@@ -77,7 +77,7 @@ enum Terminal {
     /// handler to put back.
     nonisolated(unsafe) private static var savedSettings = termios()
 
-    static func environment(_ name: String) -> String? {
+    public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text

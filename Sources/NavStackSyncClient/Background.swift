@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,21 +11,15 @@
 /// account key while it stamps the store's changes. ``value()`` waits for the work's
 /// value; the thread is joined then, or when the owner drops it, so none outlives its owner.
 ///
-/// The work is handed to the thread whole: the caller must not touch what it captures
-/// until ``value()`` returns (an exchange with the server, read there and nowhere else).
-final class Background<Value> {
-    /// Written by the thread before it ends, read by the owner only after `pthread_join`,
-    /// which orders the two.
-    private final class Slot: @unchecked Sendable {
-        var value: Value?
-    }
-
-    private let slot = Slot()
+/// The work is `@Sendable`: what it captures the compiler checks, and its value reaches
+/// the owner through a lock.
+public final class Background<Value: Sendable> {
+    private let slot = Slot<Value>()
     private var thread: pthread_t?
 
-    init(_ work: @escaping () -> Value) {
+    public init(_ work: @escaping @Sendable () -> Value) {
         let slot = slot
-        let body = ThreadBody { slot.value = work() }
+        let body = ThreadBody { slot.value.withLock { $0 = work() } }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(body).toOpaque()
         let started = pthread_create(
@@ -42,10 +38,10 @@ final class Background<Value> {
     }
 
     /// The work's value, once it is done.
-    func value() -> Value {
+    public func value() -> Value {
         join()
         // The thread ran the work to its end (or it ran here).
-        return slot.value!
+        return slot.value.withLock { $0! }
     }
 
     private func join() {
@@ -57,11 +53,16 @@ final class Background<Value> {
     deinit { join() }
 }
 
-/// What a thread of ``Background`` runs: not generic, so that its C entry point can name it.
-private final class ThreadBody: @unchecked Sendable {
-    let run: () -> Void
+/// Where the thread leaves the work's value for its owner.
+private final class Slot<Value: Sendable>: Sendable {
+    let value = Mutex<Value?>(nil)
+}
 
-    init(_ run: @escaping () -> Void) {
+/// What a thread of ``Background`` runs: not generic, so that its C entry point can name it.
+private final class ThreadBody: Sendable {
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) {
         self.run = run
     }
 }

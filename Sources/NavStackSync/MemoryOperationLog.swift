@@ -1,12 +1,27 @@
-import Logging
-import NavStackSync
 import Synchronization
 
-/// Each account's log of operations in memory, kept as ``OperationLog`` keeps it in
-/// PostgreSQL: one `server_seq` counter for every account, an operation's (replica, seq)
-/// taken once per account and refused with other content, pages in `server_seq` order.
-/// For the routes' tests; everything is gone when the process ends.
-public final class MemoryOperationLog: OperationStore {
+/// Each account's log of operations in memory, kept as the server's `OperationLog` keeps
+/// it in PostgreSQL: one `server_seq` counter for every account, an operation's (replica,
+/// seq) taken once per account and refused with other content, the key's rules, pages in
+/// `server_seq` order, snapshots and what they drop. The one log of the tests: the
+/// server's routes run over it, and so do the client's and the merge tests; the parity
+/// tests hold it to PostgreSQL's case by case. Everything is gone when the process ends.
+public final class MemoryOperationLog: Sendable {
+    /// How many operations a page holds at most (the server's, unless a test pages by fewer).
+    public let pageSize: Int
+    /// How many more operations than the snapshot it replaces a snapshot must cover
+    /// (``SyncSnapshot/replaces(seq:covering:held:highest:least:)``): the server's, unless
+    /// a test makes snapshots after fewer.
+    public let leastOperations: Int
+
+    /// What the log did with snapshots, for the tests to see that it did.
+    public struct Counts: Equatable, Sendable {
+        /// Snapshots kept, pulls that started from one, operations a snapshot dropped.
+        public var snapshotsKept = 0
+        public var snapshotsServed = 0
+        public var dropped = 0
+    }
+
     fileprivate struct Account {
         /// In `server_seq` order: each push appends.
         var operations: [SyncOperation] = []
@@ -37,14 +52,21 @@ public final class MemoryOperationLog: OperationStore {
         /// Each token's account.
         var tokens: [String: Int64] = [:]
         var lastServerSeq: Int64 = 0
+        var counts = Counts()
     }
 
     private let state = Mutex(State())
 
-    public init() {}
+    public init(pageSize: Int = SyncLimits.pageSize, leastOperations: Int = SyncSnapshot.leastOperations) {
+        self.pageSize = pageSize
+        self.leastOperations = leastOperations
+    }
+
+    /// What the log did with snapshots so far.
+    public var counts: Counts { state.withLock { $0.counts } }
 
     /// Creates the account `name` and returns its first token; `nil` when it exists
-    /// already (as ``Accounts`` refuses `user add`).
+    /// already (as the server's `user add` refuses it).
     @discardableResult
     public func addUser(name: String) -> String? {
         state.withLock { state in
@@ -84,15 +106,20 @@ public final class MemoryOperationLog: OperationStore {
         state.withLock { state in state.names[name].flatMap { state.accounts[$0]?.operations.count } ?? 0 }
     }
 
-    public func account(token: String, logger: Logger) async throws -> TokenHolder? {
+    /// The account that has `token`, `nil` when none has.
+    public func account(token: String) -> TokenHolder? {
         state.withLock { state in state.tokens[token].map { TokenHolder(id: $0, key: state.accounts[$0]?.key) } }
     }
 
-    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger)
-        async throws -> SyncOutcome
+    /// Pushes the request's operations into `account` and pulls the page that follows
+    /// `after`, as one step, by the rules the server's `OperationStore` states. With
+    /// `token`, it first confirms that the token still names the account.
+    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String? = nil) throws(SyncRefusal)
+        -> SyncOutcome
     {
         let id = holder.id
-        return try state.withLock { state throws(Refusal) in
+        let (pageSize, least) = (pageSize, leastOperations)
+        return try state.withLock { state throws(SyncRefusal) in
             guard var account = state.accounts[id] else { throw .badToken }
             if let token, state.tokens[token] != id { throw .badToken }
             let replica = request.replica
@@ -129,13 +156,15 @@ public final class MemoryOperationLog: OperationStore {
                 if let past { throw .replicaTaken(.replicaTaken(path: "own_seq", replica: replica, seq: past)) }
                 let covered = account.taken - Int64(account.operations.count { $0.serverSeq > snapshot.seq })
                 let held = account.snapshot.map { (seq: $0.seq, covering: account.takenThroughSnapshot) }
-                if SyncSnapshot.replaces(seq: snapshot.seq, covering: covered, held: held, highest: account.highest) {
+                if SyncSnapshot.replaces(seq: snapshot.seq, covering: covered, held: held, highest: account.highest, least: least) {
                     let trimmed = account.snapshot?.seq ?? 0
                     account.takenThroughSnapshot = covered
                     account.snapshot = snapshot
                     account.trimmed = trimmed
+                    state.counts.snapshotsKept += 1
                     for operation in account.operations where operation.serverSeq <= trimmed {
                         account.droppedThrough[operation.replica] = max(account.droppedThrough[operation.replica] ?? 0, operation.seq)
+                        state.counts.dropped += 1
                     }
                     account.drop(where: { $0.serverSeq <= trimmed })
                 }
@@ -146,8 +175,9 @@ public final class MemoryOperationLog: OperationStore {
             if let held = account.snapshot, try request.startsFromSnapshot(seq: held.seq, trimmed: account.trimmed) {
                 snapshot = held
                 after = held.seq
+                state.counts.snapshotsServed += 1
             }
-            var answer = Self.page(of: account, after: after, for: request)
+            var answer = Self.page(of: account, after: after, for: request, size: pageSize)
             answer.key = account.key
             answer.snapshot = snapshot
             answer.sinceSnapshot = account.key == nil ? nil : account.taken - account.takenThroughSnapshot
@@ -155,11 +185,9 @@ public final class MemoryOperationLog: OperationStore {
         }
     }
 
-    public func ping(logger: Logger) async throws {}
-
-    /// The page after `after`, as ``OperationLog`` reads it: the other replicas'
-    /// operations, a page and one more at most.
-    private static func page(of account: Account, after: Int64, for request: SyncRequest) -> SyncAnswer {
+    /// The page after `after`, as the server's `OperationLog` reads it: the other
+    /// replicas' operations, a page and one more at most.
+    private static func page(of account: Account, after: Int64, for request: SyncRequest, size: Int) -> SyncAnswer {
         let operations = account.operations
         // The first operation past `after`, found by halves: the array is in `server_seq` order.
         var low = 0
@@ -169,8 +197,8 @@ public final class MemoryOperationLog: OperationStore {
             if operations[middle].serverSeq > after { high = middle } else { low = middle + 1 }
         }
         let rows = operations[low...].lazy.filter { $0.replica != request.replica && (account.key == nil || $0.sealed != nil) }
-            .prefix(SyncLimits.pageSize + 1)
-        return SyncAnswer(after: after, highest: account.highest, following: Array(rows))
+            .prefix(size + 1)
+        return SyncAnswer(after: after, highest: account.highest, following: Array(rows), pageSize: size)
     }
 }
 

@@ -1,0 +1,69 @@
+import NavStackHTTP
+import NavStackIO
+import NavStackSQLite
+import NavStackSync
+import NavStackSyncClient
+
+/// Sync by itself: at launch and after commands that changed tasks, for a profile with a
+/// server, within 2 s each time. A failure prints one notice line; after one, the next
+/// tries wait 30 s (a server that does not answer would otherwise cost 2 s a command).
+final class AutoSync {
+    static let budget: Duration = .seconds(2)
+    static let pause: Duration = .seconds(30)
+
+    let store: SQLiteStore
+    let streams: StandardStreams
+    private var quietUntil: ContinuousClock.Instant?
+    private var failedLast = false
+
+    /// `nil` for a store in memory, or with NAVSTACK_SYNC=0.
+    init?(store: SQLiteStore, streams: StandardStreams, memory: Bool) {
+        guard !memory, Terminal.environment("NAVSTACK_SYNC") != "0" else { return nil }
+        self.store = store
+        self.streams = streams
+    }
+
+    /// Syncs the profile when it has a server and (unless `always`) unsent changes, then
+    /// prints the notices of local values another device replaced.
+    func sync(_ user: String?, always: Bool) {
+        guard let user else { return }
+        if let quietUntil, ContinuousClock.now < quietUntil { return }
+        do {
+            // Each step is a transaction of its own: the store is never locked across the
+            // exchange with the server, nor while the prompt waits for input after it.
+            let synced = try store.committingEachStep { () throws -> Bool in
+                guard let settings = try store.syncSettings(user), !settings.token.isEmpty else { return false }
+                let unsent = try store.hasUnsentChanges(user)
+                guard always || unsent else { return false }
+                // The notices of this sync, and of one that ran before (`navstack sync`),
+                // even when this one fails.
+                defer { showNotices(user) }
+                let transport = try HTTPSyncTransport(
+                    server: settings.server, token: settings.token, trust: TLSTrust.chosen(ca: nil), catalog: Navstack.messageCatalog)
+                let passphrase = PassphraseSource(given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), mayAsk: false)
+                var syncer = Syncer(
+                    store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
+                syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
+                _ = try syncer.run(within: Self.budget)
+                return true
+            }
+            guard synced else { return }
+            quietUntil = nil
+            failedLast = false
+        } catch {
+            quietUntil = ContinuousClock.now.advanced(by: Self.pause)
+            // One line for a run of failures.
+            if !failedLast {
+                let reason = Syncer.describe(error, within: Self.budget)
+                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error), reason))\n", to: .error)
+            }
+            failedLast = true
+        }
+    }
+
+    /// Prints the notices of local values another device replaced, once each.
+    private func showNotices(_ user: String) {
+        guard let notices = try? store.takeSyncNotices(user) else { return }
+        for line in Syncer.lines(notices) { streams.write(line + "\n", to: .error) }
+    }
+}

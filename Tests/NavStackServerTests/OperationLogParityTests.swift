@@ -1,0 +1,231 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NavStackCore
+import NavStackSync
+import PostgresNIO
+import Synchronization
+import XCTest
+
+@testable import NavStackServer
+
+/// The rules of an account's operation log, written once and run against both logs: the
+/// sync module's in memory (which the routes', client's and merge tests use) and
+/// PostgreSQL's (on NAVSTACK_PG_URL, which scripts/sync-env sets; skipped without). Each
+/// case goes through the routes as a replica's requests do, on an account of its own, and
+/// what it sees (each status and body, every server_seq written as its place among those
+/// the case saw) must be the same from both.
+final class OperationLogParityTests: XCTestCase {
+    func testTheCasesHoldInMemory() async throws {
+        let log = MemoryOperationLog()
+        for (name, check) in Self.cases {
+            _ = try await Self.run(check, on: log, account: { try XCTUnwrap(log.addUser(name: "\(name) \(UUID())")) })
+        }
+    }
+
+    func testPostgreSQLAnswersAsMemoryDoes() async throws {
+        guard let url = ProcessInfo.processInfo.environment["NAVSTACK_PG_URL"] else {
+            throw XCTSkip("NAVSTACK_PG_URL is not set: scripts/sync-env runs this against a PostgreSQL of its own")
+        }
+        let address = try DatabaseAddress(url: url)
+        let logger = Logger(label: "parity") { _ in SwiftLogNoOpLogHandler() }
+        let client = PostgresClient(configuration: try address.clientConfiguration(), backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await SyncServer.migrate(address, logger: logger)
+            let memory = MemoryOperationLog()
+            let postgres = OperationLog(client: client)
+            for (name, check) in Self.cases {
+                let expected = try await Self.run(check, on: memory, account: { try XCTUnwrap(memory.addUser(name: name)) })
+                let seen = try await Self.run(check, on: postgres) {
+                    try await SyncServer.user(.add("parity \(name) \(UUID())"), database: address, logger: logger)
+                }
+                XCTAssertFalse(expected.isEmpty)
+                XCTAssertEqual(seen, expected, "\(name): PostgreSQL's log answers otherwise than the one in memory")
+            }
+        }
+    }
+
+    // MARK: - The cases
+
+    /// Each case, by name: its requests, and what must hold of their answers whichever log.
+    static let cases: [(String, @Sendable (Session) async throws -> Void)] = [
+        ("an operation sent again is taken once", idempotentPush),
+        ("a (replica, seq) held with other content is refused, and nothing of the request kept", reusedSeq),
+        ("the key's rules", keyRules),
+        ("snapshots kept, served, and what they drop", snapshots),
+        ("the clock's bound", clockBound),
+    ]
+
+    static func idempotentPush(_ s: Session) async throws {
+        let operations = (1...3).map { operation($0) }
+        let first = try await s.sync(mine, operations)
+        let again = try await s.sync(mine, operations)
+        XCTAssertEqual(again.status, 200)
+        XCTAssertEqual(again.answer?.last, first.answer?.last, "nothing was taken twice")
+        let pulled = try await s.sync(theirs)
+        XCTAssertEqual(pulled.answer?.operations.map(\.seq), [1, 2, 3])
+    }
+
+    static func reusedSeq(_ s: Session) async throws {
+        _ = try await s.sync(mine, [operation(1, title: "a")])
+        let refused = try await s.sync(mine, [operation(2), operation(1, title: "b")])
+        XCTAssertEqual(refused.status, 409)
+        let twice = try await s.sync(mine, [operation(3, title: "x"), operation(3, title: "y")])
+        XCTAssertEqual(twice.status, 409)
+        let pulled = try await s.sync(theirs)
+        XCTAssertEqual(pulled.answer?.operations.map(\.value), [#""a""#], "nothing of a refused request is kept")
+    }
+
+    static func keyRules(_ s: Session) async throws {
+        let (first, second) = (keyRecord("first"), keyRecord("second"))
+        let sealedFirst = try await s.sync(mine, [sealed(1)])
+        XCTAssertEqual(sealedFirst.status, 400, "sealed before the account has a key")
+        let dropFirst = try await s.sync(mine, dropClear: true)
+        XCTAssertEqual(dropFirst.status, 400, "drop_clear without a key")
+        let snapshotFirst = try await s.sync(mine, after: 1, snapshot: SyncSnapshot(seq: 1, sealed: payload))
+        XCTAssertEqual(snapshotFirst.status, 400)
+        _ = try await s.sync(mine, [operation(1)])
+        // A replica that has not pulled what the account holds in clear gets it, not the key.
+        let early = try await s.sync(theirs, key: first)
+        XCTAssertNil(early.answer?.key)
+        XCTAssertEqual(early.answer?.operations.count, 1)
+        let taken = try await s.sync(theirs, after: early.answer?.last ?? 0, key: first)
+        XCTAssertEqual(taken.answer?.key, first)
+        let other = try await s.sync(third, key: second)
+        XCTAssertEqual(other.status, 409, "another key")
+        let after = taken.answer?.last ?? 0
+        let inClear = try await s.sync(theirs, after: after, [operation(2)])
+        XCTAssertEqual(inClear.status, 400, "in clear once the account has a key")
+        _ = try await s.sync(theirs, after: after, [sealed(2)])
+        let served = try await s.sync(third)
+        XCTAssertEqual(served.answer?.operations.map(\.seq), [2], "a sealed account serves sealed operations only")
+        _ = try await s.sync(theirs, after: after, dropClear: true)
+        _ = try await s.sync(third)
+    }
+
+    static func snapshots(_ s: Session) async throws {
+        let least = Int64(SyncSnapshot.leastOperations)
+        _ = try await s.sync(mine, key: keyRecord("snapshots"))
+        let one = try await s.sync(mine, (1...least).map { sealed($0) })
+        let firstSeq = try XCTUnwrap(one.answer?.last)
+        _ = try await s.sync(mine, after: firstSeq, snapshot: SyncSnapshot(seq: firstSeq, sealed: payload), ownSeq: least)
+        let joining = try await s.sync(theirs)
+        XCTAssertEqual(joining.answer?.snapshot?.seq, firstSeq, "a new replica starts from the snapshot")
+        XCTAssertEqual(joining.answer?.operations.count, 0)
+        let two = try await s.sync(mine, after: firstSeq, (least + 1...2 * least).map { sealed($0) })
+        let secondSeq = try XCTUnwrap(two.answer?.last)
+        let copy = try await s.sync(mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: least)
+        XCTAssertEqual(copy.status, 409, "a copy's snapshot: the account holds its replica's seqs past own_seq")
+        _ = try await s.sync(mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: 2 * least)
+        let dropped = try await s.sync(mine, after: secondSeq, [sealed(5, payload: "b3RoZXI=")])
+        XCTAssertEqual(dropped.status, 409, "a dropped seq")
+        let behind = try await s.sync(third, after: 1)
+        XCTAssertEqual(behind.answer?.snapshot?.seq, secondSeq, "one behind what was dropped starts from the newest")
+        let near = try await s.sync(third, after: firstSeq)
+        XCTAssertNil(near.answer?.snapshot, "one just behind pulls the operations kept")
+        XCTAssertEqual(near.answer?.operations.count, Int(least))
+    }
+
+    static func clockBound(_ s: Session) async throws {
+        let bound = serverMillis + Int64(SyncDrift.maximumMillis)
+        let atTheBound = try await s.sync(mine, [operation(1, millis: bound)])
+        XCTAssertEqual(atTheBound.status, 200)
+        let pastTheBound = try await s.sync(mine, [operation(2, millis: bound + 1)])
+        XCTAssertEqual(pastTheBound.status, 400)
+        let pulled = try await s.sync(theirs)
+        XCTAssertEqual(pulled.answer?.operations.map(\.seq), [1])
+    }
+
+    // MARK: - Requests and what they saw
+
+    static let serverMillis: Int64 = 1_800_000_000_000
+    static let mine = String(repeating: "1a", count: 16)
+    static let theirs = String(repeating: "2b", count: 16)
+    static let third = String(repeating: "3c", count: 16)
+    static let payload = "c2VhbGVkIHBheWxvYWQ="
+
+    static func operation(_ seq: Int64, title: String? = nil, millis: Int64? = nil) -> SyncOperation {
+        let digits = String(seq)
+        return SyncOperation(
+            seq: seq, millis: millis ?? 1_700_000_000_000 + seq, counter: seq % 3,
+            task: "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - digits.count) + digits, field: .title,
+            value: (title ?? "title \(seq)").jsonQuoted)
+    }
+
+    static func sealed(_ seq: Int64, payload: String = payload) -> SyncOperation {
+        .sealed(payload, seq: seq, millis: 1_700_000_000_000 + seq, counter: 0)
+    }
+
+    static func keyRecord(_ name: String) -> String { #"{"kdf":"test","name":"\#(name)"}"# }
+
+    /// Runs `check` through the routes over `store` on a new account; returns what it saw.
+    static func run(
+        _ check: @Sendable (Session) async throws -> Void, on store: any OperationStore,
+        account: @Sendable () async throws -> String
+    ) async throws -> [String] {
+        let token = try await account()
+        let app = Application(
+            router: SyncRoutes(log: store, now: { serverMillis }).router(),
+            logger: Logger(label: "parity") { _ in SwiftLogNoOpLogHandler() })
+        return try await app.test(.router) { client in
+            let session = Session(client: client, token: token)
+            try await check(session)
+            return session.seen
+        }
+    }
+
+    /// One case's requests on its account, and what they saw.
+    final class Session: Sendable {
+        let client: any TestClientProtocol
+        let token: String
+        private let state = Mutex<(lines: [String], places: [Int64: Int])>(([], [0: 0]))
+
+        init(client: any TestClientProtocol, token: String) {
+            self.client = client
+            self.token = token
+        }
+
+        var seen: [String] { state.withLock { $0.lines } }
+
+        /// POST /v1/sync with the request, as `replica`; its status and answer, if 200.
+        func sync(
+            _ replica: String, after: Int64 = 0, _ operations: [SyncOperation] = [], key: String? = nil, dropClear: Bool = false,
+            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0
+        ) async throws -> (status: Int, answer: SyncAnswer?) {
+            var request = SyncRequest(
+                replica: replica, after: after, operations: operations, key: key, dropClear: dropClear, snapshot: snapshot)
+            request.ownSeq = ownSeq
+            let response = try await client.execute(
+                uri: "/v1/sync", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                body: ByteBuffer(bytes: request.json()))
+            let status = Int(response.status.code)
+            guard status == 200 else {
+                note("\(status) \(String(buffer: response.body))")
+                return (status, nil)
+            }
+            let answer = try SyncAnswer(json: Array(buffer: response.body))
+            let operations = answer.operations.map { "\(place($0.serverSeq)) \($0.replica) \($0.seq) \($0.sealed ?? $0.value)" }
+            note(
+                "200 last \(place(answer.last)) more \(answer.more) key \(answer.key ?? "-") snapshot \(answer.snapshot.map { place($0.seq) } ?? -1)"
+                    + " since \(answer.sinceSnapshot ?? -1) ops \(operations)")
+            return (status, answer)
+        }
+
+        private func note(_ line: String) {
+            state.withLock { $0.lines.append(line) }
+        }
+
+        /// A server_seq as its place among those the case saw, in the order first seen.
+        private func place(_ serverSeq: Int64) -> Int {
+            state.withLock { state in
+                if let place = state.places[serverSeq] { return place }
+                state.places[serverSeq] = state.places.count
+                return state.places.count - 1
+            }
+        }
+    }
+}
