@@ -77,9 +77,18 @@ public enum Accounts {
             return "revoked \(count(revoked, "token")) of '\(name)'"
         case .remove(let name):
             let (tokens, operations) = try await connection.withTransaction(logger: logger) { connection in
+                // The locks in the order a push takes them: the account's advisory lock,
+                // then its row (a push's write reads the row through its foreign key). A
+                // push under way commits before the log is removed; the other order, the
+                // row first, waited on a push that waited on the row (a deadlock).
+                guard
+                    let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
+                        .value(Int64.self)
+                else { throw Failure.noSuchAccount(name) }
+                for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
+                // Removed (and perhaps made again) while this waited: not the account found.
                 let id = try await account(name, on: connection, logger: logger)
-                // The lock a push takes: a push under way commits before the log is removed.
-                for try await _ in try await connection.execute(OperationLog.AccountLock(value: id), logger: logger) {}
+                guard id == found else { throw Failure.noSuchAccount(name) }
                 let operations = try await delete(.op, of: id, on: connection, logger: logger)
                 let tokens = try await delete(.token, of: id, on: connection, logger: logger)
                 try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()

@@ -470,6 +470,49 @@ def check_remove_during_push(sealed=False):
                f"(SELECT count(*) FROM account WHERE id = {account})") == "0")
 
 
+def check_remove_while_a_push_writes():
+    """`user remove` meets a push that holds the account's lock and has yet to write its
+    operations: the removal waits for the lock before it locks the account's row, in the
+    order a push takes them, so neither waits on the other for ever (PostgreSQL would end
+    one of them with `deadlock detected`): the push's write commits, then the account and
+    everything it wrote go."""
+    name = "jay"
+    new_user(name)
+    account = account_id(name)
+    pusher = subprocess.Popen(["psql", PG_URL, "-Atq", "-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    pusher.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
+    pusher.stdin.flush()
+
+    def until(condition):
+        deadline = time.monotonic() + 10
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return condition()
+
+    held = until(lambda: int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0)
+    removed = {}
+    remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
+    remover.start()
+    queued = until(lambda: int(psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                    "AND query LIKE 'SELECT 1 FROM pg_advisory_xact_lock%'")) >= 1)
+    # The push's write: an operation of the account (its foreign key reads the account's row).
+    pusher.stdin.write(f"INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value) "
+                       f"VALUES ({account}, 'jay-replica', 1, 0, 0, 'task', 'title', '\"x\"'); COMMIT;\n")
+    pusher.stdin.close()
+    pushed = pusher.wait(timeout=20)
+    errors = pusher.stderr.read()
+    remover.join(timeout=20)
+    code, out, err = removed.get("result", (None, "", ""))
+    check("user remove and a push that holds the account's lock finish both, with no deadlock",
+          held and queued and pushed == 0 and code == 0
+          and out == f"removed '{name}' with 1 token and 1 operation\n",
+          f"held={held} queued={queued} push={pushed} {errors!r} remove={code} {out!r} {err!r}")
+    check("nothing of the account is left after it",
+          psql(f"SELECT (SELECT count(*) FROM op WHERE account_id = {account}) + "
+               f"(SELECT count(*) FROM account WHERE id = {account})") == "0")
+
+
 def check_push_and_pull(token):
     account = account_id("alice")
     one, two = new_replica(), new_replica()
@@ -1002,6 +1045,7 @@ def main():
     timed(check_revoked_while_held)
     timed(check_remove_during_push)
     timed(check_remove_during_push, True)
+    timed(check_remove_while_a_push_writes)
     timed(check_half_sent_closed)
     timed(check_slow_client_flood, alice)
     timed(check_kill_mid_request)
