@@ -28,6 +28,9 @@ public enum Refusal: Error, Equatable, Sendable {
     case tooLarge
     /// The server has as many connections open as it takes; this one is closed at once.
     case tooBusy
+    /// The bodies of the requests under way hold as much as the server keeps at once
+    /// (``BodyBudget``): this one is not read.
+    case bodiesFull
     /// The database did not answer in time, or the connection to it failed.
     case databaseUnavailable
     /// The database answered with an error the server did not expect.
@@ -53,7 +56,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .tooLarge: .contentTooLarge
-        case .databaseUnavailable, .tooBusy: .serviceUnavailable
+        case .databaseUnavailable, .tooBusy, .bodiesFull: .serviceUnavailable
         case .databaseFailed, .failed: .internalServerError
         }
     }
@@ -70,6 +73,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"
         case .tooBusy: "the server has too many connections open; try again shortly"
+        case .bodiesFull: "the server is reading as many requests as it takes; try again shortly"
         case .databaseUnavailable: "the database did not answer"
         case .databaseFailed: "the database refused the request"
         case .failed: "the server could not answer this request"

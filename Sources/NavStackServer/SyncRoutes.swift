@@ -16,13 +16,17 @@ public struct SyncRoutes: Sendable {
     let now: @Sendable () -> Int64
     /// The accounts of tokens found good: a sync with one of them is one round trip.
     let tokens: TokenCache
+    /// What the bodies of the syncs under way may hold together.
+    let bodies: BodyBudget
 
     /// `tokens`: the server's cache of tokens found good; PostgreSQL's server gives one
     /// that a ``TokenWatch`` keeps (the store confirms a held token either way).
     init(
         log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
-        now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis, tokens: TokenCache = TokenCache(trusted: true)
+        now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis, tokens: TokenCache = TokenCache(trusted: true),
+        bodies: BodyBudget = BodyBudget()
     ) {
+        self.bodies = bodies
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
@@ -50,9 +54,8 @@ public struct SyncRoutes: Sendable {
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
         guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
         let token = try BearerToken.parse(authorization: authorization)
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > SyncLimits.maximumBodyBytes {
-            throw Refusal.tooLarge
-        }
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if let length, length > SyncLimits.maximumBodyBytes { throw Refusal.tooLarge }
         let log = self.log
         let logger = context.logger
         let cached = tokens.holder(of: token)
@@ -67,6 +70,11 @@ public struct SyncRoutes: Sendable {
             tokens.remember(token, as: found, since: generation)
         }
         context.facts.record { $0.account = account.id }
+        // The body's share of what all bodies may hold, taken before a byte of it is read
+        // and kept until the answer is made (the request decoded from it lives as long).
+        let share = max(0, length ?? SyncLimits.maximumBodyBytes)
+        guard bodies.take(share, for: account.id) else { throw Refusal.bodiesFull }
+        defer { bodies.give(share, for: account.id) }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: context.maxUploadSize)

@@ -913,6 +913,73 @@ def check_slow_client_flood(token):
           "fewer connections than asked" in text and "connections=64" in text, text[-300:])
 
 
+def check_bodies_in_flight_bounded(token):
+    """A token holder's 100 connections, each sending an 8 MiB body but its last byte,
+    hold at most the server's budget for one account's bodies (16 MiB; 64 MiB for all):
+    the rest are answered 503 at once, unread; the server's memory stays under a bound;
+    another account's device syncs meanwhile, within 2 s."""
+    process, base = start_server("--body-timeout", "20", files=512)
+    host, port = address(base)
+    held = []
+    try:
+        other = new_user("body-other")
+        rss_before = memory_kib(process.pid, "VmRSS")
+        size = 8 << 20
+        head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode()
+        chunk = b"x" * (1 << 20)
+        answered = []
+
+        def send(sock):
+            try:
+                sock.sendall(head)
+                left = size - 1
+                while left > 0:
+                    sent = sock.send(chunk[:min(len(chunk), left)])
+                    left -= sent
+            except OSError:
+                pass
+
+        sockets = [socket.create_connection((host, port), timeout=30) for _ in range(100)]
+        senders = [threading.Thread(target=send, args=(sock,)) for sock in sockets]
+        began = time.monotonic()
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join(timeout=60)
+        sent_in = time.monotonic() - began
+        time.sleep(1)
+        for sock in sockets:
+            sock.setblocking(False)
+            try:
+                data = sock.recv(4096)
+            except BlockingIOError:
+                held.append(sock)
+                continue
+            except OSError:
+                data = b""
+            answered.append(data.split(b"\r\n", 1)[0])
+        rss = memory_kib(process.pid, "VmRSS")
+        peak = memory_kib(process.pid, "VmHWM")
+        refused = sum(1 for line in answered if line.startswith(b"HTTP/1.1 503 "))
+        print(f"# 100 bodies of 8 MiB but a byte in {sent_in:.1f} s: {len(held)} held, {refused} answered 503; "
+              f"RSS {rss_before // 1024} -> {rss // 1024} MB, peak {peak // 1024} MB")
+        check("past the account's share of the bodies in flight, a sync is answered 503 at once, its body unread",
+              len(held) <= 2 and refused >= 98, f"held {len(held)}, 503 {refused}, others {answered[:3]}")
+        check("the server's memory stays under 200 MB (884 MB before the bound)", peak < 200 * 1024,
+              f"peak {peak // 1024} MB")
+        began = time.monotonic()
+        status, body, _ = sync(base, other, new_replica(), 0, make_ops(2, tag="bo"))
+        took = time.monotonic() - began
+        check("another account's device syncs meanwhile, within 2 s", status == 200 and took < 2,
+              f"{status} {body} {took:.1f} s")
+        check("the server ran throughout", process.poll() is None and healthy(base))
+    finally:
+        for sock in held:
+            sock.close()
+        stop_server(process)
+
+
 def postgres(action):
     """Stops or starts the PostgreSQL of scripts/sync-env through scripts/lib/postgres.sh."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -1048,6 +1115,7 @@ def main():
     timed(check_remove_while_a_push_writes)
     timed(check_half_sent_closed)
     timed(check_slow_client_flood, alice)
+    timed(check_bodies_in_flight_bounded, alice)
     timed(check_kill_mid_request)
     timed(check_database_stopped)
     check("B answered throughout", healthy(SERVER_B))
