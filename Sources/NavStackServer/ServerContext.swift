@@ -8,10 +8,13 @@ import Synchronization
 public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     let facts: RequestFacts
+    /// The connection the request came on (``OpenConnections``).
+    let connection: ObjectIdentifier
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         facts = RequestFacts()
+        connection = ObjectIdentifier(source.channel)
     }
 
     /// Bodies are read with ``SyncLimits/maximumBodyBytes`` as their limit.

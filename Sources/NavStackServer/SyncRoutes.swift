@@ -18,15 +18,19 @@ public struct SyncRoutes: Sendable {
     let tokens: TokenCache
     /// What the bodies of the syncs under way may hold together.
     let bodies: BodyBudget
+    /// The connections open, told which carry a good token and a request under way
+    /// (`nil`: none told, in the tests).
+    let connections: OpenConnections?
 
     /// `tokens`: the server's cache of tokens found good; PostgreSQL's server gives one
     /// that a ``TokenWatch`` keeps (the store confirms a held token either way).
     init(
         log: any OperationStore, databaseDeadline: Duration = .seconds(5), healthDeadline: Duration = .seconds(2),
         now: @escaping @Sendable () -> Int64 = SyncClock.wallMillis, tokens: TokenCache = TokenCache(trusted: true),
-        bodies: BodyBudget = BodyBudget()
+        bodies: BodyBudget = BodyBudget(), connections: OpenConnections? = nil
     ) {
         self.bodies = bodies
+        self.connections = connections
         self.log = log
         self.databaseDeadline = databaseDeadline
         self.healthDeadline = healthDeadline
@@ -40,6 +44,7 @@ public struct SyncRoutes: Sendable {
     public func router() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestLogMiddleware())
+        if let connections { router.add(middleware: ConnectionUseMiddleware(connections: connections)) }
         router.post("/v1/sync") { request, context in try await sync(request, context: context) }
         router.get("/health") { _, context in try await health(context: context) }
         return router
@@ -70,6 +75,7 @@ public struct SyncRoutes: Sendable {
             tokens.remember(token, as: found, since: generation)
         }
         context.facts.record { $0.account = account.id }
+        connections?.trust(context.connection)
         // The body's share of what all bodies may hold, taken before a byte of it is read
         // and kept until the answer is made (the request decoded from it lives as long).
         let share = max(0, length ?? SyncLimits.maximumBodyBytes)

@@ -41,8 +41,8 @@ public enum SyncServer {
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
         // Tokens are held once the server listens for tokens that go.
         let tokens = TokenCache(trusted: false)
-        let routes = SyncRoutes(log: OperationLog(client: client), tokens: tokens)
         let connections = OpenConnections(maximum: options.limits.connectionsWithinOpenFiles())
+        let routes = SyncRoutes(log: OperationLog(client: client), tokens: tokens, connections: connections)
         if connections.maximum < options.limits.maximumConnections {
             logger.notice(
                 "fewer connections than asked, for the limit on open files",

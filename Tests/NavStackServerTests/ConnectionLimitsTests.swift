@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
+import Synchronization
 import XCTest
 
 @testable import NavStackServer
@@ -80,16 +81,71 @@ final class ConnectionLimitsTests: XCTestCase {
         XCTAssertFalse(channel.isActive, "the rest of the body is never read")
     }
 
-    func testPastTheCapAConnectionIsAnswered503AndClosed() throws {
-        let connections = OpenConnections(maximum: 2)
-        let logger = Logger(label: "test")
-        XCTAssertEqual(
-            [connections.open(logger: logger), connections.open(logger: logger), connections.open(logger: logger)],
-            [true, true, false])
-        connections.close()
-        XCTAssertTrue(connections.open(logger: logger))
-        XCTAssertEqual(connections.count, 2)
+    /// Connections named by objects of their own, each remembering whether it was closed.
+    private final class Opened: Sendable {
+        let shed = Mutex(false)
+        var id: ObjectIdentifier { ObjectIdentifier(self) }
+        var wasShed: Bool { shed.withLock { $0 } }
+    }
 
+    private func open(_ connections: OpenConnections, _ address: String = "192.0.2.1") -> (Opened, Bool) {
+        let opened = Opened()
+        let admitted = connections.open(
+            opened.id, address: address, shed: { opened.shed.withLock { $0 = true } }, logger: Logger(label: "test"))
+        return (opened, admitted)
+    }
+
+    func testPastTheCapAStrangerBetweenRequestsGivesWayElseTheNewOneIsRefused() throws {
+        let connections = OpenConnections(maximum: 3, perAddress: 3)
+        let (device, _) = open(connections)
+        let (busy, _) = open(connections)
+        let (idle, _) = open(connections)
+        connections.trust(device.id)
+        connections.request(on: busy.id, begins: true)
+        let (new, admitted) = open(connections, "198.51.100.7")
+        XCTAssertTrue(admitted, "the idle stranger gives way")
+        XCTAssertTrue(idle.wasShed)
+        XCTAssertFalse(device.wasShed || busy.wasShed, "a device's connection and a request under way stay")
+        XCTAssertEqual(connections.count, 3)
+        // Now: the device, a request under way, the new stranger (between requests).
+        let (newer, _) = open(connections)
+        XCTAssertTrue(new.wasShed, "the oldest stranger between requests goes first")
+        connections.trust(newer.id)
+        XCTAssertFalse(open(connections).1, "none left to give way: refused")
+        connections.request(on: busy.id, begins: false)
+        XCTAssertTrue(open(connections).1, "its request over, the stranger gives way")
+        XCTAssertTrue(busy.wasShed)
+        connections.close(device.id)
+        XCTAssertEqual(connections.count, 2)
+        XCTAssertTrue(open(connections).1)
+        XCTAssertEqual(connections.count, 3)
+    }
+
+    func testOneAddressHoldsItsShareOfStrangersAndTheOthersTheRest() throws {
+        let connections = OpenConnections(maximum: 8)
+        XCTAssertEqual(connections.perAddress, 2)
+        let address = "203.0.113.9"
+        let (device, _) = open(connections, address)
+        let (stranger, _) = open(connections, address)
+        connections.trust(device.id)
+        // A device counts in no share: room for a second stranger.
+        let (busy, admitted) = open(connections, address)
+        XCTAssertTrue(admitted)
+        XCTAssertFalse(stranger.wasShed)
+        connections.request(on: busy.id, begins: true)
+        // Past its share, the address's oldest stranger between requests gives way.
+        let (newest, alsoAdmitted) = open(connections, address)
+        XCTAssertTrue(alsoAdmitted)
+        XCTAssertTrue(stranger.wasShed)
+        XCTAssertFalse(device.wasShed || busy.wasShed, "a device and a stranger with a request under way stay")
+        connections.request(on: newest.id, begins: true)
+        XCTAssertFalse(open(connections, address).1, "past its share with no stranger between requests: refused")
+        XCTAssertEqual(connections.count, 3)
+        for index in 1...5 { XCTAssertTrue(open(connections, "198.51.100.\(index)").1, "other addresses get the rest") }
+        XCTAssertEqual(connections.count, 8)
+    }
+
+    func testTheRefusalIsAnswered503AndClosed() throws {
         let channel = EmbeddedChannel(handler: TooBusyAnswer())
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         let written = try XCTUnwrap(channel.readOutbound(as: ByteBuffer.self))
