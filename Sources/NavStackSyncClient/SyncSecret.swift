@@ -7,6 +7,12 @@ public enum SyncSecret: Equatable, Sendable {
     case token
     case passphrase
 
+    /// A secret file's bytes without the UTF-8 byte-order mark some editors write first:
+    /// the secret is what follows it (a passphrase read with it made another key).
+    public static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+    }
+
     /// Why the secret given for a run cannot be used.
     public enum Failure: Error, Equatable {
         /// Not what a token or a passphrase may be: `source` says where it came from (the

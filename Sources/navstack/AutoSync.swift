@@ -40,7 +40,15 @@ final class AutoSync {
                 defer { showNotices(user) }
                 let transport = try HTTPSyncTransport(
                     server: settings.server, token: settings.token, trust: TLSTrust.chosen(ca: nil), catalog: Navstack.messageCatalog)
-                let passphrase = PassphraseSource(given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), mayAsk: false)
+                // Checked as `navstack sync` checks it: a key made from a passphrase that
+                // command refuses would let no other device join.
+                let given: String?
+                do throws(SyncSecret.Failure) {
+                    given = try PassphraseSource.given(file: nil, environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
+                } catch {
+                    throw SyncError.store(error.message(in: Navstack.messageCatalog))
+                }
+                let passphrase = PassphraseSource(given: given, mayAsk: false)
                 var syncer = Syncer(
                     store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
                 syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes

@@ -3,12 +3,12 @@ import NavStackIO
 import NavStackSyncClient
 
 extension PassphraseSource {
-    /// The passphrase of `--passphrase-file` (its last line end left out), else of
-    /// NAVSTACK_SYNC_PASSPHRASE; `nil` when neither is given.
+    /// The passphrase of `--passphrase-file` (a byte-order mark before it and its last
+    /// line end left out), else of NAVSTACK_SYNC_PASSPHRASE; `nil` when neither is given.
     static func given(file: String?, environment: String?) throws(SyncSecret.Failure) -> String? {
         if let file {
             let bytes = try SyncSecret.passphrase.read(file, limit: 4096)
-            var text = String(decoding: bytes ?? [], as: UTF8.self)
+            var text = String(decoding: SyncSecret.withoutByteOrderMark(bytes ?? []), as: UTF8.self)
             if text.hasSuffix("\n") { text.removeLast() }
             return try Self.checked(text, from: "--passphrase-file \(file)", whole: bytes != nil)
         }

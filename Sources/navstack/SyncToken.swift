@@ -18,7 +18,7 @@ enum SyncToken {
             guard let bytes = try SyncSecret.token.read(file, limit: 4 * maximumBytes) else {
                 throw .malformed(.token, source: "--token-file \(file)")
             }
-            return try checked(String(decoding: bytes, as: UTF8.self), from: "--token-file \(file)")
+            return try checked(String(decoding: SyncSecret.withoutByteOrderMark(bytes), as: UTF8.self), from: "--token-file \(file)")
         }
         if let environment { return try checked(environment, from: "NAVSTACK_TOKEN") }
         return nil

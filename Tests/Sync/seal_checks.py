@@ -308,6 +308,40 @@ def key_race(binary, work):
                   f"{second.returncode} {err!r} {sync_row(x)}")
 
 
+def passphrase_checked_everywhere(binary, work):
+    """Automatic sync takes a passphrase only when `navstack sync` would: a short one, or
+    one with control characters, makes no key (no device could ever join with it); and
+    a passphrase file that starts with a UTF-8 byte-order mark gives the same key as the
+    passphrase typed without it."""
+    user = "auto-passphrase"
+    tok = token(user)
+    name = user + RUN
+    store = os.path.join(work, "auto-passphrase.sqlite")
+    run(binary, store, "-c", f"login {name}", "-c", "add Kept here")
+    without = {key: value for key, value in ENV.items() if key not in ("NAVSTACK_SYNC", "NAVSTACK_SYNC_PASSPHRASE")}
+    run(binary, store, "sync", "--server", SERVER_A, "--token", tok, env=without)
+    for bad in ("x", "abc", "\t\x01passphrase"):
+        out = run(binary, store, "-c", "add Written", env=dict(without, NAVSTACK_SYNC_PASSPHRASE=bad))
+        notices = [line for line in out.stderr.splitlines() if "sync" in line]
+        key = psql(f"SELECT coalesce(key, '') FROM account WHERE name = '{name}'")
+        check(out.returncode == 0 and len(notices) == 1 and "NAVSTACK_SYNC_PASSPHRASE" in notices[0] and key == "",
+              f"automatic sync with NAVSTACK_SYNC_PASSPHRASE={bad!r}: one notice naming it, no key made",
+              f"{out.stderr!r} key={key[:40]!r}")
+    bom = os.path.join(work, "passphrase-bom.txt")
+    with open(bom, "wb") as file:
+        file.write(b"\xef\xbb\xbf" + PASSPHRASE.encode() + b"\n")
+    out = run(binary, store, "sync", "--passphrase-file", bom, env=without)
+    check(out.returncode == 0 and out.stdout.startswith("sent "), "a passphrase file with a byte-order mark: the sync makes the key",
+          out.stdout + out.stderr)
+    other = os.path.join(work, "auto-passphrase-other.sqlite")
+    run(binary, other, "-c", f"login {name}")
+    out = run(binary, other, "sync", "--server", SERVER_A, "--token", tok,
+              env=dict(without, NAVSTACK_SYNC_PASSPHRASE=PASSPHRASE))
+    check(out.returncode == 0 and out.stdout.startswith("sent "),
+          "the key made from the file with a byte-order mark opens with the passphrase typed without it",
+          out.stdout + out.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -319,6 +353,7 @@ def main():
         moved_payload(binary, work, user, tok)
         legacy_account(binary, work)
         key_race(binary, work)
+        passphrase_checked_everywhere(binary, work)
     print(f"{client_checks.passed} passed, {client_checks.failed} failed")
     return 0 if client_checks.failed == 0 else 1
 
