@@ -129,8 +129,11 @@ final class KeptConnections: Sendable {
         let connection: Connection
     }
 
+    /// The connection kept for `key`, unless anything came on it since its last answer
+    /// (then it is let go: closed).
     func take(_ key: Key) -> Connection? {
-        kept.withLock { $0.removeValue(forKey: key)?.connection }
+        guard let connection = kept.withLock({ $0.removeValue(forKey: key)?.connection }) else { return nil }
+        return connection.socket.hasInputWaiting ? nil : connection
     }
 
     func keep(_ connection: Connection, for key: Key) {

@@ -91,6 +91,14 @@ struct Socket: ~Copyable {
 
     /// Waits until the socket is ready for `events` (or has an error or hang-up to report,
     /// which the next call reads), or throws `timedOut` at the deadline.
+    /// Whether anything came since the last answer was read (bytes, the server's close,
+    /// an error): a kept connection with input waiting is not used again, as that input
+    /// would be read as the next request's answer.
+    var hasInputWaiting: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
+    }
+
     private func wait(for events: Int16, by deadline: Deadline) throws(HTTPError) {
         while true {
             let milliseconds = deadline.remainingMilliseconds

@@ -354,6 +354,38 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertFalse(counts.heads.contains { $0.lowercased().contains("connection:") }, "HTTP/1.1 keeps it unless told")
     }
 
+    func testAKeptConnectionWithInputWaitingIsNotUsedAgain() throws {
+        // The server answers the first request, then sends a stray copy of its answer on
+        // the kept connection: read as the next request's answer, it would say the next
+        // request was taken when the server never read it.
+        let counts = Counts()
+        let server = try serve { peer in
+            counts.connected()
+            var served = 0
+            while let (head, body) = peer.readRequest() {
+                counts.read(head)
+                served += 1
+                let text = "request \(counts.heads.count): \(body.count) bytes"
+                let answer = "HTTP/1.1 200 OK\r\nContent-Length: \(text.utf8.count)\r\n\r\n\(text)"
+                peer.write(answer)
+                if served == 1 {
+                    usleep(100_000)
+                    peer.write(answer)
+                }
+            }
+        }
+        let client = HTTPClient(keepsConnections: true)
+        let request = HTTPRequest(method: .post, url: try server.url, body: Array("abc".utf8))
+        XCTAssertEqual(String(decoding: try client.send(request, deadline: .seconds(10)).body, as: UTF8.self), "request 1: 3 bytes")
+        usleep(300_000)
+        XCTAssertEqual(
+            String(decoding: try client.send(request, deadline: .seconds(10)).body, as: UTF8.self), "request 2: 3 bytes",
+            "the stray copy is not taken for the answer")
+        let (connections, heads) = (counts.connections, counts.heads.count)
+        XCTAssertEqual(connections, 2, "the connection with input waiting was let go")
+        XCTAssertEqual(heads, 2)
+    }
+
     func testARequestOnAKeptConnectionTheServerEndedGoesAgainOnANewOne() throws {
         for reset in [false, true] {
             let counts = Counts()
