@@ -49,6 +49,13 @@ final class TLSContext: @unchecked Sendable {
             if case .authority = trust, access(file, R_OK) != 0 {
                 throw .unreadableAuthorities(file: file, reason: systemMessage(errno))
             }
+            // A FIFO (or a device) would hold the read past any deadline: only a regular
+            // file is read. (A mount that hangs can still hold it: the authorities are read on the
+            // calling thread.)
+            var status = stat()
+            if stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw .unreadableAuthorities(file: file, reason: "it is not a regular file")
+            }
             ERR_clear_error()
             guard SSL_CTX_load_verify_file(context, file) == 1 else {
                 throw .unreadableAuthorities(file: file, reason: Self.lastError() ?? "it holds no PEM certificate")

@@ -340,6 +340,18 @@ def main():
         check(out.returncode == 1 and out.stderr == f"navstack: sync: the certificate authorities in {missing} cannot be "
                                                     "read: No such file or directory; your changes are kept and will be sent next time\n",
               "an authority file that does not exist is named in one line", repr(out.stderr))
+        fifo = os.path.join(folder, "authorities.fifo")
+        os.mkfifo(fifo)
+        began = time.monotonic()
+        try:
+            out = subprocess.run([binary, "--store", stores["c"], "sync", "--server", f"https://127.0.0.1:{good.port}",
+                                  "--token", tok, "--ca", fifo, "--timeout", "3"],
+                                 capture_output=True, text=True, env=ENV, timeout=15)
+            waited = time.monotonic() - began
+            check(out.returncode == 1 and waited < 5 and len(out.stderr.splitlines()) == 1 and fifo in out.stderr,
+                  f"--ca naming a FIFO fails within --timeout, in one line naming it ({waited:.1f} s)", repr(out.stderr))
+        except subprocess.TimeoutExpired:
+            check(False, "--ca naming a FIFO fails within --timeout, in one line naming it", "still waiting after 15 s")
         out = run(binary, stores["c"], "sync", "--ca", ca)
         check(out.returncode == 0 and out.stdout == "sent 1, received 3, conflicts 0\n",
               "the changes refused were kept: they are sent once the authority is trusted", out.stdout + out.stderr)
