@@ -121,7 +121,7 @@ struct Navstack: Subcommand {
     }
 
     /// The line that says output could not be written.
-    static func outputFailure(_ error: StandardStreams.WriteFailure) -> String {
+    static func outputFailure(_ error: OutputError) -> String {
         let stream = error.fd == 1 ? "stdout" : "stderr"
         return "navstack: " + messageCatalog(.ioCannotWrite, ("stream", stream), ("reason", error.reason)) + "\n"
     }

@@ -63,10 +63,10 @@ struct SyncCommand: Subcommand {
     let storage: StoreOptions
     let server: String?
     /// The token of `--token`, `--token-file` or NAVSTACK_TOKEN, checked when the run starts.
-    let token: Result<String?, SyncSecret.Failure>
+    let token: Result<String?, SyncSecretError>
     let user: String?
     /// The passphrase of `--passphrase-file` or NAVSTACK_SYNC_PASSPHRASE, checked when the run starts.
-    let passphrase: Result<String?, SyncSecret.Failure>
+    let passphrase: Result<String?, SyncSecretError>
     /// Seconds the whole run may take.
     let timeout: Int
     let trust: TLSTrust
@@ -77,12 +77,12 @@ struct SyncCommand: Subcommand {
         if parsed.value("token") != nil, parsed.value("token-file") != nil {
             throw .conflictingOptions("--token <token>", "--token-file <file>")
         }
-        token = Result { () throws(SyncSecret.Failure) in
+        token = Result { () throws(SyncSecretError) in
             try SyncToken.given(
                 option: parsed.value("token"), file: parsed.value("token-file"), environment: Terminal.environment("NAVSTACK_TOKEN"))
         }
         user = parsed.value("user")
-        passphrase = Result { () throws(SyncSecret.Failure) in
+        passphrase = Result { () throws(SyncSecretError) in
             try PassphraseSource.given(
                 file: parsed.value("passphrase-file"), environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
         }
@@ -105,7 +105,7 @@ struct SyncCommand: Subcommand {
         }
         var token: String?
         let passphrase: String?
-        do throws(SyncSecret.Failure) {
+        do throws(SyncSecretError) {
             token = try self.token.get()
             passphrase = try self.passphrase.get()
         } catch {
@@ -145,7 +145,7 @@ struct SyncCommand: Subcommand {
                 throw SyncError.notConfigured(user: profile)
             }
             guard !settings.token.isEmpty else { throw SyncError.noToken(user: profile) }
-        } catch let failure as SyncSecret.Failure {
+        } catch let failure as SyncSecretError {
             throw fail(failure.message(in: Navstack.messageCatalog))
         } catch {
             throw fail(Syncer.describe(error))

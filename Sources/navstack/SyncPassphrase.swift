@@ -5,14 +5,14 @@ import NavStackSyncClient
 extension PassphraseSource {
     /// The passphrase of `--passphrase-file` (its last line end left out), else of
     /// NAVSTACK_SYNC_PASSPHRASE; `nil` when neither is given.
-    static func given(file: String?, environment: String?) throws(SyncSecret.Failure) -> String? {
+    static func given(file: String?, environment: String?) throws(SyncSecretError) -> String? {
         if let file {
             let bytes = try SyncSecret.passphrase.read(file, limit: 4096)
             var text = String(decoding: bytes ?? [], as: UTF8.self)
             if text.hasSuffix("\n") { text.removeLast() }
             return try Self.checked(text, from: "--passphrase-file \(file)", whole: bytes != nil)
         }
-        return try environment.map { text throws(SyncSecret.Failure) in try PassphraseSource.checked(text, from: "NAVSTACK_SYNC_PASSPHRASE")
+        return try environment.map { text throws(SyncSecretError) in try PassphraseSource.checked(text, from: "NAVSTACK_SYNC_PASSPHRASE")
         }
     }
 

@@ -12,7 +12,7 @@ enum SyncToken {
     /// The token given for this run: `--token`, else the contents of `--token-file`
     /// (without the spaces and line end around it), else NAVSTACK_TOKEN; `nil` when none
     /// is. The two options are not given together (their spec says so).
-    static func given(option: String?, file: String?, environment: String?) throws(SyncSecret.Failure) -> String? {
+    static func given(option: String?, file: String?, environment: String?) throws(SyncSecretError) -> String? {
         if let option { return try checked(option, from: "--token") }
         if let file {
             guard let bytes = try SyncSecret.token.read(file, limit: 4 * maximumBytes) else {
@@ -27,7 +27,7 @@ enum SyncToken {
     /// `text` without the white space around it, when what is left is a token: 1 to
     /// ``maximumBytes`` printable ASCII characters, none of them a space (it goes into an
     /// HTTP header, so no line end or control character can reach the request).
-    static func checked(_ text: String, from source: String) throws(SyncSecret.Failure) -> String {
+    static func checked(_ text: String, from source: String) throws(SyncSecretError) -> String {
         let trimmed = text.utf8.drop { isSpace($0) }.reversed().drop { isSpace($0) }.reversed()
         guard (1...maximumBytes).contains(trimmed.count), trimmed.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .malformed(.token, source: source)
@@ -39,7 +39,7 @@ enum SyncToken {
 
     /// At a terminal (standard input and standard error both), asks for the token of
     /// `server` without echoing what is typed; `nil` elsewhere, or when nothing was typed.
-    static func ask(for server: String, in t: Catalog) throws(SyncSecret.Failure) -> String? {
+    static func ask(for server: String, in t: Catalog) throws(SyncSecretError) -> String? {
         guard Terminal.isTTY(0), Terminal.isTTY(2) else { return nil }
         guard let line = Terminal.readSecret(prompt: t(.syncTokenPrompt, ("server", server.escapedForDisplay))),
             !line.allSatisfy(\.isWhitespace)

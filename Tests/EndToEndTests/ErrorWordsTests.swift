@@ -15,7 +15,7 @@ final class ErrorWordsTests: XCTestCase {
     /// An identifier right before a parenthesis or a dot-case: how a type or case name looks.
     private func assertNoInternalName(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNil(text.range(of: #"[A-Za-z_][A-Za-z0-9_]*\("#, options: .regularExpression), text, file: file, line: line)
-        for name in ["NavError", "StoreError", "StoreFailure", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
+        for name in ["NavError", "StoreError", "StoreSessionError", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
             XCTAssertFalse(text.contains(name), text, file: file, line: line)
         }
     }
