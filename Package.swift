@@ -86,7 +86,7 @@ let package = Package(
         // reads no option and no variable: the executable hands it what they say.
         .target(
             name: "NavStackSyncClient",
-            dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal"]
+            dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal", "NavStackIO"]
         ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(

@@ -40,7 +40,8 @@ final class AutoSync {
                 defer { showNotices(user) }
                 let transport = try HTTPSyncTransport(
                     server: settings.server, token: settings.token, trust: TLSTrust.chosen(ca: nil), catalog: Navstack.messageCatalog)
-                let passphrase = PassphraseSource(given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), mayAsk: false)
+                let passphrase = PassphraseSource(
+                    given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), catalog: Navstack.messageCatalog, mayAsk: false)
                 var syncer = Syncer(
                     store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
                 syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
@@ -54,8 +55,9 @@ final class AutoSync {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let reason = Syncer.describe(error, within: Self.budget)
-                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error), reason))\n", to: .error)
+                let t = Navstack.messageCatalog
+                let reason = Syncer.describe(error, within: Self.budget, in: t)
+                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error, in: t), reason, in: t))\n", to: .error)
             }
             failedLast = true
         }
@@ -64,6 +66,6 @@ final class AutoSync {
     /// Prints the notices of local values another device replaced, once each.
     private func showNotices(_ user: String) {
         guard let notices = try? store.takeSyncNotices(user) else { return }
-        for line in Syncer.lines(notices) { streams.write(line + "\n", to: .error) }
+        for line in Syncer.lines(notices, in: Navstack.messageCatalog) { streams.write(line + "\n", to: .error) }
     }
 }

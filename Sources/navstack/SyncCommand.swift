@@ -148,14 +148,15 @@ struct SyncCommand: Subcommand {
         } catch let failure as SyncSecretError {
             throw fail(failure.message(in: Navstack.messageCatalog))
         } catch {
-            throw fail(Syncer.describe(error))
+            throw fail(Syncer.describe(error, in: Navstack.messageCatalog))
         }
         let budget = Duration.seconds(timeout)
         let t = Navstack.messageCatalog
         do {
             let transport = try HTTPSyncTransport(server: settings.server, token: settings.token, trust: trust, catalog: t)
             var syncer = Syncer(
-                store: store, user: profile, transport: transport, passphrase: PassphraseSource(given: passphrase, mayAsk: true),
+                store: store, user: profile, transport: transport,
+                passphrase: PassphraseSource(given: passphrase, catalog: t, mayAsk: true),
                 catalog: t)
             if let progress {
                 syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
@@ -164,17 +165,25 @@ struct SyncCommand: Subcommand {
             progress?.end()
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            var message = Syncer.describe(error, within: budget, byOption: true)
+            var message = Syncer.describe(error, within: budget, byOption: true, in: t)
             if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
                     try store.restoreSync(profile, to: before, replacing: settings)
                     message = t(.syncGivenNotKept, ("reason", message))
                 } catch {
-                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
+                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error, in: t)))
                 }
             }
             throw fail(Syncer.changesKept(after: error, message, in: t))
         }
+    }
+}
+
+extension SyncSecretError {
+    /// 64 for a secret that is malformed (bad usage), 1 for a file that cannot be read.
+    var exitStatus: ExitStatus {
+        if case .malformed = self { return ExitStatus(code: 64) }
+        return .failure
     }
 }

@@ -23,10 +23,10 @@ final class ErrorWordsTests: XCTestCase {
     func testAStoreFailureDuringASyncIsItsSentence() {
         let locked = StoreError.locked(path: "/tmp/s.sqlite").message(in: pt)
         // What a sync step of the store throws when another process holds the lock.
-        let words = Syncer.describe(NavError.storeFailure(locked))
+        let words = Syncer.describe(NavError.storeFailure(locked), in: .english)
         XCTAssertEqual(words, locked)
         assertNoInternalName(words)
-        XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked)), .store(locked))
+        XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked), in: .english), .store(locked))
     }
 
     /// The notices of values another device replaced are worded by the catalogs too.
