@@ -84,9 +84,9 @@ extension PassphraseSource {
 
 extension TLSTrust {
     /// The authorities an https:// sync server's certificate must chain to: the file of
-    /// `--ca` when given, else of NAVSTACK_CA when set, else the system's.
-    public static func chosen(ca: String?) -> TLSTrust {
-        guard let file = ca ?? Terminal.environment("NAVSTACK_CA"), !file.isEmpty else { return .system }
+    /// `--ca` when given, else of NAVSTACK_CA (`environment`) when set, else the system's.
+    public static func chosen(ca: String?, environment: String?) -> TLSTrust {
+        guard let file = ca ?? environment, !file.isEmpty else { return .system }
         return .authority(file: file)
     }
 }

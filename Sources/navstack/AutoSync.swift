@@ -39,7 +39,8 @@ final class AutoSync {
                 // even when this one fails.
                 defer { showNotices(user) }
                 let transport = try HTTPSyncTransport(
-                    server: settings.server, token: settings.token, trust: TLSTrust.chosen(ca: nil), catalog: Navstack.messageCatalog)
+                    server: settings.server, token: settings.token,
+                    trust: TLSTrust.chosen(ca: nil, environment: Terminal.environment("NAVSTACK_CA")), catalog: Navstack.messageCatalog)
                 let passphrase = PassphraseSource(
                     given: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"), catalog: Navstack.messageCatalog, mayAsk: false)
                 var syncer = Syncer(

@@ -87,7 +87,7 @@ struct SyncCommand: Subcommand {
                 file: parsed.value("passphrase-file"), environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
         }
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
-        trust = TLSTrust.chosen(ca: parsed.value("ca"))
+        trust = TLSTrust.chosen(ca: parsed.value("ca"), environment: Terminal.environment("NAVSTACK_CA"))
     }
 
     func run() throws {

@@ -146,7 +146,7 @@ final class ErrorWordsTests: XCTestCase {
         // NavStackIO: why a transcript was not read, worded as a TranscriptError.
         "RegularFileError",
         // NavStackSync: a snapshot that cannot be read, worded as the sync's unopenable snapshot.
-        "Unreadable",
+        "SyncSnapshotError",
         // NavStackSync and NavStackServer: refusals the server answers with a status and English words.
         "SyncRefusal", "Refusal",
         // NavStackServer: the server's own failures (accounts, database address, listening), in English.
