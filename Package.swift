@@ -82,8 +82,9 @@ let package = Package(
             dependencies: ["NavStackCore", "CEditLine", "CPosix"]
         ),
         // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
-        // the transport (HTTP, or any other a test puts behind the protocol), progress. It
-        // reads no option and no variable: the executable hands it what they say.
+        // the transport (HTTP, or any other a test puts behind the protocol), progress, the
+        // token and passphrase from a file or a prompt (through NavStackIO). It reads no
+        // option and no variable: the executable hands it what they say.
         .target(
             name: "NavStackSyncClient",
             dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal", "NavStackIO"]
