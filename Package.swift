@@ -98,7 +98,6 @@ let package = Package(
                 "NavStackSync",
                 "NavStackSyncClient",
                 "NavStackIO",
-                "CPosix",
                 "NavStackHTTP",
             ]
         ),

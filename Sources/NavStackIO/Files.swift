@@ -9,6 +9,15 @@ import NavStackCore
 
 /// The few file and process operations the subcommands need, on the C library.
 public enum Files {
+    /// Keeps up to 8 MiB freed at the top of the heap for the next allocation. SQLite
+    /// frees its page cache and savepoint journal and asks for them again at every
+    /// command of a burst; glibc gave back every freed top past 128 KiB to the kernel
+    /// and took it again: 35,000 `brk` calls, a third of a second of system time, in the
+    /// 100,000-command walk on a store file. Peak memory is unchanged.
+    public static func keepFreedMemory() {
+        _ = ns_keep_freed_memory(8 << 20)
+    }
+
     public enum Kind {
         case missing, file, folder
     }
