@@ -82,11 +82,12 @@ let package = Package(
             dependencies: ["NavStackCore", "CEditLine", "CPosix"]
         ),
         // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
-        // the transport (HTTP, or any other a test puts behind the protocol), progress. It
-        // reads no option and no variable: the executable hands it what they say.
+        // the transport (HTTP, or any other a test puts behind the protocol), progress, the
+        // token and passphrase from a file or a prompt (through NavStackIO). It reads no
+        // option and no variable: the executable hands it what they say.
         .target(
             name: "NavStackSyncClient",
-            dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal"]
+            dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal", "NavStackIO"]
         ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
@@ -97,7 +98,6 @@ let package = Package(
                 "NavStackSync",
                 "NavStackSyncClient",
                 "NavStackIO",
-                "CPosix",
                 "NavStackHTTP",
             ]
         ),

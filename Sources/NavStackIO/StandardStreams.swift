@@ -17,20 +17,12 @@ public final class StandardStreams: OutputSink, @unchecked Sendable {
     /// thread.)
     public static let shared = StandardStreams()
 
-    /// A write that failed: stdout or stderr is closed, full or gone.
-    public struct WriteFailure: Error {
-        public let fd: Int32
-        public let code: Int32
-
-        public var reason: String { String(cString: strerror(code)) }
-    }
-
     /// Everything not yet written, both streams.
     private var buffer: [UInt8] = []
     /// Where each stretch of ``buffer`` goes: its descriptor and where it ends.
     private var runs: [(fd: Int32, end: Int)] = []
     /// The first write that failed; nothing is written after it.
-    public private(set) var failure: WriteFailure?
+    public private(set) var failure: OutputError?
 
     /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
     /// are written through stdout, in the same writes as the screens around them.
@@ -65,13 +57,13 @@ public final class StandardStreams: OutputSink, @unchecked Sendable {
 
     /// Writes what waits, in order. After a failed write nothing more is written: the
     /// failure is thrown now and kept in ``failure``.
-    public func flush() throws(WriteFailure) {
+    public func flush() throws(OutputError) {
         if let failure { throw failure }
         defer { discard() }
         var start = 0
         for run in runs {
             if let code = Self.writeAll(buffer[start..<run.end], to: run.fd) {
-                let failure = WriteFailure(fd: run.fd, code: code)
+                let failure = OutputError(fd: run.fd, code: code)
                 self.failure = failure
                 throw failure
             }
@@ -116,4 +108,15 @@ public final class StandardStreams: OutputSink, @unchecked Sendable {
             return nil
         }
     }
+}
+
+/// A write that failed: stdout or stderr is closed, full or gone.
+public struct OutputError: CatalogError {
+    public let fd: Int32
+    public let code: Int32
+
+    public var reason: String { String(cString: strerror(code)) }
+
+    /// The C library's words: a write fails the same in every language.
+    public func message(in t: Catalog) -> String { reason }
 }

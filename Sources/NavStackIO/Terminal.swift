@@ -83,3 +83,12 @@ public enum Terminal {
         return text.isEmpty ? nil : text
     }
 }
+
+extension Terminal {
+    /// A line typed at the terminal without echo after `prompt`; `nil` unless standard
+    /// input and standard error are both a terminal.
+    public static func askSecret(_ prompt: String) -> String? {
+        guard isTTY(0), isTTY(2) else { return nil }
+        return readSecret(prompt: prompt)
+    }
+}

@@ -120,7 +120,7 @@ public struct TranscriptRunner: Sendable {
 
     /// Runs navstack with the transcript's options and `--echo`, its commands on stdin,
     /// stdout and stderr into one file; returns what it printed.
-    private func execute(_ transcript: Transcript) throws(Files.Failure) -> String {
+    private func execute(_ transcript: Transcript) throws(FileError) -> String {
         let scratch = try Files.temporaryFolder(prefix: "navstack-test-")
         defer { Files.remove(scratch) }
         let input = scratch + "/input"

@@ -82,10 +82,10 @@ struct ImportParser {
 
     /// Why reading stopped: the JSON itself, or a record that is JSON but not a task.
     private enum Stop: Error {
-        case json(JSONReader.Failure)
-        case problem(RecordProblem)
+        case json(JSONError)
+        case problem(ImportRecordError)
 
-        var problem: RecordProblem {
+        var problem: ImportRecordError {
             switch self {
             case .json(let failure): .notJSON(failure)
             case .problem(let problem): problem
@@ -103,7 +103,7 @@ struct ImportParser {
         let result: Result<ImportInput, ImportError> = data.withUnsafeBufferPointer { bytes in
             do throws(ImportError) {
                 let reader: JSONReader
-                do throws(JSONReader.Failure) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
+                do throws(JSONError) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
                 var parser = ImportParser(reader)
                 try parser.read(source: source)
                 var input = ImportInput(parser.records)
@@ -241,7 +241,7 @@ struct ImportParser {
             throw .problem(title == nil ? .noTitle : .wrongType("title"))
         }
         let text = (notes ?? nil) ?? ""
-        do throws(RecordProblem) {
+        do throws(ImportRecordError) {
             try Self.checkText(rawTitle, .title, limit: Limits.titleCharacters)
             try Self.checkText(text, .notes, limit: Limits.notesCharacters)
         } catch {
@@ -302,7 +302,7 @@ struct ImportParser {
             return .task(uuid: text)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number: (range: Range<Int>, whole: Bool)
-            do throws(JSONReader.Failure) { number = try reader.number() } catch { throw .json(error) }
+            do throws(JSONError) { number = try reader.number() } catch { throw .json(error) }
             guard number.whole, byte != UInt8(ascii: "-") else { throw .problem(.badParent) }
             // Past any record there can be: saturated rather than wrapped.
             var value = 0
@@ -322,7 +322,7 @@ struct ImportParser {
     /// Holds a title or notes to what `title TEXT` or `notes TEXT` could carry: no more
     /// characters than the field's limit, no more bytes than fit on a line after the
     /// command word, and no control or bidi characters other than tab.
-    static func checkText(_ text: String, _ field: TextField, limit: Int) throws(RecordProblem) {
+    static func checkText(_ text: String, _ field: TextField, limit: Int) throws(ImportRecordError) {
         let bytes = text.utf8.count
         let byteLimit = Limits.lineBytes - field.rawValue.utf8.count - 1
         guard bytes <= byteLimit else { throw .tooManyBytes(field, bytes: bytes, limit: byteLimit) }
@@ -360,15 +360,15 @@ struct ImportParser {
     }
 
     private mutating func expect(_ byte: UInt8) throws(Stop) {
-        do throws(JSONReader.Failure) { try reader.expect(byte) } catch { throw .json(error) }
+        do throws(JSONError) { try reader.expect(byte) } catch { throw .json(error) }
     }
 
     private mutating func string() throws(Stop) -> String {
-        do throws(JSONReader.Failure) { return try reader.string() } catch { throw .json(error) }
+        do throws(JSONError) { return try reader.string() } catch { throw .json(error) }
     }
 
     private mutating func skipValue(depth: Int) throws(Stop) {
-        do throws(JSONReader.Failure) { try reader.skipValue(depth: depth) } catch { throw .json(error) }
+        do throws(JSONError) { try reader.skipValue(depth: depth) } catch { throw .json(error) }
     }
 
     private mutating func optionalString(_ key: String, depth: Int) throws(Stop) -> String? {

@@ -2,11 +2,11 @@ import CSQLite
 import NavStackCore
 
 /// Why an import or export was refused; nothing was added.
-public enum ImportError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Sendable {
     /// The input is not JSON outside any record (or is too large to read).
-    case notJSON(JSONReader.Failure)
+    case notJSON(JSONError)
     /// The first bad record, numbered from 0.
-    case badRecord(index: Int, RecordProblem)
+    case badRecord(index: Int, ImportRecordError)
     case noProfile
     /// The input holds nothing but blanks.
     case empty(source: String)
@@ -31,8 +31,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Why a record that was read is not a task.
-public enum RecordProblem: Error, Equatable, Sendable {
-    case notJSON(JSONReader.Failure)
+public enum ImportRecordError: CatalogError, Equatable, Sendable {
+    case notJSON(JSONError)
     case notAnObject
     case noTitle
     case wrongType(String)

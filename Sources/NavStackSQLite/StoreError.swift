@@ -6,7 +6,7 @@ import NavStackCore
 /// its words and the SQL that failed, as GRDB's `DatabaseError` keeps them); the message
 /// a user reads never shows them: the SQL is navstack's own, and the sentence already
 /// says what to do.
-public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum StoreError: CatalogError, Equatable, CustomStringConvertible, Sendable {
     case notADatabase(path: String, cause: SQLiteError? = nil)
     case corrupt(path: String, cause: SQLiteError? = nil)
     case newerSchema(path: String, version: Int)
@@ -72,9 +72,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 }
 
-/// A store failure during a session: the store's error, and the session's language for
-/// its sentence.
-public struct StoreFailure: Error, CustomStringConvertible, Sendable {
+/// A store's error during a session: the ``StoreError``, and the session's language for
+/// its sentence (the core words a store's failure by its description).
+public struct StoreSessionError: CatalogError, CustomStringConvertible, Sendable {
     /// What failed, with SQLite's facts.
     public let error: StoreError
     /// The session's language.

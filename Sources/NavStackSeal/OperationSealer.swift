@@ -1,3 +1,4 @@
+import NavStackCore
 import NavStackSync
 
 /// Seals the payload (task, field, value, old) of a replica's operations for the server,
@@ -5,13 +6,6 @@ import NavStackSync
 /// is the account's salt, the replica, the seq and the stamp: a payload cannot be read,
 /// forged, nor moved to another operation or account without the key.
 public struct OperationSealer: Sendable {
-    /// An operation whose payload does not open: changed or moved on the server, or
-    /// sealed with another key.
-    public struct Unopenable: Error, Equatable {
-        public let replica: String
-        public let seq: Int64
-    }
-
     let key: SealKey
     let salt: [UInt8]
 
@@ -34,13 +28,13 @@ public struct OperationSealer: Sendable {
 
     /// `answer` with every operation's payload opened and read; the first that does not
     /// open, or opens to something that is not a payload, is thrown.
-    public func open(_ answer: SyncAnswer) throws(Unopenable) -> SyncAnswer {
+    public func open(_ answer: SyncAnswer) throws(SealError) -> SyncAnswer {
         var opened = answer
         opened.operations = []
         opened.operations.reserveCapacity(answer.operations.count)
         let context = key.context()
         for operation in answer.operations {
-            let unopenable = Unopenable(replica: operation.replica, seq: operation.seq)
+            let unopenable = SealError(replica: operation.replica, seq: operation.seq)
             guard let text = operation.sealed, let bytes = Base64.decode(text),
                 let payload = context.open(bytes, associated: associated(operation, replica: operation.replica)),
                 let plain = try? operation.opened(payload: payload)
@@ -88,4 +82,14 @@ public struct OperationSealer: Sendable {
         }
         return data
     }
+}
+
+/// An operation whose payload does not open: changed or moved on the server, or
+/// sealed with another key.
+public struct SealError: CatalogError, Equatable {
+    public let replica: String
+    public let seq: Int64
+
+    /// The message in a catalog's language: a sync's, for the operation that does not open.
+    public func message(in t: Catalog) -> String { SyncError.unopenable(replica: replica, seq: seq).message(in: t) }
 }

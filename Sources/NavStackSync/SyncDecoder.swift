@@ -14,7 +14,7 @@ struct SyncDecoder {
             return try read(&decoder)
         } catch let failure as SyncWireError {
             throw failure
-        } catch let failure as JSONReader.Failure {
+        } catch let failure as JSONError {
             throw .notJSON(failure)
         } catch {
             preconditionFailure("the sync decoder throws only its own failures: \(error)")

@@ -1,7 +1,7 @@
 import NavStackCore
 
 /// Why a sync did not finish. What was committed locally stays; the next sync sends it.
-public enum SyncError: Error, Equatable, Sendable {
+public enum SyncError: CatalogError, Equatable, Sendable {
     /// The server's answer is not what the protocol says an answer is.
     case malformedAnswer(SyncWireError)
     /// The profile has no server to sync with.

@@ -2,9 +2,9 @@ import NavStackCore
 
 /// Why a body is not a sync request or answer. `path` names the member, as `after` or
 /// `ops[3].seq`.
-public enum SyncWireError: Error, Equatable, Sendable {
+public enum SyncWireError: CatalogError, Equatable, Sendable {
     /// Not JSON at all, as navstack's one JSON reader reads it.
-    case notJSON(JSONReader.Failure)
+    case notJSON(JSONError)
     case notAnObject(path: String)
     case notAnArray(path: String)
     case notABoolean(path: String)

@@ -7,7 +7,7 @@ import NavStackHTTP
     import Darwin
 #endif
 
-extension HTTPError {
+extension HTTPError: CatalogError {
     /// The message in a catalog's language. (The HTTP client knows no catalog: its own
     /// `description` is the English of these.) A reason the client or the C library
     /// gives in words of its own is passed on as it is.

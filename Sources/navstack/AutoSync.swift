@@ -39,16 +39,17 @@ final class AutoSync {
                 // even when this one fails.
                 defer { showNotices(user) }
                 let transport = try HTTPSyncTransport(
-                    server: settings.server, token: settings.token, trust: TLSTrust.chosen(ca: nil), catalog: Navstack.messageCatalog)
+                    server: settings.server, token: settings.token,
+                    trust: TLSTrust.chosen(ca: nil, environment: Terminal.environment("NAVSTACK_CA")), catalog: Navstack.messageCatalog)
                 // Checked as `navstack sync` checks it: a key made from a passphrase that
                 // command refuses would let no other device join.
                 let given: String?
-                do throws(SyncSecret.Failure) {
+                do throws(SyncSecretError) {
                     given = try PassphraseSource.given(file: nil, environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
                 } catch {
                     throw SyncError.store(error.message(in: Navstack.messageCatalog))
                 }
-                let passphrase = PassphraseSource(given: given, mayAsk: false)
+                let passphrase = PassphraseSource(given: given, catalog: Navstack.messageCatalog, mayAsk: false)
                 var syncer = Syncer(
                     store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
                 syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
@@ -62,8 +63,9 @@ final class AutoSync {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let reason = Syncer.describe(error, within: Self.budget)
-                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error), reason))\n", to: .error)
+                let t = Navstack.messageCatalog
+                let reason = Syncer.describe(error, within: Self.budget, in: t)
+                streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error, in: t), reason, in: t))\n", to: .error)
             }
             failedLast = true
         }
@@ -72,6 +74,6 @@ final class AutoSync {
     /// Prints the notices of local values another device replaced, once each.
     private func showNotices(_ user: String) {
         guard let notices = try? store.takeSyncNotices(user) else { return }
-        for line in Syncer.lines(notices) { streams.write(line + "\n", to: .error) }
+        for line in Syncer.lines(notices, in: Navstack.messageCatalog) { streams.write(line + "\n", to: .error) }
     }
 }

@@ -55,7 +55,7 @@ struct Import: Subcommand {
                 throw ExitStatus.failure
             }
             data = read
-        } catch let failure as Files.Failure {
+        } catch let failure as FileError {
             let what = Navstack.words(for: failure).escapedForDisplay
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
@@ -108,7 +108,7 @@ struct Export: Subcommand {
                 if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
             }
             try streams.flush()
-        } catch let failure as StandardStreams.WriteFailure {
+        } catch let failure as OutputError {
             streams.writeLastWord(Navstack.outputFailure(failure))
             throw ExitStatus.failure
         } catch {

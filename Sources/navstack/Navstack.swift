@@ -1,4 +1,3 @@
-import CPosix
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
@@ -92,18 +91,9 @@ struct Navstack: Subcommand {
 
     /// Parses the command line and runs what it names; returns the exit status.
     static func main() {
-        keepFreedMemory()
+        Files.keepFreedMemory()
         let streams = StandardStreams.shared
         exit(delivered(run(Array(CommandLine.arguments.dropFirst()), streams), streams))
-    }
-
-    /// Keeps up to 8 MiB freed at the top of the heap for the next allocation. SQLite
-    /// frees its page cache and savepoint journal and asks for them again at every
-    /// command of a burst; glibc gave back every freed top past 128 KiB to the kernel
-    /// and took it again: 35,000 `brk` calls, a third of a second of system time, in the
-    /// 100,000-command walk on a store file. Peak memory is unchanged.
-    static func keepFreedMemory() {
-        _ = ns_keep_freed_memory(8 << 20)
     }
 
     /// Writes what is still waiting before the process exits with `status`; when it
@@ -121,7 +111,7 @@ struct Navstack: Subcommand {
     }
 
     /// The line that says output could not be written.
-    static func outputFailure(_ error: StandardStreams.WriteFailure) -> String {
+    static func outputFailure(_ error: OutputError) -> String {
         let stream = error.fd == 1 ? "stdout" : "stderr"
         return "navstack: " + messageCatalog(.ioCannotWrite, ("stream", stream), ("reason", error.reason)) + "\n"
     }

@@ -63,10 +63,10 @@ struct SyncCommand: Subcommand {
     let storage: StoreOptions
     let server: String?
     /// The token of `--token`, `--token-file` or NAVSTACK_TOKEN, checked when the run starts.
-    let token: Result<String?, SyncSecret.Failure>
+    let token: Result<String?, SyncSecretError>
     let user: String?
     /// The passphrase of `--passphrase-file` or NAVSTACK_SYNC_PASSPHRASE, checked when the run starts.
-    let passphrase: Result<String?, SyncSecret.Failure>
+    let passphrase: Result<String?, SyncSecretError>
     /// Seconds the whole run may take.
     let timeout: Int
     let trust: TLSTrust
@@ -77,17 +77,17 @@ struct SyncCommand: Subcommand {
         if parsed.value("token") != nil, parsed.value("token-file") != nil {
             throw .conflictingOptions("--token <token>", "--token-file <file>")
         }
-        token = Result { () throws(SyncSecret.Failure) in
+        token = Result { () throws(SyncSecretError) in
             try SyncToken.given(
                 option: parsed.value("token"), file: parsed.value("token-file"), environment: Terminal.environment("NAVSTACK_TOKEN"))
         }
         user = parsed.value("user")
-        passphrase = Result { () throws(SyncSecret.Failure) in
+        passphrase = Result { () throws(SyncSecretError) in
             try PassphraseSource.given(
                 file: parsed.value("passphrase-file"), environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
         }
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
-        trust = TLSTrust.chosen(ca: parsed.value("ca"))
+        trust = TLSTrust.chosen(ca: parsed.value("ca"), environment: Terminal.environment("NAVSTACK_CA"))
     }
 
     func run() throws {
@@ -105,7 +105,7 @@ struct SyncCommand: Subcommand {
         }
         var token: String?
         let passphrase: String?
-        do throws(SyncSecret.Failure) {
+        do throws(SyncSecretError) {
             token = try self.token.get()
             passphrase = try self.passphrase.get()
         } catch {
@@ -145,17 +145,18 @@ struct SyncCommand: Subcommand {
                 throw SyncError.notConfigured(user: profile)
             }
             guard !settings.token.isEmpty else { throw SyncError.noToken(user: profile) }
-        } catch let failure as SyncSecret.Failure {
+        } catch let failure as SyncSecretError {
             throw fail(failure.message(in: Navstack.messageCatalog))
         } catch {
-            throw fail(Syncer.describe(error))
+            throw fail(Syncer.describe(error, in: Navstack.messageCatalog))
         }
         let budget = Duration.seconds(timeout)
         let t = Navstack.messageCatalog
         do {
             let transport = try HTTPSyncTransport(server: settings.server, token: settings.token, trust: trust, catalog: t)
             var syncer = Syncer(
-                store: store, user: profile, transport: transport, passphrase: PassphraseSource(given: passphrase, mayAsk: true),
+                store: store, user: profile, transport: transport,
+                passphrase: PassphraseSource(given: passphrase, catalog: t, mayAsk: true),
                 catalog: t)
             if let progress {
                 syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
@@ -164,17 +165,25 @@ struct SyncCommand: Subcommand {
             progress?.end()
             streams.write(totals.line + "\n", to: .output)
         } catch {
-            var message = Syncer.describe(error, within: budget, byOption: true)
+            var message = Syncer.describe(error, within: budget, byOption: true, in: t)
             if error == .refusedToken && given {
                 // A token the server refused is known to be wrong: the profile keeps what it had.
                 do {
                     try store.restoreSync(profile, to: before, replacing: settings)
                     message = t(.syncGivenNotKept, ("reason", message))
                 } catch {
-                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error)))
+                    message = t(.syncGivenKept, ("reason", message), ("why", Syncer.describe(error, in: t)))
                 }
             }
             throw fail(Syncer.changesKept(after: error, message, in: t))
         }
+    }
+}
+
+extension SyncSecretError {
+    /// 64 for a secret that is malformed (bad usage), 1 for a file that cannot be read.
+    var exitStatus: ExitStatus {
+        if case .malformed = self { return ExitStatus(code: 64) }
+        return .failure
     }
 }

@@ -1,10 +1,13 @@
+import Foundation
 import NavStackCore
 import NavStackHTTP
-import NavStackSQLite
 import NavStackSync
 import NavStackSyncClient
 import XCTest
 
+@testable import NavStackIO
+@testable import NavStackSQLite
+@testable import NavStackSeal
 @testable import navstack
 
 /// Every error the executable turns into text is worded by the catalogs, in the language
@@ -15,7 +18,7 @@ final class ErrorWordsTests: XCTestCase {
     /// An identifier right before a parenthesis or a dot-case: how a type or case name looks.
     private func assertNoInternalName(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNil(text.range(of: #"[A-Za-z_][A-Za-z0-9_]*\("#, options: .regularExpression), text, file: file, line: line)
-        for name in ["NavError", "StoreError", "StoreFailure", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
+        for name in ["NavError", "StoreError", "StoreSessionError", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
             XCTAssertFalse(text.contains(name), text, file: file, line: line)
         }
     }
@@ -23,10 +26,10 @@ final class ErrorWordsTests: XCTestCase {
     func testAStoreFailureDuringASyncIsItsSentence() {
         let locked = StoreError.locked(path: "/tmp/s.sqlite").message(in: pt)
         // What a sync step of the store throws when another process holds the lock.
-        let words = Syncer.describe(NavError.storeFailure(locked))
+        let words = Syncer.describe(NavError.storeFailure(locked), in: .english)
         XCTAssertEqual(words, locked)
         assertNoInternalName(words)
-        XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked)), .store(locked))
+        XCTAssertEqual(Syncer.failure(NavError.storeFailure(locked), in: .english), .store(locked))
     }
 
     /// The notices of values another device replaced are worded by the catalogs too.
@@ -104,5 +107,84 @@ final class ErrorWordsTests: XCTestCase {
         XCTAssertEqual(words, Catalog.english(.ioUnexpected))
         assertNoInternalName(words)
         XCTAssertFalse(words.contains("Unforeseen"))
+    }
+
+    /// One or more values of each error type a user may read, each case that words
+    /// differently where it can be made here.
+    private static let representatives: [any Error] = [
+        NavError.blankTitle, NavError.storeFailure("the disk is full"), NavError.noSuchRow(9, rows: 3),
+        UsageError.noStoreLocation, UsageError.unknownOption("--x", suggestion: "--y"),
+        UsageError.invalidValue(option: "--jobs", value: "0", problem: .outOfRange(1...4)),
+        JSONError.unexpectedEnd, JSONError.tooDeep(at: 3), JSONError.unexpected("x", at: 0),
+        TranscriptError.notUTF8, TranscriptError.badHeader("#! navstack --nope"), TranscriptError.tooLarge(bytes: 1 << 30),
+        FileError(step: .file("/x"), reason: "No such file or directory"),
+        FileError(step: .temporaryFolder(in: "/tmp"), reason: "Permission denied"),
+        FileError(step: .running("/bin/navstack"), reason: "Permission denied"),
+        OutputError(fd: 1, code: 32),
+        StoreError.locked(path: "/s"), StoreError.newerSchema(path: "/s", version: 9),
+        StoreError.sqlite(path: "/s", cause: SQLiteError(code: 1, message: "boom", sql: "SELECT")),
+        StoreSessionError(error: .full(path: "/s"), catalog: Catalog(.pt)),
+        ImportError.noProfile, ImportError.empty(source: "in.json"), ImportError.notJSON(.unexpectedEnd),
+        ImportError.badRecord(index: 2, .noTitle),
+        ImportRecordError.blankTitle, ImportRecordError.tooLong(.title, count: 201, limit: 200),
+        ImportRecordError.parentOutOfRange(7, count: 3),
+        SyncError.refusedToken, SyncError.outOfTime, SyncError.malformedAnswer(.badKey),
+        SyncError.server(status: 500, message: ""), SyncError.keyTaken(record: "{}"),
+        SyncWireError.missing(path: "ops[0].seq"), SyncWireError.notJSON(.unexpectedEnd), SyncWireError.tooManyOperations,
+        SyncSecretError.malformed(.token, source: "--token"),
+        SyncSecretError.unreadable(.passphrase, file: "/p", reason: "Permission denied"),
+        SealError(replica: "r1", seq: 3),
+        HTTPError.connectionClosed, HTTPError.refused(host: "::1", port: 80), HTTPError.timedOut(.seconds(2)),
+        HTTPError.untrusted(host: "h", port: 443, reason: .unknownAuthority),
+    ]
+
+    /// Public error types a user never reads, each with why: the words of another type
+    /// carry them, or their program speaks only English.
+    private static let notWorded: Set<String> = [
+        // NavStackSQLite: SQLite's facts, kept in a StoreError's `cause`, never shown.
+        "SQLiteError",
+        // NavStackIO: why a transcript was not read, worded as a TranscriptError.
+        "RegularFileError",
+        // NavStackSync: a snapshot that cannot be read, worded as the sync's unopenable snapshot.
+        "SyncSnapshotError",
+        // NavStackSync and NavStackServer: refusals the server answers with a status and English words.
+        "SyncRefusal", "Refusal",
+        // NavStackServer: the server's own failures (accounts, database address, listening), in English.
+        "Failure",
+    ]
+
+    /// Every error type a user may read gives its words from the catalogs, in each language:
+    /// the executable words any error through ``CatalogError``, never by a list of types.
+    func testEveryErrorIsACatalogErrorWordedInEachLanguage() {
+        for error in Self.representatives {
+            XCTAssertTrue(error is any CatalogError, "\(type(of: error)) is not a CatalogError")
+            for language in Language.allCases {
+                let t = Catalog(language)
+                let words = Navstack.words(for: error, in: t)
+                XCTAssertFalse(words.isEmpty, "\(error) in \(language)")
+                XCTAssertNotEqual(words, t(.ioUnexpected), "\(error) in \(language)")
+                XCTAssertEqual(words, (error as? any CatalogError)?.message(in: t))
+                assertNoInternalName(words)
+            }
+        }
+    }
+
+    /// Each public error type declared in Sources is among the representatives, or is one a
+    /// user never reads (``notWorded``): a new type must say how it is worded.
+    func testEveryPublicErrorTypeIsRepresented() throws {
+        let sources = NavstackProcess.packageRoot.appendingPathComponent("Sources")
+        let declaration = try NSRegularExpression(
+            pattern: #"public (?:final )?(?:enum|struct|class|actor) (\w+)\s*:[^{]*\b(?:Error|CatalogError)\b"#)
+        var declared: Set<String> = []
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path))
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                declared.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        let represented = Set(Self.representatives.map { String(describing: type(of: $0)) })
+        XCTAssertEqual(declared.subtracting(Self.notWorded), represented)
+        XCTAssertTrue(Self.notWorded.isSubset(of: declared), "\(Self.notWorded.subtracting(declared)) no longer declared")
     }
 }

@@ -165,8 +165,8 @@ final class SealTests: XCTestCase {
         ] {
             XCTAssertThrowsError(try sealer.open(answer), what) { error in
                 XCTAssertEqual(
-                    error as? OperationSealer.Unopenable,
-                    OperationSealer.Unopenable(replica: answer.operations[0].replica, seq: answer.operations[0].seq))
+                    error as? SealError,
+                    SealError(replica: answer.operations[0].replica, seq: answer.operations[0].seq))
             }
         }
         let (otherRecord, otherKey) = SyncKeyRecord.make(passphrase: "correct horse battery", iterations: 100_000)

@@ -329,7 +329,7 @@ public struct ParsedArguments: Equatable, Sendable {
 }
 
 /// A command line that cannot be run; the program exits 64.
-public enum UsageError: Error, Equatable, Sendable {
+public enum UsageError: CatalogError, Equatable, Sendable {
     case unknownOption(String, suggestion: String? = nil)
     case missingValue(String)
     /// Two options that cannot be given together, as usage names them.

@@ -1,7 +1,7 @@
 /// Every way a command can fail. A failed command changes nothing.
 ///
 /// The words of each message live in ``message``, and only there.
-public enum NavError: Error, Equatable, Hashable, Sendable {
+public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     // The line itself
     case lineTooLong(bytes: Int)
     case invalidUTF8

@@ -2,9 +2,9 @@
 ///
 /// A `\u` escape that is half a surrogate pair without its other half is refused: a lone
 /// surrogate is not a character, and no text typed at the prompt can hold one.
-public enum JSONEscape {
+enum JSONEscape {
     /// Why an escape could not be read.
-    public enum Failure: Error, Equatable, Sendable {
+    enum Failure: Error, Equatable, Sendable {
         /// `\` followed by something JSON does not escape.
         case unknown
         /// `\u` not followed by four hexadecimal digits.
@@ -15,7 +15,7 @@ public enum JSONEscape {
 
     /// Decodes the escape whose backslash is just before `index`, appending its UTF-8 to
     /// `utf8` and moving `index` past it.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into utf8: inout [UInt8])
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into utf8: inout [UInt8])
         throws(Failure)
     {
         guard index < bytes.count else { throw .unknown }

@@ -12,35 +12,6 @@ public struct JSONReader {
     /// The largest input read: 256 MiB, about four times a million-task import file.
     public static let maximumBytes = 256 << 20
 
-    /// Why the text is not JSON, with the byte offset (from 0) where it stopped.
-    public enum Failure: Error, Equatable, Hashable, Sendable {
-        case unexpected(Unicode.Scalar, at: Int)
-        case unexpectedEnd
-        case tooDeep(at: Int)
-        case badNumber(at: Int)
-        case controlCharacter(at: Int)
-        case badEscape(at: Int)
-        case loneSurrogate(at: Int)
-        case invalidUTF8(at: Int)
-        case tooLarge(bytes: Int)
-
-        /// The message in a catalog's language.
-        public func message(in t: Catalog) -> String {
-            switch self {
-            case .unexpected(let scalar, let offset):
-                t(.jsonUnexpected, ("character", String(scalar).escapedForDisplay), ("offset", offset))
-            case .unexpectedEnd: t(.jsonUnexpectedEnd)
-            case .tooDeep(let offset): t(.jsonTooDeep, ("limit", JSONReader.maximumDepth), ("offset", offset))
-            case .badNumber(let offset): t(.jsonBadNumber, ("offset", offset))
-            case .controlCharacter(let offset): t(.jsonControlCharacter, ("offset", offset))
-            case .badEscape(let offset): t(.jsonBadEscape, ("offset", offset))
-            case .loneSurrogate(let offset): t(.jsonLoneSurrogate, ("offset", offset))
-            case .invalidUTF8(let offset): t(.jsonInvalidUTF8, ("offset", offset))
-            case .tooLarge(let bytes): t(.jsonTooLarge, ("bytes", bytes), ("limit", JSONReader.maximumBytes))
-            }
-        }
-    }
-
     /// The whole input; offsets in failures count from its start.
     public let bytes: UnsafeBufferPointer<UInt8>
     /// The next byte to read.
@@ -48,7 +19,7 @@ public struct JSONReader {
     /// Where reading stops: the end of the input, or of one line of JSON Lines.
     public var end: Int
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
         guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes: bytes.count) }
         self.bytes = bytes
         self.end = bytes.count
@@ -70,7 +41,7 @@ public struct JSONReader {
     }
 
     /// What stands at the reading position, as a failure.
-    public func unexpected() -> Failure {
+    public func unexpected() -> JSONError {
         guard index < end else { return .unexpectedEnd }
         let byte = bytes[index]
         if byte < 0x80 { return .unexpected(Unicode.Scalar(byte), at: index) }
@@ -82,7 +53,7 @@ public struct JSONReader {
 
     /// Reads `byte`, or fails.
     @inlinable
-    public mutating func expect(_ byte: UInt8) throws(Failure) {
+    public mutating func expect(_ byte: UInt8) throws(JSONError) {
         guard index < end, bytes[index] == byte else { throw unexpected() }
         index += 1
     }
@@ -97,7 +68,7 @@ public struct JSONReader {
     }
 
     /// A string, at its opening quote, with its escapes decoded.
-    public mutating func string() throws(Failure) -> String {
+    public mutating func string() throws(JSONError) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
         // Most strings are plain ASCII without escapes: read them straight from the input.
@@ -165,7 +136,7 @@ public struct JSONReader {
 
     /// A number as RFC 8259 writes it: `-`? then `0` or digits not starting with 0, then
     /// an optional fraction and exponent. Returns its bytes' range and whether it is whole.
-    public mutating func number() throws(Failure) -> (range: Range<Int>, whole: Bool) {
+    public mutating func number() throws(JSONError) -> (range: Range<Int>, whole: Bool) {
         let start = index
         func digits() -> Bool {
             let first = index
@@ -201,7 +172,7 @@ public struct JSONReader {
     }
 
     /// Reads past one value of any kind; `depth` is how many arrays and objects it is in.
-    public mutating func skipValue(depth: Int) throws(Failure) {
+    public mutating func skipValue(depth: Int) throws(JSONError) {
         skipBlanks()
         guard let byte = peek else { throw .unexpectedEnd }
         switch byte {
@@ -232,6 +203,35 @@ public struct JSONReader {
             _ = try number()
         default:
             throw unexpected()
+        }
+    }
+}
+
+/// Why the text is not JSON, with the byte offset (from 0) where it stopped.
+public enum JSONError: CatalogError, Equatable, Hashable, Sendable {
+    case unexpected(Unicode.Scalar, at: Int)
+    case unexpectedEnd
+    case tooDeep(at: Int)
+    case badNumber(at: Int)
+    case controlCharacter(at: Int)
+    case badEscape(at: Int)
+    case loneSurrogate(at: Int)
+    case invalidUTF8(at: Int)
+    case tooLarge(bytes: Int)
+
+    /// The message in a catalog's language.
+    public func message(in t: Catalog) -> String {
+        switch self {
+        case .unexpected(let scalar, let offset):
+            t(.jsonUnexpected, ("character", String(scalar).escapedForDisplay), ("offset", offset))
+        case .unexpectedEnd: t(.jsonUnexpectedEnd)
+        case .tooDeep(let offset): t(.jsonTooDeep, ("limit", JSONReader.maximumDepth), ("offset", offset))
+        case .badNumber(let offset): t(.jsonBadNumber, ("offset", offset))
+        case .controlCharacter(let offset): t(.jsonControlCharacter, ("offset", offset))
+        case .badEscape(let offset): t(.jsonBadEscape, ("offset", offset))
+        case .loneSurrogate(let offset): t(.jsonLoneSurrogate, ("offset", offset))
+        case .invalidUTF8(let offset): t(.jsonInvalidUTF8, ("offset", offset))
+        case .tooLarge(let bytes): t(.jsonTooLarge, ("bytes", bytes), ("limit", JSONReader.maximumBytes))
         }
     }
 }

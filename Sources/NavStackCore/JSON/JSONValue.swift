@@ -25,7 +25,7 @@ public enum JSONValue: Equatable, Sendable {
     /// holds a number that is not a whole `Int`.
     public init?(parsing text: String) {
         let value: JSONValue? = text.withUTF8Bytes { bytes in
-            do throws(JSONReader.Failure) {
+            do throws(JSONError) {
                 var reader = try JSONReader(bytes)
                 let value = try Self.read(&reader, depth: 0)
                 reader.skipBlanks()
@@ -83,7 +83,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// One value and what it holds; `nil` for a number that is not a whole `Int`.
-    private static func read(_ reader: inout JSONReader, depth: Int) throws(JSONReader.Failure) -> JSONValue? {
+    private static func read(_ reader: inout JSONReader, depth: Int) throws(JSONError) -> JSONValue? {
         reader.skipBlanks()
         guard let byte = reader.peek else { throw .unexpectedEnd }
         switch byte {

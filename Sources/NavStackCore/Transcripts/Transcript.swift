@@ -158,7 +158,7 @@ public struct Transcript: Equatable, Sendable {
 }
 
 /// Why a transcript cannot be replayed.
-public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TranscriptError: CatalogError, Equatable, Sendable, CustomStringConvertible {
     case badHeader(String)
     case unclosedQuote
     /// The header gives an option that chooses a store.
