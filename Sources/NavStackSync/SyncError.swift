@@ -37,6 +37,9 @@ public enum SyncError: CatalogError, Equatable, Sendable {
     case badKeyRecord
     /// The server holds another key for the account than the one offered (409, with it).
     case keyTaken(record: String)
+    /// The server answered the key's offer without it, with nothing more to send: it does
+    /// not keep the key (a server that would, once the replica has all, names it).
+    case keyNotKept
     /// An operation of an answer does not open with the account's key.
     case unopenable(replica: String, seq: Int64)
     /// An answer's snapshot does not open with the account's key, or cannot be read.
@@ -62,6 +65,7 @@ public enum SyncError: CatalogError, Equatable, Sendable {
         case .keyChanged: t(.syncKeyChanged)
         case .badKeyRecord: t(.syncBadKeyRecord)
         case .keyTaken: t(.syncKeyTaken)
+        case .keyNotKept: t(.syncKeyNotKept)
         case .unopenable(let replica, let seq): t(.syncUnopenable, ("replica", replica.escapedForDisplay), ("seq", seq))
         case .unopenableSnapshot(let seq): t(.syncUnopenableSnapshot, ("seq", seq))
         }

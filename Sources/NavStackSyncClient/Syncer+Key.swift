@@ -66,7 +66,13 @@ extension Syncer {
         let transport = try transport(sealedWith: seal)
         while true {
             let answer = try probe(transport, until: end, totals: &totals) { $0.key = seal.record }
-            guard answer.key == seal.record else { continue }
+            guard answer.key == seal.record else {
+                // Pages of what the account holds in clear come first; an answer with none
+                // and nothing more is a server that does not keep the key (asked again, it
+                // would answer the same until the run's time is spent).
+                if answer.operations.isEmpty && !answer.more { throw .keyNotKept }
+                continue
+            }
             var taken = seal
             taken.state = answer.last > 0 ? .resending : .sealed
             // Both or neither: a sync cut short here offers the key again, and the server,

@@ -6,6 +6,7 @@ import NavStackCore
 import NavStackHTTP
 import NavStackSync
 import NavStackSyncClient
+import Synchronization
 import XCTest
 
 @testable import NavStackSQLite
@@ -131,6 +132,31 @@ final class SyncClientTests: XCTestCase {
         }
     }
 
+    /// A server that answers a new profile's key offer without ever naming the key: one
+    /// line after the offer that brought nothing, not offers until the run's time is spent.
+    func testAServerThatNeverKeepsTheKeyIsToldInOneLineAtOnce() async throws {
+        let log = MemoryOperationLog()
+        let token = try XCTUnwrap(log.addUser(name: Self.user))
+        try await serving(log) { server in
+            let a = try Self.replica(server, token)
+            _ = try a.insertAtTop(Self.user, DraftFields(title: "Kept"), as: .add)
+            let unsent = try a.unsentOperations(Self.user)
+            let forgetful = KeyForgettingTransport(
+                base: try HTTPSyncTransport(server: server, token: token, trust: .system, catalog: .english))
+            let syncer = Syncer(
+                store: a, user: Self.user, transport: forgetful,
+                passphrase: PassphraseSource(given: Self.passphrase, catalog: .english), catalog: .english)
+            let start = ContinuousClock.now
+            XCTAssertThrowsError(try syncer.run(within: .seconds(20))) { error in
+                XCTAssertEqual(error as? SyncError, .keyNotKept)
+            }
+            XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "not the run's whole time")
+            XCTAssertLessThanOrEqual(forgetful.requests, 3, "the probe, one offer, and no more")
+            XCTAssertEqual(try a.unsentOperations(Self.user), unsent + 1, "the change, stamped, waits to be sent")
+            XCTAssertEqual(log.operationCount(name: Self.user), 0, "nothing was sent")
+        }
+    }
+
     // MARK: - Helpers
 
     /// A store in memory with the profile signed in and the server kept for it.
@@ -182,5 +208,33 @@ final class SyncClientTests: XCTestCase {
 func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// The server's answers with their key left out, as a server that never keeps one gives
+/// them; counts the requests.
+private final class KeyForgettingTransport: SyncTransport {
+    let base: any SyncTransport
+    private let sent = Mutex(0)
+
+    init(base: any SyncTransport) {
+        self.base = base
+    }
+
+    var requests: Int { sent.withLock { $0 } }
+
+    func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> any SyncReply {
+        sent.withLock { $0 += 1 }
+        return Forgetting(reply: try base.send(request, by: end))
+    }
+
+    private struct Forgetting: SyncReply {
+        let reply: any SyncReply
+
+        func answer() throws(SyncError) -> SyncAnswer {
+            var answer = try reply.answer()
+            answer.key = nil
+            return answer
+        }
     }
 }

@@ -164,6 +164,8 @@ extension Catalog {
             "the server holds another key for this account than this store: the account was removed and made again, or this is another server; nothing was applied",
         .syncBadKeyRecord:
             "the server's key record of this account cannot be read",
+        .syncKeyNotKept:
+            "the server does not keep the key this device offered for the account: it answered without it and had nothing more to send; nothing was sent",
         .syncKeyTaken:
             "the server answered 409: the account's operations are sealed with another key",
         .syncMalformedAnswer: "the server's answer is not a sync answer ({reason})",

@@ -168,6 +168,8 @@ extension Catalog {
             "o servidor tem outra chave para esta conta que não a deste armazenamento: a conta foi removida e criada de novo, ou este é outro servidor; nada foi aplicado",
         .syncBadKeyRecord:
             "o registro de chave desta conta no servidor não pode ser lido",
+        .syncKeyNotKept:
+            "o servidor não guarda a chave que este dispositivo ofereceu para a conta: respondeu sem ela e não tinha mais nada a enviar; nada foi enviado",
         .syncKeyTaken:
             "o servidor respondeu 409: as operações da conta estão seladas com outra chave",
         .syncMalformedAnswer: "a resposta do servidor não é uma resposta de sincronização ({reason})",

@@ -168,6 +168,8 @@ extension Catalog {
             "el servidor tiene otra clave para esta cuenta que la de este almacén: la cuenta se eliminó y se creó de nuevo, o este es otro servidor; no se aplicó nada",
         .syncBadKeyRecord:
             "el registro de clave de esta cuenta en el servidor no se puede leer",
+        .syncKeyNotKept:
+            "el servidor no guarda la clave que este dispositivo ofreció para la cuenta: respondió sin ella y no tenía nada más que enviar; no se envió nada",
         .syncKeyTaken:
             "el servidor respondió 409: las operaciones de la cuenta están selladas con otra clave",
         .syncMalformedAnswer: "la respuesta del servidor no es una respuesta de sincronización ({reason})",

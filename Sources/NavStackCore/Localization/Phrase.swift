@@ -140,6 +140,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncKeyChanged = "sync.keyChanged"
     case syncBadKeyRecord = "sync.badKeyRecord"
     case syncKeyTaken = "sync.keyTaken"
+    case syncKeyNotKept = "sync.keyNotKept"
     case syncPassphraseTyped = "sync.passphraseTyped"
     case syncMalformedAnswer = "sync.malformedAnswer"
     case syncNotConfigured = "sync.notConfigured"
