@@ -29,6 +29,10 @@ let package = Package(
         // TaskStore protocol: commands read and write tasks only through the store they are
         // given, and output goes to a sink they are given. It opens no file itself.
         .target(name: "NavStackCore"),
+        // Byte-level work behind a safe API (NIO's ByteBuffer is the model): bytes lent
+        // as a view with checked indices, the scans made eight bytes at a time, buffers
+        // written piece by piece. The pointers the app's byte work needs are here alone.
+        .target(name: "NavStackBytes"),
         // Sync as values (docs/sync.md): the wire format with its one codec, the hybrid
         // clock and stamps, the registers and where a task stands. The client's store, the
         // server and the tests all use it; it opens no file and no socket.
@@ -130,6 +134,12 @@ let package = Package(
         .testTarget(
             name: "NavStackCoreTests",
             dependencies: ["NavStackCore", "NavStackSQLite", "TestSeeds"]
+        ),
+        // The byte module's views, buffers and scans, each scan held equal to its plain
+        // definition over generated input.
+        .testTarget(
+            name: "NavStackBytesTests",
+            dependencies: ["NavStackBytes", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackSQLiteTests",
