@@ -28,7 +28,10 @@ let package = Package(
         // The app as values (routes, the router, commands, screens, renderers) plus the
         // TaskStore protocol: commands read and write tasks only through the store they are
         // given, and output goes to a sink they are given. It opens no file itself.
-        .target(name: "NavStackCore"),
+        .target(
+            name: "NavStackCore",
+            dependencies: ["NavStackBytes"]
+        ),
         // Byte-level work behind a safe API (NIO's ByteBuffer is the model): bytes lent
         // as a view with checked indices, the scans made eight bytes at a time, buffers
         // written piece by piece. The pointers the app's byte work needs are here alone.
@@ -38,7 +41,7 @@ let package = Package(
         // server and the tests all use it; it opens no file and no socket.
         .target(
             name: "NavStackSync",
-            dependencies: ["NavStackCore"]
+            dependencies: ["NavStackCore", "NavStackBytes"]
         ),
         // The system SQLite.
         .systemLibrary(
@@ -48,7 +51,7 @@ let package = Package(
         // The store: one SQLite file (or an in-memory database) through SQLite's own API.
         .target(
             name: "NavStackSQLite",
-            dependencies: ["NavStackCore", "NavStackSync", "CSQLite"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "CSQLite"]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
@@ -111,6 +114,7 @@ let package = Package(
             dependencies: [
                 // The wire format's one codec, so the server reads and writes exactly what
                 // navstack does.
+                "NavStackBytes",
                 "NavStackCore",
                 "NavStackSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -133,7 +137,7 @@ let package = Package(
         .target(name: "TestSeeds", path: "Tests/TestSeeds"),
         .testTarget(
             name: "NavStackCoreTests",
-            dependencies: ["NavStackCore", "NavStackSQLite", "TestSeeds"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSQLite", "TestSeeds"]
         ),
         // The byte module's views, buffers and scans, each scan held equal to its plain
         // definition over generated input.
@@ -147,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackSyncTests",
-            dependencies: ["NavStackSync", "TestSeeds"]
+            dependencies: ["NavStackSync", "NavStackBytes", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackHTTPTests",

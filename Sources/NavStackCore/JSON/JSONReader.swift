@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// The one reader of JSON text (RFC 8259) here: the import parser and ``JSONValue`` (what
 /// the store reads back) both read through it, so they accept exactly the same documents.
 ///
@@ -42,13 +44,13 @@ public struct JSONReader {
     }
 
     /// The whole input; offsets in failures count from its start.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: ByteView
     /// The next byte to read.
     public var index = 0
     /// Where reading stops: the end of the input, or of one line of JSON Lines.
     public var end: Int
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) {
+    public init(_ bytes: ByteView) throws(Failure) {
         guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes: bytes.count) }
         self.bytes = bytes
         self.end = bytes.count
@@ -75,7 +77,7 @@ public struct JSONReader {
         let byte = bytes[index]
         if byte < 0x80 { return .unexpected(Unicode.Scalar(byte), at: index) }
         guard let width = utf8Width(at: index) else { return .invalidUTF8(at: index) }
-        let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + width]), as: UTF8.self)
+        let scalar = bytes.string(index..<index + width)
             .unicodeScalars.first!
         return .unexpected(scalar, at: index)
     }
@@ -91,7 +93,7 @@ public struct JSONReader {
     public mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= end else { return false }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        for offset in 0..<count where bytes[index + offset] != word.bytes[offset] { return false }
         index += count
         return true
     }
@@ -105,7 +107,7 @@ public struct JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+                return bytes.string(start..<index - 1)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
             index += 1
@@ -121,7 +123,7 @@ public struct JSONReader {
                 let at = index
                 index += 1
                 do throws(JSONEscape.Failure) {
-                    try JSONEscape.decode(UnsafeBufferPointer(rebasing: bytes[0..<end]), at: &index, into: &utf8)
+                    try JSONEscape.decode(bytes.view(0..<end), at: &index, into: &utf8)
                 } catch .loneSurrogate {
                     throw .loneSurrogate(at: at)
                 } catch {
@@ -131,7 +133,7 @@ public struct JSONReader {
                 throw .controlCharacter(at: index)
             case 0x80...:
                 guard let width = utf8Width(at: index) else { throw .invalidUTF8(at: index) }
-                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + width]))
+                utf8.append(contentsOf: bytes.view(index..<index + width))
                 index += width
             default:
                 utf8.append(byte)
