@@ -64,7 +64,7 @@ public struct GrowingBytes: ~Copyable {
 
     /// Appends the text's UTF-8, from its storage at once when it has it contiguous (as
     /// native strings do).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func append(utf8 text: some StringProtocol) {
         if text.withContiguousUTF8IfAvailable({ append($0) }) == nil {
             for byte in text.utf8 { append(byte) }
