@@ -79,6 +79,12 @@ public struct Session: Equatable, Hashable, Sendable {
     }
 
     /// The fields, shared by copies until one of them changes.
+    ///
+    /// Unchecked as the standard library's own array buffers are: the box is changed
+    /// only while it is not shared (`isKnownUniquelyReferenced`, see `unique`), so a box
+    /// two values (or threads) hold is only read, which the compiler cannot prove. A
+    /// lock would be taken by every read of a field; a new box per change would copy
+    /// every field each time.
     private final class Storage: @unchecked Sendable {
         // Changed only while the box is not shared (see `unique`).
         var fields: Fields
