@@ -86,7 +86,7 @@ let package = Package(
         // replays transcripts in processes of their own (navstack test).
         .target(
             name: "NavStackIO",
-            dependencies: ["NavStackCore", "CEditLine", "CPosix"]
+            dependencies: ["NavStackCore", "NavStackBytes", "CEditLine", "CPosix"]
         ),
         // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
         // the transport (HTTP, or any other a test puts behind the protocol), progress. It

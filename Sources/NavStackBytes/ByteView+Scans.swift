@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 // The scans that look at eight bytes at a time. Each is held equal to its plain
 // definition over generated input by NavStackBytesTests (and the app's twin tests).
 
@@ -86,6 +92,17 @@ extension ByteView {
             index += 1
         }
         return !spaceBefore
+    }
+
+    /// Where `byte` first is among the bytes in `range`; `nil` when it is not there.
+    /// Found by the C library's `memchr`, which looks at many bytes at a time.
+    @inlinable
+    public func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "a part of the view")
+        guard !range.isEmpty, let base = buffer.baseAddress else { return nil }
+        return memchr(base + range.lowerBound, Int32(byte), range.count).map {
+            UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+        }
     }
 
     /// Whether the two hold the same bytes, compared eight at a time (views of the same

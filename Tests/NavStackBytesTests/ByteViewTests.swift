@@ -58,6 +58,22 @@ final class ByteViewTests: XCTestCase {
         XCTAssertGreaterThan(oneLine, Self.seeds.count * 200, "one-line bytes are drawn")
     }
 
+    func testABytesFirstPlaceIsFoundAsFirstIndexFindsIt() {
+        var found = 0
+        forEachSeed(Self.seeds) { seed in
+            var generator = SplitMix64(state: seed)
+            for _ in 0..<5000 {
+                let bytes = bytes(&generator, from: [0x61, 0x62, 0x0A])
+                let start = generator.int(in: 0...bytes.count)
+                let end = generator.int(in: start...bytes.count)
+                let expected = bytes[start..<end].firstIndex(of: 0x0A)
+                if expected != nil { found += 1 }
+                bytes.withBytes { XCTAssertEqual($0.firstIndex(of: 0x0A, in: start..<end), expected, "\(bytes) in \(start)..<\(end)") }
+            }
+        }
+        XCTAssertGreaterThan(found, Self.seeds.count * 1000, "newlines are drawn")
+    }
+
     func testWordsAndViewsReadTheBytesInPlace() {
         forEachSeed(Self.seeds) { seed in
             var generator = SplitMix64(state: seed)
