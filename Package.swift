@@ -79,7 +79,7 @@ let package = Package(
         // which TLS already links. Only replicas use it: the server never opens a payload.
         .target(
             name: "NavStackSeal",
-            dependencies: ["NavStackCore", "NavStackSync", "COpenSSL"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "COpenSSL"]
         ),
         // The executable's input and output: the standard streams, the terminal, the line
         // readers (libedit, a pipe, -c), files read and written whole, and the runner that

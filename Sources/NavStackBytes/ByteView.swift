@@ -141,6 +141,14 @@ extension Array where Element == UInt8 {
     public mutating func appendDecimal(_ number: Int) {
         withDecimalDigits(of: number) { append(contentsOf: $0) }
     }
+
+    /// Appends the bytes of `number`, the most significant first (network order).
+    @inlinable
+    public mutating func appendBigEndian<T: FixedWidthInteger>(_ number: T) {
+        for shift in stride(from: T.bitWidth - 8, through: 0, by: -8) {
+            append(UInt8(truncatingIfNeeded: number >> shift))
+        }
+    }
 }
 
 extension UnsafeRawBufferPointer {

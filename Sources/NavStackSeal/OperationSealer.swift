@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackSync
 
 /// Seals the payload (task, field, value, old) of a replica's operations for the server,
@@ -73,7 +74,7 @@ public struct OperationSealer: Sendable {
     private func associated(snapshot seq: Int64) -> [UInt8] {
         var data = Array("navstack snapshot v1".utf8)
         data += salt
-        withUnsafeBytes(of: seq.bigEndian) { data += $0 }
+        data.appendBigEndian(seq)
         return data
     }
 
@@ -84,7 +85,7 @@ public struct OperationSealer: Sendable {
         data += salt
         data += replica.utf8
         for number in [operation.seq, operation.millis, operation.counter] {
-            withUnsafeBytes(of: number.bigEndian) { data += $0 }
+            data.appendBigEndian(number)
         }
         return data
     }

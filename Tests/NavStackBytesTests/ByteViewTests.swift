@@ -132,6 +132,23 @@ final class ByteViewTests: XCTestCase {
         }
     }
 
+    func testNumbersAreAppendedInNetworkOrder() {
+        forEachSeed(Self.seeds) { seed in
+            var generator = SplitMix64(state: seed)
+            for _ in 0..<2000 {
+                let wide = Int64(truncatingIfNeeded: generator.next() >> generator.int(in: 0...63))
+                let narrow = UInt16(truncatingIfNeeded: generator.next())
+                var bytes: [UInt8] = [7]
+                bytes.appendBigEndian(wide)
+                bytes.appendBigEndian(narrow)
+                var expected: [UInt8] = [7]
+                expected += (0..<8).reversed().map { UInt8(truncatingIfNeeded: wide >> ($0 * 8)) }
+                expected += [UInt8(narrow >> 8), UInt8(narrow & 0xFF)]
+                XCTAssertEqual(bytes, expected, "\(wide) \(narrow)")
+            }
+        }
+    }
+
     func testAWriterWritesWhatItIsGiven() {
         let text = String(capacity: 32) { writer in
             writer.append("tasks")
