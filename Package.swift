@@ -28,13 +28,20 @@ let package = Package(
         // The app as values (routes, the router, commands, screens, renderers) plus the
         // TaskStore protocol: commands read and write tasks only through the store they are
         // given, and output goes to a sink they are given. It opens no file itself.
-        .target(name: "NavStackCore"),
+        .target(
+            name: "NavStackCore",
+            dependencies: ["NavStackBytes"]
+        ),
+        // Byte-level work behind a safe API (NIO's ByteBuffer is the model): bytes lent
+        // as a view with checked indices, the scans made eight bytes at a time, buffers
+        // written piece by piece. The pointers the app's byte work needs are here alone.
+        .target(name: "NavStackBytes"),
         // Sync as values (docs/sync.md): the wire format with its one codec, the hybrid
         // clock and stamps, the registers and where a task stands. The client's store, the
         // server and the tests all use it; it opens no file and no socket.
         .target(
             name: "NavStackSync",
-            dependencies: ["NavStackCore"]
+            dependencies: ["NavStackCore", "NavStackBytes"]
         ),
         // The system SQLite.
         .systemLibrary(
@@ -44,7 +51,7 @@ let package = Package(
         // The store: one SQLite file (or an in-memory database) through SQLite's own API.
         .target(
             name: "NavStackSQLite",
-            dependencies: ["NavStackCore", "NavStackSync", "CSQLite"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "CSQLite"]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
@@ -72,14 +79,14 @@ let package = Package(
         // which TLS already links. Only replicas use it: the server never opens a payload.
         .target(
             name: "NavStackSeal",
-            dependencies: ["NavStackCore", "NavStackSync", "COpenSSL"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "COpenSSL"]
         ),
         // The executable's input and output: the standard streams, the terminal, the line
         // readers (libedit, a pipe, -c), files read and written whole, and the runner that
         // replays transcripts in processes of their own (navstack test).
         .target(
             name: "NavStackIO",
-            dependencies: ["NavStackCore", "CEditLine", "CPosix"]
+            dependencies: ["NavStackCore", "NavStackBytes", "CEditLine", "CPosix"]
         ),
         // The sync client (docs/sync.md): the rounds, the key's offer and probe, sealing,
         // the transport (HTTP, or any other a test puts behind the protocol), progress, the
@@ -107,6 +114,7 @@ let package = Package(
             dependencies: [
                 // The wire format's one codec, so the server reads and writes exactly what
                 // navstack does.
+                "NavStackBytes",
                 "NavStackCore",
                 "NavStackSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -129,7 +137,13 @@ let package = Package(
         .target(name: "TestSeeds", path: "Tests/TestSeeds"),
         .testTarget(
             name: "NavStackCoreTests",
-            dependencies: ["NavStackCore", "NavStackSQLite", "TestSeeds"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSQLite", "TestSeeds"]
+        ),
+        // The byte module's views, buffers and scans, each scan held equal to its plain
+        // definition over generated input.
+        .testTarget(
+            name: "NavStackBytesTests",
+            dependencies: ["NavStackBytes", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackSQLiteTests",
@@ -137,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackSyncTests",
-            dependencies: ["NavStackSync", "TestSeeds"]
+            dependencies: ["NavStackSync", "NavStackBytes", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackHTTPTests",

@@ -125,6 +125,9 @@ final class KeptConnections: Sendable {
     private let kept = Mutex<[Key: UncheckedConnection]>([:])
 
     /// A connection is used by one request at a time: kept here only between them.
+    /// Unchecked because a connection is a socket and an OpenSSL session (C state the
+    /// compiler cannot follow), and `sending` cannot say that one taken out of the
+    /// lock's dictionary is the caller's alone.
     private struct UncheckedConnection: @unchecked Sendable {
         let connection: Connection
     }

@@ -79,6 +79,9 @@ enum Resolver {
 
 /// A name lookup shared by the thread that does it and the caller that waits for it.
 /// `finished`, `addresses` and `abandoned` are read and written only under `mutex`.
+/// Unchecked because that lock is pthread's, with a condition waited on against
+/// CLOCK_MONOTONIC until a deadline (Synchronization's `Mutex` has no timed wait), and
+/// the compiler cannot see what a C lock guards.
 private final class Lookup: @unchecked Sendable {
     let host: String
     let port: Int

@@ -6,8 +6,10 @@ import Synchronization
 /// or later, the server's certificate checked. Made the first time an `https://` address
 /// is used with that trust and kept for the process, so that a command that does not
 /// sync never starts OpenSSL and a sync of many requests reads the authorities once.
+///
+/// Unchecked because it holds a C pointer: OpenSSL makes an `SSL_CTX` safe to share
+/// between threads once it is set up, and it is never changed after.
 final class TLSContext: @unchecked Sendable {
-    // SSL_CTX is safe to share between threads once it is set up, and it is never changed after.
     let pointer: OpaquePointer
 
     private init(_ pointer: OpaquePointer) {

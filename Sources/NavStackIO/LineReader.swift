@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 
 #if canImport(Glibc)
@@ -87,9 +88,7 @@ public struct PipedLineReader: LineReader {
     /// Where the next newline in the block is, from `start`: found by the C library,
     /// which looks at many bytes at a time.
     private func newlineIndex() -> Int? {
-        block.withUnsafeBytes { raw in
-            memchr(raw.baseAddress! + start, 0x0A, end - start).map { raw.baseAddress!.distance(to: $0) }
-        }
+        block.withBytes { $0.firstIndex(of: 0x0A, in: start..<end) }
     }
 
     /// Reads the next block; `false` at the end of input.

@@ -1,4 +1,5 @@
 import NavStackCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,28 +13,40 @@ import NavStackCore
 /// A plain writer: it never writes on its own and never commits anything. The loop
 /// decides when answers go out (after committing what they show); `main` flushes once
 /// more before the process exits, so every exit path delivers its message.
-public final class StandardStreams: OutputSink, @unchecked Sendable {
+public final class StandardStreams: OutputSink, Sendable {
     /// The one instance: stdout and stderr belong to the process. (navstack runs on one
     /// thread.)
     public static let shared = StandardStreams()
 
-    /// Everything not yet written, both streams.
-    private var buffer: [UInt8] = []
-    /// Where each stretch of ``buffer`` goes: its descriptor and where it ends.
-    private var runs: [(fd: Int32, end: Int)] = []
+    /// What waits to be written, and the first failure: behind a lock, so the compiler
+    /// checks that the one instance may be shared (navstack writes from one thread: the
+    /// lock is never contended).
+    private struct Pending {
+        /// Everything not yet written, both streams.
+        var buffer: [UInt8] = []
+        /// Where each stretch of `buffer` goes: its descriptor and where it ends.
+        var runs: [(fd: Int32, end: Int)] = []
+        /// The first write that failed; nothing is written after it.
+        var failure: OutputError?
+    }
+
+    private let pending: Mutex<Pending>
+
     /// The first write that failed; nothing is written after it.
-    public private(set) var failure: OutputError?
+    public var failure: OutputError? { pending.withLock { $0.failure } }
 
     /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
     /// are written through stdout, in the same writes as the screens around them.
     private let sameTarget = StandardStreams.shareTarget(1, 2)
 
     private init() {
-        buffer.reserveCapacity(1 << 16)
+        var pending = Pending()
+        pending.buffer.reserveCapacity(1 << 16)
+        self.pending = Mutex(pending)
     }
 
     /// How many bytes wait to be written.
-    public var pendingBytes: Int { buffer.count }
+    public var pendingBytes: Int { pending.withLock { $0.buffer.count } }
 
     public func write(_ text: String, to channel: Channel) {
         write(to: channel) { $0.append(contentsOf: text.utf8) }
@@ -41,34 +54,44 @@ public final class StandardStreams: OutputSink, @unchecked Sendable {
 
     public func write(to channel: Channel, _ fill: (inout [UInt8]) -> Void) {
         let fd: Int32 = channel == .error && !sameTarget ? 2 : 1
-        fill(&buffer)
-        if let last = runs.indices.last, runs[last].fd == fd {
-            runs[last].end = buffer.count
-        } else {
-            runs.append((fd, buffer.count))
+        pending.withLock { pending in
+            fill(&pending.buffer)
+            if let last = pending.runs.indices.last, pending.runs[last].fd == fd {
+                pending.runs[last].end = pending.buffer.count
+            } else {
+                pending.runs.append((fd, pending.buffer.count))
+            }
         }
     }
 
     /// Drops what waits to be written (answers whose changes were not kept).
     public func discard() {
-        buffer.removeAll(keepingCapacity: true)
-        runs.removeAll(keepingCapacity: true)
+        pending.withLock { Self.discard(&$0) }
+    }
+
+    private static func discard(_ pending: inout Pending) {
+        pending.buffer.removeAll(keepingCapacity: true)
+        pending.runs.removeAll(keepingCapacity: true)
     }
 
     /// Writes what waits, in order. After a failed write nothing more is written: the
     /// failure is thrown now and kept in ``failure``.
     public func flush() throws(OutputError) {
-        if let failure { throw failure }
-        defer { discard() }
-        var start = 0
-        for run in runs {
-            if let code = Self.writeAll(buffer[start..<run.end], to: run.fd) {
-                let failure = OutputError(fd: run.fd, code: code)
-                self.failure = failure
-                throw failure
+        let failed = pending.withLock { pending -> OutputError? in
+            if let failure = pending.failure { return failure }
+            defer { Self.discard(&pending) }
+            var start = 0
+            for run in pending.runs {
+                if let code = Self.writeAll(pending.buffer[start..<run.end], to: run.fd) {
+                    let failure = OutputError(fd: run.fd, code: code)
+                    pending.failure = failure
+                    return failure
+                }
+                start = run.end
             }
-            start = run.end
+            return nil
         }
+        if let failed { throw failed }
     }
 
     /// Writes a message straight to stderr, after what waits: the last word of a process

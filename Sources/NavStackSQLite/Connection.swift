@@ -1,4 +1,5 @@
 import CSQLite
+import NavStackBytes
 import Synchronization
 
 /// What SQLite reported when a call failed, kept as GRDB's `DatabaseError` keeps it: the
@@ -200,7 +201,7 @@ final class Statement {
 
     /// Binds text from the statement's own copy.
     fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
-        text.withUTF8Bytes { bindText($0, at: index) }
+        text.withUTF8Bytes { $0.withUnsafeBufferPointer { bindText($0, at: index) } }
     }
 
     /// Binds the bytes from the statement's own copy.

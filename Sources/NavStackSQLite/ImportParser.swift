@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 
 #if canImport(Glibc)
@@ -100,7 +101,7 @@ struct ImportParser {
     /// Parses a whole input into records and checks the tree they make; `source` names
     /// it in errors.
     static func parse(_ data: [UInt8], source: String) throws(ImportError) -> ImportInput {
-        let result: Result<ImportInput, ImportError> = data.withUnsafeBufferPointer { bytes in
+        let result: Result<ImportInput, ImportError> = data.withBytes { bytes in
             do throws(ImportError) {
                 let reader: JSONReader
                 do throws(JSONError) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
@@ -332,7 +333,7 @@ struct ImportParser {
         }
         // Printable ASCII and tabs need no more checks.
         guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09) }) else { return }
-        if let bad = text.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
+        if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" }) {
             throw .controlCharacter(field, bad)
         }
     }
@@ -349,9 +350,8 @@ struct ImportParser {
     /// others (or a known one written with escapes) read as any string.
     private mutating func keyName() throws(Stop) -> String {
         let rest = reader.end - reader.index
-        let here = reader.bytes.baseAddress! + reader.index
         for (quoted, name) in Self.knownKeys where rest >= quoted.utf8CodeUnitCount {
-            if memcmp(here, quoted.utf8Start, quoted.utf8CodeUnitCount) == 0 {
+            if reader.bytes.view(reader.index..<reader.index + quoted.utf8CodeUnitCount).hasSameBytes(as: quoted.bytes) {
                 reader.index += quoted.utf8CodeUnitCount
                 return name
             }

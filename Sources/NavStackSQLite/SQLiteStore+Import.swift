@@ -1,4 +1,5 @@
 import CSQLite
+import NavStackBytes
 import NavStackCore
 
 /// Why an import or export was refused; nothing was added.
@@ -171,7 +172,8 @@ extension SQLiteStore {
                     } else {
                         let at = offset * TaskUUIDSource.textLength
                         let text = UnsafeMutableRawBufferPointer(rebasing: uuidText[at..<at + TaskUUIDSource.textLength])
-                        uuids.write(into: text)
+                        var writer = ByteWriter(over: text)
+                        uuids.write(into: &writer)
                         sqlite3_bind_text(
                             handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
                             Int32(TaskUUIDSource.textLength), nil)

@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 import NavStackSync
 
@@ -67,7 +68,7 @@ public struct OperationSealer: Sendable {
     private func associated(snapshot seq: Int64) -> [UInt8] {
         var data = Array("navstack snapshot v1".utf8)
         data += salt
-        withUnsafeBytes(of: seq.bigEndian) { data += $0 }
+        data.appendBigEndian(seq)
         return data
     }
 
@@ -78,7 +79,7 @@ public struct OperationSealer: Sendable {
         data += salt
         data += replica.utf8
         for number in [operation.seq, operation.millis, operation.counter] {
-            withUnsafeBytes(of: number.bigEndian) { data += $0 }
+            data.appendBigEndian(number)
         }
         return data
     }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NavStackBytes
 import NavStackSync
 import PostgresNIO
 
@@ -91,7 +92,7 @@ public struct SyncRoutes: Sendable {
         }
         let syncRequest: SyncRequest
         do throws(SyncWireError) {
-            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes) }
+            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes.byteView) }
         } catch {
             throw Refusal.malformed(error)
         }

@@ -145,6 +145,6 @@ public enum SyncValues {
     private static func isText(_ text: String, limit: Int) -> Bool {
         let bytes = text.utf8.count
         guard bytes < Limits.lineBytes, bytes <= limit || text.count <= limit else { return false }
-        return !text.unicodeScalars.contains { $0.isUnsafeForDisplay && $0 != "\t" }
+        return !text.unicodeScalars.contains { $0.needsEscapeForDisplay && $0 != "\t" }
     }
 }

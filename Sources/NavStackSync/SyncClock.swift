@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// A hybrid logical clock: wall-clock milliseconds, never going back, with a counter for
 /// operations within one millisecond and for clocks seen ahead of this one's.
 ///
@@ -109,7 +111,7 @@ public enum Stamp {
             else { return nil }
             return (millis, counter)
         }
-        return text.utf8.withContiguousStorageIfAvailable(read) ?? read(Array(text.utf8))
+        return text.withContiguousUTF8IfAvailable(read) ?? read(Array(text.utf8))
     }
 
     /// The whole number the bytes spell as `Int(_:)` reads text (a sign, then at least

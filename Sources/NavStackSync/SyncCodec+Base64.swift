@@ -1,6 +1,8 @@
+import NavStackBytes
+
 /// Base64 (RFC 4648, the standard alphabet, with padding): how a sealed payload travels
 /// in the protocol's JSON. Every sealed operation goes through it twice, so it works on
-/// buffers, not on generic collections.
+/// byte views and writes its text in place, not on generic collections.
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -12,32 +14,26 @@ public enum Base64 {
     }()
 
     public static func encode(_ bytes: [UInt8]) -> String {
-        let count = (bytes.count + 2) / 3 * 4
-        return String(unsafeUninitializedCapacity: count) { text in
-            alphabet.withUnsafeBufferPointer { alphabet in
-                bytes.withUnsafeBufferPointer { bytes in
-                    var out = 0
-                    var index = 0
-                    while index + 3 <= bytes.count {
-                        let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                        text[out] = alphabet[Int(group >> 18 & 63)]
-                        text[out + 1] = alphabet[Int(group >> 12 & 63)]
-                        text[out + 2] = alphabet[Int(group >> 6 & 63)]
-                        text[out + 3] = alphabet[Int(group & 63)]
-                        out += 4
-                        index += 3
-                    }
-                    let left = bytes.count - index
-                    if left > 0 {
-                        let group = UInt32(bytes[index]) << 16 | (left == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-                        text[out] = alphabet[Int(group >> 18 & 63)]
-                        text[out + 1] = alphabet[Int(group >> 12 & 63)]
-                        text[out + 2] = left == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "=")
-                        text[out + 3] = UInt8(ascii: "=")
-                    }
+        String(capacity: (bytes.count + 2) / 3 * 4) { text in
+            bytes.withBytes { bytes in
+                var index = 0
+                while index + 3 <= bytes.count {
+                    let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                    text.append(alphabet[Int(group >> 18 & 63)])
+                    text.append(alphabet[Int(group >> 12 & 63)])
+                    text.append(alphabet[Int(group >> 6 & 63)])
+                    text.append(alphabet[Int(group & 63)])
+                    index += 3
+                }
+                let left = bytes.count - index
+                if left > 0 {
+                    let group = UInt32(bytes[index]) << 16 | (left == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+                    text.append(alphabet[Int(group >> 18 & 63)])
+                    text.append(alphabet[Int(group >> 12 & 63)])
+                    text.append(left == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
+                    text.append(UInt8(ascii: "="))
                 }
             }
-            return count
         }
     }
 
@@ -52,7 +48,7 @@ public enum Base64 {
         text.withUTF8Bytes { decode($0, keeping: false) } != nil
     }
 
-    private static func decode(_ text: UnsafeBufferPointer<UInt8>, keeping: Bool = true) -> [UInt8]? {
+    private static func decode(_ text: ByteView, keeping: Bool = true) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         let padding =
             text.count == 0 ? 0 : (text[text.count - 1] == UInt8(ascii: "=") ? 1 : 0) + (text[text.count - 2] == UInt8(ascii: "=") ? 1 : 0)
@@ -62,34 +58,29 @@ public enum Base64 {
         }
         let count = text.count / 4 * 3 - padding
         var bytes = [UInt8](repeating: 0, count: keeping ? count : 0)
-        let valid = values.withUnsafeBufferPointer { values in
-            bytes.withUnsafeMutableBufferPointer { bytes in
-                var out = 0
-                var index = 0
-                while index < text.count {
-                    let isLast = index + 4 == text.count
-                    let used = isLast ? 4 - padding : 4
-                    var group: UInt32 = 0
-                    for offset in 0..<4 {
-                        let value = offset < used ? values[Int(text[index + offset])] : 0
-                        if value == 0xFF { return false }
-                        group = group << 6 | UInt32(value)
-                    }
-                    // The bits the padding leaves over are zero in a canonical text.
-                    if padding == 1 && isLast && group & 0xFF != 0 || padding == 2 && isLast && group & 0xFFFF != 0 {
-                        return false
-                    }
-                    if keeping {
-                        bytes[out] = UInt8(group >> 16 & 0xFF)
-                        if out + 1 < count { bytes[out + 1] = UInt8(group >> 8 & 0xFF) }
-                        if out + 2 < count { bytes[out + 2] = UInt8(group & 0xFF) }
-                    }
-                    out += 3
-                    index += 4
-                }
-                return true
+        var out = 0
+        var index = 0
+        while index < text.count {
+            let isLast = index + 4 == text.count
+            let used = isLast ? 4 - padding : 4
+            var group: UInt32 = 0
+            for offset in 0..<4 {
+                let value = offset < used ? values[Int(text[index + offset])] : 0
+                if value == 0xFF { return nil }
+                group = group << 6 | UInt32(value)
             }
+            // The bits the padding leaves over are zero in a canonical text.
+            if padding == 1 && isLast && group & 0xFF != 0 || padding == 2 && isLast && group & 0xFFFF != 0 {
+                return nil
+            }
+            if keeping {
+                bytes[out] = UInt8(group >> 16 & 0xFF)
+                if out + 1 < count { bytes[out + 1] = UInt8(group >> 8 & 0xFF) }
+                if out + 2 < count { bytes[out + 2] = UInt8(group & 0xFF) }
+            }
+            out += 3
+            index += 4
         }
-        return valid ? bytes : nil
+        return bytes
     }
 }

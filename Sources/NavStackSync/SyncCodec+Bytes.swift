@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// The bytes the codec tells apart (the module's own: they are not worth a public name).
 extension UInt8 {
     var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
@@ -7,7 +9,7 @@ extension UInt8 {
 
 extension Int64 {
     /// The whole number `-`? digits in `bytes[range]`; `nil` past `Int64`'s range.
-    init?(ascii bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+    init?(ascii bytes: ByteView, _ range: Range<Int>) {
         var index = range.lowerBound
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }

@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 
 // The one codec of the sync protocol (docs/sync.md): the client writes requests and
@@ -34,8 +35,14 @@ extension SyncRequest {
     }
 
     /// Reads a request body.
-    public init(json bytes: UnsafeRawBufferPointer) throws(SyncWireError) {
+    public init(json bytes: ByteView) throws(SyncWireError) {
         self = try SyncDecoder.decode(bytes) { decoder throws in try decoder.request() }
+    }
+
+    /// Reads a request body.
+    public init(json bytes: [UInt8]) throws(SyncWireError) {
+        let request = bytes.withBytes { bytes in Result { () throws(SyncWireError) in try SyncRequest(json: bytes) } }
+        self = try request.get()
     }
 }
 
@@ -65,13 +72,13 @@ extension SyncAnswer {
     }
 
     /// Reads an answer body.
-    public init(json bytes: UnsafeRawBufferPointer) throws(SyncWireError) {
+    public init(json bytes: ByteView) throws(SyncWireError) {
         self = try SyncDecoder.decode(bytes) { decoder throws in try decoder.answer() }
     }
 
     /// Reads an answer body.
     public init(json bytes: [UInt8]) throws(SyncWireError) {
-        let answer = bytes.withUnsafeBytes { bytes in Result { () throws(SyncWireError) in try SyncAnswer(json: bytes) } }
+        let answer = bytes.withBytes { bytes in Result { () throws(SyncWireError) in try SyncAnswer(json: bytes) } }
         self = try answer.get()
     }
 }
@@ -129,7 +136,7 @@ extension SyncOperation {
     /// This operation with the payload `bytes` (``payloadJSON()``) in place of its seal,
     /// read as strictly as an operation in clear.
     public func opened(payload bytes: [UInt8]) throws(SyncWireError) -> SyncOperation {
-        let payload = bytes.withUnsafeBytes { bytes in
+        let payload = bytes.withBytes { bytes in
             Result { () throws(SyncWireError) in try SyncDecoder.decode(bytes) { decoder throws in try decoder.payload() } }
         }
         let (task, field, value, old) = try payload.get()
@@ -141,12 +148,12 @@ extension SyncOperation {
 
 /// Valid JSON text without the blanks between its tokens. Both ends send compact JSON,
 /// so the text is usually copied as it is, after one scan.
-func compactJSON(_ json: UnsafeBufferPointer<UInt8>) -> String {
+func compactJSON(_ json: ByteView) -> String {
     var tokens = JSONTokenScan()
     guard let firstBlank = json.indices.first(where: { tokens.isBlank(json[$0]) }) else {
-        return String(decoding: json, as: UTF8.self)
+        return json.string
     }
-    var compact = Array(json[..<firstBlank])
+    var compact = json.view(0..<firstBlank).array
     compact.reserveCapacity(json.count)
     for byte in json[(firstBlank + 1)...] where !tokens.isBlank(byte) {
         compact.append(byte)

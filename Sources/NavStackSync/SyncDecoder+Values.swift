@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 
 extension SyncDecoder {
@@ -112,6 +113,6 @@ extension SyncDecoder {
     mutating func jsonText() throws -> String {
         let start = reader.index
         try reader.skipValue(depth: 3)
-        return compactJSON(UnsafeBufferPointer(rebasing: reader.bytes[start..<reader.index]))
+        return compactJSON(reader.bytes.view(start..<reader.index))
     }
 }

@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 
 /// Reads one request or answer in one pass over the body's bytes, with ``JSONReader``
@@ -6,11 +7,11 @@ import NavStackCore
 struct SyncDecoder {
     var reader: JSONReader
 
-    static func decode<Message>(_ bytes: UnsafeRawBufferPointer, _ read: (inout SyncDecoder) throws -> Message)
+    static func decode<Message>(_ bytes: ByteView, _ read: (inout SyncDecoder) throws -> Message)
         throws(SyncWireError) -> Message
     {
         do {
-            var decoder = SyncDecoder(reader: try JSONReader(bytes.assumingMemoryBound(to: UInt8.self)))
+            var decoder = SyncDecoder(reader: try JSONReader(bytes))
             return try read(&decoder)
         } catch let failure as SyncWireError {
             throw failure

@@ -101,7 +101,7 @@ struct LogTransport: SyncTransport {
     func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> any SyncReply {
         guard ContinuousClock.now < end else { throw .outOfTime }
         do {
-            let read = try request.json().withUnsafeBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes) }
+            let read = try SyncRequest(json: request.json())
             let answer = try log.sync(account: account, request: read).answer
             return Reply(result: .success(try SyncAnswer(json: answer.json())))
         } catch let refusal as SyncRefusal {

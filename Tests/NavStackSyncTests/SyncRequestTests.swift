@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 import XCTest
 
@@ -9,8 +10,7 @@ final class SyncRequestTests: XCTestCase {
     private let replica = "0123456789abcdef0123456789abcdef"
 
     private func decode(_ text: String) throws -> SyncRequest {
-        var text = text
-        return try text.withUTF8 { try SyncRequest(json: UnsafeRawBufferPointer($0)) }
+        try text.withUTF8Bytes { try SyncRequest(json: $0) }
     }
 
     private func failure(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
@@ -113,8 +113,7 @@ final class SyncRequestTests: XCTestCase {
 
     func testCompactingLeavesStringsAlone() {
         func compact(_ text: String) -> String {
-            var text = text
-            return text.withUTF8 { compactJSON($0) }
+            text.withUTF8Bytes { compactJSON($0) }
         }
         XCTAssertEqual(compact(#"{"a":[1,2]}"#), #"{"a":[1,2]}"#)
         XCTAssertEqual(compact("{ \"a b\" :\t[ 1 ,\n2 ] , \"c\\\" d\": \" \" }"), #"{"a b":[1,2],"c\" d":" "}"#)
@@ -135,7 +134,7 @@ final class SyncRequestTests: XCTestCase {
             #"{"replica":"\#(replica)","after":41,"ops":[{"seq":7,"millis":1700000000123,"counter":3,"task":"t\"1","#
                 + #""field":"notes","value":"line\nnext","old":"was"},{"seq":8,"millis":1700000000124,"counter":0,"#
                 + #""task":"t2","field":"task","value":null,"old":null}],"snapshots":true}"#)
-        XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
+        XCTAssertEqual(try SyncRequest(json: bytes), request)
     }
 }
 

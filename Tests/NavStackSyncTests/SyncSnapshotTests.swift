@@ -207,16 +207,16 @@ final class SyncSnapshotTests: XCTestCase {
             replica: replicas[0], after: 41, operations: [], snapshot: SyncSnapshot(seq: 41, sealed: "c2VhbGVk"))
         request.ownSeq = 7
         let bytes = request.json()
-        XCTAssertEqual(try bytes.withUnsafeBytes { try SyncRequest(json: $0) }, request)
+        XCTAssertEqual(try SyncRequest(json: bytes), request)
         let answer = SyncAnswer(
             operations: [], last: 50, more: false, key: "k", snapshot: SyncSnapshot(seq: 41, sealed: "c2VhbGVk"), sinceSnapshot: 9)
         XCTAssertEqual(try SyncAnswer(json: answer.json()), answer)
         func refusal(_ body: String) -> SyncWireError? {
             do {
-                _ = try Array(body.utf8).withUnsafeBytes { try SyncRequest(json: $0) }
+                _ = try SyncRequest(json: Array(body.utf8))
                 return nil
             } catch {
-                return error as? SyncWireError
+                return error
             }
         }
         let head = #"{"replica":"\#(replicas[0])","after":41,"#
@@ -233,7 +233,7 @@ final class SyncSnapshotTests: XCTestCase {
             refusal(head + #""ops":[],"snapshot":{"seq":4,"sealed":"not base64!"},"own_seq":0}"#),
             .badSealed(path: "snapshot.sealed"))
         XCTAssertEqual(refusal(head + #""ops":[],"snapshot":[],"own_seq":0}"#), .notAnObject(path: "snapshot"))
-        let old = try Array((head + #""ops":[]}"#).utf8).withUnsafeBytes { try SyncRequest(json: $0) }
+        let old = try SyncRequest(json: Array((head + #""ops":[]}"#).utf8))
         XCTAssertFalse(old.takesSnapshots, "a request without \"snapshots\" is from a client that does not take them")
     }
 }

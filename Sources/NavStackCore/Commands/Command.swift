@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// One parsed input line: what the user asked for, before the router checks that it
 /// is possible here.
 public enum Command: Equatable, Hashable, Sendable {
@@ -108,7 +110,7 @@ extension Command {
     public static func split(_ line: String) throws(NavError) -> (word: CommandWord, argument: String)? {
         // Nearly every line is ASCII: then its bytes tell where the word and the argument
         // are.
-        switch line.utf8.withContiguousStorageIfAvailable(ASCIIParts.init) {
+        switch line.withContiguousUTF8IfAvailable(ASCIIParts.init) {
         case .blank?:
             return nil
         case .parts(let word, let argument)?:
@@ -141,7 +143,7 @@ extension Command {
 
     /// ``split(_:)`` of a line of printable ASCII, from its bytes: `nil` when the line
     /// needs `split` itself (an unknown word, whose error `split` makes).
-    static func split(printableASCII bytes: UnsafeBufferPointer<UInt8>) -> PlainLine? {
+    static func split(printableASCII bytes: ByteView) -> PlainLine? {
         switch ASCIIParts(bytes) {
         case .blank: .blank
         case .parts(let word?, let argument): .command(word, argument: argument)
@@ -157,7 +159,7 @@ extension Command {
         case parts(word: CommandWord?, argument: String)
         case other
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        init(_ bytes: ByteView) {
             var start = 0
             var end = bytes.count
             while start < end, bytes[start].isASCIIWhitespace { start += 1 }
@@ -175,8 +177,8 @@ extension Command {
             var argumentStart = wordEnd
             while argumentStart < end, bytes[argumentStart].isASCIIWhitespace { argumentStart += 1 }
             self = .parts(
-                word: CommandWord.lookUp(ascii: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd])),
-                argument: String(decoding: UnsafeBufferPointer(rebasing: bytes[argumentStart..<end]), as: UTF8.self))
+                word: CommandWord.lookUp(ascii: bytes.view(start..<wordEnd)),
+                argument: bytes.string(argumentStart..<end))
         }
     }
 
@@ -295,7 +297,7 @@ extension Command {
     /// A count or row number: one whole number from 1.
     static func number(_ text: String, for word: CommandWord) throws(NavError) -> Int {
         // The usual case, plain digits without a leading zero, read from the bytes.
-        if let value = text.utf8.withContiguousStorageIfAvailable(Self.plainNumber), let value { return value }
+        if let value = text.withContiguousUTF8IfAvailable(Self.plainNumber), let value { return value }
         guard !text.contains(where: \.isWhitespace) else {
             throw .unexpectedArgument(word, text.escapedForDisplay)
         }
@@ -315,7 +317,7 @@ extension Command {
 
     /// The value of 1 to 18 ASCII digits that do not start with 0; `nil` for anything
     /// else.
-    private static func plainNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private static func plainNumber(_ bytes: ByteView) -> Int? {
         guard (1...18).contains(bytes.count), bytes[0] != UInt8(ascii: "0") else { return nil }
         var value = 0
         for byte in bytes {

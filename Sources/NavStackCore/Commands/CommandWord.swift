@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// Every command word navstack knows, with its usage (its one-line summary is in the
 /// catalogs).
 ///
@@ -78,7 +80,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
 
     /// Looks up a word typed in ASCII, ignoring case, from its bytes: each word is at most
     /// eight bytes, kept as one number, found by halves among the words' numbers.
-    static func lookUp(ascii bytes: UnsafeBufferPointer<UInt8>) -> CommandWord? {
+    static func lookUp(ascii bytes: ByteView) -> CommandWord? {
         guard let key = packed(bytes) else { return nil }
         var low = 0
         var high = byPacked.count

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// Where output goes: the screen stream or the error stream.
 public enum Channel: Sendable {
     case output
@@ -173,9 +175,9 @@ public struct Interpreter {
 
     /// The line split from its bytes when it is printable ASCII; else `nil`.
     private static func splitPlain(_ bytes: ArraySlice<UInt8>) -> Command.PlainLine? {
-        bytes.withContiguousStorageIfAvailable { bytes -> Command.PlainLine? in
+        bytes.withBytes { bytes in
             bytes.isPrintableASCII ? Command.split(printableASCII: bytes) : nil
-        } ?? nil
+        }
     }
 
     /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control or
@@ -190,7 +192,7 @@ public struct Interpreter {
         }
         guard !bytes.contains(0) else { throw .nulByte }
         guard let line = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-        if let bad = line.unicodeScalars.first(where: { $0.isUnsafeForDisplay && $0 != "\t" }) {
+        if let bad = line.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" }) {
             throw .controlCharacter(bad)
         }
         return line

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// The escapes of JSON strings, decoded the same way by every reader of JSON here.
 ///
 /// A `\u` escape that is half a surrogate pair without its other half is refused: a lone
@@ -15,7 +17,7 @@ enum JSONEscape {
 
     /// Decodes the escape whose backslash is just before `index`, appending its UTF-8 to
     /// `utf8` and moving `index` past it.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, into utf8: inout [UInt8])
+    static func decode(_ bytes: ByteView, at index: inout Int, into utf8: inout [UInt8])
         throws(Failure)
     {
         guard index < bytes.count else { throw .unknown }
@@ -47,7 +49,7 @@ enum JSONEscape {
     }
 
     /// Four hexadecimal digits.
-    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(Failure) -> UInt32 {
+    private static func hex4(_ bytes: ByteView, at index: inout Int) throws(Failure) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .badHex }
         var value: UInt32 = 0
         for _ in 0..<4 {

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// The one reader of JSON text (RFC 8259) here: the import parser and ``JSONValue`` (what
 /// the store reads back) both read through it, so they accept exactly the same documents.
 ///
@@ -13,13 +15,13 @@ public struct JSONReader {
     public static let maximumBytes = 256 << 20
 
     /// The whole input; offsets in failures count from its start.
-    public let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: ByteView
     /// The next byte to read.
     public var index = 0
     /// Where reading stops: the end of the input, or of one line of JSON Lines.
     public var end: Int
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
+    public init(_ bytes: ByteView) throws(JSONError) {
         guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes: bytes.count) }
         self.bytes = bytes
         self.end = bytes.count
@@ -46,7 +48,7 @@ public struct JSONReader {
         let byte = bytes[index]
         if byte < 0x80 { return .unexpected(Unicode.Scalar(byte), at: index) }
         guard let width = utf8Width(at: index) else { return .invalidUTF8(at: index) }
-        let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + width]), as: UTF8.self)
+        let scalar = bytes.string(index..<index + width)
             .unicodeScalars.first!
         return .unexpected(scalar, at: index)
     }
@@ -62,7 +64,7 @@ public struct JSONReader {
     public mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= end else { return false }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        for offset in 0..<count where bytes[index + offset] != word.bytes[offset] { return false }
         index += count
         return true
     }
@@ -76,7 +78,7 @@ public struct JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+                return bytes.string(start..<index - 1)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
             index += 1
@@ -92,7 +94,7 @@ public struct JSONReader {
                 let at = index
                 index += 1
                 do throws(JSONEscape.Failure) {
-                    try JSONEscape.decode(UnsafeBufferPointer(rebasing: bytes[0..<end]), at: &index, into: &utf8)
+                    try JSONEscape.decode(bytes.view(0..<end), at: &index, into: &utf8)
                 } catch .loneSurrogate {
                     throw .loneSurrogate(at: at)
                 } catch {
@@ -102,7 +104,7 @@ public struct JSONReader {
                 throw .controlCharacter(at: index)
             case 0x80...:
                 guard let width = utf8Width(at: index) else { throw .invalidUTF8(at: index) }
-                utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + width]))
+                utf8.append(contentsOf: bytes.view(index..<index + width))
                 index += width
             default:
                 utf8.append(byte)

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// A JSON document read into values: what the store reads back from the JSON it wrote
 /// with ``JSONWriter``, through ``JSONReader``. Numbers are whole numbers.
 public enum JSONValue: Equatable, Sendable {
@@ -120,7 +122,7 @@ public enum JSONValue: Equatable, Sendable {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let (range, whole) = try reader.number()
             guard whole else { return nil }
-            return Int(String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[range]), as: UTF8.self)).map(JSONValue.number)
+            return Int(reader.bytes.string(range)).map(JSONValue.number)
         default:
             throw reader.unexpected()
         }

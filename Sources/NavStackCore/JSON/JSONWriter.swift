@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// Writes compact JSON with keys in the order they are given, so the same value gives
 /// the same bytes.
 public struct JSONWriter {
@@ -89,16 +91,15 @@ public struct JSONWriter {
     }
 
     private mutating func append(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        bytes.append(literal)
     }
 
     /// A string literal: runs that need no escape are copied as they are.
     private mutating func appendString(_ value: String) {
-        var value = value
-        value.withUTF8 { appendString(utf8: $0) }
+        value.withUTF8Bytes { appendString(utf8: $0) }
     }
 
-    private mutating func appendString(utf8 text: UnsafeBufferPointer<UInt8>) {
+    private mutating func appendString(utf8 text: ByteView) {
         bytes.append(UInt8(ascii: "\""))
         var copied = 0
         var index = 0
@@ -118,13 +119,13 @@ public struct JSONWriter {
                 escape = nil
             }
             if let escape {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<index]))
+                bytes.append(contentsOf: text.view(copied..<index))
                 appendEscape(escape)
                 copied = next
             }
             index = next
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied...]))
+        bytes.append(contentsOf: text.view(from: copied))
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -153,11 +154,10 @@ extension String {
         // the quotes as it is.
         let plain = withUTF8Bytes { utf8 -> String? in
             guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return nil }
-            return String(unsafeUninitializedCapacity: utf8.count + 2) { quoted in
-                quoted[0] = 0x22
-                _ = UnsafeMutableBufferPointer(rebasing: quoted[1...]).initialize(from: utf8)
-                quoted[utf8.count + 1] = 0x22
-                return utf8.count + 2
+            return String(capacity: utf8.count + 2) { quoted in
+                quoted.append(0x22)
+                quoted.append(utf8)
+                quoted.append(0x22)
             }
         }
         if let plain { return plain }

@@ -140,7 +140,6 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncKeyChanged = "sync.keyChanged"
     case syncBadKeyRecord = "sync.badKeyRecord"
     case syncKeyTaken = "sync.keyTaken"
-    case syncKeyNotKept = "sync.keyNotKept"
     case syncPassphraseTyped = "sync.passphraseTyped"
     case syncMalformedAnswer = "sync.malformedAnswer"
     case syncNotConfigured = "sync.notConfigured"
@@ -396,13 +395,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case subtasksHeading = "list.subtasksHeading"
     case subtasksNone = "list.subtasksNone"
     case treeChangedSince = "error.treeChangedSince"
-}
-
-extension Phrase {
-    /// The phrase's place among `allCases`, which is the order of declaration: a case
-    /// without a payload is stored as that number (one byte, or two above 256 cases).
-    @inline(__always)
-    var ordinal: Int {
-        withUnsafeBytes(of: self) { raw in raw.count == 1 ? Int(raw[0]) : Int(raw.load(as: UInt16.self)) }
-    }
+    case syncKeyNotKept = "sync.keyNotKept"
 }

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// A `navstack://` URL: one per screen of the signed-in app.
 ///
 /// `go` opens a link by selecting its tab and replacing that tab's path with the
@@ -62,7 +64,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// The full URL's bytes, lent to `body`: a task's own link (the usual screen's) is
     /// written on the stack, any other comes from ``url``.
-    public func withURLBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public func withURLBytes<R>(_ body: (ByteView) -> R) -> R {
         switch self {
         case .detail(let chain, 1): Self.withChainURLBytes(chain, count: chain.count, last: "", body)
         case .edit(let chain): Self.withChainURLBytes(chain, count: chain.count, last: "/edit", body)
@@ -73,7 +75,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// The URL of a task's screen from the routes of the path to it (what a detail or an
     /// edit screen's link is made from), its bytes lent to `body` from the stack.
-    static func withTaskURLBytes<R>(path: [Route], editing: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    static func withTaskURLBytes<R>(path: [Route], editing: Bool, _ body: (ByteView) -> R) -> R {
         let chain = path.lazy.compactMap { route -> Int? in
             if case .detail(let id) = route { return id }
             return nil
@@ -84,18 +86,17 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// `navstack://tasks/1/4` and `last` written on the stack for `body`; `count` is at
     /// least how many ids `chain` has.
     private static func withChainURLBytes<R>(
-        _ chain: some Sequence<Int>, count: Int, last: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> R
+        _ chain: some Sequence<Int>, count: Int, last: StaticString, _ body: (ByteView) -> R
     ) -> R {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chainPathCapacity(count, scheme: true, last: last)) { room in
-            let used = writeChainPath(chain, scheme: true, last: last, into: room)
-            return body(UnsafeBufferPointer(rebasing: room[..<used]))
-        }
+        withStackBytes(
+            capacity: chainPathCapacity(count, scheme: true, last: last),
+            write: { writeChainPath(chain, scheme: true, last: last, into: &$0) }, body)
     }
 
     /// `[navstack://]tasks/1/4` and `last`, written byte by byte.
     private static func chainPath(_ chain: [Int], scheme: Bool, last: StaticString) -> String {
-        String(unsafeUninitializedCapacity: chainPathCapacity(chain.count, scheme: scheme, last: last)) { bytes in
-            writeChainPath(chain, scheme: scheme, last: last, into: bytes)
+        String(capacity: chainPathCapacity(chain.count, scheme: scheme, last: last)) { bytes in
+            writeChainPath(chain, scheme: scheme, last: last, into: &bytes)
         }
     }
 
@@ -105,35 +106,16 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         (scheme ? 16 : 5) + count * 22 + last.utf8CodeUnitCount
     }
 
-    /// Writes `[navstack://]tasks/1/4` and `last` into `bytes`; returns how many it wrote.
+    /// Writes `[navstack://]tasks/1/4` and `last` into `bytes`.
     private static func writeChainPath(
-        _ chain: some Sequence<Int>, scheme: Bool, last: StaticString, into bytes: UnsafeMutableBufferPointer<UInt8>
-    ) -> Int {
-        let head: StaticString = scheme ? "navstack://tasks" : "tasks"
-        var used = 0
-        func append(_ text: StaticString) {
-            for index in 0..<text.utf8CodeUnitCount { bytes[used + index] = text.utf8Start[index] }
-            used += text.utf8CodeUnitCount
-        }
-        append(head)
+        _ chain: some Sequence<Int>, scheme: Bool, last: StaticString, into bytes: inout ByteWriter
+    ) {
+        bytes.append(scheme ? "navstack://tasks" : "tasks")
         for id in chain {
-            bytes[used] = UInt8(ascii: "/")
-            used += 1
-            if id < 0 {
-                bytes[used] = UInt8(ascii: "-")
-                used += 1
-            }
-            var rest = id.magnitude
-            let start = used
-            repeat {
-                bytes[used] = UInt8(ascii: "0") + UInt8(rest % 10)
-                used += 1
-                rest /= 10
-            } while rest > 0
-            bytes[start..<used].reverse()
+            bytes.append(UInt8(ascii: "/"))
+            bytes.appendDecimal(id)
         }
-        append(last)
-        return used
+        bytes.append(last)
     }
 
     /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// A key of a ``Memo``: a hash cheap to take, and a sameness that holds only when the
 /// value made for one key serves the other.
 protocol MemoKey {
@@ -72,18 +74,18 @@ struct MemoHasher {
         text.withUTF8Bytes { combine($0) }
     }
 
-    private mutating func combine(_ utf8: UnsafeBufferPointer<UInt8>) {
+    private mutating func combine(_ utf8: ByteView) {
         combine(utf8.count)
-        guard let base = utf8.baseAddress else { return }
+        guard !utf8.isEmpty else { return }
         let count = min(utf8.count, 64)
         var index = 0
         while index + 8 <= count {
-            combine(Int(truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            combine(Int(truncatingIfNeeded: utf8.word(at: index)))
             index += 8
         }
         var word = 0
         while index < count {
-            word = word << 8 | Int(base[index])
+            word = word << 8 | Int(utf8[index])
             index += 1
         }
         combine(word)

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// Makes task uuids: time-ordered (version 7, RFC 9562, written as RFC 4122 writes every
 /// uuid) lowercase text.
 ///
@@ -60,18 +62,15 @@ public struct TaskUUIDSource: Sendable {
 
     /// A new uuid, `tttttttt-tttt-7ccc-yrrr-rrrrrrrrrrrr`, later than the ones before it.
     public mutating func make() -> String {
-        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
-            write(into: UnsafeMutableRawBufferPointer(buffer))
-            return Self.textLength
-        }
+        String(capacity: Self.textLength) { write(into: &$0) }
     }
 
     /// The length of a uuid as text.
     public static let textLength = 36
 
-    /// Writes a new uuid's text into the first 36 bytes of `buffer` (an import writes a
-    /// batch of them into one buffer, without making strings).
-    public mutating func write(into buffer: UnsafeMutableRawBufferPointer) {
+    /// Writes a new uuid's text, 36 bytes, into `text` (an import writes a batch of them
+    /// into one buffer, without making strings).
+    public mutating func write(into text: inout ByteWriter) {
         let now = clock() & 0xFFFF_FFFF_FFFF
         if now > lastMillis {
             lastMillis = now
@@ -87,17 +86,11 @@ public struct TaskUUIDSource: Sendable {
         }
         let high = (lastMillis << 16) | 0x7000 | counter
         let low = (next() >> 2) | (0x2 << 62)
-        let text = buffer.baseAddress!
-        var at = 0
         for index in 0..<32 {
-            if index == 8 || index == 12 || index == 16 || index == 20 {
-                text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: at, as: UInt8.self)
-                at += 1
-            }
+            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
             let word = index < 16 ? high : low
             let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index & 15))) & 0xF
-            text.storeBytes(of: digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit, toByteOffset: at, as: UInt8.self)
-            at += 1
+            text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit)
         }
     }
 }

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// One row of the list: its number as shown (counted over the filtered list, across
 /// pages) and its task.
 public struct ListRow: Equatable, Hashable, Sendable {
@@ -101,7 +103,7 @@ public final class Screen: Hashable, Sendable {
 
     /// The URL's bytes, lent to `body`; `nil` when signed out. A task's screen, the usual
     /// one, writes them from its path on the stack.
-    func withURLBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    func withURLBytes<R>(_ body: (ByteView) -> R) -> R? {
         guard let tab else { return nil }
         if tab == .tasks, sheet == nil {
             switch path.last {

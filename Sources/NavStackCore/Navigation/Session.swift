@@ -79,6 +79,13 @@ public struct Session: Equatable, Hashable, Sendable {
     }
 
     /// The fields, shared by copies until one of them changes.
+    ///
+    /// Unchecked as the standard library's own array buffers are: the box is changed
+    /// only while it is not shared (`isKnownUniquelyReferenced`, see `unique`), so a box
+    /// two values (or threads) hold is only read, which the compiler cannot prove. A
+    /// lock would be taken by every read of a field; a new immutable box per change
+    /// (checked Sendable) copies every field each time: 102,797 instructions a cycle
+    /// against 101,122 (docs/performance.md's cycle benchmark), more than noise.
     private final class Storage: @unchecked Sendable {
         // Changed only while the box is not shared (see `unique`).
         var fields: Fields

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 extension Character {
     /// Columns the character takes in a terminal: 2 for East Asian wide characters
     /// and emoji, 0 for lone combining marks and zero-width characters, else 1.
@@ -54,7 +56,7 @@ extension Unicode.Scalar {
 extension StringProtocol {
     /// Columns the text takes in a terminal.
     public var displayWidth: Int {
-        let ascii = utf8.withContiguousStorageIfAvailable(Self.asciiWidth) ?? Self.asciiWidth(utf8)
+        let ascii = withContiguousUTF8IfAvailable(Self.asciiWidth) ?? Self.asciiWidth(utf8)
         return ascii ?? scalarWidth()
     }
 
@@ -143,7 +145,7 @@ extension StringProtocol {
     /// bytes than columns (no character takes more columns than it has bytes).
     func isOneLine(fitting width: Int) -> Bool {
         guard utf8.count <= width else { return false }
-        return utf8.withContiguousStorageIfAvailable(Self.isOneLine) ?? Self.isOneLine(utf8)
+        return withContiguousUTF8IfAvailable(\.isOneLine) ?? Self.isOneLine(utf8)
     }
 
     /// Whether the bytes are not empty and have no space at either end nor two together.
@@ -156,54 +158,6 @@ extension StringProtocol {
             previous = byte
         }
         return previous != 0x20
-    }
-
-    /// ``isOneLine(_:)`` for bytes in memory, eight at a time.
-    static func isOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isOneLine(bytes, printableOnly: false)
-    }
-
-    /// Whether the bytes are printable ASCII (``UnsafeBufferPointer/isPrintableASCII``)
-    /// that is its own one line (``isOneLine(_:)``): both looked at in one pass.
-    static func isPlainOneLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isOneLine(bytes, printableOnly: true)
-    }
-
-    /// The one-line check eight bytes at a time, and when `printableOnly` the printable
-    /// check too (each caller's copy has only its own).
-    @inline(__always)
-    private static func isOneLine(_ bytes: UnsafeBufferPointer<UInt8>, printableOnly: Bool) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return false }
-        let ones = UnsafeBufferPointer<UInt8>.ones
-        let highs = UnsafeBufferPointer<UInt8>.highs
-        let lows = ~highs
-        // The start counts as a space: a space first fails.
-        var spaceBefore = true
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            if printableOnly {
-                // As `isPrintableASCII`: a high bit where a byte is below 0x20, 0x7F or above.
-                let below = (word &- ones &* 0x20) & ~word
-                guard (below | (word &+ ones) | word) & highs == 0 else { return false }
-            }
-            // The high bit of each byte that is a space (zero once spaces are taken out;
-            // exact for each byte, as adding 0x7F to at most 0x7F never carries).
-            let other = word ^ 0x2020_2020_2020_2020
-            let spaces = ~(((other & lows) &+ lows) | other | lows)
-            if spaces & (spaces << 8) != 0 || (spaceBefore && spaces & 0x80 != 0) { return false }
-            spaceBefore = spaces >> 63 != 0
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = base[index]
-            if printableOnly && !byte.isPrintableASCII { return false }
-            let space = byte == 0x20
-            if space && spaceBefore { return false }
-            spaceBefore = space
-            index += 1
-        }
-        return !spaceBefore
     }
 
     /// The text padded with spaces to `width` columns.

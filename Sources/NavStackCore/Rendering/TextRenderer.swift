@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// How text is emphasised: not at all, or with ANSI escape sequences for a terminal.
 public enum TextStyle: Sendable {
     case plain
@@ -137,7 +139,7 @@ public struct TextRenderer {
                 let room = width - url.count - 3
                 // Printable ASCII that fits, the usual line, is written as it is.
                 if room < 8 || !lines.addPlace(screen.breadcrumb, url, room: room) {
-                    placeLine(screen.breadcrumb, String(decoding: url, as: UTF8.self), room: room, into: &lines)
+                    placeLine(screen.breadcrumb, url.string, room: room, into: &lines)
                 }
                 return true
             } ?? false
@@ -424,13 +426,13 @@ struct Lines: ~Copyable {
     let style: TextStyle
     /// A rule across the width, made once.
     let ruleText: String
-    private var output: ScreenBytes
+    private var output: GrowingBytes
 
     init(width: Int, style: TextStyle, rule: String) {
         self.width = width
         self.style = style
         ruleText = rule
-        output = ScreenBytes(after: [], room: 1024)
+        output = GrowingBytes(after: [], room: 1024)
     }
 
     /// The bytes written, taken: the lines are empty after.
@@ -485,7 +487,7 @@ struct Lines: ~Copyable {
     }
 
     /// ``addPlace(_:_:room:)`` with the URL's bytes.
-    mutating func addPlace(_ crumbs: [String], _ url: UnsafeBufferPointer<UInt8>, room: Int) -> Bool {
+    mutating func addPlace(_ crumbs: [String], _ url: ByteView, room: Int) -> Bool {
         // In one pass: what was written is taken back when a crumb is not plain.
         let start = output.count
         var used = 0
@@ -582,8 +584,8 @@ struct Lines: ~Copyable {
         if room >= 8, text.utf8.count <= room {
             // A string that does not lend its bytes (every native one does) is laid out below:
             // `withUTF8Bytes`, making it native, costs this hot path more than it saves.
-            let written = text.utf8.withContiguousStorageIfAvailable { bytes in
-                guard String.isPlainOneLine(bytes) else { return false }
+            let written = text.withContiguousUTF8IfAvailable { bytes in
+                guard bytes.isPlainOneLine else { return false }
                 output.append(contentsOf: heads.heads[index])
                 output.append(bytes)
                 output.append(0x0A)

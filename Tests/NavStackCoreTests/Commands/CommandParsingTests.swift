@@ -1,3 +1,4 @@
+import NavStackBytes
 import XCTest
 
 @testable import NavStackCore
@@ -120,7 +121,7 @@ final class CommandParsingTests: XCTestCase {
 
     func testAWordLooksUpFromItsBytesAsFromItsText() {
         func lookUp(_ word: String) -> CommandWord? {
-            Array(word.utf8).withUnsafeBufferPointer { CommandWord.lookUp(ascii: $0) }
+            Array(word.utf8).withBytes { CommandWord.lookUp(ascii: $0) }
         }
         for word in CommandWord.allCases {
             for typed in [word.rawValue, word.rawValue.uppercased(), word.rawValue.prefix(1).uppercased() + word.rawValue.dropFirst()] {
@@ -144,7 +145,7 @@ final class CommandParsingTests: XCTestCase {
             "back! 2", "toggle", "notes a#b", "opne 2", "xyzzy", "go navstack://tasks/1", "find  ~`!@$%^&*()", "where  ",
         ]
         for line in lines {
-            let plain = Array(line.utf8).withUnsafeBufferPointer { Command.split(printableASCII: $0) }
+            let plain = Array(line.utf8).withBytes { Command.split(printableASCII: $0) }
             switch plain {
             case .blank?:
                 XCTAssertNil(try Command.split(line), line)

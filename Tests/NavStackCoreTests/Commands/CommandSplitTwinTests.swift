@@ -1,3 +1,4 @@
+import NavStackBytes
 import TestSeeds
 import XCTest
 
@@ -95,8 +96,8 @@ final class CommandSplitTwinTests: XCTestCase {
             for _ in 0..<5000 {
                 let line = line(&generator, ascii: true)
                 let bytes = Array(line.utf8)
-                guard bytes.withUnsafeBufferPointer(\.isPrintableASCII) else { continue }
-                let plain = bytes.withUnsafeBufferPointer { Command.split(printableASCII: $0) }
+                guard bytes.withBytes(\.isPrintableASCII) else { continue }
+                let plain = bytes.withBytes { Command.split(printableASCII: $0) }
                 let expected: String
                 switch plain {
                 case .blank?: expected = "nothing"
@@ -125,7 +126,7 @@ final class CommandSplitTwinTests: XCTestCase {
                 } else {
                     typed = Array(word(&generator).utf8).filter { $0 < 0x80 }
                 }
-                let fromBytes = typed.withUnsafeBufferPointer { CommandWord.lookUp(ascii: $0) }
+                let fromBytes = typed.withBytes { CommandWord.lookUp(ascii: $0) }
                 if fromBytes != nil { found += 1 }
                 XCTAssertEqual(
                     fromBytes, CommandWord(word: String(decoding: typed, as: UTF8.self)), "\(TestSeed.named(seed)): \(typed)")

@@ -1,3 +1,4 @@
+import NavStackBytes
 import TestSeeds
 import XCTest
 
@@ -101,9 +102,9 @@ final class StringTextTests: XCTestCase {
             }
             for bytes in texts {
                 let expectedPrintable = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-                bytes.withUnsafeBufferPointer { buffer in
-                    XCTAssertEqual(buffer.isPrintableASCII, expectedPrintable, "\(bytes)")
-                    XCTAssertEqual(String.isPlainOneLine(buffer), expectedPrintable && oneLine(bytes), "\(bytes)")
+                bytes.withBytes { view in
+                    XCTAssertEqual(view.isPrintableASCII, expectedPrintable, "\(bytes)")
+                    XCTAssertEqual(view.isPlainOneLine, expectedPrintable && oneLine(bytes), "\(bytes)")
                 }
                 // Whole bytes of valid UTF-8 only make a String as they are.
                 if let text = String(validating: bytes, as: UTF8.self) {
@@ -112,32 +113,6 @@ final class StringTextTests: XCTestCase {
                 }
             }
         }
-    }
-
-    func testScreenBytesGrowAndTakeBackWhatWasWritten() {
-        var written = ScreenBytes(after: Array("> ".utf8), room: 4)
-        var expected = Array("> ".utf8)
-        for round in 0..<200 {
-            let piece = Array(String(repeating: "x", count: round % 37).utf8) + [0x0A]
-            written.append(contentsOf: piece)
-            written.append(utf8: "é")
-            written.appendSpaces(round % 3)
-            written.appendDecimal(round - 100)
-            expected += piece + Array("é".utf8) + [UInt8](repeating: 0x20, count: round % 3) + Array(String(round - 100).utf8)
-            if round % 10 == 9 {
-                written.removeLast(5)
-                expected.removeLast(5)
-            }
-            XCTAssertEqual(written.count, expected.count)
-        }
-        XCTAssertEqual(written.take(), expected)
-        XCTAssertEqual(written.count, 0)
-        written.append(contentsOf: expected)
-        let printed = written.finished()
-        XCTAssertEqual(printed.count, expected.count)
-        XCTAssertEqual(printed.withBytes { Array($0) }, expected, "kept where they were written")
-        XCTAssertEqual(PrintedBytes(expected).withBytes { Array($0) }, expected)
-        XCTAssertTrue(PrintedBytes([]).isEmpty)
     }
 
     func testTextIsAppendedAsItsUTF8() {

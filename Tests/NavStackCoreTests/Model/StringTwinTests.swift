@@ -72,7 +72,7 @@ final class StringTwinTests: XCTestCase {
                 case "\n": escaped += "\\n"
                 case "\t": escaped += "\\t"
                 case "\r": escaped += "\\r"
-                case _ where scalar.isUnsafeForDisplay: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                case _ where scalar.needsEscapeForDisplay: escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 default: escaped.unicodeScalars.append(scalar)
                 }
             }
