@@ -418,6 +418,24 @@ def check_revoked_while_held():
                   all(line.startswith("HTTP/1.1 401 ") and waited < 1 for line, waited in answers), str(answers))
 
 
+def until(condition):
+    """Whether `condition` holds within 10 s (asked every 50 ms)."""
+    deadline = time.monotonic() + 10
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+def waiting(*queries):
+    """How many statements that start with one of `queries` wait for a lock in PostgreSQL."""
+    matching = " OR ".join(f"query LIKE '{query}%'" for query in queries)
+    return int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ({matching})"))
+
+
+def advisory_lock_held():
+    return int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0
+
+
 def check_remove_during_push(sealed=False):
     """A push whose token was good when it came, waiting for the account's lock while `user
     remove` takes the account away, is refused as a token that no longer works (401), not
@@ -431,17 +449,7 @@ def check_remove_during_push(sealed=False):
     holder.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
     holder.stdin.flush()
 
-    def waiting(*queries):
-        matching = " OR ".join(f"query LIKE '{query}%'" for query in queries)
-        return int(psql(f"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ({matching})"))
-
-    def until(condition):
-        deadline = time.monotonic() + 10
-        while not condition() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return condition()
-
-    held = until(lambda: int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0)
+    held = until(advisory_lock_held)
     removed = {}
     remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
     remover.start()
@@ -484,18 +492,11 @@ def check_remove_while_a_push_writes():
     pusher.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
     pusher.stdin.flush()
 
-    def until(condition):
-        deadline = time.monotonic() + 10
-        while not condition() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return condition()
-
-    held = until(lambda: int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0)
+    held = until(advisory_lock_held)
     removed = {}
     remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
     remover.start()
-    queued = until(lambda: int(psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                                    "AND query LIKE 'SELECT 1 FROM pg_advisory_xact_lock%'")) >= 1)
+    queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
     # The push's write: an operation of the account (its foreign key reads the account's row).
     pusher.stdin.write(f"INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value) "
                        f"VALUES ({account}, 'jay-replica', 1, 0, 0, 'task', 'title', '\"x\"'); COMMIT;\n")
