@@ -12,7 +12,7 @@ public func fuzzImport(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         precondition(!record.fields.title.isEmpty, "a record with a blank title was accepted")
         precondition(record.uuid.map { $0.isUUID && $0 == $0.lowercased() } ?? true, "\(record.uuid!) was accepted as a uuid")
         for text in [record.fields.title, record.fields.notes] {
-            precondition(!text.unicodeScalars.contains { $0.isUnsafeForDisplay && $0 != "\t" }, "\(text.debugDescription) was accepted")
+            precondition(!text.unicodeScalars.contains { $0.needsEscapeForDisplay && $0 != "\t" }, "\(text.debugDescription) was accepted")
         }
     }
     return 0

@@ -8,18 +8,17 @@ import NavStackSync
 /// skipped, and applying it to a register never crashes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSyncCodec(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    let payload = Array(UnsafeBufferPointer(start: start, count: count))
     var operations: [SyncOperation] = []
     do {
-        let request = try SyncRequest(json: bytes)
-        let again = request.json().withUnsafeBytes { try? SyncRequest(json: $0) }
-        precondition(again == request, "a request does not read back as written")
+        let request = try SyncRequest(json: payload)
+        precondition((try? SyncRequest(json: request.json())) == request, "a request does not read back as written")
         operations += request.operations
     } catch {
         _ = error.message(in: .english)
     }
     do {
-        let answer = try SyncAnswer(json: bytes)
+        let answer = try SyncAnswer(json: payload)
         precondition((try? SyncAnswer(json: answer.json())) == answer, "an answer does not read back as written")
         operations += answer.operations
     } catch {
@@ -27,7 +26,6 @@ public func fuzzSyncCodec(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     // The same bytes as an opened payload (what a sealed operation holds) and as base64
     // text: read strictly or refused, never a crash; base64 read is written back the same.
-    let payload = Array(bytes)
     if let opened = try? SyncOperation.sealed("", seq: 1, millis: 0, counter: 0).opened(payload: payload) {
         precondition(
             (try? opened.opened(payload: opened.payloadJSON())) == opened, "a payload does not read back as written")
