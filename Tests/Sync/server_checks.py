@@ -823,6 +823,23 @@ def check_half_sent_closed():
           waited is not None and waited <= 30, waited)
 
 
+def split_held(sockets):
+    """The sockets the server holds open without a word yet, and the first line of what it
+    wrote on each of the others (b"" for one it closed), looked at without waiting."""
+    held, lines = [], []
+    for sock in sockets:
+        sock.setblocking(False)
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            held.append(sock)
+            continue
+        except OSError:
+            data = b""
+        lines.append(data.split(b"\r\n", 1)[0])
+    return held, lines
+
+
 def check_slow_client_flood(token):
     """A flood of half-sent heads from one address holds at most the address's share of
     --max-connections (a quarter): each new one takes the place of the oldest (strangers
@@ -856,17 +873,8 @@ def check_slow_client_flood(token):
             except OSError:
                 break
         time.sleep(0.5)
-        answered, held = 0, []
-        for each in flood:
-            each.setblocking(False)
-            try:
-                data = each.recv(4096)
-            except BlockingIOError:
-                held.append(each)
-                continue
-            except OSError:
-                data = b""
-            answered += data.startswith(b"HTTP/1.1 503 ")
+        held, lines = split_held(flood)
+        answered = sum(1 for line in lines if line.startswith(b"HTTP/1.1 503 "))
         print(f"# {len(flood)} half-sent requests in {time.monotonic() - began:.2f} s: {answered} answered 503, "
               f"{len(held)} held open")
         share = cap // 4
@@ -964,7 +972,6 @@ def check_bodies_in_flight_bounded(token):
         head = (f"POST /v1/sync HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n").encode()
         chunk = b"x" * (1 << 20)
-        answered = []
 
         def send(sock):
             try:
@@ -985,16 +992,7 @@ def check_bodies_in_flight_bounded(token):
             sender.join(timeout=60)
         sent_in = time.monotonic() - began
         time.sleep(1)
-        for sock in sockets:
-            sock.setblocking(False)
-            try:
-                data = sock.recv(4096)
-            except BlockingIOError:
-                held.append(sock)
-                continue
-            except OSError:
-                data = b""
-            answered.append(data.split(b"\r\n", 1)[0])
+        held, answered = split_held(sockets)
         rss = memory_kib(process.pid, "VmRSS")
         peak = memory_kib(process.pid, "VmHWM")
         refused = sum(1 for line in answered if line.startswith(b"HTTP/1.1 503 "))
