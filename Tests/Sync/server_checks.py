@@ -436,6 +436,23 @@ def advisory_lock_held():
     return int(psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) > 0
 
 
+def remove_behind_the_lock(name, account):
+    """A psql session that holds `account`'s advisory lock (its transaction open, errors
+    kept), then `user remove name` started on a thread and queued behind the lock:
+    (session, whether the lock was held, the removal's result once done, its thread,
+    whether it queued)."""
+    session = subprocess.Popen(["psql", PG_URL, "-Atq", "-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    session.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
+    session.stdin.flush()
+    held = until(advisory_lock_held)
+    removed = {}
+    remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
+    remover.start()
+    queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
+    return session, held, removed, remover, queued
+
+
 def check_remove_during_push(sealed=False):
     """A push whose token was good when it came, waiting for the account's lock while `user
     remove` takes the account away, is refused as a token that no longer works (401), not
@@ -444,16 +461,7 @@ def check_remove_during_push(sealed=False):
     name = "sealed-ivy" if sealed else "ivy"
     token = new_sealed_user(name) if sealed else new_user(name)
     account = account_id(name)
-    holder = subprocess.Popen(["psql", PG_URL, "-Atq"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, text=True)
-    holder.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
-    holder.stdin.flush()
-
-    held = until(advisory_lock_held)
-    removed = {}
-    remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
-    remover.start()
-    queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
+    holder, held, removed, remover, queued = remove_behind_the_lock(name, account)
     pushed = {}
     ops = seal(make_ops(2, tag="iv")) if sealed else make_ops(2, tag="iv")
     pusher = threading.Thread(target=lambda: pushed.update(result=sync(SERVER_A, token, new_replica(), 0, ops)))
@@ -487,16 +495,7 @@ def check_remove_while_a_push_writes():
     name = "jay"
     new_user(name)
     account = account_id(name)
-    pusher = subprocess.Popen(["psql", PG_URL, "-Atq", "-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    pusher.stdin.write(f"BEGIN; SELECT pg_advisory_xact_lock({account});\n")
-    pusher.stdin.flush()
-
-    held = until(advisory_lock_held)
-    removed = {}
-    remover = threading.Thread(target=lambda: removed.update(result=user("remove", name)))
-    remover.start()
-    queued = until(lambda: waiting("SELECT 1 FROM pg_advisory_xact_lock") >= 1)
+    pusher, held, removed, remover, queued = remove_behind_the_lock(name, account)
     # The push's write: an operation of the account (its foreign key reads the account's row).
     pusher.stdin.write(f"INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value) "
                        f"VALUES ({account}, 'jay-replica', 1, 0, 0, 'task', 'title', '\"x\"'); COMMIT;\n")
