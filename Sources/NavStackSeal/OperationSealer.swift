@@ -16,8 +16,10 @@ public struct OperationSealer: Sendable {
     }
 
     /// `request` with every operation's payload sealed (those sealed already as they are).
+    /// The write key goes with it (``SyncRequest/writeKey``).
     public func seal(_ request: SyncRequest) -> SyncRequest {
         var sealed = request
+        sealed.writeKey = Base64.encode(key.writeKey)
         let context = key.context()
         sealed.operations = request.operations.map { operation in
             if operation.sealed != nil { return operation }

@@ -9,6 +9,10 @@ public struct SealKey: Equatable, Sendable {
     public let bytes: [UInt8]
     let sealing: [UInt8]
     let nonces: [UInt8]
+    /// What proves to the server that a request comes from a replica with the passphrase
+    /// (``SyncRequest/writeKey``): the server keeps only its SHA-256, in the key record,
+    /// and a token holder, who reads the record, cannot make it.
+    public let writeKey: [UInt8]
 
     /// `nil` unless `bytes` is 32 bytes.
     public init?(bytes: [UInt8]) {
@@ -16,6 +20,7 @@ public struct SealKey: Equatable, Sendable {
         self.bytes = bytes
         sealing = Crypto.hmac(bytes, Array("navstack seal v1".utf8))
         nonces = Crypto.hmac(bytes, Array("navstack nonce v1".utf8))
+        writeKey = Crypto.hmac(bytes, Array("navstack write v1".utf8))
     }
 }
 
@@ -23,14 +28,15 @@ public struct SealKey: Equatable, Sendable {
 /// and handed to each replica: how the key is derived from the passphrase (PBKDF2-HMAC-
 /// SHA256, its iterations, the account's random salt) and a check sealed with the key, by
 /// which a replica knows a passphrase is the right one before it applies or sends
-/// anything. `{"kdf":"pbkdf2-hmac-sha256","iterations":600000,"salt":"…","check":"…"}`.
+/// anything, and the SHA-256 of the key's write key (``SealKey/writeKey``), by which the
+/// server knows a writer has the passphrase. `{"kdf":"pbkdf2-hmac-sha256","iterations":
+/// 600000,"salt":"…","check":"…","write_check":"…"}` (``SyncKeyShape`` reads what the
+/// server may; a record from before write keys has no `write_check`).
 public struct SyncKeyRecord: Equatable, Sendable {
     /// OWASP's figure for PBKDF2-HMAC-SHA256 (2023), as TaskChampion uses: about a third
     /// of a second on one core here, once per device.
     public static let defaultIterations = 600_000
-    /// The iterations a record may ask for: a server cannot make a replica work for
-    /// minutes, nor settle for a key that is cheap to guess.
-    public static let iterationRange = 100_000...10_000_000
+    public static var iterationRange: ClosedRange<Int> { SyncKeyShape.iterationRange }
 
     public let text: String
     public let iterations: Int
@@ -38,21 +44,21 @@ public struct SyncKeyRecord: Equatable, Sendable {
     /// associated data.
     public let salt: [UInt8]
     let check: [UInt8]
+    /// The SHA-256 of the key's write key; `nil` in a record made before write keys.
+    let writeCheck: [UInt8]?
 
     static let checkText = Array("navstack: this passphrase opens this account".utf8)
 
     /// Reads a record; `nil` when it is not one this version can use.
     public init?(text: String) {
-        guard case .object = JSONValue(parsing: text), let json = JSONValue(parsing: text),
-            json["kdf"]?.string == "pbkdf2-hmac-sha256", let iterations = json["iterations"]?.number,
-            Self.iterationRange.contains(iterations), let salt = json["salt"]?.string.flatMap(Base64.decode),
-            (16...64).contains(salt.count), let check = json["check"]?.string.flatMap(Base64.decode),
-            check.count == Crypto.nonceBytes + Self.checkText.count + Crypto.tagBytes
+        guard let shape = SyncKeyShape(text: text),
+            shape.check.count == Crypto.nonceBytes + Self.checkText.count + Crypto.tagBytes
         else { return nil }
         self.text = text
-        self.iterations = iterations
-        self.salt = salt
-        self.check = check
+        iterations = shape.iterations
+        salt = shape.salt
+        check = shape.check
+        writeCheck = shape.writeCheck
     }
 
     /// A new account's record and its key: a random salt, the key derived from
@@ -61,8 +67,9 @@ public struct SyncKeyRecord: Equatable, Sendable {
         let salt = Crypto.randomBytes(16)
         let key = derive(passphrase, salt: salt, iterations: iterations)
         let check = key.context().seal(checkText, associated: checkData(salt))
+        let writeCheck = Base64.encode(SHA256.hash(key.writeKey))
         let text =
-            #"{"kdf":"pbkdf2-hmac-sha256","iterations":\#(iterations),"salt":"\#(Base64.encode(salt))","check":"\#(Base64.encode(check))"}"#
+            #"{"kdf":"pbkdf2-hmac-sha256","iterations":\#(iterations),"salt":"\#(Base64.encode(salt))","check":"\#(Base64.encode(check))","write_check":"\#(writeCheck)"}"#
         guard let record = SyncKeyRecord(text: text) else { preconditionFailure("a record made here reads back") }
         return (record, key)
     }
@@ -77,6 +84,7 @@ public struct SyncKeyRecord: Equatable, Sendable {
     /// Whether `key` is this account's.
     public func opens(with key: SealKey) -> Bool {
         key.context().open(check, associated: Self.checkData(salt)) == Self.checkText
+            && writeCheck.map { SHA256.hash(key.writeKey) == $0 } != false
     }
 
     private static func derive(_ passphrase: String, salt: [UInt8], iterations: Int) -> SealKey {

@@ -22,6 +22,9 @@ public enum Refusal: Error, Equatable, Sendable {
     case truncatedBody
     case missingToken
     case badToken
+    /// A write to an account with a write check, without its write key
+    /// (``SyncRefusal/writeKeyNeeded``).
+    case writeKeyNeeded
     case notFound
     /// The path exists, but not for this method; `allowed` is what the Allow header says.
     case methodNotAllowed(allowed: String)
@@ -45,6 +48,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .replicaTaken(let failure): self = .replicaTaken(failure)
         case .keyTaken(let accountKey): self = .keyTaken(accountKey: accountKey)
         case .badToken: self = .badToken
+        case .writeKeyNeeded: self = .writeKeyNeeded
         }
     }
 
@@ -53,6 +57,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .malformed, .stampAhead, .truncatedBody: .badRequest
         case .replicaTaken, .keyTaken: .conflict
         case .missingToken, .badToken: .unauthorized
+        case .writeKeyNeeded: .forbidden
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .tooLarge: .contentTooLarge
@@ -69,6 +74,7 @@ public enum Refusal: Error, Equatable, Sendable {
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
+        case .writeKeyNeeded: "this account takes writes only with its write key, which comes from its passphrase: a token alone reads"
         case .notFound: "no such path"
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"

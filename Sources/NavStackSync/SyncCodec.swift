@@ -9,7 +9,7 @@ import NavStackCore
 
 extension SyncRequest {
     /// The body: `{"replica":…,"after":N,"ops":[…]}`, with `"key"`, `"drop_clear":true`,
-    /// `"snapshot"` with `"own_seq"`, and `"snapshots":true` when they are set.
+    /// `"snapshot"` with `"own_seq"`, `"snapshots":true` and `"write_key"` when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.object { json in
@@ -29,6 +29,9 @@ extension SyncRequest {
             }
             if takesSnapshots {
                 json.key("snapshots"); json.bool(true)
+            }
+            if let writeKey {
+                json.key("write_key"); json.string(writeKey)
             }
         }
         return writer.bytes

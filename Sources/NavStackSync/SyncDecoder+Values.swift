@@ -52,6 +52,17 @@ extension SyncDecoder {
         return text
     }
 
+    /// A write key: base64 text of 32 bytes (``SyncRequest/writeKey``).
+    mutating func writeKey() throws -> String {
+        guard reader.peek == UInt8(ascii: "\"") else {
+            try reader.skipValue(depth: 1)
+            throw SyncWireError.badWriteKey
+        }
+        let text = try reader.string()
+        guard text.utf8.count == 44, Base64.decode(text)?.count == 32 else { throw SyncWireError.badWriteKey }
+        return text
+    }
+
     mutating func replica(path: () -> String, depth: Int) throws -> String {
         let start = reader.index
         guard reader.peek == UInt8(ascii: "\"") else {

@@ -31,8 +31,12 @@ struct SyncDecoder {
         var snapshot: SyncSnapshot?
         var takesSnapshots: Bool?
         var ownSeq: Int64?
+        var writeKey: String?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "write_key":
+                guard writeKey == nil else { throw SyncWireError.repeated(path: key) }
+                writeKey = try decoder.writeKey()
             case "own_seq":
                 guard ownSeq == nil else { throw SyncWireError.repeated(path: key) }
                 ownSeq = try decoder.whole(path: { key }, 0...Int64.max, depth: 1)
@@ -73,6 +77,7 @@ struct SyncDecoder {
             snapshot: snapshot)
         request.takesSnapshots = takesSnapshots ?? false
         request.ownSeq = ownSeq ?? 0
+        request.writeKey = writeKey
         return request
     }
 

@@ -98,6 +98,12 @@ public struct SyncRequest: Equatable, Sendable {
     /// from before snapshots) is refused a pull from before the account's snapshot, where
     /// the operations it would need are no longer kept.
     public var takesSnapshots = true
+    /// The account's write key (base64 of 32 bytes, derived from the passphrase): proof
+    /// that the request comes from a replica that knows the passphrase, not only a token.
+    /// A log takes a write (operations, a snapshot, a drop, a key) to an account whose key
+    /// record has a `write_check` only with the key whose SHA-256 that is
+    /// (``SyncKeyShape/admits(writeKey:)``). It travels over TLS and is never served.
+    public var writeKey: String?
 
     public init(
         replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false,

@@ -10,6 +10,10 @@ public enum SyncRefusal: Error, Equatable, Sendable {
     case replicaTaken(SyncWireError)
     /// The request offers the account a key, and the account has another (`accountKey`).
     case keyTaken(accountKey: String)
+    /// The request writes to an account whose key record has a `write_check`, without
+    /// the write key it checks (``SyncRequest/writeKey``): a token without the passphrase
+    /// reads sealed bytes and writes nothing.
+    case writeKeyNeeded
     /// The token no longer names the account.
     case badToken
 }

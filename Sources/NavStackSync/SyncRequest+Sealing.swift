@@ -8,16 +8,29 @@ extension SyncRequest {
     /// refused (409, with the account's). Once it has a key, every operation must be sealed;
     /// before, none may be. `drop_clear` and a snapshot need the key. `clearAfter` is looked for only when
     /// ``asksForClearAfter(accountKey:)`` (it is a scan of the account's log), else `false`.
+    ///
+    /// A key offered must be a key record (``SyncKeyShape``): a token holder cannot give an
+    /// account text no device reads. A request that writes (operations, a snapshot, a
+    /// drop, a key kept) to an account whose record has a write check must carry the write
+    /// key it checks (``SyncRefusal/writeKeyNeeded``): a token alone reads and no more.
     public func sealing(accountKey: String?, clearAfter: Bool) throws(SyncRefusal) -> (key: String?, setsKey: Bool) {
         var effective = accountKey
         var setsKey = false
         if let offered = key {
             if let accountKey {
                 guard accountKey == offered else { throw .keyTaken(accountKey: accountKey) }
-            } else if !clearAfter {
-                effective = offered
-                setsKey = true
+            } else {
+                guard SyncKeyShape(text: offered) != nil else { throw .malformed(.notAKeyRecord) }
+                if !clearAfter {
+                    effective = offered
+                    setsKey = true
+                }
             }
+        }
+        if setsKey || !operations.isEmpty || dropClear || snapshot != nil, let effective,
+            SyncKeyShape(text: effective)?.admits(writeKey: writeKey) == false
+        {
+            throw .writeKeyNeeded
         }
         for (index, operation) in operations.enumerated() {
             if effective != nil, operation.sealed == nil { throw .malformed(.notSealed(path: "ops[\(index)]")) }

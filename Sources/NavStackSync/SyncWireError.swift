@@ -40,6 +40,10 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
     case snapshotWithoutKey
     /// A pull from before the account's snapshot by a replica that does not take one.
     case snapshotNeeded
+    /// A key offered that is not a key record (``SyncKeyShape``).
+    case notAKeyRecord
+    /// A `write_key` that is not base64 text of 32 bytes.
+    case badWriteKey
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -73,6 +77,8 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
         case .snapshotWithOperations: t(.syncWireSnapshotWithOperations)
         case .snapshotWithoutKey: t(.syncWireSnapshotWithoutKey)
         case .snapshotNeeded: t(.syncWireSnapshotNeeded)
+        case .notAKeyRecord: t(.syncWireNotAKeyRecord, ("limit", SyncLimits.maximumKeyBytes))
+        case .badWriteKey: t(.syncWireBadWriteKey)
         }
     }
 }

@@ -89,6 +89,23 @@ final class SealTests: XCTestCase {
         XCTAssertFalse(record.opens(with: other.1))
     }
 
+    /// A new record carries the SHA-256 of its key's write key, which every request sealed
+    /// with the key carries, and which no one reading the record can make; a record whose
+    /// write check is not its key's does not open.
+    func testARecordChecksItsWritersAndTheSealedRequestsCarryTheWriteKey() throws {
+        let shape = try XCTUnwrap(SyncKeyShape(text: Self.record.text))
+        XCTAssertEqual(shape.writeCheck, SHA256.hash(Self.key.writeKey))
+        XCTAssertNotEqual(Self.key.writeKey, Self.key.bytes)
+        let sealer = OperationSealer(key: Self.key, record: Self.record)
+        let request = sealer.seal(SyncRequest(replica: writer, after: 0, operations: operations()))
+        XCTAssertTrue(shape.admits(writeKey: request.writeKey))
+        XCTAssertFalse(Self.record.text.contains(try XCTUnwrap(request.writeKey)), "the record never shows the write key")
+        let otherCheck = Base64.encode(SHA256.hash([UInt8](repeating: 1, count: 32)))
+        let forged = Self.record.text.replacingOccurrences(of: Base64.encode(try XCTUnwrap(shape.writeCheck)), with: otherCheck)
+        XCTAssertNotEqual(forged, Self.record.text)
+        XCTAssertEqual(try XCTUnwrap(SyncKeyRecord(text: forged)).open(passphrase: "correct horse battery"), nil)
+    }
+
     func testARecordAServerCouldSendToDoHarmIsRefused() {
         let salt = Base64.encode([UInt8](repeating: 7, count: 16))
         let check = Base64.encode([UInt8](repeating: 0, count: 12 + SyncKeyRecord.checkText.count + 16))

@@ -58,6 +58,8 @@ final class OperationLogParityTests: XCTestCase {
         ("the key's rules", keyRules),
         ("snapshots kept, served, and what they drop", snapshots),
         ("the clock's bound", clockBound),
+        ("a key offered must be a key record", keyRecordShape),
+        ("a token is not enough to write", writeKey),
     ]
 
     static func idempotentPush(_ s: Session) async throws {
@@ -140,7 +142,44 @@ final class OperationLogParityTests: XCTestCase {
         XCTAssertEqual(pulled.answer?.operations.map(\.seq), [1])
     }
 
+    static func keyRecordShape(_ s: Session) async throws {
+        for text in ["x", #"{"kdf":"k1"}"#, keyRecord("extra").replacingOccurrences(of: "}", with: #","more":1}"#)] {
+            let refused = try await s.sync(mine, key: text)
+            XCTAssertEqual(refused.status, 400, "\(text) is no key record")
+        }
+        let weak = keyRecord("weak").replacingOccurrences(of: "100000", with: "1000")
+        let weakOffer = try await s.sync(mine, key: weak)
+        XCTAssertEqual(weakOffer.status, 400, "too few iterations")
+        let kept = try await s.sync(mine, key: keyRecord("kept"))
+        XCTAssertEqual(kept.answer?.key, keyRecord("kept"), "a record is kept once it is one")
+    }
+
+    static func writeKey(_ s: Session) async throws {
+        let record = keyRecord("writers", writeKey: writer)
+        let offeredWithout = try await s.sync(mine, key: record)
+        XCTAssertEqual(offeredWithout.status, 403, "a key with a write check is kept only from a replica with its write key")
+        let offered = try await s.sync(mine, key: record, writeKey: writer)
+        XCTAssertEqual(offered.answer?.key, record)
+        let written = try await s.sync(mine, after: offered.answer?.last ?? 0, [sealed(1)], writeKey: writer)
+        XCTAssertEqual(written.status, 200, "the write key writes")
+        let after = try XCTUnwrap(written.answer?.last)
+        let without = try await s.sync(theirs, after: after, [sealed(1)])
+        XCTAssertEqual(without.status, 403, "operations with a token alone")
+        let wrong = try await s.sync(theirs, after: after, [sealed(1)], writeKey: Base64.encode([UInt8](repeating: 9, count: 32)))
+        XCTAssertEqual(wrong.status, 403, "operations with another write key")
+        let snapshot = try await s.sync(theirs, after: after, snapshot: SyncSnapshot(seq: after, sealed: payload))
+        XCTAssertEqual(snapshot.status, 403, "a snapshot with a token alone")
+        let drop = try await s.sync(theirs, after: after, dropClear: true)
+        XCTAssertEqual(drop.status, 403, "drop_clear with a token alone")
+        let reads = try await s.sync(third)
+        XCTAssertEqual(reads.status, 200, "a token alone still reads")
+        XCTAssertEqual(reads.answer?.operations.map(\.replica), [mine], "nothing the token holder sent was kept")
+        XCTAssertNil(reads.answer?.snapshot)
+    }
+
     // MARK: - Requests and what they saw
+
+    static let writer = Base64.encode([UInt8](repeating: 7, count: 32))
 
     static let serverMillis: Int64 = 1_800_000_000_000
     static let mine = String(repeating: "1a", count: 16)
@@ -160,7 +199,14 @@ final class OperationLogParityTests: XCTestCase {
         .sealed(payload, seq: seq, millis: 1_700_000_000_000 + seq, counter: 0)
     }
 
-    static func keyRecord(_ name: String) -> String { #"{"kdf":"test","name":"\#(name)"}"# }
+    /// A key record as the server reads it (``SyncKeyShape``): its salt from `name`, with a
+    /// write check of `writeKey` when given.
+    static func keyRecord(_ name: String, writeKey: String? = nil) -> String {
+        let salt = Base64.encode(Array(String(repeating: name, count: 16).utf8.prefix(16)))
+        let check = Base64.encode([UInt8](repeating: 1, count: 72))
+        let writeCheck = writeKey.flatMap(Base64.decode).map { #","write_check":"\#(Base64.encode(SHA256.hash($0)))""# } ?? ""
+        return #"{"kdf":"pbkdf2-hmac-sha256","iterations":100000,"salt":"\#(salt)","check":"\#(check)"\#(writeCheck)}"#
+    }
 
     /// Runs `check` through the routes over `store` on a new account; returns what it saw.
     static func run(
@@ -194,11 +240,12 @@ final class OperationLogParityTests: XCTestCase {
         /// POST /v1/sync with the request, as `replica`; its status and answer, if 200.
         func sync(
             _ replica: String, after: Int64 = 0, _ operations: [SyncOperation] = [], key: String? = nil, dropClear: Bool = false,
-            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0
+            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0, writeKey: String? = nil
         ) async throws -> (status: Int, answer: SyncAnswer?) {
             var request = SyncRequest(
                 replica: replica, after: after, operations: operations, key: key, dropClear: dropClear, snapshot: snapshot)
             request.ownSeq = ownSeq
+            request.writeKey = writeKey
             let response = try await client.execute(
                 uri: "/v1/sync", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                 body: ByteBuffer(bytes: request.json()))

@@ -156,7 +156,9 @@ final class SyncRoutesTests: XCTestCase {
     func testAnAccountKeepsItsFirstKeyAndThenTakesSealedOperationsOnly() async throws {
         let log = MemoryOperationLog()
         let token = try XCTUnwrap(log.addUser(name: "ana"))
-        let key = #"{\"kdf\":\"k1\"}"#
+        // A key record as the server reads it (no write check: any token writes), as JSON text.
+        let key =
+            #"{\"kdf\":\"pbkdf2-hmac-sha256\",\"iterations\":100000,\"salt\":\"AAAAAAAAAAAAAAAAAAAAAA==\",\"check\":\"AAAAAAAAAAAAAAAAAAAAAA==\"}"#
         try await app(log).test(.router) { client in
             // No key yet: operations in clear are taken (an account from before encryption), sealed ones are not.
             _ = try answer(await sync(client, token: token, body(first, [operation(1)])))
@@ -169,7 +171,7 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(offered.operations.count, 1)
             response = try await sync(client, token: token, offering(second, after: 1, key: key))
             XCTAssertEqual(
-                String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"{\"kdf\":\"k1\"}","since_snapshot":1}"#)
+                String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"\#(key)","since_snapshot":1}"#)
             // From now on: sealed operations only, and every answer names the key.
             response = try await sync(client, token: token, body(first, after: 1, [operation(3)]))
             XCTAssertEqual(response.status, .badRequest)
@@ -182,7 +184,7 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(response.status, .conflict)
             XCTAssertEqual(
                 String(buffer: response.body),
-                #"{"error":"the account's operations are sealed with another key","key":"{\"kdf\":\"k1\"}"}"#)
+                #"{"error":"the account's operations are sealed with another key","key":"\#(key)"}"#)
             XCTAssertEqual(log.operationCount(name: "ana"), 3, "nothing of a refused request is kept")
             // The sealed operations reach the other replica as they were sent, with their writer's name.
             let pulled = try answer(await sync(client, token: token, body(first, after: 1)))

@@ -33,7 +33,8 @@ final class Account {
         // The account takes its key from the first replica that offers it.
         _ = try log.sync(
             account: holder,
-            request: SyncRequest(replica: String(repeating: "0", count: 32), after: 0, operations: [], key: Self.key.0.text))
+            request: Self.sealer.seal(
+                SyncRequest(replica: String(repeating: "0", count: 32), after: 0, operations: [], key: Self.key.0.text)))
     }
 
     /// What the log did with snapshots.
@@ -110,6 +111,7 @@ struct LogTransport: SyncTransport {
             case .keyTaken(let key): throw .keyTaken(record: key)
             case .badToken: throw .refusedToken
             case .malformed(let failure): throw .server(status: 400, message: failure.message(in: .english))
+            case .writeKeyNeeded: throw .server(status: 403, message: "write key needed")
             }
         } catch {
             preconditionFailure("the codec reads back what it writes: \(error)")

@@ -9,6 +9,7 @@ exit status is 1 when any failed. Standard library only.
 """
 
 import base64
+import hashlib
 import http.client
 import json
 import os
@@ -118,12 +119,21 @@ def new_user(name):
     return out.strip()
 
 
+def key_record(name):
+    """A key record as the server reads it (SyncKeyShape), its salt from `name`, without a
+    write check: the account takes writes from its tokens, as one keyed before write keys."""
+    salt = base64.b64encode(hashlib.sha256(name.encode()).digest()[:16]).decode()
+    check = base64.b64encode(bytes(72)).decode()
+    return json.dumps({"kdf": "pbkdf2-hmac-sha256", "iterations": 100000, "salt": salt, "check": check},
+                      separators=(",", ":"))
+
+
 def new_sealed_user(name):
     """A user whose account holds a key record (given by a first sync), so that its pushes
     are sealed operations: the server's usual push, one statement (navstack_push_page)."""
     token = new_user(name)
-    status = sync(SERVER_A, token, new_replica(), 0, [], key=f"key-record-of-{name}")[0]
-    assert status == 200 and psql(f"SELECT key FROM account WHERE name = '{name}'") == f"key-record-of-{name}", status
+    status = sync(SERVER_A, token, new_replica(), 0, [], key=key_record(name))[0]
+    assert status == 200 and psql(f"SELECT key FROM account WHERE name = '{name}'") == key_record(name), status
     return token
 
 
@@ -382,7 +392,7 @@ def check_revoked_while_held():
             name = f"held-{'sealed-' if sealed else ''}{'told' if told else 'untold'}"
             token = new_sealed_user(name) if sealed else new_user(name)
             account = account_id(name)
-            key = f"key-record-of-{name}" if sealed else None
+            key = key_record(name) if sealed else None
             writer = new_replica()
             ops = seal(make_ops(2, tag="hj")) if sealed else make_ops(2, tag="hj")
             before = [sync(server, token, writer, 0, ops, key=key)[0] for server in (SERVER_A, SERVER_B)]
@@ -405,7 +415,7 @@ def check_revoked_while_held():
             refused = [
                 sync(SERVER_A, token, writer, 0, more, key=key),  # a push (sealed: one statement)
                 sync(SERVER_B, token, new_replica(), 0, [], key=key),  # a pull
-                sync(SERVER_A, token, new_replica(), 0, [], key="another key record"),  # a key: 409 if it were good
+                sync(SERVER_A, token, new_replica(), 0, [], key=key_record("another")),  # a key: 409 if it were good
             ]
             check(f"a {kind}token both servers still hold after it went (untold) is refused 401 by the sync's statement"
                   f" for a push, a pull and another key; nothing kept",

@@ -164,6 +164,20 @@ extension Catalog {
             "the server holds another key for this account than this store: the account was removed and made again, or this is another server; nothing was applied",
         .syncBadKeyRecord:
             "the server's key record of this account cannot be read",
+        .syncWireNotAKeyRecord:
+            "key is not a key record: a JSON object of kdf \"pbkdf2-hmac-sha256\", iterations, salt, check and write_check, of at most {limit} bytes",
+        .syncWireBadWriteKey:
+            "write_key must be base64 text of 32 bytes",
+        .syncSetAside:
+            "set aside {count} operation(s) from replica {replica} that this account's key does not open (sent with a token, without the passphrase, or changed on the server); the rest was applied. On the server, navstack-server user drop-replica NAME {replica} removes them",
+        .syncClearNeedsMigrate:
+            "the server holds this account's tasks without a key, not end-to-end encrypted: if the account was never encrypted, run navstack sync --migrate to encrypt it with this passphrase; if it was, the server lost or dropped its key. Nothing was applied or sent",
+        .syncMadeKey:
+            "made a new key for this account's tasks from the passphrase: every other device of the account needs the same passphrase",
+        .syncKeyMissing:
+            "the server answered without this account's key, which it held before: it lost or dropped it (a restore from an old backup, or a changed server); nothing was applied or sent",
+        .syncRestored:
+            "the server's log was restored from a backup since this device last synced: it pulled the account again from the start and sent again every task it holds",
         .syncKeyNotKept:
             "the server does not keep the key this device offered for the account: it answered without it and had nothing more to send; nothing was sent",
         .syncKeyTaken:

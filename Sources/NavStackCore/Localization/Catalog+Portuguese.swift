@@ -168,6 +168,20 @@ extension Catalog {
             "o servidor tem outra chave para esta conta que não a deste armazenamento: a conta foi removida e criada de novo, ou este é outro servidor; nada foi aplicado",
         .syncBadKeyRecord:
             "o registro de chave desta conta no servidor não pode ser lido",
+        .syncWireNotAKeyRecord:
+            "key não é um registro de chave: um objeto JSON de kdf \"pbkdf2-hmac-sha256\", iterations, salt, check e write_check, de no máximo {limit} bytes",
+        .syncWireBadWriteKey:
+            "write_key deve ser texto base64 de 32 bytes",
+        .syncSetAside:
+            "{count} operação(ões) da réplica {replica} que a chave desta conta não abre ficaram de lado (enviadas com um token, sem a frase secreta, ou alteradas no servidor); o resto foi aplicado. No servidor, navstack-server user drop-replica NOME {replica} as remove",
+        .syncClearNeedsMigrate:
+            "o servidor guarda as tarefas desta conta sem chave, sem criptografia de ponta a ponta: se a conta nunca foi criptografada, execute navstack sync --migrate para criptografá-la com esta frase secreta; se foi, o servidor perdeu ou descartou a chave. Nada foi aplicado nem enviado",
+        .syncMadeKey:
+            "foi criada uma nova chave para as tarefas desta conta a partir da frase secreta: todos os outros dispositivos da conta precisam da mesma frase secreta",
+        .syncKeyMissing:
+            "o servidor respondeu sem a chave desta conta, que ele tinha antes: ele a perdeu ou descartou (uma restauração de um backup antigo, ou um servidor alterado); nada foi aplicado nem enviado",
+        .syncRestored:
+            "o registro do servidor foi restaurado de um backup desde a última sincronização deste dispositivo: ele baixou a conta de novo desde o início e enviou de novo todas as tarefas que tem",
         .syncKeyNotKept:
             "o servidor não guarda a chave que este dispositivo ofereceu para a conta: respondeu sem ela e não tinha mais nada a enviar; nada foi enviado",
         .syncKeyTaken:

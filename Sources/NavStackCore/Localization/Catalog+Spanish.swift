@@ -168,6 +168,20 @@ extension Catalog {
             "el servidor tiene otra clave para esta cuenta que la de este almacén: la cuenta se eliminó y se creó de nuevo, o este es otro servidor; no se aplicó nada",
         .syncBadKeyRecord:
             "el registro de clave de esta cuenta en el servidor no se puede leer",
+        .syncWireNotAKeyRecord:
+            "key no es un registro de clave: un objeto JSON de kdf \"pbkdf2-hmac-sha256\", iterations, salt, check y write_check, de {limit} bytes como máximo",
+        .syncWireBadWriteKey:
+            "write_key debe ser texto base64 de 32 bytes",
+        .syncSetAside:
+            "se apartaron {count} operación(es) de la réplica {replica} que la clave de esta cuenta no abre (enviadas con un token, sin la frase de paso, o cambiadas en el servidor); el resto se aplicó. En el servidor, navstack-server user drop-replica NOMBRE {replica} las quita",
+        .syncClearNeedsMigrate:
+            "el servidor guarda las tareas de esta cuenta sin clave, sin cifrado de extremo a extremo: si la cuenta nunca se cifró, ejecute navstack sync --migrate para cifrarla con esta frase de paso; si se cifró, el servidor perdió o descartó su clave. No se aplicó ni se envió nada",
+        .syncMadeKey:
+            "se creó una clave nueva para las tareas de esta cuenta a partir de la frase de paso: todos los demás dispositivos de la cuenta necesitan la misma frase de paso",
+        .syncKeyMissing:
+            "el servidor respondió sin la clave de esta cuenta, que tenía antes: la perdió o la descartó (una restauración de una copia antigua, o un servidor cambiado); no se aplicó ni se envió nada",
+        .syncRestored:
+            "el registro del servidor se restauró desde una copia desde la última sincronización de este dispositivo: descargó la cuenta de nuevo desde el principio y volvió a enviar todas las tareas que tiene",
         .syncKeyNotKept:
             "el servidor no guarda la clave que este dispositivo ofreció para la cuenta: respondió sin ella y no tenía nada más que enviar; no se envió nada",
         .syncKeyTaken:

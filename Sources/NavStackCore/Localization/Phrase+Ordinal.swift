@@ -374,6 +374,13 @@ extension Phrase {
         case .subtasksNone: 363
         case .treeChangedSince: 364
         case .syncKeyNotKept: 365
+        case .syncWireNotAKeyRecord: 366
+        case .syncWireBadWriteKey: 367
+        case .syncSetAside: 368
+        case .syncClearNeedsMigrate: 369
+        case .syncMadeKey: 370
+        case .syncKeyMissing: 371
+        case .syncRestored: 372
         }
     }
 }

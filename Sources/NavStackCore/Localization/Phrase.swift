@@ -396,4 +396,11 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case subtasksNone = "list.subtasksNone"
     case treeChangedSince = "error.treeChangedSince"
     case syncKeyNotKept = "sync.keyNotKept"
+    case syncWireNotAKeyRecord = "syncWire.notAKeyRecord"
+    case syncWireBadWriteKey = "syncWire.badWriteKey"
+    case syncSetAside = "sync.setAside"
+    case syncClearNeedsMigrate = "sync.clearNeedsMigrate"
+    case syncMadeKey = "sync.madeKey"
+    case syncKeyMissing = "sync.keyMissing"
+    case syncRestored = "sync.restored"
 }
