@@ -304,6 +304,26 @@ extension SQLiteStore {
             DROP TABLE temp.moved;
             """
         ),
+        // What sync could not open, and where the server's log was: each operation of an
+        // answer that the account's key does not open is set aside here (kept as it came,
+        // applied never), and `epoch` is the server log's restore epoch the profile last
+        // saw (docs/sync.md, "When the server's log goes back").
+        (
+            "v11: operations set aside, the server's epoch",
+            """
+            CREATE TABLE sync_aside (
+                profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+                replica TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                server_seq INTEGER NOT NULL,
+                millis INTEGER NOT NULL,
+                counter INTEGER NOT NULL,
+                sealed TEXT NOT NULL,
+                PRIMARY KEY (profile_id, replica, seq)
+            ) WITHOUT ROWID;
+            ALTER TABLE sync ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
+            """
+        ),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -312,7 +332,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        10,
+        11,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -391,7 +411,8 @@ extension SQLiteStore {
             counter INTEGER NOT NULL DEFAULT 0,
             seal_state INTEGER NOT NULL DEFAULT 0,
             seal_key TEXT NOT NULL DEFAULT '',
-            seal_record TEXT NOT NULL DEFAULT ''
+            seal_record TEXT NOT NULL DEFAULT '',
+            epoch TEXT NOT NULL DEFAULT ''
         );
         CREATE TABLE sync_outbox (
             profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -433,6 +454,16 @@ extension SQLiteStore {
             title TEXT NOT NULL,
             fields TEXT NOT NULL
         );
+        CREATE TABLE sync_aside (
+            profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
+            replica TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            server_seq INTEGER NOT NULL,
+            millis INTEGER NOT NULL,
+            counter INTEGER NOT NULL,
+            sealed TEXT NOT NULL,
+            PRIMARY KEY (profile_id, replica, seq)
+        ) WITHOUT ROWID;
         """
     )
 
@@ -528,7 +559,10 @@ extension SQLiteStore {
         v10["profile"]?.removeAll { $0 == "changes" }
         v10["op"]? += ["part", "writer"]
         v10["undone"] = ["seq", "profile_id", "turn", "by"]
-        return columns + [columns[4], columns[4], v8, v9, v10]
+        var v11 = v10
+        v11["sync"]? += ["epoch"]
+        v11["sync_aside"] = ["profile_id", "replica", "seq", "server_seq", "millis", "counter", "sealed"]
+        return columns + [columns[4], columns[4], v8, v9, v10, v11]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

@@ -7,6 +7,14 @@ public struct SyncRound: Equatable, Sendable {
     public var received: Int
     /// Local values another replica's later change replaced (shown, and undoable).
     public var conflicts: Int
+    /// Operations newly set aside (they did not open with the account's key), by replica,
+    /// in the order first seen.
+    public var setAside: [(replica: String, count: Int)] = []
+
+    public static func == (lhs: SyncRound, rhs: SyncRound) -> Bool {
+        lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
+            && lhs.setAside.elementsEqual(rhs.setAside) { $0.replica == $1.replica && $0.count == $1.count }
+    }
 }
 
 extension SQLiteStore {
@@ -69,8 +77,14 @@ extension SQLiteStore {
                 try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
             }
             try Self.save(db, state)
+            let setAside = try Self.setAside(db, profile: state.profile, answer.setAside)
+            // The server's epoch as first seen; one that changes is the caller's to notice
+            // (``restartSync(_:epoch:)``).
+            if let epoch = answer.epoch {
+                try db.run("UPDATE sync SET epoch = ? WHERE profile_id = ? AND epoch = ''", [epoch, state.profile])
+            }
             let received = answer.operations.count + (answer.snapshot?.registers.count ?? 0)
-            return SyncRound(received: received, conflicts: conflicts)
+            return SyncRound(received: received, conflicts: conflicts, setAside: setAside.map { (replica: $0.0, count: $0.1) })
         }
     }
 

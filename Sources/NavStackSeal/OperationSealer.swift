@@ -29,19 +29,22 @@ public struct OperationSealer: Sendable {
         return sealed
     }
 
-    /// `answer` with every operation's payload opened and read; the first that does not
-    /// open, or opens to something that is not a payload, is thrown.
-    public func open(_ answer: SyncAnswer) throws(SealError) -> SyncAnswer {
+    /// `answer` with every operation's payload opened and read; those that do not open, or
+    /// open to something that is not a payload, are set aside (``SyncAnswer/setAside``), as
+    /// they came: one bad operation never holds back the others (docs/sync.md).
+    public func open(_ answer: SyncAnswer) -> SyncAnswer {
         var opened = answer
         opened.operations = []
         opened.operations.reserveCapacity(answer.operations.count)
         let context = key.context()
         for operation in answer.operations {
-            let unopenable = SealError(replica: operation.replica, seq: operation.seq)
             guard let text = operation.sealed, let bytes = Base64.decode(text),
                 let payload = context.open(bytes, associated: associated(operation, replica: operation.replica)),
                 let plain = try? operation.opened(payload: payload)
-            else { throw unopenable }
+            else {
+                opened.setAside.append(operation)
+                continue
+            }
             opened.operations.append(plain)
         }
         return opened
@@ -85,14 +88,4 @@ public struct OperationSealer: Sendable {
         }
         return data
     }
-}
-
-/// An operation whose payload does not open: changed or moved on the server, or
-/// sealed with another key.
-public struct SealError: CatalogError, Equatable {
-    public let replica: String
-    public let seq: Int64
-
-    /// The message in a catalog's language: a sync's, for the operation that does not open.
-    public func message(in t: Catalog) -> String { SyncError.unopenable(replica: replica, seq: seq).message(in: t) }
 }

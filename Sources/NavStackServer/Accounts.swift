@@ -14,14 +14,18 @@ public enum UserCommand: Equatable, Sendable {
     case remove(String)
     /// The accounts' names and how many tokens each has.
     case list
+    /// The operations one replica of the account sent are removed (and any it sends later
+    /// kept as usual): what its devices set aside, not opening with the account's key.
+    case dropReplica(String, replica: String)
 
     public enum Action: String, CaseIterable, Sendable {
         case add, token, revoke, remove, list
+        case dropReplica = "drop-replica"
     }
 
-    /// The command of `action` on `name`, which every action but `list` has (its spec
-    /// asks for it).
-    init(_ action: Action, name: String?) {
+    /// The command of `action` on `name` (and `replica`), which every action but `list`
+    /// has (its spec asks for them).
+    init(_ action: Action, name: String?, replica: String? = nil) {
         guard action != .list else {
             self = .list
             return
@@ -33,6 +37,9 @@ public enum UserCommand: Equatable, Sendable {
         case .revoke: self = .revoke(name)
         case .remove: self = .remove(name)
         case .list: self = .list
+        case .dropReplica:
+            guard let replica else { preconditionFailure("user drop-replica takes a REPLICA") }
+            self = .dropReplica(name, replica: replica)
         }
     }
 }
@@ -95,6 +102,22 @@ public enum Accounts {
                 return (tokens, operations)
             }
             return "removed '\(name)' with \(count(tokens, "token")) and \(count(operations, "operation"))"
+        case .dropReplica(let name, let replica):
+            let dropped = try await connection.withTransaction(logger: logger) { connection in
+                // Under the account's lock, as a push takes it (``remove`` says why the order).
+                guard
+                    let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
+                        .value(Int64.self)
+                else { throw Failure.noSuchAccount(name) }
+                for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
+                return try await connection.query(
+                    """
+                    WITH gone AS (DELETE FROM op WHERE account_id = \(found) AND replica = \(replica) RETURNING 1)
+                    SELECT count(*) FROM gone
+                    """, logger: logger
+                ).value(Int64.self) ?? 0
+            }
+            return "dropped \(count(dropped, "operation")) of replica \(replica) from '\(name)'"
         case .list:
             let rows = try await connection.query(
                 """

@@ -251,7 +251,76 @@ public enum Migrations {
                 FOR EACH STATEMENT EXECUTE FUNCTION navstack_tokens_gone()
                 """,
             ]),
+        // The log's restore epoch (``Migrations/epoch(on:logger:)``): a random text kept
+        // with the identity of the database and its `op` table it was made for. And the
+        // page of a replica that could not open the account's snapshot and asks for the
+        // log instead (`"snapshots"` absent): `navstack_page` without its start at the
+        // snapshot, read only while the log holds everything after the replica's `after`
+        // (SyncRequest.startsFromSnapshot).
+        Migration(
+            version: 7, name: "the log's restore epoch; the page without the snapshot",
+            statements: [
+                """
+                CREATE FUNCTION navstack_whole_page(bigint, bigint, text, integer)
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE sql STABLE AS $function$
+                WITH page AS (
+                    SELECT server_seq, replica, seq, millis, counter, task, field, value, old
+                    FROM op
+                    WHERE account_id = $1 AND replica <> $3 AND server_seq > $2
+                        AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
+                    ORDER BY server_seq
+                    LIMIT $4
+                )
+                SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
+                    coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
+                    account.ops - coalesce(snapshot.ops, 0),
+                    coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
+                    coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
+                    coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
+                FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
+                WHERE account.id = $1
+                $function$
+                """,
+                """
+                CREATE TABLE log_epoch (
+                    id integer PRIMARY KEY CHECK (id = 1),
+                    identity text NOT NULL,
+                    epoch text NOT NULL
+                )
+                """
+            ]),
     ]
+
+    /// The log's restore epoch, made again when the database is not the one it was made
+    /// for: a restore from a backup (into a new database, or with its tables made again,
+    /// as `pg_restore --clean` and a plain dump into an empty database do) gives the
+    /// database or its `op` table another oid, and the epoch copied with the backup no
+    /// longer matches them. Every answer names it, and a replica that sees it change
+    /// pulls from the start and sends again what it holds (docs/server.md, "Backups and
+    /// restores"). Read once at start-up: servers are started again after a restore.
+    public static func epoch(on connection: PostgresConnection, logger: Logger) async throws -> String {
+        try await connection.query(
+            """
+            INSERT INTO log_epoch (id, identity, epoch)
+            SELECT 1, identity, md5(identity || random()::text || clock_timestamp()::text)
+            FROM (SELECT (SELECT oid FROM pg_database WHERE datname = current_database())::text || '.'
+                || 'op'::regclass::oid::text AS identity) AS here
+            ON CONFLICT (id) DO UPDATE SET identity = excluded.identity, epoch = excluded.epoch
+            WHERE log_epoch.identity <> excluded.identity
+            """, logger: logger
+        ).drain()
+        var epoch = ""
+        for try await text in try await connection.query("SELECT epoch FROM log_epoch WHERE id = 1", logger: logger)
+            .decode(String.self)
+        {
+            epoch = text
+        }
+        return epoch
+    }
 
     /// The session advisory lock held while migrating, so that instances starting together
     /// migrate one after the other. Negative: account ids, which the sync's transaction

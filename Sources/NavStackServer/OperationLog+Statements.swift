@@ -291,6 +291,19 @@ extension OperationLog {
         }
     }
 
+    /// ``Page`` that never starts at the snapshot (`navstack_whole_page`, schema migration
+    /// 7): for a replica that asks for the log, having not opened the snapshot.
+    struct WholePage: PageStatement {
+        static let name = "navstack.whole-page"
+        static let sql = "SELECT * FROM navstack_whole_page($1, $2, $3, $4)"
+
+        let page: Page
+
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(page.account, page.after, page.replica, Page.rows)
+        }
+    }
+
     /// A row when the token still names the account: the first statement of a sync's
     /// transaction when the server held the token's account (``TokenCache``).
     struct ConfirmToken: PostgresPreparedStatement {

@@ -7,9 +7,12 @@ import PostgresNIO
 /// of server instances can share one database.
 public struct OperationLog: OperationStore {
     let client: PostgresClient
+    /// The log's restore epoch, which every answer names (``Migrations/epoch(on:logger:)``).
+    let epoch: String?
 
-    public init(client: PostgresClient) {
+    public init(client: PostgresClient, epoch: String? = nil) {
         self.client = client
+        self.epoch = epoch
     }
 
     /// Whether the database answers: `SELECT 1`.
@@ -92,8 +95,9 @@ public struct OperationLog: OperationStore {
                     throw Self.accountGone(failure) ? Refusal.badToken : failure
                 }
             }
-            let page = try await Self.pull(
+            var page = try await Self.pull(
                 account: account, request: request, read: pushed, confirming: unconfirmed, on: connection, logger: logger)
+            page.epoch = epoch
             return SyncOutcome(account: account, answer: page)
         }
     }
@@ -212,7 +216,15 @@ public struct OperationLog: OperationStore {
         } else {
             page = try await read(statement, on: connection, logger: logger) ?? PageRead()
         }
-        guard try starts(request, from: page) else { return page.answer(after: request.after) }
+        guard try starts(request, from: page) else {
+            // The statement's page starts at the snapshot, which this replica does not
+            // take: the log, which holds everything after its `after`.
+            if SyncSnapshot.startsPull(after: request.after, snapshot: page.snapshot, trimmed: page.trimmed) {
+                let whole = try await read(WholePage(page: statement), on: connection, logger: logger) ?? PageRead()
+                return whole.answer(after: request.after)
+            }
+            return page.answer(after: request.after)
+        }
         if let snapshot = try await snapshot(of: account, on: connection, logger: logger), snapshot.seq == page.snapshot {
             return page.answer(after: request.after, from: snapshot)
         }

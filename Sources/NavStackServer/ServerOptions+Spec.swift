@@ -89,18 +89,28 @@ extension ServerOptions {
             discussion = "The devices keep their tasks; the server keeps nothing of the account."
         case .list:
             abstract = "List the accounts, one a line: the name, a tab, and how many tokens it has, sorted by name."
+        case .dropReplica:
+            abstract = "Remove the operations the replica REPLICA sent to the account NAME, and print how many."
+            discussion = """
+                For operations the account's devices set aside because its key does not open \
+                them (navstack sync names the replica): sent with a token by someone without \
+                the passphrase, or changed in the database. What the replica sends later is \
+                kept as usual; user revoke stops its token.
+                """
         }
         let refused =
             switch action {
             case .add: "the account exists already or "
             case .list: ""
-            case .token, .revoke, .remove: "there is no such account or "
+            case .token, .revoke, .remove, .dropReplica: "there is no such account or "
             }
         let exitStatus = "Exit status: 0 when done, 1 when \(refused)the database cannot be used, 64 on bad usage."
         return CommandSpec(
             name: "navstack-server user \(action.rawValue)", abstract: abstract,
             discussion: discussion.isEmpty ? exitStatus : discussion + "\n\n" + exitStatus,
             options: databaseOptions,
-            arguments: action == .list ? [] : name)
+            arguments: action == .list
+                ? [] : action == .dropReplica
+                    ? name + [CommandSpec.Argument("REPLICA", help: "The replica: 32 lowercase hexadecimal digits.")] : name)
     }
 }

@@ -70,7 +70,8 @@ public struct ServerOptions: Equatable, Sendable {
             command: .serve, database: try database(parsed, environment: environment), host: defaultHost,
             port: defaultPort, logLevel: try parsed.choice("log-level", as: Logger.Level.self) ?? .info)
         if let action {
-            options.command = .user(try UserCommand(action, name: parsed.arguments.first.map(userName)))
+            let replica = try parsed.arguments.dropFirst().first.map(replicaID)
+            options.command = .user(UserCommand(action, name: try parsed.arguments.first.map(userName), replica: replica))
             return .run(options)
         }
         if let listen = parsed.value("listen") {
@@ -144,6 +145,15 @@ public struct ServerOptions: Equatable, Sendable {
     }
 
     /// A user's name: 1 to 100 characters, none of them a control character.
+    /// A replica id as answers name it: 32 lowercase hexadecimal digits.
+    static func replicaID(_ replica: String) throws(UsageError) -> String {
+        guard replica.utf8.count == 32, replica.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else {
+            throw .invalidValue(option: "<REPLICA>", value: replica, problem: .notOneOf(["32 lowercase hexadecimal digits"]))
+        }
+        return replica
+    }
+
     static func userName(_ name: String) throws(UsageError) -> String {
         guard (1...100).contains(name.count), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {

@@ -37,12 +37,12 @@ public enum SyncServer {
         logger.info(
             "starting",
             metadata: ["listen": "\(options.host):\(options.port)", "database": "\(database.description)"])
-        try await migrate(database, logger: logger)
+        let epoch = try await migrate(database, logger: logger)
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
         // Tokens are held once the server listens for tokens that go.
         let tokens = TokenCache(trusted: false)
         let connections = OpenConnections(maximum: options.limits.connectionsWithinOpenFiles())
-        let routes = SyncRoutes(log: OperationLog(client: client), tokens: tokens, connections: connections)
+        let routes = SyncRoutes(log: OperationLog(client: client, epoch: epoch), tokens: tokens, connections: connections)
         if connections.maximum < options.limits.maximumConnections {
             logger.notice(
                 "fewer connections than asked, for the limit on open files",
@@ -82,9 +82,12 @@ public enum SyncServer {
 
     /// Applies the migrations through a connection of its own: at start-up a wrong
     /// address or password fails at once, with the database's reason.
-    static func migrate(_ database: DatabaseAddress, logger: Logger) async throws {
-        _ = try await withConnection(to: database, logger: logger) { connection in
+    /// Migrates the database; returns the log's restore epoch (``Migrations/epoch(on:logger:)``).
+    @discardableResult
+    static func migrate(_ database: DatabaseAddress, logger: Logger) async throws -> String {
+        try await withConnection(to: database, logger: logger) { connection in
             try await Migrations.apply(on: connection, logger: logger)
+            return try await Migrations.epoch(on: connection, logger: logger)
         }
     }
 

@@ -45,7 +45,7 @@ public final class MemoryOperationLog: Sendable {
         var seq: Int64
     }
 
-    private struct State {
+    fileprivate struct State {
         var accounts: [Int64: Account] = [:]
         /// Each account's id, by name.
         var names: [String: Int64] = [:]
@@ -53,9 +53,30 @@ public final class MemoryOperationLog: Sendable {
         var tokens: [String: Int64] = [:]
         var lastServerSeq: Int64 = 0
         var counts = Counts()
+        /// The log's restore epoch: made anew when the log is restored from a backup
+        /// (``restore(_:)``), as the server's is for a database restored.
+        var epoch = BearerToken.random()
     }
 
     private let state = Mutex(State())
+
+    /// A copy of everything the log holds, as a backup of the server's database is.
+    public struct Backup: Sendable {
+        fileprivate let state: State
+    }
+
+    /// Everything the log holds now.
+    public func backup() -> Backup {
+        Backup(state: state.withLock { $0 })
+    }
+
+    /// Puts back what `backup` held, every change since lost, under a new restore epoch.
+    public func restore(_ backup: Backup) {
+        state.withLock { state in
+            state = backup.state
+            state.epoch = BearerToken.random()
+        }
+    }
 
     public init(pageSize: Int = SyncLimits.pageSize, leastOperations: Int = SyncSnapshot.leastOperations) {
         self.pageSize = pageSize
@@ -181,6 +202,7 @@ public final class MemoryOperationLog: Sendable {
             answer.key = account.key
             answer.snapshot = snapshot
             answer.sinceSnapshot = account.key == nil ? nil : account.taken - account.takenThroughSnapshot
+            answer.epoch = state.epoch
             return SyncOutcome(account: id, answer: answer)
         }
     }

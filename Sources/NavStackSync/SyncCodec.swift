@@ -51,7 +51,7 @@ extension SyncRequest {
 
 extension SyncAnswer {
     /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order, then
-    /// `"key"`, `"snapshot"` and `"since_snapshot"` when they are set.
+    /// `"key"`, `"snapshot"`, `"since_snapshot"` and `"epoch"` when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.reserveCapacity(
@@ -69,6 +69,9 @@ extension SyncAnswer {
             }
             if let sinceSnapshot {
                 json.key("since_snapshot"); json.number(Int(sinceSnapshot))
+            }
+            if let epoch {
+                json.key("epoch"); json.string(epoch)
             }
         }
         return writer.bytes

@@ -52,6 +52,22 @@ extension SyncDecoder {
         return text
     }
 
+    /// A restore epoch: 1 to 64 bytes of letters, digits, `-` and `_`.
+    mutating func epoch() throws -> String {
+        guard reader.peek == UInt8(ascii: "\"") else {
+            try reader.skipValue(depth: 1)
+            throw SyncWireError.badEpoch
+        }
+        let text = try reader.string()
+        guard (1...64).contains(text.utf8.count),
+            text.utf8.allSatisfy({
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            })
+        else { throw SyncWireError.badEpoch }
+        return text
+    }
+
     /// A write key: base64 text of 32 bytes (``SyncRequest/writeKey``).
     mutating func writeKey() throws -> String {
         guard reader.peek == UInt8(ascii: "\"") else {

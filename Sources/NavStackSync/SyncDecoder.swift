@@ -88,8 +88,12 @@ struct SyncDecoder {
         var accountKey: String??
         var snapshot: SyncSnapshot?
         var sinceSnapshot: Int64?
+        var epoch: String?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "epoch":
+                guard epoch == nil else { throw SyncWireError.repeated(path: key) }
+                epoch = try decoder.epoch()
             case "snapshot":
                 guard snapshot == nil else { throw SyncWireError.repeated(path: key) }
                 snapshot = try decoder.snapshot()
@@ -116,9 +120,11 @@ struct SyncDecoder {
         guard let operations else { throw SyncWireError.missing(path: "ops") }
         guard let last else { throw SyncWireError.missing(path: "last") }
         guard let more else { throw SyncWireError.missing(path: "more") }
-        return SyncAnswer(
+        var answer = SyncAnswer(
             operations: operations, last: last, more: more, key: accountKey ?? nil, snapshot: snapshot,
             sinceSnapshot: sinceSnapshot)
+        answer.epoch = epoch
+        return answer
     }
 
     /// Nothing but blanks after the body's object.

@@ -44,6 +44,14 @@ public enum SyncError: CatalogError, Equatable, Sendable {
     case unopenable(replica: String, seq: Int64)
     /// An answer's snapshot does not open with the account's key, or cannot be read.
     case unopenableSnapshot(seq: Int64)
+    /// The account holds operations in clear and no key, and this device, which has a
+    /// passphrase, was not asked to move it to encryption (`navstack sync --migrate`).
+    case clearNeedsMigrate
+    /// The server answered without the account's key, which this profile knows it held.
+    case keyMissing
+    /// The server's log went back (its restore epoch is now `epoch`): the sync starts over
+    /// from the start, once a run.
+    case serverRestored(epoch: String)
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -68,6 +76,9 @@ public enum SyncError: CatalogError, Equatable, Sendable {
         case .keyNotKept: t(.syncKeyNotKept)
         case .unopenable(let replica, let seq): t(.syncUnopenable, ("replica", replica.escapedForDisplay), ("seq", seq))
         case .unopenableSnapshot(let seq): t(.syncUnopenableSnapshot, ("seq", seq))
+        case .clearNeedsMigrate: t(.syncClearNeedsMigrate)
+        case .keyMissing: t(.syncKeyMissing)
+        case .serverRestored: t(.syncRestored)
         }
     }
 }

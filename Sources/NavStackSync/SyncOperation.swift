@@ -137,6 +137,13 @@ public struct SyncAnswer: Equatable, Sendable {
     /// How many operations the account took since its snapshot (all of them, when it has
     /// none), for a sealed account: a replica makes a new snapshot when they are many.
     public var sinceSnapshot: Int64?
+    /// The server log's restore epoch (docs/sync.md, "When the server's log goes back"):
+    /// it changes when the log is restored from a backup, and a replica that sees it
+    /// change pulls from the start and sends again what it holds.
+    public var epoch: String?
+    /// The operations a replica could not open with the account's key, set aside when the
+    /// answer was opened (kept, never applied): the replica's own, never on the wire.
+    public var setAside: [SyncOperation] = []
 
     public init(
         operations: [SyncOperation], last: Int64, more: Bool, key: String? = nil, snapshot: SyncSnapshot? = nil,

@@ -54,9 +54,16 @@ extension SyncRequest {
     /// ``SyncSnapshot/startsPull(after:snapshot:trimmed:)`` says. A replica that does not
     /// take snapshots (one from before them) is refused such a pull (400), which it could
     /// only get wrong.
+    ///
+    /// A replica that does not take the snapshot (one that could not open it, or one from
+    /// before snapshots) pulls the log instead while the log holds everything after its
+    /// `after` (nothing it needs was dropped).
     public func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(SyncRefusal) -> Bool {
         guard SyncSnapshot.startsPull(after: after, snapshot: seq, trimmed: trimmed) else { return false }
-        guard takesSnapshots else { throw .malformed(.snapshotNeeded) }
+        guard takesSnapshots else {
+            if after >= trimmed { return false }
+            throw .malformed(.snapshotNeeded)
+        }
         return true
     }
 }

@@ -44,6 +44,8 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
     case notAKeyRecord
     /// A `write_key` that is not base64 text of 32 bytes.
     case badWriteKey
+    /// An `epoch` that is not 1 to 64 letters, digits, `-` or `_`.
+    case badEpoch
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -79,6 +81,7 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
         case .snapshotNeeded: t(.syncWireSnapshotNeeded)
         case .notAKeyRecord: t(.syncWireNotAKeyRecord, ("limit", SyncLimits.maximumKeyBytes))
         case .badWriteKey: t(.syncWireBadWriteKey)
+        case .badEpoch: t(.syncWireBadEpoch)
         }
     }
 }

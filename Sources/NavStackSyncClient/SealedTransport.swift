@@ -12,28 +12,44 @@ struct SealedTransport {
     let transport: any SyncTransport
     let seal: SyncSeal
     let sealer: OperationSealer
+    /// The server log's restore epoch the profile saw last (empty: none yet).
+    let epoch: String
+    /// Whether requests take a snapshot in their answer: not once one did not open (the
+    /// server then sends the log, while it holds it all).
+    let takesSnapshots: Bool
 
-    init(_ transport: any SyncTransport, seal: SyncSeal) throws(SyncError) {
+    init(_ transport: any SyncTransport, seal: SyncSeal, epoch: String = "", takesSnapshots: Bool = true) throws(SyncError) {
         guard let record = SyncKeyRecord(text: seal.record), let key = SealKey(bytes: seal.key) else { throw .badKeyRecord }
         self.transport = transport
         self.seal = seal
+        self.epoch = epoch
+        self.takesSnapshots = takesSnapshots
         sealer = OperationSealer(key: key, record: record)
     }
 
     /// `batch` with its operations sealed, to be sent later.
     func sealed(_ batch: SyncBatch) -> SyncBatch {
         var sealed = batch
-        sealed.request = sealer.seal(batch.request)
+        sealed.request = prepared(batch.request)
         return sealed
     }
 
     /// Sends `request` with its operations sealed (those sealed already as they are).
     func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> any SyncReply {
-        try transport.send(sealer.seal(request), by: end)
+        try transport.send(prepared(request), by: end)
+    }
+
+    /// `request` sealed, with the write key, asking for a snapshot or not.
+    private func prepared(_ request: SyncRequest) -> SyncRequest {
+        var sealed = sealer.seal(request)
+        if !takesSnapshots { sealed.takesSnapshots = false }
+        return sealed
     }
 
     /// The answer, opened. Once the server holds the account's key, every answer names
-    /// it and every operation opens with it; while this replica offers its key, an answer
+    /// it (else ``SyncError/keyMissing``) and every operation that does not open with it
+    /// is set aside; an answer from a server whose log went back (another epoch) is
+    /// ``SyncError/serverRestored(epoch:)``; while this replica offers its key, an answer
     /// without one carries operations in clear (an account from before encryption), and
     /// one with another key is that key, taken first by another replica.
     func answer(_ reply: any SyncReply) throws(SyncError) -> SyncAnswer {
@@ -64,14 +80,12 @@ struct SealedTransport {
             }
             guard key == seal.record else { throw .keyTaken(record: key) }
         } else {
-            guard answer.key == seal.record else { throw .keyChanged }
+            guard let key = answer.key else { throw .keyMissing }
+            guard key == seal.record else { throw .keyChanged }
         }
-        var opened: SyncAnswer
-        do {
-            opened = try sealer.open(answer)
-        } catch {
-            throw .unopenable(replica: error.replica, seq: error.seq)
-        }
+        if !epoch.isEmpty, let changed = answer.epoch, changed != epoch { throw .serverRestored(epoch: changed) }
+        // What does not open is set aside, and the rest applied.
+        var opened = sealer.open(answer)
         if let snapshot = answer.snapshot {
             guard let registers = sealer.open(snapshot) else { throw .unopenableSnapshot(seq: snapshot.seq) }
             opened.snapshot = registers

@@ -5,7 +5,8 @@ import NavStackSync
 extension Syncer {
     /// The protocol with the account's key as `seal` holds it.
     func transport(sealedWith seal: SyncSeal) throws(SyncError) -> SealedTransport {
-        try SealedTransport(transport, seal: seal)
+        try SealedTransport(
+            transport, seal: seal, epoch: try make { try store.syncEpoch(user) }, takesSnapshots: takesSnapshots)
     }
 
     /// A request that sends nothing (``SQLiteStore/syncProbe(_:)``), made by `asking`, and
@@ -18,8 +19,7 @@ extension Syncer {
         asking(&probe.request)
         let answer = try transport.answer(try transport.send(probe.request, by: end))
         let round = try make { try store.applySyncAnswer(user, answer, to: probe) }
-        totals.received += round.received
-        totals.conflicts += round.conflicts
+        totals.count(round, sent: 0)
         return answer
     }
 
@@ -27,8 +27,12 @@ extension Syncer {
     /// nothing, applying nothing): with one, the passphrase must open it, and the probe's
     /// answer, its first page, is returned to be opened and applied as the first round's;
     /// without, this replica makes the account's key from a new passphrase and will offer
-    /// it, stamping the store's changes while the key is derived.
-    func learnKey(until end: ContinuousClock.Instant) throws(SyncError) -> (SyncSeal, KeyProbe?) {
+    /// it, stamping the store's changes while the key is derived (the totals say so). An
+    /// account without a key that holds anything is one whose tasks travel in clear: it
+    /// moves to encryption only when this run was asked to (``migrate``), else nothing in
+    /// clear is applied and the sync stops (a server that dropped a key it held looks the
+    /// same, and must not make a device take what it serves in clear).
+    func learnKey(until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> (SyncSeal, KeyProbe?) {
         let probe = try make { try store.syncProbe(user) }
         let answer = try transport.send(probe.request, by: end).answer()
         let seal: SyncSeal
@@ -37,6 +41,8 @@ extension Syncer {
             seal = try opened(text, forgetting: false)
             held = KeyProbe(batch: probe, answer: answer)
         } else {
+            if answer.last > 0 || !answer.operations.isEmpty, !migrate { throw .clearNeedsMigrate }
+            totals.madeKey = true
             let passphrase = try passphrase.passphrase(user: user, isNew: true)
             let making = Background { SyncKeyRecord.make(passphrase: passphrase) }
             try make { try store.stampSyncChanges(user) }

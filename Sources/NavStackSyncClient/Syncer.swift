@@ -7,10 +7,28 @@ public struct SyncTotals: Equatable, Sendable {
     public var sent = 0
     public var received = 0
     public var conflicts = 0
+    /// Operations set aside (they do not open with the account's key), by replica.
+    public var setAside: [String: Int] = [:]
+    /// Whether this run made the account's key.
+    public var madeKey = false
+    /// Whether the server's log went back (restored from a backup) and the run started over.
+    public var restored = false
 
     public init() {}
 
     public var line: String { "sent \(sent), received \(received), conflicts \(conflicts)" }
+
+    /// What the user is told besides the line, one notice a line (without `navstack: sync: `):
+    /// the key made, the log restored, what was set aside, by replica, once a run.
+    public func notices(in t: Catalog) -> [String] {
+        var notices: [String] = []
+        if madeKey { notices.append(t(.syncMadeKey)) }
+        if restored { notices.append(t(.syncRestored)) }
+        for (replica, count) in setAside.sorted(by: { $0.key < $1.key }) {
+            notices.append(t(.syncSetAside, ("count", count), ("replica", replica.escapedForDisplay)))
+        }
+        return notices
+    }
 }
 
 /// Runs sync rounds against the server (docs/sync.md): each sends up to a batch of this
@@ -32,6 +50,11 @@ public struct Syncer {
     public var batch = SQLiteStore.syncBatch
     /// How many operations since the account's snapshot make another due (fewer in tests).
     public var snapshotsAfter = SyncSnapshot.leastOperations
+    /// Whether an account that holds tasks in clear and no key moves to encryption with
+    /// this run (`navstack sync --migrate`); else the run stops and says so.
+    public var migrate = false
+    /// Whether this run's requests take the account's snapshot: not once one did not open.
+    private(set) var takesSnapshots = true
 
     public init(store: SQLiteStore, user: String, transport: any SyncTransport, passphrase: PassphraseSource, catalog: Catalog) {
         self.store = store
@@ -45,18 +68,28 @@ public struct Syncer {
     /// content (restored or copied) takes a new replica id and syncs again; stamps the
     /// server found ahead of its clock are made again from this machine's clock when that
     /// is right now, and the sync goes on; when it is not, the sync stops and says so.
-    public func run(within budget: Duration) throws(SyncError) -> SyncTotals {
+    ///
+    /// An operation that does not open with the account's key is set aside and the rest
+    /// applied (the totals say by which replica); a snapshot that does not open makes the
+    /// run ask for the log instead, which the server sends while it holds it all. A server
+    /// whose log went back (another restore epoch) makes the run start over from the start,
+    /// sending again every task this replica knows.
+    public mutating func run(within budget: Duration) throws(SyncError) -> SyncTotals {
         let end = ContinuousClock.now.advanced(by: budget)
         var totals = SyncTotals()
+        takesSnapshots = true
         // Each is done once a run: a second refusal of the same kind is the run's failure.
         var tookNewReplica = false
         var restamped = false
         var adopted = false
+        var restarted = false
+        // The snapshot that did not open, once one did not.
+        var unopened: Int64 = 0
         var seal = try make { try store.syncSeal(user) }
         while true {
             do {
                 var held: KeyProbe?
-                if seal.state == .none { (seal, held) = try learnKey(until: end) }
+                if seal.state == .none { (seal, held) = try learnKey(until: end, totals: &totals) }
                 if seal.state == .offered { seal = try offerKey(seal, until: end, totals: &totals) }
                 let since = try rounds(until: end, seal: seal, totals: &totals, from: held)
                 if seal.state == .resending { seal = try dropClear(seal, until: end, totals: &totals) }
@@ -68,6 +101,16 @@ public struct Syncer {
                 adopted = true
                 seal = try opened(record, forgetting: true)
                 try make { try store.setSyncSeal(user, seal) }
+            } catch .unopenableSnapshot(let seq) where takesSnapshots {
+                // The log instead; a server that no longer holds it all refuses (400).
+                takesSnapshots = false
+                unopened = seq
+            } catch .server(status: 400, let message) where message == SyncWireError.snapshotNeeded.message(in: .english) {
+                throw .unopenableSnapshot(seq: unopened)
+            } catch .serverRestored(let epoch) where !restarted {
+                restarted = true
+                totals.restored = true
+                _ = try make { try store.restartSync(user, epoch: epoch) }
             } catch .replicaTaken where !tookNewReplica {
                 tookNewReplica = true
                 _ = try make { try store.restampUnsent(user, .newReplica) }
@@ -121,9 +164,7 @@ public struct Syncer {
                 following = (nextBatch, transport.answering(try transport.send(nextBatch.request, by: end)))
             }
             let round = try make { try store.applySyncAnswer(user, answer, to: batch) }
-            totals.sent += batch.count
-            totals.received += round.received
-            totals.conflicts += round.conflicts
+            totals.count(round, sent: batch.count)
             onRound?(totals)
             guard let following else { return answer.sinceSnapshot }
             (batch, answering) = following
@@ -137,5 +178,15 @@ public struct Syncer {
         } catch {
             throw SyncError(error, in: catalog)
         }
+    }
+}
+
+extension SyncTotals {
+    /// Counts a round the store applied, which sent `sent` of this replica's operations.
+    mutating func count(_ round: SyncRound, sent: Int) {
+        self.sent += sent
+        received += round.received
+        conflicts += round.conflicts
+        for (replica, count) in round.setAside { setAside[replica, default: 0] += count }
     }
 }

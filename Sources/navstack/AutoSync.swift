@@ -53,7 +53,10 @@ final class AutoSync {
                 var syncer = Syncer(
                     store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
                 syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
-                _ = try syncer.run(within: Self.budget)
+                let totals = try syncer.run(within: Self.budget)
+                for notice in totals.notices(in: Navstack.messageCatalog) {
+                    streams.write("navstack: sync: \(notice)\n", to: .error)
+                }
                 return true
             }
             guard synced else { return }

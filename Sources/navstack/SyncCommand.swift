@@ -27,6 +27,9 @@ struct SyncCommand: Subcommand {
             at a terminal), and the store keeps the key, never the passphrase. \
             The sync gives up after --timeout seconds, whatever the server does; at a \
             terminal, one that takes more than a second shows its progress on stderr. \
+            An account whose tasks an earlier navstack sent in clear moves to encryption \
+            only with --migrate; an operation the account's key does not open is set aside, \
+            said once, and the rest applied. \
             A profile with a server also syncs by itself at launch and after commands that \
             change tasks (at most 2 s, never more); NAVSTACK_SYNC=0 turns that off. A failed \
             sync changes nothing here: your changes are kept and sent next time. \
@@ -53,6 +56,11 @@ struct SyncCommand: Subcommand {
                 help:
                     "Read the passphrase of the account's tasks from this file (or pipe), its last line end left out; asked for only while the profile has no key."
             ),
+            .init(
+                "migrate",
+                help:
+                    "Move an account whose tasks the server holds in clear (from an earlier navstack) to end-to-end encryption, with a new key from the passphrase."
+            ),
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init("timeout", value: "seconds", help: "Give up after this many seconds, whatever the server does (default: 60)."),
         ])
@@ -70,6 +78,8 @@ struct SyncCommand: Subcommand {
     /// Seconds the whole run may take.
     let timeout: Int
     let trust: TLSTrust
+    /// `--migrate`: an account held in clear moves to encryption with this run.
+    let migrate: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
@@ -88,6 +98,7 @@ struct SyncCommand: Subcommand {
         }
         timeout = try parsed.integer("timeout", in: 1...86_400) ?? Self.defaultTimeout
         trust = TLSTrust.chosen(ca: parsed.value("ca"), environment: Terminal.environment("NAVSTACK_CA"))
+        migrate = parsed.flag("migrate")
     }
 
     func run() throws {
@@ -158,11 +169,13 @@ struct SyncCommand: Subcommand {
                 store: store, user: profile, transport: transport,
                 passphrase: PassphraseSource(given: passphrase, catalog: t, mayAsk: true),
                 catalog: t)
+            syncer.migrate = migrate
             if let progress {
                 syncer.onRound = { totals in progress.update(totals) { (try? store.unsentOperations(profile)) ?? 0 } }
             }
             let totals = try syncer.run(within: budget)
             progress?.end()
+            for notice in totals.notices(in: t) { streams.write("navstack: sync: \(notice)\n", to: .error) }
             streams.write(totals.line + "\n", to: .output)
         } catch {
             var message = Syncer.describe(error, within: budget, byOption: true, in: t)

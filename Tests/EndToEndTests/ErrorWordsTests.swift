@@ -133,7 +133,7 @@ final class ErrorWordsTests: XCTestCase {
         SyncWireError.missing(path: "ops[0].seq"), SyncWireError.notJSON(.unexpectedEnd), SyncWireError.tooManyOperations,
         SyncSecretError.malformed(.token, source: "--token"),
         SyncSecretError.unreadable(.passphrase, file: "/p", reason: "Permission denied"),
-        SealError(replica: "r1", seq: 3),
+        SyncError.unopenable(replica: "r1", seq: 3), SyncError.clearNeedsMigrate, SyncError.keyMissing,
         HTTPError.connectionClosed, HTTPError.refused(host: "::1", port: 80), HTTPError.timedOut(.seconds(2)),
         HTTPError.untrusted(host: "h", port: 443, reason: .unknownAuthority),
     ]

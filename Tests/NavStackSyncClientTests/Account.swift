@@ -68,7 +68,7 @@ final class Account {
     /// One request and its answer, sealed and opened as a replica does.
     func answer(_ request: SyncRequest) throws -> SyncAnswer {
         let answer = try LogTransport(log: log, account: holder).send(Self.sealer.seal(request), by: .now + .seconds(60)).answer()
-        var opened = try Self.sealer.open(answer)
+        var opened = Self.sealer.open(answer)
         opened.snapshot = try answer.snapshot.map { try XCTUnwrap(Self.sealer.open($0)) }
         return opened
     }

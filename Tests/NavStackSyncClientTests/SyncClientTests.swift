@@ -143,7 +143,7 @@ final class SyncClientTests: XCTestCase {
             let unsent = try a.unsentOperations(Self.user)
             let forgetful = KeyForgettingTransport(
                 base: try HTTPSyncTransport(server: server, token: token, trust: .system, catalog: .english))
-            let syncer = Syncer(
+            var syncer = Syncer(
                 store: a, user: Self.user, transport: forgetful,
                 passphrase: PassphraseSource(given: Self.passphrase, catalog: .english), catalog: .english)
             let start = ContinuousClock.now
@@ -175,7 +175,7 @@ final class SyncClientTests: XCTestCase {
         _ store: SQLiteStore, _ server: String, _ token: String, passphrase: String = passphrase, within budget: Duration = .seconds(30)
     ) throws -> SyncTotals {
         let transport = try HTTPSyncTransport(server: server, token: token, trust: .system, catalog: .english)
-        let syncer = Syncer(
+        var syncer = Syncer(
             store: store, user: user, transport: transport, passphrase: PassphraseSource(given: passphrase, catalog: .english),
             catalog: .english)
         return try syncer.run(within: budget)

@@ -159,18 +159,63 @@ def wrong_passphrase(binary, work, user, tok):
 
 
 def moved_payload(binary, work, user, tok):
+    """A payload moved to another operation in the database does not open: the replica sets
+    that one aside, says so once naming its replica, and applies the rest."""
     account = psql(f"SELECT id FROM account WHERE name = '{user}{RUN}'")
     first, second = psql(f"SELECT server_seq FROM op WHERE account_id = {account} ORDER BY server_seq LIMIT 2").split()
+    moved_replica = psql(f"SELECT replica FROM op WHERE account_id = {account} AND server_seq = {first}")
+    whole = os.path.join(work, "whole.sqlite")
+    run(binary, whole, "-c", f"login {user}")
+    run(binary, whole, "sync", "--server", SERVER_B, "--token", tok)
     psql(f"UPDATE op SET value = (SELECT value FROM op WHERE account_id = {account} AND server_seq = {second}) "
          f"WHERE account_id = {account} AND server_seq = {first}")
     d = os.path.join(work, "moved.sqlite")
     run(binary, d, "-c", f"login {user}")
     out = run(binary, d, "sync", "--server", SERVER_B, "--token", tok)
     lines = out.stderr.splitlines()
-    check(out.returncode == 1 and len(lines) == 1 and "does not open (replica" in lines[0]
-          and "changed on the server; nothing was applied" in lines[0],
-          "a payload moved to another operation in the database is refused, naming the operation", out.stderr)
-    check(exported(binary, d, user) == [], "nothing of that answer was applied", str(exported(binary, d, user)))
+    check(out.returncode == 0 and len(lines) == 1 and "set aside 1 operation(s) from replica " + moved_replica in lines[0],
+          "a payload moved to another operation in the database is set aside, naming its replica, once", out.stderr)
+    got, everything = exported(binary, d, user), exported(binary, whole, user)
+    check(0 < len(got) and set(got) <= set(everything) and len(got) >= len(everything) - 1,
+          "every other operation of the answer was applied", f"{got} of {everything}")
+    again = run(binary, d, "sync")
+    check(again.returncode == 0 and again.stderr == "" and again.stdout.startswith("sent 0, received 0"),
+          "the next sync says nothing more of it", again.stdout + again.stderr)
+    psql(f"DELETE FROM op WHERE account_id = {account} AND server_seq = {first}")
+
+
+def downgraded_account(binary, work, user, tok):
+    """A server that drops the account's key, moves its sealed operations away and serves an
+    operation in clear: a device that joins with the passphrase applies nothing of it
+    unless told to move an account in clear (--migrate), and a device that knew the key
+    refuses the keyless answer; neither makes a key nor sends anything."""
+    account = psql(f"SELECT id FROM account WHERE name = '{user}{RUN}'")
+    known = os.path.join(work, "known.sqlite")
+    run(binary, known, "-c", f"login {user}")
+    run(binary, known, "sync", "--server", SERVER_B, "--token", tok)
+    key = psql(f"SELECT key FROM account WHERE id = {account}")
+    psql(f"CREATE TABLE aside_{RUN} AS SELECT * FROM op WHERE account_id = {account}")
+    psql(f"DELETE FROM op WHERE account_id = {account}")
+    psql(f"UPDATE account SET key = NULL WHERE id = {account}")
+    forged = "FORGED by the server: wire 500 EUR to X"
+    psql("INSERT INTO op (account_id, replica, seq, millis, counter, task, field, value, old) VALUES "
+         f"({account}, '{'f' * 32}', 1, {int(time.time() * 1000)}, 0, '00000000-0000-4000-8000-00000000f00d', 'task', "
+         f"'{{\"title\":\"{forged}\",\"notes\":\"\",\"done\":false,\"parent\":null,\"position\":1}}', 'null')")
+    joining = os.path.join(work, "joining.sqlite")
+    run(binary, joining, "-c", f"login {user}")
+    out = run(binary, joining, "sync", "--server", SERVER_A, "--token", tok)
+    check(out.returncode == 1 and "navstack sync --migrate" in out.stderr and "Nothing was applied or sent" in out.stderr
+          and exported(binary, joining, user) == [] and psql(f"SELECT key IS NULL FROM account WHERE id = {account}") == "t",
+          "a joining device does not take an account in clear the server made up: nothing applied, no key made",
+          out.stderr)
+    out = run(binary, known, "sync")
+    check(out.returncode == 1 and "answered without this account's key" in out.stderr
+          and not any(t == forged for t, *_ in exported(binary, known, user)),
+          "a device that knew the key refuses the keyless answer", out.stderr)
+    psql(f"DELETE FROM op WHERE account_id = {account}")
+    psql(f"INSERT INTO op SELECT * FROM aside_{RUN}")
+    psql(f"DROP TABLE aside_{RUN}")
+    psql(f"UPDATE account SET key = $${key}$$ WHERE id = {account}")
 
 
 def legacy_account(binary, work):
@@ -190,10 +235,14 @@ def legacy_account(binary, work):
     e = os.path.join(work, "legacy-e.sqlite")
     run(binary, e, "-c", f"login {user}", "-c", "add Made on the new client")
     out = run(binary, e, "sync", "--server", SERVER_B, "--token", tok)
+    check(out.returncode == 1 and "navstack sync --migrate" in out.stderr
+          and exported(binary, e, user) == [("Made on the new client", "", False, None)],
+          "without --migrate, an account in clear is not moved: nothing applied, no key made", out.stderr)
+    out = run(binary, e, "sync", "--migrate")
     want = sorted([(title, "old notes", uuid == tasks[1][0], None) for uuid, title in tasks]
                   + [("Made on the new client", "", False, None)])
-    check(out.returncode == 0 and exported(binary, e, user) == want,
-          "the first sync with a passphrase keeps every task of the account, and its own", out.stderr)
+    check(out.returncode == 0 and exported(binary, e, user) == want and "made a new key" in out.stderr,
+          "sync --migrate keeps every task of the account, and its own, and says it made the key", out.stderr)
     account = psql(f"SELECT id FROM account WHERE name = '{user}{RUN}'")
     clear = int(psql(f"SELECT count(*) FROM op WHERE account_id = {account} AND task <> ''"))
     dump = pg_dump()
@@ -351,6 +400,7 @@ def main():
         user, tok, _ = nothing_readable(binary, work)
         wrong_passphrase(binary, work, user, tok)
         moved_payload(binary, work, user, tok)
+        downgraded_account(binary, work, user, tok)
         legacy_account(binary, work)
         key_race(binary, work)
         passphrase_checked_everywhere(binary, work)

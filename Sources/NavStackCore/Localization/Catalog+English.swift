@@ -178,6 +178,8 @@ extension Catalog {
             "the server answered without this account's key, which it held before: it lost or dropped it (a restore from an old backup, or a changed server); nothing was applied or sent",
         .syncRestored:
             "the server's log was restored from a backup since this device last synced: it pulled the account again from the start and sent again every task it holds",
+        .syncWireBadEpoch:
+            "epoch must be 1 to 64 letters, digits, - or _",
         .syncKeyNotKept:
             "the server does not keep the key this device offered for the account: it answered without it and had nothing more to send; nothing was sent",
         .syncKeyTaken:

@@ -182,6 +182,8 @@ extension Catalog {
             "o servidor respondeu sem a chave desta conta, que ele tinha antes: ele a perdeu ou descartou (uma restauração de um backup antigo, ou um servidor alterado); nada foi aplicado nem enviado",
         .syncRestored:
             "o registro do servidor foi restaurado de um backup desde a última sincronização deste dispositivo: ele baixou a conta de novo desde o início e enviou de novo todas as tarefas que tem",
+        .syncWireBadEpoch:
+            "epoch deve ter de 1 a 64 letras, dígitos, - ou _",
         .syncKeyNotKept:
             "o servidor não guarda a chave que este dispositivo ofereceu para a conta: respondeu sem ela e não tinha mais nada a enviar; nada foi enviado",
         .syncKeyTaken:

@@ -182,6 +182,8 @@ extension Catalog {
             "el servidor respondió sin la clave de esta cuenta, que tenía antes: la perdió o la descartó (una restauración de una copia antigua, o un servidor cambiado); no se aplicó ni se envió nada",
         .syncRestored:
             "el registro del servidor se restauró desde una copia desde la última sincronización de este dispositivo: descargó la cuenta de nuevo desde el principio y volvió a enviar todas las tareas que tiene",
+        .syncWireBadEpoch:
+            "epoch debe tener de 1 a 64 letras, dígitos, - o _",
         .syncKeyNotKept:
             "el servidor no guarda la clave que este dispositivo ofreció para la cuenta: respondió sin ella y no tenía nada más que enviar; no se envió nada",
         .syncKeyTaken:

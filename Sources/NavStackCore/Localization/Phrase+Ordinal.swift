@@ -381,6 +381,7 @@ extension Phrase {
         case .syncMadeKey: 370
         case .syncKeyMissing: 371
         case .syncRestored: 372
+        case .syncWireBadEpoch: 373
         }
     }
 }

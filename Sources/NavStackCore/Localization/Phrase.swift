@@ -403,4 +403,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncMadeKey = "sync.madeKey"
     case syncKeyMissing = "sync.keyMissing"
     case syncRestored = "sync.restored"
+    case syncWireBadEpoch = "syncWire.badEpoch"
 }
