@@ -27,17 +27,18 @@ extension SyncRequest {
                 }
             }
         }
-        if setsKey || !operations.isEmpty || dropClear || snapshot != nil, let effective,
-            SyncKeyShape(text: effective)?.admits(writeKey: writeKey) == false
-        {
-            throw .writeKeyNeeded
-        }
         for (index, operation) in operations.enumerated() {
             if effective != nil, operation.sealed == nil { throw .malformed(.notSealed(path: "ops[\(index)]")) }
             if effective == nil, operation.sealed != nil { throw .malformed(.sealedWithoutKey(path: "ops[\(index)]")) }
         }
         if dropClear, effective == nil { throw .malformed(.dropWithoutKey) }
         if snapshot != nil, effective == nil { throw .malformed(.snapshotWithoutKey) }
+        // Last: an earlier navstack's push in clear is told to update, not to prove a key.
+        if setsKey || !operations.isEmpty || dropClear || snapshot != nil, let effective,
+            SyncKeyShape(text: effective)?.admits(writeKey: writeKey) == false
+        {
+            throw .writeKeyNeeded
+        }
         return (effective, setsKey)
     }
 

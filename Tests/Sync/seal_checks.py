@@ -218,6 +218,71 @@ def downgraded_account(binary, work, user, tok):
     psql(f"UPDATE account SET key = $${key}$$ WHERE id = {account}")
 
 
+def restored_server(binary, work):
+    """The server's database restored from a backup (pg_dump, then the dump into a new
+    database, the server started again on it): A and B synced, then A added three tasks and
+    B pulled them, then the backup came back and B added one. Every device ends with all
+    five, says once that the log was restored, and a new device gets them all."""
+    server_bin = os.environ["NAVSTACK_SERVER_BIN"]
+    user = "restored"
+    base, _, _ = PG_URL.rpartition("/")
+    first, second = f"{base}/before_{RUN}", f"{base}/after_{RUN}"
+    psql(f"CREATE DATABASE before_{RUN}")
+    psql(f"CREATE DATABASE after_{RUN}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+
+    def serve(database):
+        process = subprocess.Popen([server_bin, "--database", database, "--listen", f"127.0.0.1:{port}",
+                                    "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return process
+            except OSError:
+                time.sleep(0.05)
+        return process
+
+    server = serve(first)
+    try:
+        tok = subprocess.run([server_bin, "--database", first, "--log-level", "warning", "user", "add", user],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        a, b, c = (os.path.join(work, f"restored-{name}.sqlite") for name in "abc")
+        run(binary, a, "-c", f"login {user}", "-c", "add Before the backup")
+        run(binary, a, "sync", "--server", url, "--token", tok)
+        run(binary, b, "-c", f"login {user}")
+        run(binary, b, "sync", "--server", url, "--token", tok)
+        dump = subprocess.run(["pg_dump", first], capture_output=True, text=True, check=True).stdout
+        run(binary, a, "-c", "add After 1", "-c", "add After 2", "-c", "add After 3")
+        run(binary, a, "sync")
+        run(binary, b, "sync")
+        server.terminate()
+        server.wait(timeout=10)
+        subprocess.run(["psql", second, "-q", "-v", "ON_ERROR_STOP=1"], input=dump, capture_output=True, text=True, check=True)
+        server = serve(second)
+        run(binary, b, "-c", "add B after the restore")
+        told = run(binary, b, "sync")
+        run(binary, a, "sync")
+        run(binary, b, "sync")
+        run(binary, c, "-c", f"login {user}")
+        run(binary, c, "sync", "--server", url, "--token", tok)
+        everything = sorted(["Before the backup", "After 1", "After 2", "After 3", "B after the restore"])
+        titles = [sorted(t for t, *_ in exported(binary, store, user)) for store in (a, b, c)]
+        check(titles == [everything] * 3,
+              "a server database restored from a backup loses nothing: A gets B's task, a new device gets A's three",
+              str(titles))
+        check(told.returncode == 0 and told.stderr.count("restored from a backup") == 1,
+              "the device says once that the server's log was restored", told.stderr)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        psql(f"DROP DATABASE before_{RUN}")
+        psql(f"DROP DATABASE after_{RUN}")
+
+
 def legacy_account(binary, work):
     """An account whose operations a client of the earlier protocol sent in clear."""
     user = "legacy"
@@ -402,6 +467,7 @@ def main():
         moved_payload(binary, work, user, tok)
         downgraded_account(binary, work, user, tok)
         legacy_account(binary, work)
+        restored_server(binary, work)
         key_race(binary, work)
         passphrase_checked_everywhere(binary, work)
     print(f"{client_checks.passed} passed, {client_checks.failed} failed")

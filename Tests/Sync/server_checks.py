@@ -333,6 +333,15 @@ def check_revoke_and_remove():
     writer = new_replica()
     status, _, _ = sync(SERVER_A, first, writer, 0, make_ops(3, tag="gr"))
     check("grace pushes 3 operations", status == 200)
+    stranger = new_replica()
+    status, _, _ = sync(SERVER_A, first, stranger, 0, make_ops(2, tag="st"))
+    code, out, err = user("drop-replica", "grace", stranger)
+    kept = psql(f"SELECT count(*) FROM op WHERE account_id = {account_id('grace')} AND replica = '{writer}'")
+    check("user drop-replica removes what one replica sent, says how many, and keeps the rest",
+          status == 200 and code == 0 and out == f"dropped 2 operations of replica {stranger} from 'grace'\n" and kept == "3",
+          f"{status} {code} {out!r} {err!r} kept {kept}")
+    code, _, err = user("drop-replica", "nobody", stranger)
+    check("user drop-replica of no such account fails with one line", code == 1 and err.count("\n") == 1, repr(err))
     code, out, err = user("revoke", "grace")
     check("user revoke says how many tokens it stopped", code == 0 and out == "revoked 2 tokens of 'grace'\n",
           f"{code} {out!r} {err!r}")
@@ -529,9 +538,13 @@ def check_push_and_pull(token):
     ops = make_ops(6, tag="pp")
     status, body, _ = sync(SERVER_A, token, one, 0, ops)
     highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account}"))
+    # Every answer names the log's restore epoch, the same from every server on the database.
+    epoch = psql("SELECT epoch FROM log_epoch")
     check("a push on A answers 200 without the pushing replica's own ops, last at the account's highest",
-          status == 200 and body == {"ops": [], "last": highest, "more": False}, f"{status} {body}")
+          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch}, f"{status} {body}")
     status, body, _ = sync(SERVER_B, token, two, 0)
+    check("every answer, from either server, names the database's restore epoch",
+          len(epoch) == 32 and body.get("epoch") == epoch, f"{epoch} {body.get('epoch')}")
     got = body["ops"] if status == 200 else []
     check("a pull on B by another replica returns them in order, every field as sent",
           len(got) == 6 and all(same_op(s, g, one) for s, g in zip(ops, got))
@@ -541,10 +554,10 @@ def check_push_and_pull(token):
     check("the pushing replica's own ops are not returned to it", status == 200 and body["ops"] == [], f"{body}")
     status, body, _ = sync(SERVER_A, token, two, highest)
     check("a pull after the highest server_seq returns nothing, last unchanged",
-          status == 200 and body == {"ops": [], "last": highest, "more": False}, f"{body}")
+          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch}, f"{body}")
     status, body, _ = sync(SERVER_A, token, two, highest + 1000)
     check("a pull after a server_seq past the highest keeps `after` as last",
-          status == 200 and body == {"ops": [], "last": highest + 1000, "more": False}, f"{body}")
+          status == 200 and body == {"ops": [], "last": highest + 1000, "more": False, "epoch": epoch}, f"{body}")
 
     before = op_count(account)
     replay = [sync(SERVER_A, token, one, 0, ops)[0], sync(SERVER_B, token, one, 0, ops)[0]]
