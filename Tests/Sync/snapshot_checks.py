@@ -25,9 +25,13 @@ Checks:
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
+import base64
+import hashlib
+import hmac
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -151,10 +155,20 @@ def main():
                   f"a snapshot {what} is refused with one line, nothing applied", out.stdout + out.stderr)
             psql_input(f"UPDATE snapshot SET sealed = '{held}', server_seq = {seq} WHERE account_id = {account()}")
 
-        # What the server takes of a snapshot, by the protocol itself.
-        base = {"replica": "%032x" % client_checks.RNG.getrandbits(128), "ops": [], "snapshots": True}
+        # What the server takes of a snapshot, by the protocol itself, from a writer with the
+        # account's write key (HMAC-SHA256 of the key A keeps, as navstack makes it).
+        with sqlite3.connect(a) as db:
+            key = base64.b64decode(db.execute("SELECT seal_key FROM sync").fetchone()[0])
+        write_key = base64.b64encode(hmac.new(key, b"navstack write v1", hashlib.sha256).digest()).decode()
+        base = {"replica": "%032x" % client_checks.RNG.getrandbits(128), "ops": [], "snapshots": True,
+                "write_key": write_key}
         seq, before = snapshot_row()[0], psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}")
         highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account()}") or seq)
+        without = {k: v for k, v in base.items() if k != "write_key"}
+        status, body = post(SERVER_A, tok, dict(without, after=highest, own_seq=0,
+                                                snapshot={"seq": highest, "sealed": "c2VhbGVk"}))
+        check(status == 403 and "write key" in body.get("error", "") and snapshot_row()[0] == seq,
+              "a snapshot from a token without the passphrase is refused (403) and nothing kept", f"{status} {body}")
         for what, after, offered in [("older than the one kept", seq - 1, seq - 1),
                                      ("past what the account holds", highest, highest + 1000),
                                      ("newer than the one kept by fewer than 1,000 operations", highest, highest)]:

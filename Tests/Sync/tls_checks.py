@@ -291,8 +291,10 @@ def main():
 
         # Sync over https with a private authority.
         out = run(binary, stores["a"], "sync", "--server", f"https://127.0.0.1:{good.port}", "--token", tok, "--ca", ca)
-        check(out.returncode == 0 and out.stdout == "sent 1, received 0, conflicts 0\n" and out.stderr == "",
-              "sync over https with --ca works", out.stdout + out.stderr)
+        check(out.returncode == 0 and out.stdout == "sent 1, received 0, conflicts 0\n"
+              and out.stderr.startswith("navstack: sync: made a new key for this account's tasks")
+              and out.stderr.count("\n") == 1,
+              "sync over https with --ca works (and says it made the account's key)", out.stdout + out.stderr)
         check(len(good.requests()) >= 1, "the server's log shows the request", open(good.log).read()[-500:])
         out = run(binary, stores["b"], "sync", "--server", f"https://localhost:{good.port}", "--token", tok,
                   env=dict(ENV, NAVSTACK_CA=ca))
