@@ -1,9 +1,10 @@
 /// A day of the proleptic Gregorian calendar, with no zone: what a user means by
 /// `2026-12-01`.
 ///
-/// Years run from -999,999,999 to 999,999,999 (``validYears``), far more than any task
-/// needs, so that the day arithmetic below (in `Int64`) can never overflow. The app's text
-/// forms only write and read four-digit years.
+/// Dates made by ``init(year:month:day:)`` have years from -999,999,999 to 999,999,999
+/// (``validYears``), far more than any task needs; dates made from instants near the ends
+/// of `Int64` go further (to ±292 billion), and stay exact. The app's text forms only read
+/// four-digit years.
 public struct CivilDate: Hashable, Comparable, Sendable {
     public let year: Int
     /// 1 (January) to 12.
@@ -63,8 +64,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
 
     /// The date `days` days after 1970-01-01 (Hinnant's `civil_from_days`).
     ///
-    /// `days` must lie within ``validYears``; every caller here gets it from a date or from
-    /// an instant's seconds divided by 86,400, which always does.
+    /// Exact for any `days` an instant's seconds divided by 86,400 can give.
     public init(daysSinceEpoch days: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -140,8 +140,12 @@ public struct CivilDateTime: Hashable, Comparable, Sendable {
 
     /// Seconds since 1970-01-01 00:00 on the same wall clock: the instant this would be in
     /// UTC. Zones subtract their offset from it.
+    /// Held at the ends of `Int64` for dates past what an instant can reach (a date made
+    /// from an instant near its ends, then moved), so that no step traps.
     var wallSeconds: Int64 {
-        date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        let (days, overflow) = date.daysSinceEpoch.multipliedReportingOverflow(by: 86_400)
+        guard !overflow else { return date.daysSinceEpoch < 0 ? .min : .max }
+        return days.saturatingAdding(Int64(hour * 3600 + minute * 60 + second))
     }
 
     /// The wall-clock date and time `seconds` after 1970-01-01 00:00.

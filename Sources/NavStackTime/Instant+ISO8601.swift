@@ -27,7 +27,8 @@ extension Instant {
     /// - extended: `2026-11-27T09:00:00Z`, with fractional seconds (`09:00:00.250Z`,
     ///   dropped: instants are whole seconds) and an offset instead of `Z` (`+01:00`,
     ///   `-0330`, `+05`);
-    /// - compact, as Taskwarrior exports: `20261201T000000Z`.
+    /// - compact, as Taskwarrior exports: `20261201T000000Z` (an offset may follow
+    ///   instead of `Z`, as above).
     ///
     /// `T` and `Z` may be lower case (RFC 3339 allows it). A text without `Z` or an offset
     /// is refused: it names no instant until a zone is chosen, and that is the DATE

@@ -48,14 +48,14 @@ extension Zone {
         let wall = dateTime.wallSeconds
         // Offsets are within 26 hours of UTC, so every instant that can show this wall
         // time lies within this window, and so does every change that matters.
-        let start = wall - 3 * 86_400
-        let changes = changes(after: start, through: wall + 3 * 86_400)
+        let start = wall.saturatingAdding(-3 * 86_400)
+        let changes = changes(after: start, through: wall.saturatingAdding(3 * 86_400))
         var before = type(at: start)
         var segmentStart = Int64.min
         var earliest: Int64?
         for index in 0...changes.count {
             let segmentEnd = index < changes.count ? changes[index].at : Int64.max
-            let candidate = wall - Int64(before.utcOffset)
+            let candidate = wall.saturatingAdding(-Int64(before.utcOffset))
             if candidate >= segmentStart, candidate < segmentEnd {
                 earliest = min(earliest ?? candidate, candidate)
             }
@@ -67,11 +67,11 @@ extension Zone {
         if let earliest { return Instant(secondsSinceEpoch: earliest) }
         // In a gap: the change whose jump holds this wall time, with the offset before it.
         for change in changes {
-            let from = change.at + Int64(change.before.utcOffset)
-            let to = change.at + Int64(change.after.utcOffset)
-            if from <= wall, wall < to { return Instant(secondsSinceEpoch: wall - Int64(change.before.utcOffset)) }
+            let from = change.at.saturatingAdding(Int64(change.before.utcOffset))
+            let to = change.at.saturatingAdding(Int64(change.after.utcOffset))
+            if from <= wall, wall < to { return Instant(secondsSinceEpoch: wall.saturatingAdding(-Int64(change.before.utcOffset))) }
         }
         // Unreachable for rules that change by less than the window; kept total anyway.
-        return Instant(secondsSinceEpoch: wall - Int64(type(at: wall).utcOffset))
+        return Instant(secondsSinceEpoch: wall.saturatingAdding(-Int64(type(at: wall).utcOffset)))
     }
 }
