@@ -89,7 +89,8 @@ public struct CivilDate: Hashable, Comparable, Sendable {
 /// A day of the week, numbered as ISO 8601 numbers them: Monday 1 to Sunday 7, so weeks
 /// start on Monday (the contract's weeks do). Its words are the app's catalogs' to give.
 public enum Weekday: Int, CaseIterable, Comparable, Sendable {
-    case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+    case monday = 1
+    case tuesday, wednesday, thursday, friday, saturday, sunday
 
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool {
         lhs.rawValue < rhs.rawValue

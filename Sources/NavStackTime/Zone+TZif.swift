@@ -93,7 +93,8 @@ private struct TZifReader {
 
     mutating func block(_ header: TZifHeader, timeSize: Int) throws(TZifDefect) -> TZifBlock {
         // Counts come from 32-bit fields, so this sum cannot overflow an Int.
-        let size = header.timeCount * (timeSize + 1) + header.typeCount * 6 + header.charCount
+        let size =
+            header.timeCount * (timeSize + 1) + header.typeCount * 6 + header.charCount
             + header.leapCount * (timeSize + 4) + header.isStandardCount + header.isUTCCount
         guard index + size <= bytes.count else { throw .truncated }
         guard header.typeCount >= 1, header.typeCount <= 256 else { throw .invalid("type count \(header.typeCount)") }

@@ -20,14 +20,6 @@ public struct Zone: Equatable, Sendable {
     /// there is no transition).
     let rule: POSIXRule?
 
-    init(name: String, transitions: [Int64], transitionTypes: [Int], types: [LocalTimeType], rule: POSIXRule?) {
-        self.name = name
-        self.transitions = transitions
-        self.transitionTypes = transitionTypes
-        self.types = types
-        self.rule = rule
-    }
-
     /// Coordinated Universal Time: offset 0 at every instant.
     public static let utc = Zone(
         name: "UTC", transitions: [], transitionTypes: [],

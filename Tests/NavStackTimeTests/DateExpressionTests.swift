@@ -181,7 +181,9 @@ final class DateExpressionTests: XCTestCase {
         for text in ["mañana", "manana", "MAÑANA", "man\u{303}ana", "MAN\u{303}ANA", "tomorrow"] {
             XCTAssertEqual(resolve(text, at: now, in: madrid, language: .es), tomorrow, text)
         }
-        for (text, language) in [("hoje", DateLanguage.en), ("hoy", .pt), ("amanhã", .es), ("mañana", .en), ("amanhá", .pt), ("mañna", .es)] {
+        for (text, language) in [
+            ("hoje", DateLanguage.en), ("hoy", .pt), ("amanhã", .es), ("mañana", .en), ("amanhá", .pt), ("mañna", .es),
+        ] {
             XCTAssertThrowsError(try DateExpression.parse(text, language: language), text) { error in
                 XCTAssertEqual(error as? DateExpressionError, .unrecognized(text, language))
             }
@@ -189,7 +191,9 @@ final class DateExpressionTests: XCTestCase {
     }
 
     func testBadInputsAreOneErrorThatNamesTheForms() {
-        let invalid = ["2026-02-30", "2026-02-29", "2026-13-01", "2026-00-01", "2026-04-31", "0000-01-01", "2026-12-01T24:00", "2026-12-01T09:60"]
+        let invalid = [
+            "2026-02-30", "2026-02-29", "2026-13-01", "2026-00-01", "2026-04-31", "0000-01-01", "2026-12-01T24:00", "2026-12-01T09:60",
+        ]
         for text in invalid {
             XCTAssertThrowsError(try DateExpression.parse(text, language: .en), text) { error in
                 XCTAssertEqual(error as? DateExpressionError, .invalidDate(text, .en), text)

@@ -72,7 +72,9 @@ final class ZoneAgainstSystemTests: XCTestCase {
                 for (instant, expected) in zip(instants, expected) where zone.local(instant).systemDateText != expected {
                     failures += 1
                     if failures <= 5 {
-                        XCTFail("\(tz) at \(instant.iso8601): \(zone.local(instant).systemDateText), date says \(expected); \(TestSeed.named(seed))")
+                        XCTFail(
+                            "\(tz) at \(instant.iso8601): \(zone.local(instant).systemDateText), date says \(expected); \(TestSeed.named(seed))"
+                        )
                     }
                 }
                 XCTAssertEqual(failures, 0, "\(tz): \(failures) of \(instants.count) instants differ")
@@ -171,6 +173,7 @@ final class ZoneAgainstSystemTests: XCTestCase {
 
     private static func text(_ civil: CivilDateTime) -> String {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(civil.date.year)-\(two(civil.date.month))-\(two(civil.date.day)) \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))"
+        return
+            "\(civil.date.year)-\(two(civil.date.month))-\(two(civil.date.day)) \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))"
     }
 }

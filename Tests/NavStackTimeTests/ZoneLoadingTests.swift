@@ -188,12 +188,17 @@ final class ZoneLoadingTests: XCTestCase {
         XCTAssertEqual(try offsets("AAA0BBB,59/0,300", ["2024-02-28T23:59:59Z", "2024-02-29T00:00:00Z"]), [0, 3600])
         XCTAssertEqual(try offsets("AAA0BBB,59/0,300", ["2025-02-28T23:59:59Z", "2025-03-01T00:00:00Z"]), [0, 3600])
         // Daylight saving time all year (RFC 9636's example), and rule times past 24 hours.
-        XCTAssertEqual(try offsets("EST5EDT,0/0,J365/25", ["2026-01-01T05:00:00Z", "2026-07-01T00:00:00Z", "2026-12-31T23:00:00Z"]), [-14_400, -14_400, -14_400])
+        XCTAssertEqual(
+            try offsets("EST5EDT,0/0,J365/25", ["2026-01-01T05:00:00Z", "2026-07-01T00:00:00Z", "2026-12-31T23:00:00Z"]),
+            [-14_400, -14_400, -14_400])
         // M3.5.0/-2: 22:00 (-03) on the Saturday before the last Sunday of March.
-        XCTAssertEqual(try offsets("<-03>3<-02>,M3.5.0/-2,M10.5.0/-1", ["2026-03-29T00:59:59Z", "2026-03-29T01:00:00Z"]), [-10_800, -7200])
+        XCTAssertEqual(
+            try offsets("<-03>3<-02>,M3.5.0/-2,M10.5.0/-1", ["2026-03-29T00:59:59Z", "2026-03-29T01:00:00Z"]), [-10_800, -7200])
         XCTAssertEqual(try offsets("<+0545>-5:45", ["2026-07-01T00:00:00Z"]), [20_700])
-        for bad in ["", "E", "EST", "EST5EDT,", "EST5EDT,M3.2.0", "EST5EDT,M13.2.0,M11.1.0", "EST5EDT,M3.6.0,M11.1.0", "EST5EDT,M3.2.7,M11.1.0",
-                    "EST5EDT,J0,J365", "EST5EDT,366,0", "EST25", "<AB>5", "<EST5", "EST5EDT,M3.2.0/168,M11.1.0", "EST5:60"] {
+        for bad in [
+            "", "E", "EST", "EST5EDT,", "EST5EDT,M3.2.0", "EST5EDT,M13.2.0,M11.1.0", "EST5EDT,M3.6.0,M11.1.0", "EST5EDT,M3.2.7,M11.1.0",
+            "EST5EDT,J0,J365", "EST5EDT,366,0", "EST25", "<AB>5", "<EST5", "EST5EDT,M3.2.0/168,M11.1.0", "EST5:60",
+        ] {
             XCTAssertThrowsError(try Zone.posix(bad), bad) { error in
                 XCTAssertEqual(error as? ZoneError, .badRule(bad), bad)
             }
