@@ -9,7 +9,10 @@
 /// standard one, and a rule is `Jn` (day 1–365, 29 February never counted), `n` (day
 /// 0–365, counted) or `Mm.w.d` (weekday `d`, 0 = Sunday, of week `w` of month `m`, 5 =
 /// the last), at `time` (default 02:00, from -167 to 167 hours, RFC 9636's version 3).
-/// A daylight time without rules takes the C library's default, `M3.2.0,M11.1.0`.
+/// A daylight time without rules (`XYZ3ABC`) takes `M3.2.0,M11.1.0`, POSIX's usual
+/// default. glibc instead borrows its `posixrules` file (New York's transitions): its
+/// changes then fall hours away from 02:00 local, and past 2037 it shows New York's own
+/// `EST` and `EDT`. That is not copied here; a string with rules is read alike by both.
 struct POSIXRule: Hashable, Sendable {
     var standard: LocalTimeType
     var daylight: Daylight?
