@@ -42,8 +42,14 @@ extension Zone {
     ///   00:00 on São Paulo's 2018-11-04): the time read with the offset from before the
     ///   jump, which lands as far past the jump as the time was into the gap (02:30 →
     ///   03:30 CEST; 00:00 → 01:00). This is what glibc's `mktime` with `tm_isdst = -1`
-    ///   does (the tests hold it to it), and it keeps the day: "today" in São Paulo on
-    ///   2018-11-04 begins at 01:00, not on the 3rd.
+    ///   does for every gap that leads into daylight saving time, the usual spring change
+    ///   (the tests hold it to it in every zone of the database), and it keeps the day:
+    ///   "today" in São Paulo on 2018-11-04 begins at 01:00, not on the 3rd. glibc goes
+    ///   backward instead where it prefers the side marked as daylight saving time, which
+    ///   lies before the gap in zones whose winter time is so marked (Europe/Dublin,
+    ///   Africa/Casablanca), and in some changes of standard time (Asia/Pyongyang 2018,
+    ///   Pacific/Apia's skipped day in 2011); one rule in every zone was preferred here,
+    ///   and forward is the one that never moves a day's start into the day before.
     public func instant(_ dateTime: CivilDateTime) -> Instant {
         let wall = dateTime.wallSeconds
         // Offsets are within 26 hours of UTC, so every instant that can show this wall

@@ -145,9 +145,11 @@ struct TemporaryFile {
 }
 
 extension LocalTime {
-    /// As `date +'%Y-%m-%d %H:%M:%S %z'` writes it.
+    /// As `date +'%Y-%m-%d %H:%M:%S %z'` writes it: glibc writes `-0000` for the tz
+    /// database's `-00`, its mark of a place with no local time (Antarctica/Troll before
+    /// 2005).
     var systemDateText: String {
-        let sign = utcOffset < 0 ? "-" : "+"
+        let sign = utcOffset < 0 || abbreviation == "-00" ? "-" : "+"
         let minutes = abs(utcOffset) / 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(dateText) \(two(hour)):\(two(minute)):\(two(second)) \(sign)\(two(minutes / 60))\(two(minutes % 60))"

@@ -82,6 +82,44 @@ final class ZoneAgainstSystemTests: XCTestCase {
         }
     }
 
+    /// Every zone of the database (zone1970.tab names them), at random instants of
+    /// 1975–2150 and a second either side of each of its changes in 2024–2027: its file,
+    /// its footer's rule and all, read as glibc reads it; and the middle of each gap of
+    /// those years moved forward, as glibc's `mktime` moves it out of a gap into daylight
+    /// saving time (see ``Zone/instant(_:)`` for the gaps where glibc differs).
+    func testEveryZoneOfTheDatabase() throws {
+        let table = try String(decoding: ZoneLoadingTests.bytes("/usr/share/zoneinfo/zone1970.tab"), as: UTF8.self)
+        let names = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: "\t")[2]) }
+        XCTAssertGreaterThan(names.count, 300)
+        let seed = TestSeed.seed(11)
+        var generator = SplitMix64(state: seed)
+        for name in names {
+            let zone = try Zone.named(name)
+            var instants = (0..<40).map { _ in Int64(generator.int(in: Int(Self.seconds(1975))...Int(Self.seconds(2150)))) }
+            for change in Self.changes(zone, from: 2024, to: 2027) {
+                instants += [change - 1, change]
+                // A wall time in a gap moves forward by the gap: as glibc's mktime moves it
+                // wherever the gap leads from standard into daylight saving time.
+                let before = zone.local(Instant(secondsSinceEpoch: change - 1))
+                let after = zone.local(Instant(secondsSinceEpoch: change))
+                if after.utcOffset > before.utcOffset {
+                    let civil = Self.civil(change + Int64(before.utcOffset) + Int64(after.utcOffset - before.utcOffset) / 2)
+                    let instant = zone.instant(civil)
+                    XCTAssertEqual(instant.secondsSinceEpoch, Self.wall(civil) - Int64(before.utcOffset), "\(name) \(Self.text(civil))")
+                    if after.isDaylightSaving, !before.isDaylightSaving {
+                        XCTAssertEqual(instant, SystemDate.mktime(civil, tz: name), "\(name) \(Self.text(civil)): as mktime")
+                    }
+                }
+            }
+            let checked = instants.map(Instant.init(secondsSinceEpoch:))
+            let expected = try SystemDate.local(checked, tz: name)
+            for (instant, expected) in zip(checked, expected) where zone.local(instant).systemDateText != expected {
+                XCTFail(
+                    "\(name) at \(instant.iso8601): \(zone.local(instant).systemDateText), date says \(expected); \(TestSeed.named(seed))")
+            }
+        }
+    }
+
     func testSaoPaulosMidnightChange() throws {
         let zone = try Zone.named("America/Sao_Paulo")
         let before = zone.local(Instant(iso8601: "2018-11-04T02:59:59Z")!)

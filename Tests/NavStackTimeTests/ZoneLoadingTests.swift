@@ -7,7 +7,8 @@ import XCTest
 final class ZoneLoadingTests: XCTestCase {
     private let madridJuly = Instant(iso8601: "2026-07-01T12:00:00Z")!
 
-    private func bytes(_ path: String) throws -> [UInt8] {
+    /// The whole file at `path`.
+    static func bytes(_ path: String) throws -> [UInt8] {
         let file = fopen(path, "rb")!
         defer { fclose(file) }
         var result: [UInt8] = []
@@ -54,7 +55,7 @@ final class ZoneLoadingTests: XCTestCase {
 
     /// `TZ` read as glibc reads it.
     func testTZAsTheCLibraryReadsIt() throws {
-        let localtime = try TemporaryFile(bytes: bytes("/usr/share/zoneinfo/Pacific/Auckland"))
+        let localtime = try TemporaryFile(bytes: Self.bytes("/usr/share/zoneinfo/Pacific/Auckland"))
         defer { localtime.remove() }
         func offset(_ tz: String?, localtimePath: String = localtime.path) -> Int {
             Zone.local(tz: tz, localtimePath: localtimePath).utcOffset(at: madridJuly)
@@ -113,7 +114,7 @@ final class ZoneLoadingTests: XCTestCase {
     }
 
     func testAFileTooLargeIsNotRead() throws {
-        var bytes = try bytes("/usr/share/zoneinfo/Europe/Madrid")
+        var bytes = try Self.bytes("/usr/share/zoneinfo/Europe/Madrid")
         bytes += [UInt8](repeating: 0, count: (1 << 20) + 1 - bytes.count)
         let file = try TemporaryFile(bytes: bytes)
         defer { file.remove() }
@@ -126,7 +127,7 @@ final class ZoneLoadingTests: XCTestCase {
     /// past the file's end: each refused (or, where it still reads as a zone, read),
     /// never a trap.
     func testDamagedFilesAreRefused() throws {
-        let good = try bytes("/usr/share/zoneinfo/America/Sao_Paulo")
+        let good = try Self.bytes("/usr/share/zoneinfo/America/Sao_Paulo")
         XCTAssertNoThrow(try Zone(tzif: good, name: "x"))
         for length in 0..<good.count {
             XCTAssertThrowsError(try Zone(tzif: Array(good[..<length]), name: "x"), "\(length) bytes")
@@ -161,7 +162,7 @@ final class ZoneLoadingTests: XCTestCase {
     /// A version 1 file (the first block alone) is read: its 32-bit transitions answer
     /// up to 2037, the last type after.
     func testVersionOneFiles() throws {
-        let good = try bytes("/usr/share/zoneinfo/Europe/Madrid")
+        let good = try Self.bytes("/usr/share/zoneinfo/Europe/Madrid")
         var first = Array(good[..<(try secondHeaderOffset(good))])
         first[4] = 0
         let zone = try Zone(tzif: first, name: "v1")
