@@ -36,6 +36,11 @@ let package = Package(
         // as a view with checked indices, the scans made eight bytes at a time, buffers
         // written piece by piece. The pointers the app's byte work needs are here alone.
         .target(name: "NavStackBytes"),
+        // Time as values: instants and their ISO 8601 text, the tz database's rules read from
+        // its TZif files (and POSIX TZ strings), civil dates and times in a zone, and the
+        // DATE forms a user types. The C library alone: it reads no clock and no variable,
+        // "now" and TZ are handed to it.
+        .target(name: "NavStackTime"),
         // Sync as values (docs/sync.md): the wire format with its one codec, the hybrid
         // clock and stamps, the registers and where a task stands. The client's store, the
         // server and the tests all use it; it opens no file and no socket.
@@ -144,6 +149,12 @@ let package = Package(
         .testTarget(
             name: "NavStackBytesTests",
             dependencies: ["NavStackBytes", "TestSeeds"]
+        ),
+        // Conversions held to the system's own tz code (date(1) run as a process) around
+        // every zone's changes, round trips, and each DATE form and each bad one.
+        .testTarget(
+            name: "NavStackTimeTests",
+            dependencies: ["NavStackTime", "TestSeeds"]
         ),
         .testTarget(
             name: "NavStackSQLiteTests",

@@ -1,0 +1,172 @@
+/// Reading a TZif file (RFC 9636; the tz database's `zic` writes them), versions 1 to 4.
+///
+/// From version 2 on a file holds its data twice, with 32-bit then 64-bit times, and ends
+/// with a footer holding a POSIX TZ string; the 64-bit data and the footer are what is
+/// kept. A version 1 file has only the 32-bit data (and so nothing past 2038).
+///
+/// Every count is checked against the bytes there are before anything is read, indices
+/// and offsets against their ranges, and transitions must ascend: a damaged or hostile
+/// file is refused with ``TZifDefect``, never trusted and never a crash. Leap-second
+/// records are skipped: instants are POSIX time, which counts none (the `right/` zones
+/// are not meant for it).
+extension Zone {
+    /// The zone a TZif file's bytes describe, named `name`.
+    public init(tzif bytes: [UInt8], name: String) throws(TZifDefect) {
+        var reader = TZifReader(bytes: bytes)
+        let first = try reader.header()
+        var block = try reader.block(first, timeSize: 4)
+        var rule: POSIXRule?
+        if first.version >= 2 {
+            let second = try reader.header()
+            block = try reader.block(second, timeSize: 8)
+            rule = try reader.footer()
+        }
+        self.init(name: name, transitions: block.transitions, transitionTypes: block.transitionTypes, types: block.types, rule: rule)
+    }
+}
+
+/// What is wrong with a TZif file.
+public enum TZifDefect: Error, Equatable, Sendable, CustomStringConvertible {
+    /// It does not start with `TZif`.
+    case notTZif
+    /// Its version byte is none of 0 (version 1), `2`, `3` or `4`.
+    case unknownVersion(UInt8)
+    /// It ends before what its counts say it holds.
+    case truncated
+    /// A count, index, offset or order is not what RFC 9636 allows; the words say which.
+    case invalid(String)
+    /// Its footer is not a POSIX TZ string this module reads.
+    case badFooter(String)
+
+    public var description: String {
+        switch self {
+        case .notTZif: return "not a TZif file"
+        case .unknownVersion(let byte): return "TZif version byte \(byte) is not 1 to 4"
+        case .truncated: return "the TZif file ends early"
+        case .invalid(let what): return "the TZif file's \(what)"
+        case .badFooter(let text): return "the TZif footer '\(text)' is not a TZ string"
+        }
+    }
+}
+
+/// A TZif header: the version and the six counts.
+private struct TZifHeader {
+    var version: Int
+    var isUTCCount: Int
+    var isStandardCount: Int
+    var leapCount: Int
+    var timeCount: Int
+    var typeCount: Int
+    var charCount: Int
+}
+
+/// A data block's contents, as kept.
+private struct TZifBlock {
+    var transitions: [Int64]
+    var transitionTypes: [Int]
+    var types: [LocalTimeType]
+}
+
+/// Reads big-endian numbers from the file's bytes, each read checked against the end.
+private struct TZifReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    mutating func header() throws(TZifDefect) -> TZifHeader {
+        guard index + 44 <= bytes.count else { throw index == 0 ? .notTZif : .truncated }
+        guard bytes[index..<index + 4].elementsEqual("TZif".utf8) else { throw .notTZif }
+        let versionByte = bytes[index + 4]
+        let version: Int
+        switch versionByte {
+        case 0: version = 1
+        case UInt8(ascii: "2")...UInt8(ascii: "4"): version = Int(versionByte - UInt8(ascii: "0"))
+        default: throw .unknownVersion(versionByte)
+        }
+        index += 20
+        var counts: [Int] = []
+        for _ in 0..<6 { counts.append(Int(try uint32())) }
+        return TZifHeader(
+            version: version, isUTCCount: counts[0], isStandardCount: counts[1], leapCount: counts[2],
+            timeCount: counts[3], typeCount: counts[4], charCount: counts[5]
+        )
+    }
+
+    mutating func block(_ header: TZifHeader, timeSize: Int) throws(TZifDefect) -> TZifBlock {
+        // Counts come from 32-bit fields, so this sum cannot overflow an Int.
+        let size =
+            header.timeCount * (timeSize + 1) + header.typeCount * 6 + header.charCount
+            + header.leapCount * (timeSize + 4) + header.isStandardCount + header.isUTCCount
+        guard index + size <= bytes.count else { throw .truncated }
+        guard header.typeCount >= 1, header.typeCount <= 256 else { throw .invalid("type count \(header.typeCount)") }
+        guard header.charCount >= 1 else { throw .invalid("abbreviation count 0") }
+        guard header.isStandardCount == 0 || header.isStandardCount == header.typeCount,
+            header.isUTCCount == 0 || header.isUTCCount == header.typeCount
+        else { throw .invalid("indicator counts") }
+
+        var transitions: [Int64] = []
+        transitions.reserveCapacity(header.timeCount)
+        for _ in 0..<header.timeCount {
+            let time = timeSize == 8 ? Int64(bitPattern: try uint64()) : Int64(Int32(bitPattern: try uint32()))
+            if let last = transitions.last, time <= last { throw .invalid("transitions out of order") }
+            transitions.append(time)
+        }
+        var transitionTypes: [Int] = []
+        transitionTypes.reserveCapacity(header.timeCount)
+        for _ in 0..<header.timeCount {
+            let type = Int(try uint8())
+            guard type < header.typeCount else { throw .invalid("type index \(type)") }
+            transitionTypes.append(type)
+        }
+        var rawTypes: [(offset: Int, isDST: Bool, nameIndex: Int)] = []
+        for _ in 0..<header.typeCount {
+            let offset = Int(Int32(bitPattern: try uint32()))
+            // RFC 9636 §3.2: within 25 hours west and 26 hours east.
+            guard (-89_999...93_599).contains(offset) else { throw .invalid("offset \(offset)") }
+            let isDST = try uint8()
+            guard isDST <= 1 else { throw .invalid("DST flag \(isDST)") }
+            let nameIndex = Int(try uint8())
+            guard nameIndex < header.charCount else { throw .invalid("abbreviation index \(nameIndex)") }
+            rawTypes.append((offset, isDST == 1, nameIndex))
+        }
+        let names = bytes[index..<index + header.charCount]
+        index += header.charCount
+        let types = rawTypes.map { raw in
+            let start = names.startIndex + raw.nameIndex
+            let end = names[start...].firstIndex(of: 0) ?? names.endIndex
+            return LocalTimeType(
+                utcOffset: raw.offset, isDaylightSaving: raw.isDST, abbreviation: String(decoding: names[start..<end], as: UTF8.self)
+            )
+        }
+        index += header.leapCount * (timeSize + 4) + header.isStandardCount + header.isUTCCount
+        return TZifBlock(transitions: transitions, transitionTypes: transitionTypes, types: types)
+    }
+
+    /// The footer: a newline, a TZ string (perhaps empty: no rule), a newline.
+    mutating func footer() throws(TZifDefect) -> POSIXRule? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else { throw .truncated }
+        guard let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { throw .truncated }
+        let text = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+        index = end + 1
+        if text.isEmpty { return nil }
+        guard let rule = POSIXRule(text) else { throw .badFooter(text) }
+        return rule
+    }
+
+    private mutating func uint8() throws(TZifDefect) -> UInt8 {
+        guard index < bytes.count else { throw .truncated }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    private mutating func uint32() throws(TZifDefect) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw .truncated }
+        defer { index += 4 }
+        return bytes[index..<index + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private mutating func uint64() throws(TZifDefect) -> UInt64 {
+        guard index + 8 <= bytes.count else { throw .truncated }
+        defer { index += 8 }
+        return bytes[index..<index + 8].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
