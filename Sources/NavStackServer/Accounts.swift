@@ -50,7 +50,7 @@ public enum UserCommand: Equatable, Sendable {
 /// when the server found it good before: ``TokenCache``), so a token revoked or an account
 /// removed is refused at once by every server sharing the database.
 public enum Accounts {
-    public enum Failure: Error, Equatable, Sendable {
+    public enum AccountError: Error, Equatable, Sendable {
         case exists(String)
         case noSuchAccount(String)
 
@@ -70,7 +70,7 @@ public enum Accounts {
                 let id = try await connection.query(
                     "INSERT INTO account (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING RETURNING id", logger: logger
                 ).value(Int64.self)
-                guard let id else { throw Failure.exists(name) }
+                guard let id else { throw AccountError.exists(name) }
                 return try await newToken(for: id, on: connection, logger: logger)
             }
         case .token(let name):
@@ -91,11 +91,11 @@ public enum Accounts {
                 guard
                     let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
                         .value(Int64.self)
-                else { throw Failure.noSuchAccount(name) }
+                else { throw AccountError.noSuchAccount(name) }
                 for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
                 // Removed (and perhaps made again) while this waited: not the account found.
                 let id = try await account(name, on: connection, logger: logger)
-                guard id == found else { throw Failure.noSuchAccount(name) }
+                guard id == found else { throw AccountError.noSuchAccount(name) }
                 let operations = try await delete(.op, of: id, on: connection, logger: logger)
                 let tokens = try await delete(.token, of: id, on: connection, logger: logger)
                 try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()
@@ -108,7 +108,7 @@ public enum Accounts {
                 guard
                     let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
                         .value(Int64.self)
-                else { throw Failure.noSuchAccount(name) }
+                else { throw AccountError.noSuchAccount(name) }
                 for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
                 return try await connection.query(
                     """
@@ -134,7 +134,7 @@ public enum Accounts {
     private static func account(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let id = try await connection.query("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: logger)
             .value(Int64.self)
-        guard let id else { throw Failure.noSuchAccount(name) }
+        guard let id else { throw AccountError.noSuchAccount(name) }
         return id
     }
 

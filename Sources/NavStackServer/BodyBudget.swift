@@ -4,7 +4,7 @@ import Synchronization
 /// together, whatever the number of clients, and a quarter of it for any one account. A
 /// sync takes its body's share (the length its head declares; the most a body may be when
 /// it declares none) before it reads a byte of it, and gives it back once answered; a sync
-/// whose share does not fit is refused at once (``Refusal/bodiesFull``), its body unread.
+/// whose share does not fit is refused at once (``ServerError/bodiesFull``), its body unread.
 ///
 /// Only requests with a good token get here (the token is looked up first), so what it
 /// bounds is a token holder's flood: 100 connections each sending an 8 MiB body but its

@@ -24,7 +24,7 @@ public struct DatabaseAddress: Equatable, Sendable {
     public var tls: TLSMode
 
     /// Why a URL does not name a database; ``ServerOptions`` words it as a usage error.
-    public enum Failure: Error, Equatable, Sendable {
+    public enum AddressError: Error, Equatable, Sendable {
         case notPostgresURL
         /// The port as written.
         case badPort(String)
@@ -33,7 +33,7 @@ public struct DatabaseAddress: Equatable, Sendable {
         case badEscape
     }
 
-    public init(url: String) throws(Failure) {
+    public init(url: String) throws(AddressError) {
         var rest = Substring(url)
         if rest.hasPrefix("postgres://") {
             rest = rest.dropFirst("postgres://".count)
@@ -182,7 +182,7 @@ public struct DatabaseAddress: Equatable, Sendable {
         }
     }
 
-    private static func percentDecoded(_ text: Substring) throws(Failure) -> String {
+    private static func percentDecoded(_ text: Substring) throws(AddressError) -> String {
         guard text.contains("%") else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()

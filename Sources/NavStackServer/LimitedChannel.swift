@@ -169,7 +169,7 @@ struct ConnectionUseMiddleware: RouterMiddleware {
     }
 }
 
-/// What a connection past the cap gets: ``Refusal/tooBusy`` as a whole HTTP/1.1 answer,
+/// What a connection past the cap gets: ``ServerError/tooBusy`` as a whole HTTP/1.1 answer,
 /// written as soon as the connection is up, then the connection closed. What the client
 /// sent is read past.
 final class TooBusyAnswer: ChannelInboundHandler, RemovableChannelHandler {
@@ -177,7 +177,7 @@ final class TooBusyAnswer: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The answer's bytes.
     static let answer: ByteBuffer = {
-        let refusal = Refusal.tooBusy
+        let refusal = ServerError.tooBusy
         var body = refusal.body
         var bytes = ByteBuffer()
         bytes.writeString("HTTP/1.1 \(refusal.status.code) \(refusal.status.reasonPhrase)\r\n")

@@ -14,7 +14,7 @@ extension MemoryOperationLog: OperationStore {
         do {
             return try sync(account: holder, request: request, confirming: token)
         } catch {
-            throw Refusal(error)
+            throw ServerError(error)
         }
     }
 

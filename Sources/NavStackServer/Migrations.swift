@@ -291,7 +291,7 @@ public enum Migrations {
                     identity text NOT NULL,
                     epoch text NOT NULL
                 )
-                """
+                """,
             ]),
     ]
 

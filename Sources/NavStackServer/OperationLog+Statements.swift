@@ -400,7 +400,7 @@ extension PageStatement {
 /// A row's cells in order, each decoded as the type asked for.
 struct Cells {
     /// A statement's row has fewer cells than it reads.
-    enum Failure: Error {
+    enum CellError: Error {
         case missing(column: Int)
     }
 
@@ -412,7 +412,7 @@ struct Cells {
     }
 
     mutating func next<Value: PostgresDecodable>(_: Value.Type) throws -> Value {
-        guard let cell = iterator.next() else { throw Failure.missing(column: column) }
+        guard let cell = iterator.next() else { throw CellError.missing(column: column) }
         column += 1
         return try cell.decode(Value.self)
     }

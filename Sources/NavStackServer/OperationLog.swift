@@ -32,7 +32,7 @@ public struct OperationLog: OperationStore {
     /// page that follows `after` (a request that writes nothing is that one statement;
     /// the usual push reads the page in its own statement, under its lock). An
     /// operation naming a (replica, seq) the account holds with other content rolls the
-    /// transaction back: ``Refusal/replicaTaken(_:)``.
+    /// transaction back: ``ServerError/replicaTaken(_:)``.
     ///
     /// The write first takes the account's advisory lock, so the account's writers commit
     /// one at a time and in `server_seq` order: a reader that has seen `server_seq` N can
@@ -54,14 +54,14 @@ public struct OperationLog: OperationStore {
     /// that the token still names it (``TokenPushPage``, ``TokenPage``, or
     /// ``ConfirmToken`` first in the transaction), and a refusal that tells something
     /// of the account (its key, a seq it holds) is given only once the token is
-    /// confirmed. A token that no longer names the account is ``Refusal/badToken``.
+    /// confirmed. A token that no longer names the account is ``ServerError/badToken``.
     public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger)
         async throws -> SyncOutcome
     {
         let account = holder.id
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
-        if let clash = request.clash(held: { _ in nil }) { throw Refusal.replicaTaken(clash) }
+        if let clash = request.clash(held: { _ in nil }) { throw ServerError.replicaTaken(clash) }
         return try await client.withConnection { connection in
             var unconfirmed = token
             var pushed: PageRead?
@@ -92,7 +92,7 @@ public struct OperationLog: OperationStore {
                     let failure =
                         (error as? PostgresTransactionError).map { $0.closureError ?? $0.beginError ?? $0.commitError ?? $0 }
                         ?? error
-                    throw Self.accountGone(failure) ? Refusal.badToken : failure
+                    throw Self.accountGone(failure) ? ServerError.badToken : failure
                 }
             }
             var page = try await Self.pull(
@@ -102,7 +102,7 @@ public struct OperationLog: OperationStore {
         }
     }
 
-    /// Throws ``Refusal/badToken`` unless `token` names `account` (``ConfirmToken``).
+    /// Throws ``ServerError/badToken`` unless `token` names `account` (``ConfirmToken``).
     private static func confirm(_ token: String, names account: Int64, on connection: PostgresConnection, logger: Logger)
         async throws
     {
@@ -110,7 +110,7 @@ public struct OperationLog: OperationStore {
         for try await _ in try await connection.execute(ConfirmToken(token: token, account: account), logger: logger) {
             confirmed = true
         }
-        guard confirmed else { throw Refusal.badToken }
+        guard confirmed else { throw ServerError.badToken }
     }
 
     /// Whether the database refused a write for naming an account that is not there (a
@@ -121,11 +121,11 @@ public struct OperationLog: OperationStore {
     }
 
     /// The account's key record; `nil` when it has none. An account no longer there (`user
-    /// remove` took it while the request waited for its lock) is ``Refusal/badToken``.
+    /// remove` took it while the request waited for its lock) is ``ServerError/badToken``.
     private static func key(of account: Int64, on connection: PostgresConnection, logger: Logger) async throws -> String? {
         var row: String?
         for try await key in try await connection.execute(AccountKey(value: account), logger: logger) { row = key }
-        guard let row else { throw Refusal.badToken }
+        guard let row else { throw ServerError.badToken }
         return row.isEmpty ? nil : row
     }
 
@@ -153,11 +153,11 @@ public struct OperationLog: OperationStore {
                 ).value(Bool.self) ?? false
         }
         let sealing: (key: String?, setsKey: Bool)
-        do throws(SyncRefusal) {
+        do throws(SyncLogError) {
             sealing = try request.sealing(accountKey: held, clearAfter: clearAfter)
         } catch {
             if let token { try await confirm(token, names: account, on: connection, logger: logger) }
-            throw Refusal(error)
+            throw ServerError(error)
         }
         if sealing.setsKey, let key = sealing.key {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
@@ -173,9 +173,9 @@ public struct OperationLog: OperationStore {
                     for try await _ in try await connection.execute(Push(request, into: account), logger: logger) {}
                 }
             } catch {
-                if sqlState(of: error) == TokenPushPage.badTokenState { throw Refusal.badToken }
+                if sqlState(of: error) == TokenPushPage.badTokenState { throw ServerError.badToken }
                 guard let taken = Push.takenOperation(error) else { throw error }
-                throw Refusal.replicaTaken(
+                throw ServerError.replicaTaken(
                     .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
             }
         }
@@ -185,7 +185,7 @@ public struct OperationLog: OperationStore {
         if let snapshot = request.snapshot {
             let past = HoldsPast(account: account, replica: request.replica, seq: request.ownSeq)
             for try await seq in try await connection.execute(past, logger: logger) {
-                throw Refusal.replicaTaken(.replicaTaken(path: "own_seq", replica: request.replica, seq: seq))
+                throw ServerError.replicaTaken(.replicaTaken(path: "own_seq", replica: request.replica, seq: seq))
             }
             for try await _ in try await connection.execute(StoreSnapshot(account: account, snapshot: snapshot), logger: logger) {}
         }
@@ -210,7 +210,7 @@ public struct OperationLog: OperationStore {
         } else if let token {
             // No row at all: the token no longer names the account.
             guard let read = try await read(TokenPage(token: token, page: statement), on: connection, logger: logger) else {
-                throw Refusal.badToken
+                throw ServerError.badToken
             }
             page = read
         } else {
@@ -245,11 +245,11 @@ public struct OperationLog: OperationStore {
 
     /// Whether the request's pull starts from the account's snapshot, as the page read
     /// says (``SyncRequest/startsFromSnapshot(seq:trimmed:)``); its refusal is the server's.
-    private static func starts(_ request: SyncRequest, from page: PageRead) throws(Refusal) -> Bool {
+    private static func starts(_ request: SyncRequest, from page: PageRead) throws(ServerError) -> Bool {
         do {
             return try request.startsFromSnapshot(seq: page.snapshot, trimmed: page.trimmed)
         } catch {
-            throw Refusal(error)
+            throw ServerError(error)
         }
     }
 

@@ -3,7 +3,7 @@ import NavStackSync
 
 /// Where the server keeps each account's operations: PostgreSQL (``OperationLog``) or
 /// memory (the sync module's `MemoryOperationLog`, for tests). The routes ask only this;
-/// a log's ``SyncRefusal`` is answered as the ``Refusal`` it is.
+/// a log's ``SyncLogError`` is answered as the ``ServerError`` it is.
 public protocol OperationStore: Sendable {
     /// The account that has `token`, `nil` when none has: one lookup, made before a byte of
     /// a request's body is read.
@@ -12,10 +12,10 @@ public protocol OperationStore: Sendable {
     /// Pushes the request's operations into `account` and pulls the page that follows
     /// `after`, as one step. An operation the account already holds (the same replica and
     /// seq, the same content) is left as it is; when one names a (replica, seq) the account
-    /// holds with other content, nothing is kept and it throws ``Refusal/replicaTaken(_:)``.
+    /// holds with other content, nothing is kept and it throws ``ServerError/replicaTaken(_:)``.
     /// With `token` (the holder came from the server's ``TokenCache``, not a lookup made
     /// for this request), it first confirms that the token still names the account, and
-    /// throws ``Refusal/badToken`` when it does not; nothing is written nor told of the
+    /// throws ``ServerError/badToken`` when it does not; nothing is written nor told of the
     /// account before.
     func sync(account: TokenHolder, request: SyncRequest, confirming token: String?, logger: Logger) async throws
         -> SyncOutcome

@@ -3,7 +3,7 @@ import Logging
 
 /// Logs one line per request: method, path, status, milliseconds, account, operations in
 /// and out, and for a refusal its reason. What a route or Hummingbird throws goes on as a
-/// ``Refusal``, which Hummingbird answers.
+/// ``ServerError``, which Hummingbird answers.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -24,9 +24,9 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     /// The refusal an error means: a route's own, or Hummingbird's 404 for a path no route
     /// has (405 when the path has a route for another method); anything else failed.
-    static func refusal(for error: any Error, request: Request) -> Refusal {
+    static func refusal(for error: any Error, request: Request) -> ServerError {
         switch error {
-        case let refusal as Refusal:
+        case let refusal as ServerError:
             return refusal
         case let error as HTTPError where error.status == .notFound:
             if let method = SyncRoutes.methods[request.uri.path] { return .methodNotAllowed(allowed: method.rawValue) }
@@ -37,7 +37,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(
-        _ request: Request, _ context: Context, status: HTTPResponse.Status, refusal: Refusal? = nil,
+        _ request: Request, _ context: Context, status: HTTPResponse.Status, refusal: ServerError? = nil,
         since start: ContinuousClock.Instant
     ) {
         let facts = context.facts.current

@@ -110,7 +110,8 @@ extension ServerOptions {
             discussion: discussion.isEmpty ? exitStatus : discussion + "\n\n" + exitStatus,
             options: databaseOptions,
             arguments: action == .list
-                ? [] : action == .dropReplica
+                ? []
+                : action == .dropReplica
                     ? name + [CommandSpec.Argument("REPLICA", help: "The replica: 32 lowercase hexadecimal digits.")] : name)
     }
 }

@@ -102,7 +102,7 @@ public struct ServerOptions: Equatable, Sendable {
             parsed.value("database").map { (option: "--database", url: $0) }
             ?? environment["NAVSTACK_DATABASE"].flatMap { $0.isEmpty ? nil : (option: "NAVSTACK_DATABASE", url: $0) }
         guard let given else { throw .missingArgument("--database <URL>") }
-        do throws(DatabaseAddress.Failure) {
+        do throws(DatabaseAddress.AddressError) {
             return try DatabaseAddress(url: given.url)
         } catch {
             let shown = DatabaseAddress.withoutPassword(given.url)

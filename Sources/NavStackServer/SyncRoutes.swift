@@ -58,10 +58,10 @@ public struct SyncRoutes: Sendable {
     /// or sets a value the app would refuse, and when it names a (replica, seq) held with
     /// other content.
     func sync(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let authorization = request.headers[.authorization] else { throw Refusal.missingToken }
+        guard let authorization = request.headers[.authorization] else { throw ServerError.missingToken }
         let token = try BearerToken.parse(authorization: authorization)
         let length = request.headers[.contentLength].flatMap(Int.init)
-        if let length, length > SyncLimits.maximumBodyBytes { throw Refusal.tooLarge }
+        if let length, length > SyncLimits.maximumBodyBytes { throw ServerError.tooLarge }
         let log = self.log
         let logger = context.logger
         let cached = tokens.holder(of: token)
@@ -71,7 +71,7 @@ public struct SyncRoutes: Sendable {
         } else {
             let generation = tokens.generation
             let found = try await Self.database(within: databaseDeadline) { try await log.account(token: token, logger: logger) }
-            guard let found else { throw Refusal.badToken }
+            guard let found else { throw ServerError.badToken }
             account = found
             tokens.remember(token, as: found, since: generation)
         }
@@ -80,27 +80,27 @@ public struct SyncRoutes: Sendable {
         // The body's share of what all bodies may hold, taken before a byte of it is read
         // and kept until the answer is made (the request decoded from it lives as long).
         let share = max(0, length ?? SyncLimits.maximumBodyBytes)
-        guard bodies.take(share, for: account.id) else { throw Refusal.bodiesFull }
+        guard bodies.take(share, for: account.id) else { throw ServerError.bodiesFull }
         defer { bodies.give(share, for: account.id) }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
-            throw Refusal.tooLarge
+            throw ServerError.tooLarge
         } catch {
-            throw Refusal.truncatedBody
+            throw ServerError.truncatedBody
         }
         let syncRequest: SyncRequest
         do throws(SyncWireError) {
             syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes.byteView) }
         } catch {
-            throw Refusal.malformed(error)
+            throw ServerError.malformed(error)
         }
         context.facts.record { $0.operationsIn = syncRequest.operations.count }
         let serverMillis = now()
         if let refused = syncRequest.refusal(now: serverMillis) {
-            if case .stampAhead = refused { throw Refusal.stampAhead(refused, serverMillis: serverMillis) }
-            throw Refusal.malformed(refused)
+            if case .stampAhead = refused { throw ServerError.stampAhead(refused, serverMillis: serverMillis) }
+            throw ServerError.malformed(refused)
         }
         let confirming = cached == nil ? nil : token
         let outcome: SyncOutcome
@@ -131,19 +131,19 @@ public struct SyncRoutes: Sendable {
     }
 
     /// Runs `work` against the database, giving up after `deadline` (``Deadlines``: the
-    /// work is cancelled). Errors from the database become ``Refusal/databaseUnavailable``
-    /// or ``Refusal/databaseFailed``; a ``Refusal`` passes through, and so does a log's
-    /// ``SyncRefusal``, as the server's.
+    /// work is cancelled). Errors from the database become ``ServerError/databaseUnavailable``
+    /// or ``ServerError/databaseFailed``; a ``ServerError`` passes through, and so does a log's
+    /// ``SyncLogError``, as the server's.
     static func database<Result: Sendable>(
         within deadline: Duration, _ work: @escaping @Sendable () async throws -> Result
-    ) async throws(Refusal) -> Result {
+    ) async throws(ServerError) -> Result {
         do {
-            guard let result = try await Deadlines.shared.run(within: deadline, work) else { throw Refusal.databaseUnavailable }
+            guard let result = try await Deadlines.shared.run(within: deadline, work) else { throw ServerError.databaseUnavailable }
             return result
-        } catch let refusal as Refusal {
+        } catch let refusal as ServerError {
             throw refusal
-        } catch let refusal as SyncRefusal {
-            throw Refusal(refusal)
+        } catch let refusal as SyncLogError {
+            throw ServerError(refusal)
         } catch {
             // An answer from PostgreSQL: it refused the statement, unless it is shutting
             // down or cannot take connections (SQLSTATE classes 08, 53 and 57).

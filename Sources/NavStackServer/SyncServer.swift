@@ -13,12 +13,12 @@ import PostgresNIO
 /// Runs what ``ServerOptions`` asks for: the server, or a `user` command.
 public enum SyncServer {
     /// Why a run stopped; the executable prints the message and exits with 1.
-    public enum Failure: Error, Sendable {
+    public enum StartError: Error, Sendable {
         case databaseUnreachable(DatabaseAddress, reason: String)
         case badTLSFiles(reason: String)
         case cannotListen(host: String, port: Int, reason: String)
         /// `user ACTION NAME` on an account that exists (`add`) or does not (the others).
-        case account(Accounts.Failure)
+        case account(Accounts.AccountError)
 
         public var message: String {
             switch self {
@@ -57,9 +57,9 @@ public enum SyncServer {
         do {
             try await app.runService()
         } catch let error as IOError {
-            throw Failure.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode)))
+            throw StartError.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode)))
         } catch let error as SocketAddressError {
-            throw Failure.cannotListen(host: options.host, port: options.port, reason: "\(error)")
+            throw StartError.cannotListen(host: options.host, port: options.port, reason: "\(error)")
         }
     }
 
@@ -72,10 +72,10 @@ public enum SyncServer {
                 logger.info("user command done", metadata: ["command": "\(command)"])
                 return output
             } catch let error as PostgresTransactionError {
-                if let failure = error.closureError as? Accounts.Failure { throw Failure.account(failure) }
+                if let failure = error.closureError as? Accounts.AccountError { throw StartError.account(failure) }
                 throw error
-            } catch let failure as Accounts.Failure {
-                throw Failure.account(failure)
+            } catch let failure as Accounts.AccountError {
+                throw StartError.account(failure)
             }
         }
     }
@@ -99,18 +99,18 @@ public enum SyncServer {
             connection = try await PostgresConnection.connect(
                 configuration: try database.connectionConfiguration(), id: 0, logger: logger)
         } catch {
-            throw Failure.databaseUnreachable(database, reason: reason(error))
+            throw StartError.databaseUnreachable(database, reason: reason(error))
         }
         do {
             let result = try await body(connection)
             try? await connection.close()
             return result
-        } catch let failure as Failure {
+        } catch let failure as StartError {
             try? await connection.close()
             throw failure
         } catch {
             try? await connection.close()
-            throw Failure.databaseUnreachable(database, reason: reason(error))
+            throw StartError.databaseUnreachable(database, reason: reason(error))
         }
     }
 
@@ -165,7 +165,7 @@ public enum SyncServer {
             let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
             configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         } catch {
-            throw Failure.badTLSFiles(reason: "\(error)")
+            throw StartError.badTLSFiles(reason: "\(error)")
         }
         return HTTPServerBuilder { responder in
             LimitedChannel(

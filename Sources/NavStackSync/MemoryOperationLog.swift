@@ -86,6 +86,9 @@ public final class MemoryOperationLog: Sendable {
     /// What the log did with snapshots so far.
     public var counts: Counts { state.withLock { $0.counts } }
 
+    /// The log's restore epoch, which every answer names.
+    public var epoch: String { state.withLock { $0.epoch } }
+
     /// Creates the account `name` and returns its first token; `nil` when it exists
     /// already (as the server's `user add` refuses it).
     @discardableResult
@@ -135,12 +138,12 @@ public final class MemoryOperationLog: Sendable {
     /// Pushes the request's operations into `account` and pulls the page that follows
     /// `after`, as one step, by the rules the server's `OperationStore` states. With
     /// `token`, it first confirms that the token still names the account.
-    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String? = nil) throws(SyncRefusal)
+    public func sync(account holder: TokenHolder, request: SyncRequest, confirming token: String? = nil) throws(SyncLogError)
         -> SyncOutcome
     {
         let id = holder.id
         let (pageSize, least) = (pageSize, leastOperations)
-        return try state.withLock { state throws(SyncRefusal) in
+        return try state.withLock { state throws(SyncLogError) in
             guard var account = state.accounts[id] else { throw .badToken }
             if let token, state.tokens[token] != id { throw .badToken }
             let replica = request.replica

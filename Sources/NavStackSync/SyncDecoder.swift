@@ -2,7 +2,7 @@ import NavStackBytes
 import NavStackCore
 
 /// Reads one request or answer in one pass over the body's bytes, with ``JSONReader``
-/// for the tokens. It throws ``SyncWireError`` and ``JSONReader/Failure`` (untyped, so
+/// for the tokens. It throws ``SyncWireError`` and ``JSONError`` (untyped, so
 /// both pass through the same calls); ``decode(_:_:)`` sorts them out.
 struct SyncDecoder {
     var reader: JSONReader

@@ -12,8 +12,8 @@ extension SyncRequest {
     /// A key offered must be a key record (``SyncKeyShape``): a token holder cannot give an
     /// account text no device reads. A request that writes (operations, a snapshot, a
     /// drop, a key kept) to an account whose record has a write check must carry the write
-    /// key it checks (``SyncRefusal/writeKeyNeeded``): a token alone reads and no more.
-    public func sealing(accountKey: String?, clearAfter: Bool) throws(SyncRefusal) -> (key: String?, setsKey: Bool) {
+    /// key it checks (``SyncLogError/writeKeyNeeded``): a token alone reads and no more.
+    public func sealing(accountKey: String?, clearAfter: Bool) throws(SyncLogError) -> (key: String?, setsKey: Bool) {
         var effective = accountKey
         var setsKey = false
         if let offered = key {
@@ -59,7 +59,7 @@ extension SyncRequest {
     /// A replica that does not take the snapshot (one that could not open it, or one from
     /// before snapshots) pulls the log instead while the log holds everything after its
     /// `after` (nothing it needs was dropped).
-    public func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(SyncRefusal) -> Bool {
+    public func startsFromSnapshot(seq: Int64, trimmed: Int64) throws(SyncLogError) -> Bool {
         guard SyncSnapshot.startsPull(after: after, snapshot: seq, trimmed: trimmed) else { return false }
         guard takesSnapshots else {
             if after >= trimmed { return false }

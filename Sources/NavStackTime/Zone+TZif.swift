@@ -6,12 +6,12 @@
 ///
 /// Every count is checked against the bytes there are before anything is read, indices
 /// and offsets against their ranges, and transitions must ascend: a damaged or hostile
-/// file is refused with ``TZifDefect``, never trusted and never a crash. Leap-second
+/// file is refused with ``TZifError``, never trusted and never a crash. Leap-second
 /// records are skipped: instants are POSIX time, which counts none (the `right/` zones
 /// are not meant for it).
 extension Zone {
     /// The zone a TZif file's bytes describe, named `name`.
-    public init(tzif bytes: [UInt8], name: String) throws(TZifDefect) {
+    public init(tzif bytes: [UInt8], name: String) throws(TZifError) {
         var reader = TZifReader(bytes: bytes)
         let first = try reader.header()
         var block = try reader.block(first, timeSize: 4)
@@ -26,7 +26,7 @@ extension Zone {
 }
 
 /// What is wrong with a TZif file.
-public enum TZifDefect: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TZifError: Error, Equatable, Sendable, CustomStringConvertible {
     /// It does not start with `TZif`.
     case notTZif
     /// Its version byte is none of 0 (version 1), `2`, `3` or `4`.
@@ -72,7 +72,7 @@ private struct TZifReader {
     let bytes: [UInt8]
     var index = 0
 
-    mutating func header() throws(TZifDefect) -> TZifHeader {
+    mutating func header() throws(TZifError) -> TZifHeader {
         guard index + 44 <= bytes.count else { throw index == 0 ? .notTZif : .truncated }
         guard bytes[index..<index + 4].elementsEqual("TZif".utf8) else { throw .notTZif }
         let versionByte = bytes[index + 4]
@@ -91,7 +91,7 @@ private struct TZifReader {
         )
     }
 
-    mutating func block(_ header: TZifHeader, timeSize: Int) throws(TZifDefect) -> TZifBlock {
+    mutating func block(_ header: TZifHeader, timeSize: Int) throws(TZifError) -> TZifBlock {
         // Counts come from 32-bit fields, so this sum cannot overflow an Int.
         let size =
             header.timeCount * (timeSize + 1) + header.typeCount * 6 + header.charCount
@@ -142,7 +142,7 @@ private struct TZifReader {
     }
 
     /// The footer: a newline, a TZ string (perhaps empty: no rule), a newline.
-    mutating func footer() throws(TZifDefect) -> POSIXRule? {
+    mutating func footer() throws(TZifError) -> POSIXRule? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else { throw .truncated }
         guard let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { throw .truncated }
         let text = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
@@ -152,19 +152,19 @@ private struct TZifReader {
         return rule
     }
 
-    private mutating func uint8() throws(TZifDefect) -> UInt8 {
+    private mutating func uint8() throws(TZifError) -> UInt8 {
         guard index < bytes.count else { throw .truncated }
         defer { index += 1 }
         return bytes[index]
     }
 
-    private mutating func uint32() throws(TZifDefect) -> UInt32 {
+    private mutating func uint32() throws(TZifError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .truncated }
         defer { index += 4 }
         return bytes[index..<index + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    private mutating func uint64() throws(TZifDefect) -> UInt64 {
+    private mutating func uint64() throws(TZifError) -> UInt64 {
         guard index + 8 <= bytes.count else { throw .truncated }
         defer { index += 8 }
         return bytes[index..<index + 8].reduce(0) { $0 << 8 | UInt64($1) }

@@ -18,7 +18,7 @@ public enum ZoneError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Its size changed while it was read.
     case changedWhileRead(String)
     /// It is not a well-formed TZif file.
-    case malformed(String, TZifDefect)
+    case malformed(String, TZifError)
     /// The text is not a POSIX TZ string.
     case badRule(String)
 

@@ -148,7 +148,7 @@ final class ErrorWordsTests: XCTestCase {
         // NavStackSync: a snapshot that cannot be read, worded as the sync's unopenable snapshot.
         "SyncSnapshotError",
         // NavStackSync and NavStackServer: refusals the server answers with a status and English words.
-        "SyncRefusal", "Refusal",
+        "SyncLogError", "ServerError",
         // NavStackServer: the server's own failures (accounts, database address, listening), in English.
         "Failure",
     ]

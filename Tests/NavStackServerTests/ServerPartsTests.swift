@@ -123,15 +123,20 @@ final class ServerPartsTests: XCTestCase {
             "the value '\(String(repeating: "n", count: 101))' is invalid for '<NAME>': use 1 to 100 characters without control characters")
         XCTAssertEqual(usage("--database", database, "user", "add", "--listen", ":1", "ana"), "unknown option '--listen'")
         XCTAssertEqual(usage("--database", database, "serve"), "unexpected argument 'serve'")
-        XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add|token|revoke|remove|list'")
+        XCTAssertEqual(usage("--database", database, "user"), "missing expected argument 'add|token|revoke|remove|list|drop-replica'")
         XCTAssertEqual(usage("--database", database, "user", "del", "x"), "unexpected argument 'del'")
         XCTAssertEqual(usage("--database", database, "user", "revoke"), "missing expected argument '<NAME>'")
         XCTAssertEqual(usage("--database", database, "user", "list", "ana"), "unexpected argument 'ana'")
+        XCTAssertEqual(usage("--database", database, "user", "drop-replica", "ana"), "missing expected argument '<REPLICA>'")
         XCTAssertEqual(
-            usage("help", "me"), "help takes one of: user add, user token, user revoke, user remove, user list (got 'me')")
+            usage("--database", database, "user", "drop-replica", "ana", "ABC"),
+            "the value 'ABC' is invalid for '<REPLICA>': use 32 lowercase hexadecimal digits")
+        XCTAssertEqual(
+            usage("help", "me"),
+            "help takes one of: user add, user token, user revoke, user remove, user list, user drop-replica (got 'me')")
         XCTAssertEqual(
             usage("help", "user", "drop"),
-            "help takes one of: user add, user token, user revoke, user remove, user list (got 'user drop')")
+            "help takes one of: user add, user token, user revoke, user remove, user list, user drop-replica (got 'user drop')")
         XCTAssertEqual(usage("--database", database, "--tls-cert", "c"), "missing expected argument '--tls-key <FILE>'")
         XCTAssertEqual(usage("--database", database, "--tls-key", "k"), "missing expected argument '--tls-cert <FILE>'")
         XCTAssertEqual(

@@ -86,7 +86,7 @@ final class SyncRoutesTests: XCTestCase {
             let created = #"{ "title" : "two", "notes" : "", "done" : false, "parent" : null, "position" : 1 }"#
             let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, field: "task", value: created)]))
             XCTAssertEqual(pushed.headers[.contentType], "application/json")
-            XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false}"#)
+            XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
 
             let pulled = try await sync(client, token: token, body(second))
             XCTAssertEqual(
@@ -95,11 +95,11 @@ final class SyncRoutesTests: XCTestCase {
                     + #""field":"title","value":"title 1","old":null},"#
                     + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"\#(taskID(2))","#
                     + #""field":"task","value":{"title":"two","notes":"","done":false,"parent":null,"position":1},"old":null}],"#
-                    + #""last":2,"more":false}"#)
+                    + #""last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
 
             // The second replica's own push comes back to the first, not to itself.
             let both = try await sync(client, token: token, body(second, after: 2, [operation(1)]))
-            XCTAssertEqual(String(buffer: both.body), #"{"ops":[],"last":3,"more":false}"#)
+            XCTAssertEqual(String(buffer: both.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"}"#)
             let back = try answer(await sync(client, token: token, body(first, after: 2)))
             XCTAssertEqual(back.operations.map { $0["replica"]?.string }, [second])
             XCTAssertEqual(back.last, 3)
@@ -142,11 +142,11 @@ final class SyncRoutesTests: XCTestCase {
             let request = body(first, [operation(1), operation(2)])
             let once = try await sync(client, token: token, request)
             let twice = try await sync(client, token: token, request)
-            XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false}"#)
+            XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
             XCTAssertEqual(String(buffer: twice.body), String(buffer: once.body))
             // Held ones beside new ones, and one sent twice in a request: each taken once.
             let more = try await sync(client, token: token, body(first, [operation(2), operation(3), operation(3)]))
-            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false}"#)
+            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"}"#)
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
@@ -171,7 +171,8 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(offered.operations.count, 1)
             response = try await sync(client, token: token, offering(second, after: 1, key: key))
             XCTAssertEqual(
-                String(buffer: response.body), #"{"ops":[],"last":1,"more":false,"key":"\#(key)","since_snapshot":1}"#)
+                String(buffer: response.body),
+                #"{"ops":[],"last":1,"more":false,"key":"\#(key)","since_snapshot":1,"epoch":"\#(log.epoch)"}"#)
             // From now on: sealed operations only, and every answer names the key.
             response = try await sync(client, token: token, body(first, after: 1, [operation(3)]))
             XCTAssertEqual(response.status, .badRequest)
@@ -263,7 +264,7 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(log.operationCount(name: "ana"), 0)
             // A minute ahead is taken.
             let minute = try await sync(client, token: token, body(first, [operation(1, millis: serverMillis + 60_000)]))
-            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false}"#)
+            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false,"epoch":"\#(log.epoch)"}"#)
         }
     }
 

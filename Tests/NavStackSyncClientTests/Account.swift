@@ -105,7 +105,7 @@ struct LogTransport: SyncTransport {
             let read = try SyncRequest(json: request.json())
             let answer = try log.sync(account: account, request: read).answer
             return Reply(result: .success(try SyncAnswer(json: answer.json())))
-        } catch let refusal as SyncRefusal {
+        } catch let refusal as SyncLogError {
             switch refusal {
             case .replicaTaken: throw .replicaTaken
             case .keyTaken(let key): throw .keyTaken(record: key)

@@ -36,7 +36,8 @@ final class SyncKeyShapeTests: XCTestCase {
         let check = Base64.encode([UInt8](repeating: 4, count: 72))
         let writer = [UInt8](repeating: 5, count: 32)
         let writeCheck = Base64.encode(SHA256.hash(writer))
-        let record = #"{"kdf":"pbkdf2-hmac-sha256","iterations":600000,"salt":"\#(salt)","check":"\#(check)","write_check":"\#(writeCheck)"}"#
+        let record =
+            #"{"kdf":"pbkdf2-hmac-sha256","iterations":600000,"salt":"\#(salt)","check":"\#(check)","write_check":"\#(writeCheck)"}"#
         let shape = try? XCTUnwrap(SyncKeyShape(text: record))
         XCTAssertEqual(shape?.iterations, 600_000)
         XCTAssertEqual(shape?.writeCheck, SHA256.hash(writer))

@@ -6,7 +6,7 @@ import NavStackBytes
 /// surrogate is not a character, and no text typed at the prompt can hold one.
 enum JSONEscape {
     /// Why an escape could not be read.
-    enum Failure: Error, Equatable, Sendable {
+    enum EscapeError: Error, Equatable, Sendable {
         /// `\` followed by something JSON does not escape.
         case unknown
         /// `\u` not followed by four hexadecimal digits.
@@ -18,7 +18,7 @@ enum JSONEscape {
     /// Decodes the escape whose backslash is just before `index`, appending its UTF-8 to
     /// `utf8` and moving `index` past it.
     static func decode(_ bytes: ByteView, at index: inout Int, into utf8: inout [UInt8])
-        throws(Failure)
+        throws(EscapeError)
     {
         guard index < bytes.count else { throw .unknown }
         let escape = bytes[index]
@@ -49,7 +49,7 @@ enum JSONEscape {
     }
 
     /// Four hexadecimal digits.
-    private static func hex4(_ bytes: ByteView, at index: inout Int) throws(Failure) -> UInt32 {
+    private static func hex4(_ bytes: ByteView, at index: inout Int) throws(EscapeError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw .badHex }
         var value: UInt32 = 0
         for _ in 0..<4 {

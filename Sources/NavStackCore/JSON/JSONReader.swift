@@ -93,7 +93,7 @@ public struct JSONReader {
             case UInt8(ascii: "\\"):
                 let at = index
                 index += 1
-                do throws(JSONEscape.Failure) {
+                do throws(JSONEscape.EscapeError) {
                     try JSONEscape.decode(bytes.view(0..<end), at: &index, into: &utf8)
                 } catch .loneSurrogate {
                     throw .loneSurrogate(at: at)

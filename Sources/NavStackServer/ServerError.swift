@@ -5,7 +5,7 @@ import NavStackSync
 /// Why the server answers a request with an error, and the status it gets. Every error
 /// body is `{"error": message}`; the words are here and nowhere else. A route throws one
 /// and Hummingbird answers it (``response(from:context:)``).
-public enum Refusal: Error, Equatable, Sendable {
+public enum ServerError: Error, Equatable, Sendable {
     /// The body is not the JSON the protocol asks for, or an operation sets a value the
     /// app would refuse: says which part and why.
     case malformed(SyncWireError)
@@ -23,7 +23,7 @@ public enum Refusal: Error, Equatable, Sendable {
     case missingToken
     case badToken
     /// A write to an account with a write check, without its write key
-    /// (``SyncRefusal/writeKeyNeeded``).
+    /// (``SyncLogError/writeKeyNeeded``).
     case writeKeyNeeded
     case notFound
     /// The path exists, but not for this method; `allowed` is what the Allow header says.
@@ -41,8 +41,8 @@ public enum Refusal: Error, Equatable, Sendable {
     /// Something else went wrong while answering.
     case failed
 
-    /// The refusal of an operation log's rule (``SyncRefusal``), as the server answers it.
-    public init(_ refusal: SyncRefusal) {
+    /// The refusal of an operation log's rule (``SyncLogError``), as the server answers it.
+    public init(_ refusal: SyncLogError) {
         switch refusal {
         case .malformed(let failure): self = .malformed(failure)
         case .replicaTaken(let failure): self = .replicaTaken(failure)
@@ -100,7 +100,7 @@ public enum Refusal: Error, Equatable, Sendable {
     }
 }
 
-extension Refusal: HTTPResponseError {
+extension ServerError: HTTPResponseError {
     /// `{"error": message}` with the refusal's status and headers; a stamp ahead adds
     /// `"server_millis": N`, a key refused the account's `"key"`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {

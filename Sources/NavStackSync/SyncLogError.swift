@@ -1,7 +1,7 @@
 /// Why an account's operation log refuses a sync request, by the rules every log keeps
 /// (``MemoryOperationLog`` here, PostgreSQL's in the server): the server answers each with
 /// its status (400, 409, 401).
-public enum SyncRefusal: Error, Equatable, Sendable {
+public enum SyncLogError: Error, Equatable, Sendable {
     /// The request breaks a rule of the account's key (an operation in clear for a
     /// sealed account, a snapshot without a key…): says which part and why.
     case malformed(SyncWireError)
