@@ -68,7 +68,7 @@ public struct HTTPClient: Sendable {
 
     /// A new connection to the request's server, checked (TLS) when it is `https://`.
     private func open(_ url: HTTPURL, by deadline: Deadline) throws(HTTPError) -> Connection {
-        let context = url.scheme == .https ? try TLSContext.shared(for: trust) : nil
+        let context = url.scheme == .https ? try TLSContext.shared(for: trust, by: deadline) : nil
         var addresses = try Resolver.addresses(of: url.host, port: url.port, by: deadline)
         if url.scheme == .http {
             // `localhost` as the resolver gives it: only its loopback addresses.

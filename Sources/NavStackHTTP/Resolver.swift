@@ -60,39 +60,27 @@ enum Resolver {
     private static func lookUpOnThread(_ host: String, port: Int, by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
         // In the static release build, names are looked up in /etc/hosts and DNS only.
         ns_resolve_hosts_with_builtin_modules()
-        let lookup = Lookup(host: host, port: port)
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Lookup>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, Unmanaged.passRetained(lookup).toOpaque())
-        guard started == 0 else {
-            Unmanaged.passUnretained(lookup).release()
-            throw .system(call: "pthread_create", code: started)
-        }
-        pthread_detach(thread)
-        return try lookup.wait(by: deadline)
+        return try TimedWork.run(by: deadline) { lookUp(host, port: port, numeric: false) }
     }
 }
 
-/// A name lookup shared by the thread that does it and the caller that waits for it.
-/// `finished`, `addresses` and `abandoned` are read and written only under `mutex`.
-/// Unchecked because that lock is pthread's, with a condition waited on against
-/// CLOCK_MONOTONIC until a deadline (Synchronization's `Mutex` has no timed wait), and
-/// the compiler cannot see what a C lock guards.
-private final class Lookup: @unchecked Sendable {
-    let host: String
-    let port: Int
+/// Work done on a detached thread of its own while the caller waits for it until a
+/// deadline: for calls that take no time limit of their own (`getaddrinfo`, reading files
+/// that a hung mount can hold). When the deadline passes first, the caller gets
+/// `timedOut` and the thread finishes in the background, dropping what it made.
+/// `finished` and `value` are read and written only under `mutex`. Unchecked because
+/// that lock is pthread's, with a condition waited on against CLOCK_MONOTONIC until a
+/// deadline (Synchronization's `Mutex` has no timed wait), and the compiler cannot see
+/// what a C lock guards.
+final class TimedWork<Value: Sendable>: @unchecked Sendable {
+    private let work: @Sendable () -> Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var finished = false
-    private var addresses: [SocketAddress]?
+    private var value: Value?
 
-    init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+    private init(_ work: @escaping @Sendable () -> Value) {
+        self.work = work
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -108,18 +96,26 @@ private final class Lookup: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// On the lookup's thread.
-    func run() {
-        let found = Resolver.lookUp(host, port: port, numeric: false)
+    /// What `work` returns, run on a thread of its own; `timedOut` at the deadline.
+    static func run(by deadline: Deadline, _ work: @escaping @Sendable () -> Value) throws(HTTPError) -> Value {
+        let timed = TimedWork(work)
+        let started = DetachedThread.start { timed.run() }
+        guard started == 0 else { throw .system(call: "pthread_create", code: started) }
+        return try timed.wait(by: deadline)
+    }
+
+    /// On the work's thread.
+    fileprivate func run() {
+        let made = work()
         pthread_mutex_lock(mutex)
-        addresses = found
+        value = made
         finished = true
         pthread_cond_signal(condition)
         pthread_mutex_unlock(mutex)
     }
 
-    /// The addresses (nil when the name has none), or `timedOut` at the deadline.
-    func wait(by deadline: Deadline) throws(HTTPError) -> [SocketAddress]? {
+    /// The value, or `timedOut` at the deadline.
+    private func wait(by deadline: Deadline) throws(HTTPError) -> Value {
         var end = deadline.endTime
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -128,6 +124,35 @@ private final class Lookup: @unchecked Sendable {
                 throw deadline.timedOut
             }
         }
-        return addresses
+        guard let value else { preconditionFailure("a finished work has its value") }
+        return value
+    }
+}
+
+/// A detached thread that runs a closure (not generic: a C function pointer cannot name
+/// a generic type).
+private final class DetachedThread: Sendable {
+    private let body: @Sendable () -> Void
+
+    private init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    /// Starts `body` on a detached thread; pthread_create's result (0 when started).
+    static func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
+        let thread = DetachedThread(body)
+        var handle = pthread_t()
+        let started = pthread_create(
+            &handle, nil,
+            { context in
+                Unmanaged<DetachedThread>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, Unmanaged.passRetained(thread).toOpaque())
+        guard started == 0 else {
+            Unmanaged.passUnretained(thread).release()
+            return started
+        }
+        pthread_detach(handle)
+        return 0
     }
 }

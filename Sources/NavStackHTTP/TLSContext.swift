@@ -22,20 +22,23 @@ final class TLSContext: @unchecked Sendable {
 
     private static let made = Mutex<[TLSTrust: TLSContext]>([:])
 
-    /// The context for `trust`, made on first use. A failure is not kept: the next request
-    /// tries again (a bundle may have been installed meanwhile).
-    static func shared(for trust: TLSTrust) throws(HTTPError) -> TLSContext {
-        let result: Result<TLSContext, HTTPError> = made.withLock { made in
-            if let context = made[trust] { return .success(context) }
-            do throws(HTTPError) {
-                let context = try TLSContext(trust: trust)
-                made[trust] = context
-                return .success(context)
-            } catch {
-                return .failure(error)
-            }
+    /// The context for `trust`, made on first use, by `deadline`: the authorities are read
+    /// on a thread of their own (a file on a mount that hangs would hold the caller past
+    /// any deadline), and a request that runs out of time meanwhile gets `timedOut`. A
+    /// failure is not kept: the next request tries again (a bundle may have been installed
+    /// meanwhile).
+    static func shared(for trust: TLSTrust, by deadline: Deadline) throws(HTTPError) -> TLSContext {
+        if let context = made.withLock({ $0[trust] }) { return context }
+        let result = try TimedWork.run(by: deadline) { () -> Result<TLSContext, HTTPError> in
+            Result { () throws(HTTPError) in try TLSContext(trust: trust) }
         }
-        return try result.get()
+        let context = try result.get()
+        // Two requests that made one each at once keep the first.
+        return made.withLock { made in
+            if let kept = made[trust] { return kept }
+            made[trust] = context
+            return context
+        }
     }
 
     private convenience init(trust: TLSTrust) throws(HTTPError) {
@@ -51,9 +54,8 @@ final class TLSContext: @unchecked Sendable {
             if case .authority = trust, access(file, R_OK) != 0 {
                 throw .unreadableAuthorities(file: file, reason: systemMessage(errno))
             }
-            // A FIFO (or a device) would hold the read past any deadline: only a regular
-            // file is read. (A mount that hangs can still hold it: the authorities are read on the
-            // calling thread.)
+            // A FIFO (or a device) would hold the read, and its thread, for ever: only a
+            // regular file is read. (A mount that hangs holds the thread, not the caller.)
             var status = stat()
             if stat(file, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
                 throw .unreadableAuthorities(file: file, reason: "it is not a regular file")

@@ -144,6 +144,23 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(response.body, Array("v6".utf8))
     }
 
+    /// What takes no time limit of its own (a name lookup, authorities read from a mount
+    /// that hangs) is done on a thread of its own: the caller gets its value, or
+    /// `timedOut` at its deadline, however long the work goes on.
+    func testWorkOnAThreadOfItsOwnEndsAtTheDeadline() throws {
+        XCTAssertEqual(try TimedWork.run(by: Deadline(.seconds(5))) { 42 }, 42)
+        let release = Semaphore()
+        XCTAssertThrowsError(
+            try TimedWork.run(by: Deadline(.milliseconds(200))) { () -> Int in
+                release.wait()
+                return 0
+            }
+        ) { error in
+            XCTAssertEqual(error as? HTTPError, .timedOut(.milliseconds(200)), "the caller is not held by the work")
+        }
+        release.signal()
+    }
+
     func testAHostNameIsResolved() throws {
         let server = try serve { peer in
             guard let (head, _) = peer.readRequest() else { return }
@@ -451,4 +468,15 @@ final class HTTPClientTests: XCTestCase {
         for _ in 0..<3 { _ = try? socket.send(bytes, by: deadline) }
         XCTAssertFalse(try socket.send(bytes, by: deadline), "a reset connection takes no more bytes")
     }
+}
+
+/// A count that `wait` takes one from, waiting while it is 0 (POSIX's semaphore).
+private final class Semaphore: @unchecked Sendable {
+    private var semaphore = sem_t()
+
+    init() { sem_init(&semaphore, 0, 0) }
+    deinit { sem_destroy(&semaphore) }
+
+    func wait() { while sem_wait(&semaphore) != 0 {} }
+    func signal() { sem_post(&semaphore) }
 }
