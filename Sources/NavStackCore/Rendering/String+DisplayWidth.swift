@@ -107,20 +107,24 @@ extension StringProtocol {
         return wrappedByWords(toWidth: width)
     }
 
-    /// ``wrapped(toWidth:)`` word by word, the plain way for any text.
+    /// ``wrapped(toWidth:)`` word by word, the plain way for any text. A line holds words
+    /// once one is on it, even a word of no columns (a lone combining mark, a control,
+    /// U+FEFF): the space after it is kept, as it is in a text that is its own line.
     func wrappedByWords(toWidth width: Int) -> [String] {
         let width = Swift.max(1, width)
         var lines: [String] = []
         var line = ""
         var used = 0
+        // Whether the line holds a word yet (its columns may be none).
+        var started = false
         for word in split(separator: " ", omittingEmptySubsequences: true) {
             let w = word.displayWidth
-            if used > 0 && used + 1 + w <= width {
+            if started && used + 1 + w <= width {
                 line += " " + word
                 used += 1 + w
                 continue
             }
-            if used > 0 {
+            if started {
                 lines.append(line)
                 line = ""
                 used = 0
@@ -135,8 +139,9 @@ extension StringProtocol {
                 line.append(character)
                 used += cw
             }
+            started = true
         }
-        if used > 0 || lines.isEmpty { lines.append(line) }
+        if started || lines.isEmpty { lines.append(line) }
         return lines
     }
 
