@@ -106,6 +106,25 @@ final class SealTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(SyncKeyRecord(text: forged)).open(passphrase: "correct horse battery"), nil)
     }
 
+    /// The associated data, byte for byte, as every account's log was sealed with it: a
+    /// change of its layout would make every operation already kept unopenable. Built here
+    /// by hand, and each payload must open with it; a snapshot's likewise.
+    func testTheAssociatedDataKeepsItsLayout() throws {
+        func bigEndian(_ number: Int64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: number >> (56 - 8 * $0)) } }
+        let sealer = OperationSealer(key: Self.key, record: Self.record)
+        let operation = operations()[1]
+        let sealed = try XCTUnwrap(sealer.seal(SyncRequest(replica: writer, after: 0, operations: [operation])).operations.first)
+        let bytes = try XCTUnwrap(sealed.sealed.flatMap(Base64.decode))
+        let associated =
+            Array("navstack op v1".utf8) + Self.record.salt + Array(writer.utf8) + bigEndian(operation.seq)
+            + bigEndian(operation.millis) + bigEndian(operation.counter)
+        XCTAssertEqual(Self.key.context().open(bytes, associated: associated), operation.payloadJSON())
+        let snapshot = sealer.seal([], through: 41)
+        let snapshotData = Array("navstack snapshot v1".utf8) + Self.record.salt + bigEndian(41)
+        XCTAssertNotNil(Self.key.context().open(try XCTUnwrap(Base64.decode(snapshot.sealed)), associated: snapshotData))
+        XCTAssertNil(Self.key.context().open(bytes, associated: snapshotData), "another layout does not open it")
+    }
+
     func testARecordAServerCouldSendToDoHarmIsRefused() {
         let salt = Base64.encode([UInt8](repeating: 7, count: 16))
         let check = Base64.encode([UInt8](repeating: 0, count: 12 + SyncKeyRecord.checkText.count + 16))
