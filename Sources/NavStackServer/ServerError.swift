@@ -74,7 +74,7 @@ public enum ServerError: Error, Equatable, Sendable {
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
-        case .writeKeyNeeded: "this account takes writes only with its write key, which comes from its passphrase: a token alone reads"
+        case .writeKeyNeeded: "this account takes writes only with its write key, which comes from its passphrase: a token alone reads (a device with the passphrase and an earlier navstack: update navstack)"
         case .notFound: "no such path"
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"
