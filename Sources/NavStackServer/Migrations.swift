@@ -252,18 +252,75 @@ public enum Migrations {
                 """,
             ]),
         // The log's restore epoch (``Migrations/epoch(on:logger:)``): a random text kept
-        // with the identity of the database and its `op` table it was made for. And the
-        // page of a replica that could not open the account's snapshot and asks for the
-        // log instead (`"snapshots"` absent): `navstack_page` without its start at the
-        // snapshot, read only while the log holds everything after the replica's `after`
-        // (SyncRequest.startsFromSnapshot).
+        // with the identity of the database and its `op` table it was made for. The
+        // account's format (``SyncFormat``): `navstack_format` refuses a write older than
+        // it (SQLSTATE NS426, the account's format the detail) and raises it to a newer
+        // write's, under the account's lock; the page's facts carry it, so a pull older than
+        // it is refused from the same statement's view (SyncRequest.format, the same rule).
+        // The page functions are made again with it, each as before; the pushes take the
+        // request's format last. And the page of a replica that could not open the
+        // account's snapshot and asks for the log instead (`"snapshots"` absent):
+        // `navstack_page` without its start at the snapshot, read only while the log holds
+        // everything after the replica's `after` (SyncRequest.startsFromSnapshot).
         Migration(
-            version: 7, name: "the log's restore epoch; the page without the snapshot",
+            version: 7, name: "the log's restore epoch; the account's format; the page without the snapshot",
             statements: [
+                "ALTER TABLE account ADD COLUMN format integer NOT NULL DEFAULT 1",
+                "DROP FUNCTION navstack_token_push_page(text, bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer)",
+                "DROP FUNCTION navstack_token_page(text, bigint, bigint, text, integer)",
+                "DROP FUNCTION navstack_push_page(bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer)",
+                "DROP FUNCTION navstack_page(bigint, bigint, text, integer)",
+                """
+                CREATE FUNCTION navstack_format(bigint, integer) RETURNS void LANGUAGE plpgsql AS $function$
+                DECLARE
+                    held integer;
+                BEGIN
+                    SELECT format INTO held FROM account WHERE id = $1;
+                    IF held IS NULL THEN
+                        RETURN;
+                    END IF;
+                    IF $2 < held THEN
+                        RAISE EXCEPTION 'the account holds operations of a newer format'
+                            USING ERRCODE = 'NS426', DETAIL = held::text;
+                    END IF;
+                    IF $2 > held THEN
+                        UPDATE account SET format = $2 WHERE id = $1;
+                    END IF;
+                END
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_page(bigint, bigint, text, integer)
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint, o_format integer,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE sql STABLE AS $function$
+                WITH page AS (
+                    SELECT server_seq, replica, seq, millis, counter, task, field, value, old
+                    FROM op
+                    WHERE account_id = $1 AND replica <> $3
+                        AND server_seq > greatest($2, (
+                            SELECT server_seq FROM snapshot
+                            WHERE account_id = $1 AND server_seq > $2 AND ($2 = 0 OR $2 < trimmed)))
+                        AND (task = '' OR (SELECT key FROM account WHERE id = $1) IS NULL)
+                    ORDER BY server_seq
+                    LIMIT $4
+                )
+                SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
+                    coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
+                    account.ops - coalesce(snapshot.ops, 0), account.format,
+                    coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
+                    coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
+                    coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
+                FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
+                WHERE account.id = $1
+                $function$
+                """,
                 """
                 CREATE FUNCTION navstack_whole_page(bigint, bigint, text, integer)
                 RETURNS TABLE (
-                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint,
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint, o_format integer,
                     o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
                     o_task text, o_field text, o_value text, o_old text
                 ) LANGUAGE sql STABLE AS $function$
@@ -277,12 +334,60 @@ public enum Migrations {
                 )
                 SELECT greatest((SELECT max(server_seq) FROM op WHERE account_id = $1), snapshot.server_seq, 0),
                     coalesce(account.key, ''), coalesce(snapshot.server_seq, 0), coalesce(snapshot.trimmed, 0),
-                    account.ops - coalesce(snapshot.ops, 0),
+                    account.ops - coalesce(snapshot.ops, 0), account.format,
                     coalesce(page.server_seq, 0), coalesce(page.replica, ''), coalesce(page.seq, 0),
                     coalesce(page.millis, 0), coalesce(page.counter, 0), coalesce(page.task, ''),
                     coalesce(page.field, ''), coalesce(page.value, ''), coalesce(page.old, '')
                 FROM account LEFT JOIN snapshot ON snapshot.account_id = account.id LEFT JOIN page ON true
                 WHERE account.id = $1
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_push_page(
+                    bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer, integer
+                )
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint, o_format integer,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE plpgsql AS $function$
+                BEGIN
+                    PERFORM pg_advisory_xact_lock($1);
+                    PERFORM navstack_format($1, $12);
+                    PERFORM navstack_push($1, $2, $3, $4, $5, $6, $7, $8, $9);
+                    RETURN QUERY SELECT * FROM navstack_page($1, $10, $2, $11);
+                END
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_token_page(text, bigint, bigint, text, integer)
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint, o_format integer,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE sql STABLE AS $function$
+                SELECT * FROM navstack_page($2, $3, $4, $5)
+                WHERE EXISTS (SELECT 1 FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8')) AND account_id = $2)
+                $function$
+                """,
+                """
+                CREATE FUNCTION navstack_token_push_page(
+                    text, bigint, text, bigint[], bigint[], integer[], text[], text[], text[], text[], bigint, integer, integer
+                )
+                RETURNS TABLE (
+                    o_highest bigint, o_key text, o_snapshot bigint, o_trimmed bigint, o_since bigint, o_format integer,
+                    o_server_seq bigint, o_replica text, o_seq bigint, o_millis bigint, o_counter integer,
+                    o_task text, o_field text, o_value text, o_old text
+                ) LANGUAGE plpgsql AS $function$
+                BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM token WHERE sha256 = sha256(convert_to($1, 'UTF8')) AND account_id = $2) THEN
+                        RAISE EXCEPTION 'the token does not name the account' USING ERRCODE = 'NS401';
+                    END IF;
+                    PERFORM pg_advisory_xact_lock($2);
+                    PERFORM navstack_format($2, $13);
+                    PERFORM navstack_push($2, $3, $4, $5, $6, $7, $8, $9, $10);
+                    RETURN QUERY SELECT * FROM navstack_page($2, $11, $3, $12);
+                END
                 $function$
                 """,
                 """

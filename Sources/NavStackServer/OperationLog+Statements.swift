@@ -222,7 +222,7 @@ extension OperationLog {
         static let name = "navstack.push-page"
         static let sql = """
             SELECT * FROM navstack_push_page(
-                $1, $2, $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[], $10, $11)
+                $1, $2, $3::bigint[], $4::bigint[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::text[], $10, $11, $12)
             """
 
         let push: Push
@@ -232,16 +232,17 @@ extension OperationLog {
         }
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 11)
+            var bindings = PostgresBindings(capacity: 12)
             append(to: &bindings)
             return bindings
         }
 
-        /// The push's bindings, then `after` and the most rows: eleven.
+        /// The push's bindings, then `after`, the most rows and the request's format: twelve.
         func append(to bindings: inout PostgresBindings) {
             push.append(to: &bindings)
             bindings.append(push.request.after)
             bindings.append(Page.rows)
+            bindings.append(Int32(clamping: push.request.format))
         }
     }
 
@@ -255,7 +256,7 @@ extension OperationLog {
         static let sql = """
             SELECT * FROM navstack_token_push_page(
                 $1, $2, $3, $4::bigint[], $5::bigint[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[],
-                $11, $12)
+                $11, $12, $13)
             """
         /// The SQLSTATE `navstack_token_push_page` raises for a token that does not name the account.
         static let badTokenState = "NS401"
@@ -269,7 +270,7 @@ extension OperationLog {
         }
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 12)
+            var bindings = PostgresBindings(capacity: 13)
             bindings.append(token)
             pushPage.append(to: &bindings)
             return bindings
@@ -289,6 +290,31 @@ extension OperationLog {
         func makeBindings() throws -> PostgresBindings {
             try statementBindings(token, page.account, page.after, page.replica, Page.rows)
         }
+    }
+
+    /// The account's format rule under its lock (`navstack_format`, schema migration 7):
+    /// a write older than the account's format fails with ``olderState``; a newer one
+    /// raises it. The pushes of ``PushPage`` and ``TokenPushPage`` run it themselves.
+    struct Format: PostgresPreparedStatement {
+        static let name = "navstack.format"
+        static let sql = "SELECT navstack_format($1, $2)"
+        /// The SQLSTATE for a write older than the account's format, which is the detail.
+        static let olderState = "NS426"
+
+        /// The account's format, if `error` is `navstack_format`'s refusal.
+        static func heldFormat(_ error: any Error) -> Int? {
+            guard sqlState(of: error) == olderState else { return nil }
+            return (error as? PSQLError)?.serverInfo?[.detail].flatMap { Int($0) }
+        }
+
+        let account: Int64
+        let format: Int
+
+        func makeBindings() throws -> PostgresBindings {
+            try statementBindings(account, Int32(clamping: format))
+        }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     /// ``Page`` that never starts at the snapshot (`navstack_whole_page`, schema migration
@@ -351,12 +377,13 @@ extension OperationLog {
         static func row(_ row: PostgresRow) throws -> Row {
             var cells = Cells(row)
             let (highest, key, snapshot) = (try cells.next(Int64.self), try cells.next(String.self), try cells.next(Int64.self))
-            let (trimmed, since, serverSeq) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int64.self))
+            let (trimmed, since, format) = (try cells.next(Int64.self), try cells.next(Int64.self), try cells.next(Int32.self))
+            let serverSeq = try cells.next(Int64.self)
             let (replica, seq, millis) = (try cells.next(String.self), try cells.next(Int64.self), try cells.next(Int64.self))
             let (counter, task, field) = (try cells.next(Int32.self), try cells.next(String.self), try cells.next(String.self))
             let (value, old) = (try cells.next(String.self), try cells.next(String.self))
             return Row(
-                highest: highest, key: key, snapshot: snapshot, trimmed: trimmed, since: since,
+                highest: highest, key: key, snapshot: snapshot, trimmed: trimmed, since: since, format: Int(format),
                 operation: serverSeq == 0
                     ? nil
                     : task.isEmpty
@@ -376,6 +403,8 @@ extension OperationLog {
             var trimmed: Int64
             /// Operations the account took since its snapshot.
             var since: Int64
+            /// The account's format (``SyncFormat``).
+            var format: Int
             var operation: SyncOperation?
         }
     }

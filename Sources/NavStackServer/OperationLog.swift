@@ -159,6 +159,16 @@ public struct OperationLog: OperationStore {
             if let token { try await confirm(token, names: account, on: connection, logger: logger) }
             throw ServerError(error)
         }
+        // The format's rule, after the key's (`navstack_format`): the push of a page
+        // statement runs it itself, under the lock it takes.
+        if request.writes, !(readingPage && !request.operations.isEmpty) {
+            do {
+                for try await _ in try await connection.execute(Format(account: account, format: request.format), logger: logger) {}
+            } catch {
+                if let held = Format.heldFormat(error) { throw ServerError.formatNeeded(format: held) }
+                throw error
+            }
+        }
         if sealing.setsKey, let key = sealing.key {
             try await connection.query("UPDATE account SET key = \(key) WHERE id = \(account)", logger: logger).drain()
         }
@@ -174,6 +184,7 @@ public struct OperationLog: OperationStore {
                 }
             } catch {
                 if sqlState(of: error) == TokenPushPage.badTokenState { throw ServerError.badToken }
+                if let held = Format.heldFormat(error) { throw ServerError.formatNeeded(format: held) }
                 guard let taken = Push.takenOperation(error) else { throw error }
                 throw ServerError.replicaTaken(
                     .replicaTaken(path: "ops[\(taken.place - 1)]", replica: request.replica, seq: taken.seq))
@@ -215,6 +226,12 @@ public struct OperationLog: OperationStore {
             page = read
         } else {
             page = try await read(statement, on: connection, logger: logger) ?? PageRead()
+        }
+        // A request older than the account's format reads nothing (the same rule as a write's).
+        do throws(SyncLogError) {
+            _ = try request.format(accountFormat: page.format)
+        } catch {
+            throw ServerError(error)
         }
         guard try starts(request, from: page) else {
             // The statement's page starts at the snapshot, which this replica does not
@@ -277,6 +294,7 @@ public struct OperationLog: OperationStore {
             read.snapshot = row.snapshot
             read.trimmed = row.trimmed
             read.since = row.since
+            read.format = row.format
             if let operation = row.operation { read.operations.append(operation) }
         }
         guard rows > 0 else { return nil }
@@ -291,6 +309,7 @@ public struct OperationLog: OperationStore {
         var snapshot: Int64 = 0
         var trimmed: Int64 = 0
         var since: Int64 = 0
+        var format = 1
         var operations: [SyncOperation] = []
 
         /// The answer to a pull after `after`, or from `snapshot` (the page then follows it).

@@ -25,6 +25,9 @@ public enum ServerError: Error, Equatable, Sendable {
     /// A write to an account with a write check, without its write key
     /// (``SyncLogError/writeKeyNeeded``).
     case writeKeyNeeded
+    /// The account holds operations of a newer format than the request's
+    /// (``SyncLogError/formatNeeded(format:)``).
+    case formatNeeded(format: Int)
     case notFound
     /// The path exists, but not for this method; `allowed` is what the Allow header says.
     case methodNotAllowed(allowed: String)
@@ -49,12 +52,13 @@ public enum ServerError: Error, Equatable, Sendable {
         case .keyTaken(let accountKey): self = .keyTaken(accountKey: accountKey)
         case .badToken: self = .badToken
         case .writeKeyNeeded: self = .writeKeyNeeded
+        case .formatNeeded(let format): self = .formatNeeded(format: format)
         }
     }
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .malformed, .stampAhead, .truncatedBody: .badRequest
+        case .malformed, .stampAhead, .truncatedBody, .formatNeeded: .badRequest
         case .replicaTaken, .keyTaken: .conflict
         case .missingToken, .badToken: .unauthorized
         case .writeKeyNeeded: .forbidden
@@ -74,7 +78,10 @@ public enum ServerError: Error, Equatable, Sendable {
         case .truncatedBody: "the body ended before its Content-Length"
         case .missingToken: "missing token: send Authorization: Bearer TOKEN"
         case .badToken: "bad token"
-        case .writeKeyNeeded: "this account takes writes only with its write key, which comes from its passphrase: a token alone reads (a device with the passphrase and an earlier navstack: update navstack)"
+        case .formatNeeded(let format):
+            "this account holds operations of a newer navstack (format \(format)) than this one: update navstack"
+        case .writeKeyNeeded:
+            "this account takes writes only with its write key, which comes from its passphrase: a token alone reads (a device with the passphrase and an earlier navstack: update navstack)"
         case .notFound: "no such path"
         case .methodNotAllowed(let allowed): "method not allowed here; use \(allowed)"
         case .tooLarge: "the body is larger than \(SyncLimits.maximumBodyBytes) bytes"

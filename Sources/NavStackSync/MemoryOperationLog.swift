@@ -38,6 +38,8 @@ public final class MemoryOperationLog: Sendable {
         var trimmed: Int64 = 0
         /// Each replica's highest seq dropped.
         var droppedThrough: [String: Int64] = [:]
+        /// The newest format of the requests that wrote to it (``SyncFormat``).
+        var format = 1
     }
 
     fileprivate struct OperationName: Hashable {
@@ -160,6 +162,8 @@ public final class MemoryOperationLog: Sendable {
                 request.asksForClearAfter(accountKey: account.key)
                 && account.operations.contains { $0.serverSeq > request.after && $0.sealed == nil }
             account.key = try request.sealing(accountKey: account.key, clearAfter: clearAfter).key
+            // After the key's rules, as the server's push checks it.
+            account.format = try request.format(accountFormat: account.format)
             for operation in request.operations {
                 let name = OperationName(replica: replica, seq: operation.seq)
                 guard account.places[name] == nil else { continue }

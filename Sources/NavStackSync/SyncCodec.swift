@@ -9,7 +9,8 @@ import NavStackCore
 
 extension SyncRequest {
     /// The body: `{"replica":…,"after":N,"ops":[…]}`, with `"key"`, `"drop_clear":true`,
-    /// `"snapshot"` with `"own_seq"`, `"snapshots":true` and `"write_key"` when they are set.
+    /// `"snapshot"` with `"own_seq"`, `"snapshots":true`, `"write_key"` and `"format"` (past
+    /// 1) when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.object { json in
@@ -32,6 +33,10 @@ extension SyncRequest {
             }
             if let writeKey {
                 json.key("write_key"); json.string(writeKey)
+            }
+            // Format 1 is a request without one, as every earlier navstack sends it.
+            if format != 1 {
+                json.key("format"); json.number(format)
             }
         }
         return writer.bytes

@@ -32,8 +32,12 @@ struct SyncDecoder {
         var takesSnapshots: Bool?
         var ownSeq: Int64?
         var writeKey: String?
+        var format: Int64?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "format":
+                guard format == nil else { throw SyncWireError.repeated(path: key) }
+                format = try decoder.whole(path: { key }, 1...Int64(SyncFormat.highest), depth: 1)
             case "write_key":
                 guard writeKey == nil else { throw SyncWireError.repeated(path: key) }
                 writeKey = try decoder.writeKey()
@@ -78,6 +82,7 @@ struct SyncDecoder {
         request.takesSnapshots = takesSnapshots ?? false
         request.ownSeq = ownSeq ?? 0
         request.writeKey = writeKey
+        request.format = Int(format ?? 1)
         return request
     }
 

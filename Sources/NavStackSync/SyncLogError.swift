@@ -14,6 +14,9 @@ public enum SyncLogError: Error, Equatable, Sendable {
     /// the write key it checks (``SyncRequest/writeKey``): a token without the passphrase
     /// reads sealed bytes and writes nothing.
     case writeKeyNeeded
+    /// The account holds operations of a newer format (`format`) than the request's: an
+    /// earlier navstack, told to update before it reads or writes anything.
+    case formatNeeded(format: Int)
     /// The token no longer names the account.
     case badToken
 }

@@ -104,6 +104,11 @@ public struct SyncRequest: Equatable, Sendable {
     /// record has a `write_check` only with the key whose SHA-256 that is
     /// (``SyncKeyShape/admits(writeKey:)``). It travels over TLS and is never served.
     public var writeKey: String?
+    /// The format of the operations this replica writes and reads (``SyncFormat``): absent
+    /// on the wire means 1. A log refuses a request older than the account's format (an
+    /// earlier navstack must not read, nor snapshot, what it does not understand), and a
+    /// write raises the account's format to its own.
+    public var format = SyncFormat.current
 
     public init(
         replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false,
@@ -156,6 +161,15 @@ public struct SyncAnswer: Equatable, Sendable {
         self.snapshot = snapshot
         self.sinceSnapshot = sinceSnapshot
     }
+}
+
+/// The formats of operations (docs/sync.md, "Formats"): each navstack writes and reads one,
+/// and every format before it.
+public enum SyncFormat {
+    /// This navstack's: 1, the fields `title`, `notes`, `done`, `parent` and `position`.
+    public static let current = 1
+    /// The highest a request may name.
+    public static let highest = 1_000_000
 }
 
 /// The sizes the protocol fixes (docs/sync.md): one request, one answer.

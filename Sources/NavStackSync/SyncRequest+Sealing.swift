@@ -68,3 +68,20 @@ extension SyncRequest {
         return true
     }
 }
+
+extension SyncRequest {
+    /// Whether the request writes to the account: operations, a key offered, a snapshot,
+    /// or the operations in clear dropped.
+    public var writes: Bool {
+        !operations.isEmpty || key != nil || dropClear || snapshot != nil
+    }
+
+    /// The account's format once this request is taken (`accountFormat` before), or why
+    /// it is refused: a request older than the account's format is refused whatever it
+    /// asks (``SyncLogError/formatNeeded(format:)``), before it writes or reads anything;
+    /// a write in a newer format raises the account's to it.
+    public func format(accountFormat: Int) throws(SyncLogError) -> Int {
+        guard format >= accountFormat else { throw .formatNeeded(format: accountFormat) }
+        return writes ? max(format, accountFormat) : accountFormat
+    }
+}

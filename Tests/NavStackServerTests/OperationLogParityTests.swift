@@ -60,6 +60,7 @@ final class OperationLogParityTests: XCTestCase {
         ("the clock's bound", clockBound),
         ("a key offered must be a key record", keyRecordShape),
         ("a token is not enough to write", writeKey),
+        ("a newer format refuses an earlier navstack", formats),
     ]
 
     static func idempotentPush(_ s: Session) async throws {
@@ -177,6 +178,25 @@ final class OperationLogParityTests: XCTestCase {
         XCTAssertNil(reads.answer?.snapshot)
     }
 
+    static func formats(_ s: Session) async throws {
+        let old = try await s.sync(mine, [operation(1)])
+        XCTAssertEqual(old.status, 200, "format 1, as every earlier navstack writes")
+        let pulledByNewer = try await s.sync(theirs, format: 2)
+        XCTAssertEqual(pulledByNewer.answer?.operations.count, 1, "a newer navstack reads what an earlier one wrote")
+        let newer = try await s.sync(theirs, after: pulledByNewer.answer?.last ?? 0, [operation(2)], format: 2)
+        XCTAssertEqual(newer.status, 200)
+        let pull = try await s.sync(third)
+        XCTAssertEqual(pull.status, 400, "an earlier navstack reads nothing of an account a newer one wrote to")
+        let push = try await s.sync(mine, after: old.answer?.last ?? 0, [operation(3)])
+        XCTAssertEqual(push.status, 400, "nor writes to it")
+        let same = try await s.sync(third, format: 2)
+        XCTAssertEqual(same.answer?.operations.map(\.seq), [1, 2], "nothing of the refused push was kept")
+        let pullByNewest = try await s.sync(third, format: 3)
+        XCTAssertEqual(pullByNewest.status, 200, "a pull does not raise the format")
+        let stillTwo = try await s.sync(mine, format: 2)
+        XCTAssertEqual(stillTwo.status, 200)
+    }
+
     // MARK: - Requests and what they saw
 
     static let writer = Base64.encode([UInt8](repeating: 7, count: 32))
@@ -240,12 +260,13 @@ final class OperationLogParityTests: XCTestCase {
         /// POST /v1/sync with the request, as `replica`; its status and answer, if 200.
         func sync(
             _ replica: String, after: Int64 = 0, _ operations: [SyncOperation] = [], key: String? = nil, dropClear: Bool = false,
-            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0, writeKey: String? = nil
+            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0, writeKey: String? = nil, format: Int = 1
         ) async throws -> (status: Int, answer: SyncAnswer?) {
             var request = SyncRequest(
                 replica: replica, after: after, operations: operations, key: key, dropClear: dropClear, snapshot: snapshot)
             request.ownSeq = ownSeq
             request.writeKey = writeKey
+            request.format = format
             let response = try await client.execute(
                 uri: "/v1/sync", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                 body: ByteBuffer(bytes: request.json()))

@@ -112,6 +112,7 @@ struct LogTransport: SyncTransport {
             case .badToken: throw .refusedToken
             case .malformed(let failure): throw .server(status: 400, message: failure.message(in: .english))
             case .writeKeyNeeded: throw .server(status: 403, message: "write key needed")
+            case .formatNeeded(let format): throw .server(status: 400, message: "format \(format) needed")
             }
         } catch {
             preconditionFailure("the codec reads back what it writes: \(error)")

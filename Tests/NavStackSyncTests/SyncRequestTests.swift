@@ -46,6 +46,26 @@ final class SyncRequestTests: XCTestCase {
             ])
     }
 
+    /// The format: absent is 1 (every earlier navstack's request), written only past 1,
+    /// read back as it was, and refused outside its bounds; the write key likewise.
+    func testTheFormatAndTheWriteKeyAreReadBackAndBounded() throws {
+        let plain = SyncRequest(replica: replica, after: 0, operations: [])
+        XCTAssertEqual(try decode(#"{"replica":"\#(replica)","after":0,"ops":[]}"#).format, 1)
+        XCTAssertFalse(String(decoding: plain.json(), as: UTF8.self).contains("format"), "format 1 is not written")
+        var newer = plain
+        newer.format = 2
+        newer.writeKey = Base64.encode([UInt8](repeating: 7, count: 32))
+        let text = String(decoding: newer.json(), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""format":2"#), text)
+        XCTAssertEqual(try decode(text), newer)
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":0,"ops":[],"format":0}"#),
+            "format must be a whole number from 1 to 1000000")
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":0,"ops":[],"write_key":"c2hvcnQ="}"#),
+            "write_key must be base64 text of 32 bytes")
+    }
+
     func testAPullOnlyRequestHasNoOperations() throws {
         XCTAssertEqual(try decode(#"{"replica":"\#(replica)","after":0,"ops":[]}"#).operations, [])
     }
