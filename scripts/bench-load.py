@@ -233,7 +233,7 @@ SELECT o_highest AS after, * FROM navstack_token_push_page(
     ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
     ARRAY(SELECT :payload::text FROM generate_series(1, :n::integer)),
     ARRAY(SELECT ''::text FROM generate_series(1, :n::integer)),
-    :after::bigint, 10001)
+    :after::bigint, 10001, 1)
 \aset
 \else
 SELECT o_highest AS after, * FROM navstack_token_page(
