@@ -950,9 +950,10 @@ def check_slow_client_flood(token):
 def check_idle_strangers_flood(token):
     """A flood of keep-alive connections that ask GET /health now and then (inside the idle
     timeout) and never show a token fills the cap: a device still syncs within 2 s, its new
-    connection taking the place of the oldest of them, and so does a new /health."""
-    cap, flood_size = 100, 150
-    process, base = start_server("--max-connections", str(cap), "--idle-timeout", "30", files=512)
+    connection taking the place of the oldest of them, and so does a new /health. The
+    issue's numbers: 600 strangers against the default cap (512)."""
+    cap, flood_size = 512, 600
+    process, base = start_server("--idle-timeout", "30", files=2048)
     host, port = address(base)
     flood = []
     try:
