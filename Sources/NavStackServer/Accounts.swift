@@ -50,18 +50,6 @@ public enum UserCommand: Equatable, Sendable {
 /// when the server found it good before: ``TokenCache``), so a token revoked or an account
 /// removed is refused at once by every server sharing the database.
 public enum Accounts {
-    public enum AccountError: Error, Equatable, Sendable {
-        case exists(String)
-        case noSuchAccount(String)
-
-        public var message: String {
-            switch self {
-            case .exists(let name): "there is already an account '\(name)': 'user token \(name)' gives it another token"
-            case .noSuchAccount(let name): "there is no account '\(name)' ('user list' names them)"
-            }
-        }
-    }
-
     /// Runs `command` and returns what it prints on standard output.
     static func run(_ command: UserCommand, on connection: PostgresConnection, logger: Logger) async throws -> String {
         switch command {
@@ -70,7 +58,7 @@ public enum Accounts {
                 let id = try await connection.query(
                     "INSERT INTO account (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING RETURNING id", logger: logger
                 ).value(Int64.self)
-                guard let id else { throw AccountError.exists(name) }
+                guard let id else { throw ServerError.run(.accountExists(name)) }
                 return try await newToken(for: id, on: connection, logger: logger)
             }
         case .token(let name):
@@ -91,11 +79,11 @@ public enum Accounts {
                 guard
                     let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
                         .value(Int64.self)
-                else { throw AccountError.noSuchAccount(name) }
+                else { throw ServerError.run(.noSuchAccount(name)) }
                 for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
                 // Removed (and perhaps made again) while this waited: not the account found.
                 let id = try await account(name, on: connection, logger: logger)
-                guard id == found else { throw AccountError.noSuchAccount(name) }
+                guard id == found else { throw ServerError.run(.noSuchAccount(name)) }
                 let operations = try await delete(.op, of: id, on: connection, logger: logger)
                 let tokens = try await delete(.token, of: id, on: connection, logger: logger)
                 try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger).drain()
@@ -108,7 +96,7 @@ public enum Accounts {
                 guard
                     let found = try await connection.query("SELECT id FROM account WHERE name = \(name)", logger: logger)
                         .value(Int64.self)
-                else { throw AccountError.noSuchAccount(name) }
+                else { throw ServerError.run(.noSuchAccount(name)) }
                 for try await _ in try await connection.execute(OperationLog.AccountLock(value: found), logger: logger) {}
                 return try await connection.query(
                     """
@@ -134,7 +122,7 @@ public enum Accounts {
     private static func account(_ name: String, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let id = try await connection.query("SELECT id FROM account WHERE name = \(name) FOR UPDATE", logger: logger)
             .value(Int64.self)
-        guard let id else { throw AccountError.noSuchAccount(name) }
+        guard let id else { throw ServerError.run(.noSuchAccount(name)) }
         return id
     }
 

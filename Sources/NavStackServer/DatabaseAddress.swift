@@ -23,24 +23,14 @@ public struct DatabaseAddress: Equatable, Sendable {
     public var database: String
     public var tls: TLSMode
 
-    /// Why a URL does not name a database; ``ServerOptions`` words it as a usage error.
-    public enum AddressError: Error, Equatable, Sendable {
-        case notPostgresURL
-        /// The port as written.
-        case badPort(String)
-        /// The sslmode as written.
-        case badSSLMode(String)
-        case badEscape
-    }
-
-    public init(url: String) throws(AddressError) {
+    public init(url: String) throws(ServerError) {
         var rest = Substring(url)
         if rest.hasPrefix("postgres://") {
             rest = rest.dropFirst("postgres://".count)
         } else if rest.hasPrefix("postgresql://") {
             rest = rest.dropFirst("postgresql://".count)
         } else {
-            throw .notPostgresURL
+            throw .address(.notPostgresURL)
         }
         var query: Substring = ""
         if let mark = rest.firstIndex(of: "?") {
@@ -63,14 +53,14 @@ public struct DatabaseAddress: Equatable, Sendable {
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
             let after = host[host.index(after: close)...]
             host = host[host.index(after: host.startIndex)..<close]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw .notPostgresURL }
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw .address(.notPostgresURL) }
         } else if let colon = host.lastIndex(of: ":") {
             portText = host[host.index(after: colon)...]
             host = host[..<colon]
         }
         var port = 5432
         if !portText.isEmpty {
-            guard let number = Int(portText), (1...65535).contains(number) else { throw .badPort(String(portText)) }
+            guard let number = Int(portText), (1...65535).contains(number) else { throw .address(.badPort(String(portText))) }
             port = number
         }
         var user = userinfo
@@ -87,7 +77,7 @@ public struct DatabaseAddress: Equatable, Sendable {
             let value = parts.count > 1 ? try Self.percentDecoded(parts[1]) : ""
             switch key {
             case "sslmode":
-                guard let mode = TLSMode(rawValue: value) else { throw .badSSLMode(value) }
+                guard let mode = TLSMode(rawValue: value) else { throw .address(.badSSLMode(value)) }
                 tls = mode
             case "host":
                 hostName = value
@@ -182,7 +172,7 @@ public struct DatabaseAddress: Equatable, Sendable {
         }
     }
 
-    private static func percentDecoded(_ text: Substring) throws(AddressError) -> String {
+    private static func percentDecoded(_ text: Substring) throws(ServerError) -> String {
         guard text.contains("%") else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
@@ -193,7 +183,7 @@ public struct DatabaseAddress: Equatable, Sendable {
             }
             guard let high = iterator.next(), let low = iterator.next(),
                 let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { throw .badEscape }
+            else { throw .address(.badEscape) }
             bytes.append(value)
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -2,9 +2,10 @@ import Hummingbird
 import NavStackCore
 import NavStackSync
 
-/// Why the server answers a request with an error, and the status it gets. Every error
-/// body is `{"error": message}`; the words are here and nowhere else. A route throws one
-/// and Hummingbird answers it (``response(from:context:)``).
+/// The server's errors, and their words (here and nowhere else): why it answers a request
+/// with an error, and the status it gets, or why a run of it stopped. Every error body is
+/// `{"error": message}`; a route throws one and Hummingbird answers it
+/// (``response(from:context:)``).
 public enum ServerError: Error, Equatable, Sendable {
     /// The body is not the JSON the protocol asks for, or an operation sets a value the
     /// app would refuse: says which part and why.
@@ -43,6 +44,53 @@ public enum ServerError: Error, Equatable, Sendable {
     case databaseFailed
     /// Something else went wrong while answering.
     case failed
+    /// The server, or a `user` command, could not run: never an answer; the executable
+    /// prints the message and exits with 1.
+    case run(Run)
+    /// A URL that does not name a database (``DatabaseAddress/init(url:)``); the options
+    /// word it as a usage error, never as an answer.
+    case address(Address)
+
+    /// Why a run of the server or of a `user` command stopped.
+    public enum Run: Equatable, Sendable {
+        case databaseUnreachable(DatabaseAddress, reason: String)
+        case badTLSFiles(reason: String)
+        case cannotListen(host: String, port: Int, reason: String)
+        /// `user add NAME` on an account that exists.
+        case accountExists(String)
+        /// `user ACTION NAME` on an account that does not exist (every action but `add`).
+        case noSuchAccount(String)
+
+        public var message: String {
+            switch self {
+            case .databaseUnreachable(let address, let reason): "cannot use the database \(address.description): \(reason)"
+            case .badTLSFiles(let reason): "cannot read the TLS certificate or key: \(reason)"
+            case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+            case .accountExists(let name): "there is already an account '\(name)': 'user token \(name)' gives it another token"
+            case .noSuchAccount(let name): "there is no account '\(name)' ('user list' names them)"
+            }
+        }
+    }
+
+    /// Why a URL does not name a database.
+    public enum Address: Equatable, Sendable {
+        case notPostgresURL
+        /// The port as written.
+        case badPort(String)
+        /// The sslmode as written.
+        case badSSLMode(String)
+        case badEscape
+
+        /// The words for the log; ``ServerOptions`` tells the user with a usage error.
+        public var message: String {
+            switch self {
+            case .notPostgresURL: "the database URL is not postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+            case .badPort(let port): "the database URL's port \(port) is not 1 to 65535"
+            case .badSSLMode(let mode): "the database URL's sslmode \(mode) is not disable, prefer or require"
+            case .badEscape: "the database URL has a % that is not followed by two hexadecimal digits"
+            }
+        }
+    }
 
     /// The refusal of an operation log's rule (``SyncLogError``), as the server answers it.
     public init(_ refusal: SyncLogError) {
@@ -66,7 +114,7 @@ public enum ServerError: Error, Equatable, Sendable {
         case .methodNotAllowed: .methodNotAllowed
         case .tooLarge: .contentTooLarge
         case .databaseUnavailable, .tooBusy, .bodiesFull: .serviceUnavailable
-        case .databaseFailed, .failed: .internalServerError
+        case .databaseFailed, .failed, .run, .address: .internalServerError
         }
     }
 
@@ -90,6 +138,8 @@ public enum ServerError: Error, Equatable, Sendable {
         case .databaseUnavailable: "the database did not answer"
         case .databaseFailed: "the database refused the request"
         case .failed: "the server could not answer this request"
+        case .run(let failure): failure.message
+        case .address(let failure): failure.message
         }
     }
 

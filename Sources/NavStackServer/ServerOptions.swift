@@ -102,11 +102,13 @@ public struct ServerOptions: Equatable, Sendable {
             parsed.value("database").map { (option: "--database", url: $0) }
             ?? environment["NAVSTACK_DATABASE"].flatMap { $0.isEmpty ? nil : (option: "NAVSTACK_DATABASE", url: $0) }
         guard let given else { throw .missingArgument("--database <URL>") }
-        do throws(DatabaseAddress.AddressError) {
+        do throws(ServerError) {
             return try DatabaseAddress(url: given.url)
         } catch {
             let shown = DatabaseAddress.withoutPassword(given.url)
-            switch error {
+            // DatabaseAddress(url:) throws only why the URL names no database.
+            guard case .address(let failure) = error else { preconditionFailure("\(error)") }
+            switch failure {
             case .notPostgresURL:
                 throw .invalidValue(
                     option: given.option, value: shown,

@@ -12,24 +12,6 @@ import PostgresNIO
 
 /// Runs what ``ServerOptions`` asks for: the server, or a `user` command.
 public enum SyncServer {
-    /// Why a run stopped; the executable prints the message and exits with 1.
-    public enum StartError: Error, Sendable {
-        case databaseUnreachable(DatabaseAddress, reason: String)
-        case badTLSFiles(reason: String)
-        case cannotListen(host: String, port: Int, reason: String)
-        /// `user ACTION NAME` on an account that exists (`add`) or does not (the others).
-        case account(Accounts.AccountError)
-
-        public var message: String {
-            switch self {
-            case .databaseUnreachable(let address, let reason): "cannot use the database \(address.description): \(reason)"
-            case .badTLSFiles(let reason): "cannot read the TLS certificate or key: \(reason)"
-            case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
-            case .account(let failure): failure.message
-            }
-        }
-    }
-
     /// Migrates the database, then serves requests until SIGTERM or SIGINT, the pool of
     /// database connections running beside the HTTP server in one service group.
     public static func serve(_ options: ServerOptions, logger: Logger) async throws {
@@ -57,9 +39,9 @@ public enum SyncServer {
         do {
             try await app.runService()
         } catch let error as IOError {
-            throw StartError.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode)))
+            throw ServerError.run(.cannotListen(host: options.host, port: options.port, reason: String(cString: strerror(error.errnoCode))))
         } catch let error as SocketAddressError {
-            throw StartError.cannotListen(host: options.host, port: options.port, reason: "\(error)")
+            throw ServerError.run(.cannotListen(host: options.host, port: options.port, reason: "\(error)"))
         }
     }
 
@@ -72,10 +54,8 @@ public enum SyncServer {
                 logger.info("user command done", metadata: ["command": "\(command)"])
                 return output
             } catch let error as PostgresTransactionError {
-                if let failure = error.closureError as? Accounts.AccountError { throw StartError.account(failure) }
+                if let failure = error.closureError as? ServerError { throw failure }
                 throw error
-            } catch let failure as Accounts.AccountError {
-                throw StartError.account(failure)
             }
         }
     }
@@ -99,18 +79,18 @@ public enum SyncServer {
             connection = try await PostgresConnection.connect(
                 configuration: try database.connectionConfiguration(), id: 0, logger: logger)
         } catch {
-            throw StartError.databaseUnreachable(database, reason: reason(error))
+            throw ServerError.run(.databaseUnreachable(database, reason: reason(error)))
         }
         do {
             let result = try await body(connection)
             try? await connection.close()
             return result
-        } catch let failure as StartError {
+        } catch let failure as ServerError {
             try? await connection.close()
             throw failure
         } catch {
             try? await connection.close()
-            throw StartError.databaseUnreachable(database, reason: reason(error))
+            throw ServerError.run(.databaseUnreachable(database, reason: reason(error)))
         }
     }
 
@@ -165,7 +145,7 @@ public enum SyncServer {
             let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
             configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         } catch {
-            throw StartError.badTLSFiles(reason: "\(error)")
+            throw ServerError.run(.badTLSFiles(reason: "\(error)"))
         }
         return HTTPServerBuilder { responder in
             LimitedChannel(

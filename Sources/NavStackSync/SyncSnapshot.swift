@@ -127,26 +127,30 @@ public struct SyncSnapshot: Equatable, Sendable {
         return writer.bytes
     }
 
+    /// Why content cannot be read: what the sealed payload holds is not a snapshot.
+    static let unreadable = SyncWireError.badSealed(path: "snapshot")
+
     /// Reads ``content(of:)``. Everything is checked as an operation's payload is: a
     /// register with a task id that is not a uuid, a value the app would refuse, a stamp
-    /// that names no replica, or bytes past the end make the whole snapshot unreadable.
-    public static func registers(from bytes: [UInt8]) throws(SyncSnapshotError) -> [SyncRegister] {
+    /// that names no replica, or bytes past the end make the whole snapshot unreadable
+    /// (``unreadable``).
+    public static func registers(from bytes: [UInt8]) throws(SyncWireError) -> [SyncRegister] {
         var reader = ContentReader(bytes: bytes)
-        guard try reader.byte() == Self.version else { throw SyncSnapshotError() }
+        guard try reader.byte() == Self.version else { throw Self.unreadable }
         let replicaCount = try reader.number()
         // Every replica takes at least 33 bytes, every register at least 8: counts the
         // bytes cannot hold are refused before anything is reserved for them.
-        guard replicaCount <= bytes.count / 33 else { throw SyncSnapshotError() }
+        guard replicaCount <= bytes.count / 33 else { throw Self.unreadable }
         var replicas: [String] = []
         for _ in 0..<replicaCount {
             let replica = try reader.text()
-            guard replica.utf8.count == 32, replica.utf8.allSatisfy(\.isLowercaseHexDigit) else { throw SyncSnapshotError() }
+            guard replica.utf8.count == 32, replica.utf8.allSatisfy(\.isLowercaseHexDigit) else { throw Self.unreadable }
             replicas.append(replica)
         }
         let count = try reader.number()
         // A register takes at least 46 bytes: its uuid and length (37), its flags, six
         // stamps, two texts' lengths and its position (a byte each at least).
-        guard count <= bytes.count / 46 else { throw SyncSnapshotError() }
+        guard count <= bytes.count / 46 else { throw Self.unreadable }
         var registers: [SyncRegister] = []
         registers.reserveCapacity(count)
         var seen = Set<String>()
@@ -154,14 +158,14 @@ public struct SyncSnapshot: Equatable, Sendable {
         // and nothing since), written once and shared.
         var last: (index: Int, millis: Int, counter: Int, text: String) = (0, 0, 0, "")
         for _ in 0..<count {
-            func stamp() throws(SyncSnapshotError) -> String {
+            func stamp() throws(SyncWireError) -> String {
                 let index = try reader.number()
                 guard index > 0 else { return "" }
                 let millis = try reader.number()
                 let counter = try reader.number()
                 // Within a stamp text's 15 and 10 digits, which order stamps as text.
                 guard index <= replicas.count, millis < 1_000_000_000_000_000, counter <= SyncClock.maximumCounter else {
-                    throw SyncSnapshotError()
+                    throw Self.unreadable
                 }
                 if last.index != index || last.millis != millis || last.counter != counter {
                     last = (index, millis, counter, Stamp.text(millis: millis, counter: counter, replica: replicas[index - 1]))
@@ -169,10 +173,10 @@ public struct SyncSnapshot: Equatable, Sendable {
                 return last.text
             }
             let uuid = try reader.text()
-            guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw SyncSnapshotError() }
+            guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Self.unreadable }
             var register = SyncRegister(uuid: uuid)
             let flags = try reader.byte()
-            guard flags & ~15 == 0 else { throw SyncSnapshotError() }
+            guard flags & ~15 == 0 else { throw Self.unreadable }
             register.alive = flags & 1 != 0
             register.aliveAt = try stamp()
             let title = try reader.text()
@@ -190,10 +194,10 @@ public struct SyncSnapshot: Equatable, Sendable {
             let zigzag = try reader.unsigned()
             register.position = Int(Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
             register.positionAt = try stamp()
-            guard register.holdsWhatTheAppTakes else { throw SyncSnapshotError() }
+            guard register.holdsWhatTheAppTakes else { throw Self.unreadable }
             registers.append(register)
         }
-        guard reader.isAtEnd else { throw SyncSnapshotError() }
+        guard reader.isAtEnd else { throw Self.unreadable }
         return registers
     }
 
@@ -294,27 +298,27 @@ private struct ContentReader {
 
     var isAtEnd: Bool { index == bytes.count }
 
-    mutating func byte() throws(SyncSnapshotError) -> UInt8 {
-        guard index < bytes.count else { throw SyncSnapshotError() }
+    mutating func byte() throws(SyncWireError) -> UInt8 {
+        guard index < bytes.count else { throw SyncSnapshot.unreadable }
         defer { index += 1 }
         return bytes[index]
     }
 
     /// A whole number written by ``ContentWriter/number(_:)``, at most `Int64.max`.
-    mutating func number() throws(SyncSnapshotError) -> Int {
+    mutating func number() throws(SyncWireError) -> Int {
         let value = try unsigned()
-        guard value <= UInt64(Int64.max) else { throw SyncSnapshotError() }
+        guard value <= UInt64(Int64.max) else { throw SyncSnapshot.unreadable }
         return Int(value)
     }
 
     /// 64 bits written by ``ContentWriter/unsigned(_:)``: ten bytes at most, the tenth
     /// holding the last bit.
-    mutating func unsigned() throws(SyncSnapshotError) -> UInt64 {
+    mutating func unsigned() throws(SyncWireError) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
             let next = try byte()
-            guard shift < 63 || (shift == 63 && next <= 1) else { throw SyncSnapshotError() }
+            guard shift < 63 || (shift == 63 && next <= 1) else { throw SyncSnapshot.unreadable }
             value |= UInt64(next & 0x7F) << shift
             if next & 0x80 == 0 { break }
             shift += 7
@@ -323,15 +327,12 @@ private struct ContentReader {
     }
 
     /// Text written by ``ContentWriter/text(_:)``: valid UTF-8 within the bytes left.
-    mutating func text() throws(SyncSnapshotError) -> String {
+    mutating func text() throws(SyncWireError) -> String {
         let length = try number()
-        guard length <= bytes.count - index else { throw SyncSnapshotError() }
+        guard length <= bytes.count - index else { throw SyncSnapshot.unreadable }
         let slice = bytes[index..<index + length]
         index += length
-        guard let text = String(validating: slice, as: UTF8.self) else { throw SyncSnapshotError() }
+        guard let text = String(validating: slice, as: UTF8.self) else { throw SyncSnapshot.unreadable }
         return text
     }
 }
-
-/// Why snapshot content cannot be read.
-public struct SyncSnapshotError: Error, Equatable {}

@@ -18,7 +18,7 @@ extension DateExpression {
     /// understood besides the English ones). Letters may be of any case; `amanhã` and
     /// `mañana` match however their accent is encoded (one character, or `n`/`a` and
     /// U+0303), as Swift compares strings by canonical equivalence.
-    public static func parse(_ text: String, language: DateLanguage) throws(DateExpressionError) -> DateExpression {
+    public static func parse(_ text: String, language: DateLanguage) throws(DateError) -> DateExpression {
         let word = text.lowercased()
         if let expression = words[word] ?? language.words[word] { return expression }
         var scanner = DigitScanner(word)

@@ -54,7 +54,7 @@ public enum DateExpression: Hashable, Sendable {
 
     /// The instant `text` names at `now` in `zone`, read in `language`, or the one error
     /// that says which forms a DATE takes.
-    public static func instant(_ text: String, now: Instant, zone: Zone, language: DateLanguage) throws(DateExpressionError) -> Instant {
+    public static func instant(_ text: String, now: Instant, zone: Zone, language: DateLanguage) throws(DateError) -> Instant {
         try parse(text, language: language).instant(now: now, zone: zone)
     }
 }
@@ -81,33 +81,5 @@ public enum DateLanguage: String, CaseIterable, Sendable {
         case .pt: return ["hoje", "amanhã"]
         case .es: return ["hoy", "mañana"]
         }
-    }
-}
-
-/// Why a text is not a DATE. Every case says, in one line, every form a DATE takes.
-public enum DateExpressionError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The text is none of the forms.
-    case unrecognized(String, DateLanguage)
-    /// It has a date's form but names no day or time (`2026-02-30`, `2026-13-01`, `24:00`).
-    case invalidDate(String, DateLanguage)
-    /// `+N` with N above ``DateExpression/largestCount``.
-    case outOfRange(String, DateLanguage)
-
-    public var description: String {
-        switch self {
-        case .unrecognized(let text, let language):
-            return "'\(text)' is not a date: \(Self.forms(language))"
-        case .invalidDate(let text, let language):
-            return "'\(text)' names no day or time: \(Self.forms(language))"
-        case .outOfRange(let text, let language):
-            return "'\(text)' is too far away: \(Self.forms(language))"
-        }
-    }
-
-    /// The accepted forms, in one line.
-    static func forms(_ language: DateLanguage) -> String {
-        let words = (["now", "today", "tomorrow", "yesterday"] + language.shownWords).joined(separator: ", ")
-        return "use YYYY-MM-DD, YYYY-MM-DDTHH:MM, \(words), monday…sunday (mon…sun), "
-            + "eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
     }
 }

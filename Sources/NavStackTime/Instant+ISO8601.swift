@@ -33,7 +33,7 @@ extension Instant {
     /// `T` and `Z` may be lower case (RFC 3339 allows it). A text without `Z` or an offset
     /// is refused: it names no instant until a zone is chosen, and that is the DATE
     /// parser's work (``DateExpression``), not this one's.
-    public static func parse(iso8601 text: String) throws(InstantParseError) -> Instant {
+    public static func parse(iso8601 text: String) throws(DateError) -> Instant {
         var scanner = DigitScanner(text)
         let year: Int
         let month: Int
@@ -70,33 +70,16 @@ extension Instant {
             } else if let minutes = scanner.digits(2) {
                 m = minutes
             }
-            guard h <= 23, m <= 59 else { throw .outOfRange(text) }
+            guard h <= 23, m <= 59 else { throw .instantOutOfRange(text) }
             offset = sign * (h * 3600 + m * 60)
         } else {
             throw .notAnInstant(text)
         }
         guard scanner.atEnd else { throw .notAnInstant(text) }
         guard let civil = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
-            throw .outOfRange(text)
+            throw .instantOutOfRange(text)
         }
         return Instant(secondsSinceEpoch: civil.wallSeconds - Int64(offset))
-    }
-}
-
-/// Why a text is not an instant. The words are in ``description``.
-public enum InstantParseError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The text is not of any form ``Instant/parse(iso8601:)`` reads.
-    case notAnInstant(String)
-    /// It has the form, but a field is out of range (`2026-02-30`, `24:00:00`, `+25:00`).
-    case outOfRange(String)
-
-    public var description: String {
-        switch self {
-        case .notAnInstant(let text):
-            return "'\(text)' is not an ISO 8601 instant: use 2026-11-27T09:00:00Z, an offset such as +01:00, or 20261127T090000Z"
-        case .outOfRange(let text):
-            return "'\(text)' names no instant: a date, time or offset in it is out of range"
-        }
     }
 }
 

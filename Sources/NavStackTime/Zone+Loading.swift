@@ -80,8 +80,8 @@ extension Zone {
         let bytes = try ZoneFile.read(path)
         do {
             return try Zone(tzif: bytes, name: name)
-        } catch {
-            throw .malformed(path, error)
+        } catch .malformed(_, let defect) {
+            throw .malformed(path, defect)
         }
     }
 

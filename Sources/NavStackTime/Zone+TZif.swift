@@ -6,13 +6,13 @@
 ///
 /// Every count is checked against the bytes there are before anything is read, indices
 /// and offsets against their ranges, and transitions must ascend: a damaged or hostile
-/// file is refused with ``TZifError``, never trusted and never a crash. Leap-second
+/// file is refused with ``ZoneError/malformed(_:_:)``, never trusted and never a crash. Leap-second
 /// records are skipped: instants are POSIX time, which counts none (the `right/` zones
 /// are not meant for it).
 extension Zone {
     /// The zone a TZif file's bytes describe, named `name`.
-    public init(tzif bytes: [UInt8], name: String) throws(TZifError) {
-        var reader = TZifReader(bytes: bytes)
+    public init(tzif bytes: [UInt8], name: String) throws(ZoneError) {
+        var reader = TZifReader(bytes: bytes, name: name)
         let first = try reader.header()
         var block = try reader.block(first, timeSize: 4)
         var rule: POSIXRule?
@@ -22,30 +22,6 @@ extension Zone {
             rule = try reader.footer()
         }
         self.init(name: name, transitions: block.transitions, transitionTypes: block.transitionTypes, types: block.types, rule: rule)
-    }
-}
-
-/// What is wrong with a TZif file.
-public enum TZifError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// It does not start with `TZif`.
-    case notTZif
-    /// Its version byte is none of 0 (version 1), `2`, `3` or `4`.
-    case unknownVersion(UInt8)
-    /// It ends before what its counts say it holds.
-    case truncated
-    /// A count, index, offset or order is not what RFC 9636 allows; the words say which.
-    case invalid(String)
-    /// Its footer is not a POSIX TZ string this module reads.
-    case badFooter(String)
-
-    public var description: String {
-        switch self {
-        case .notTZif: return "not a TZif file"
-        case .unknownVersion(let byte): return "TZif version byte \(byte) is not 1 to 4"
-        case .truncated: return "the TZif file ends early"
-        case .invalid(let what): return "the TZif file's \(what)"
-        case .badFooter(let text): return "the TZif footer '\(text)' is not a TZ string"
-        }
     }
 }
 
@@ -70,17 +46,24 @@ private struct TZifBlock {
 /// Reads big-endian numbers from the file's bytes, each read checked against the end.
 private struct TZifReader {
     let bytes: [UInt8]
+    /// The zone's name, for the error.
+    let name: String
     var index = 0
 
-    mutating func header() throws(TZifError) -> TZifHeader {
-        guard index + 44 <= bytes.count else { throw index == 0 ? .notTZif : .truncated }
-        guard bytes[index..<index + 4].elementsEqual("TZif".utf8) else { throw .notTZif }
+    /// The file `name` refused for `defect`.
+    func malformed(_ defect: ZoneError.Defect) -> ZoneError {
+        .malformed(name, defect)
+    }
+
+    mutating func header() throws(ZoneError) -> TZifHeader {
+        guard index + 44 <= bytes.count else { throw malformed(index == 0 ? .notTZif : .truncated) }
+        guard bytes[index..<index + 4].elementsEqual("TZif".utf8) else { throw malformed(.notTZif) }
         let versionByte = bytes[index + 4]
         let version: Int
         switch versionByte {
         case 0: version = 1
         case UInt8(ascii: "2")...UInt8(ascii: "4"): version = Int(versionByte - UInt8(ascii: "0"))
-        default: throw .unknownVersion(versionByte)
+        default: throw malformed(.unknownVersion(versionByte))
         }
         index += 20
         var counts: [Int] = []
@@ -91,41 +74,41 @@ private struct TZifReader {
         )
     }
 
-    mutating func block(_ header: TZifHeader, timeSize: Int) throws(TZifError) -> TZifBlock {
+    mutating func block(_ header: TZifHeader, timeSize: Int) throws(ZoneError) -> TZifBlock {
         // Counts come from 32-bit fields, so this sum cannot overflow an Int.
         let size =
             header.timeCount * (timeSize + 1) + header.typeCount * 6 + header.charCount
             + header.leapCount * (timeSize + 4) + header.isStandardCount + header.isUTCCount
-        guard index + size <= bytes.count else { throw .truncated }
-        guard header.typeCount >= 1, header.typeCount <= 256 else { throw .invalid("type count \(header.typeCount)") }
-        guard header.charCount >= 1 else { throw .invalid("abbreviation count 0") }
+        guard index + size <= bytes.count else { throw malformed(.truncated) }
+        guard header.typeCount >= 1, header.typeCount <= 256 else { throw malformed(.invalid("type count \(header.typeCount)")) }
+        guard header.charCount >= 1 else { throw malformed(.invalid("abbreviation count 0")) }
         guard header.isStandardCount == 0 || header.isStandardCount == header.typeCount,
             header.isUTCCount == 0 || header.isUTCCount == header.typeCount
-        else { throw .invalid("indicator counts") }
+        else { throw malformed(.invalid("indicator counts")) }
 
         var transitions: [Int64] = []
         transitions.reserveCapacity(header.timeCount)
         for _ in 0..<header.timeCount {
             let time = timeSize == 8 ? Int64(bitPattern: try uint64()) : Int64(Int32(bitPattern: try uint32()))
-            if let last = transitions.last, time <= last { throw .invalid("transitions out of order") }
+            if let last = transitions.last, time <= last { throw malformed(.invalid("transitions out of order")) }
             transitions.append(time)
         }
         var transitionTypes: [Int] = []
         transitionTypes.reserveCapacity(header.timeCount)
         for _ in 0..<header.timeCount {
             let type = Int(try uint8())
-            guard type < header.typeCount else { throw .invalid("type index \(type)") }
+            guard type < header.typeCount else { throw malformed(.invalid("type index \(type)")) }
             transitionTypes.append(type)
         }
         var rawTypes: [(offset: Int, isDST: Bool, nameIndex: Int)] = []
         for _ in 0..<header.typeCount {
             let offset = Int(Int32(bitPattern: try uint32()))
             // RFC 9636 §3.2: within 25 hours west and 26 hours east.
-            guard (-89_999...93_599).contains(offset) else { throw .invalid("offset \(offset)") }
+            guard (-89_999...93_599).contains(offset) else { throw malformed(.invalid("offset \(offset)")) }
             let isDST = try uint8()
-            guard isDST <= 1 else { throw .invalid("DST flag \(isDST)") }
+            guard isDST <= 1 else { throw malformed(.invalid("DST flag \(isDST)")) }
             let nameIndex = Int(try uint8())
-            guard nameIndex < header.charCount else { throw .invalid("abbreviation index \(nameIndex)") }
+            guard nameIndex < header.charCount else { throw malformed(.invalid("abbreviation index \(nameIndex)")) }
             rawTypes.append((offset, isDST == 1, nameIndex))
         }
         let names = bytes[index..<index + header.charCount]
@@ -142,30 +125,30 @@ private struct TZifReader {
     }
 
     /// The footer: a newline, a TZ string (perhaps empty: no rule), a newline.
-    mutating func footer() throws(TZifError) -> POSIXRule? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else { throw .truncated }
-        guard let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { throw .truncated }
+    mutating func footer() throws(ZoneError) -> POSIXRule? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\n") else { throw malformed(.truncated) }
+        guard let end = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { throw malformed(.truncated) }
         let text = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
         index = end + 1
         if text.isEmpty { return nil }
-        guard let rule = POSIXRule(text) else { throw .badFooter(text) }
+        guard let rule = POSIXRule(text) else { throw malformed(.badFooter(text)) }
         return rule
     }
 
-    private mutating func uint8() throws(TZifError) -> UInt8 {
-        guard index < bytes.count else { throw .truncated }
+    private mutating func uint8() throws(ZoneError) -> UInt8 {
+        guard index < bytes.count else { throw malformed(.truncated) }
         defer { index += 1 }
         return bytes[index]
     }
 
-    private mutating func uint32() throws(TZifError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw .truncated }
+    private mutating func uint32() throws(ZoneError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw malformed(.truncated) }
         defer { index += 4 }
         return bytes[index..<index + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    private mutating func uint64() throws(TZifError) -> UInt64 {
-        guard index + 8 <= bytes.count else { throw .truncated }
+    private mutating func uint64() throws(ZoneError) -> UInt64 {
+        guard index + 8 <= bytes.count else { throw malformed(.truncated) }
         defer { index += 8 }
         return bytes[index..<index + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }

@@ -1,5 +1,6 @@
-/// Why a zone could not be had. The words are in ``description``; ``Zone/local(tz:directory:localtimePath:)``
-/// turns every one of them into UTC, ``Zone/resolve(tz:directory:localtimePath:)`` hands
+/// Why a zone could not be had: its name, its file, or what is wrong in the file. The
+/// words are in ``description``; ``Zone/local(tz:directory:localtimePath:)`` turns every
+/// one of them into UTC, ``Zone/resolve(tz:directory:localtimePath:)`` hands
 /// them on for the executable to tell.
 public enum ZoneError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A name that could reach outside the zone directory (`..`, or an absolute path
@@ -18,9 +19,33 @@ public enum ZoneError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Its size changed while it was read.
     case changedWhileRead(String)
     /// It is not a well-formed TZif file.
-    case malformed(String, TZifError)
+    case malformed(String, Defect)
     /// The text is not a POSIX TZ string.
     case badRule(String)
+
+    /// What is wrong with a TZif file.
+    public enum Defect: Equatable, Sendable, CustomStringConvertible {
+        /// It does not start with `TZif`.
+        case notTZif
+        /// Its version byte is none of 0 (version 1), `2`, `3` or `4`.
+        case unknownVersion(UInt8)
+        /// It ends before what its counts say it holds.
+        case truncated
+        /// A count, index, offset or order is not what RFC 9636 allows; the words say which.
+        case invalid(String)
+        /// Its footer is not a POSIX TZ string this module reads.
+        case badFooter(String)
+
+        public var description: String {
+            switch self {
+            case .notTZif: return "not a TZif file"
+            case .unknownVersion(let byte): return "TZif version byte \(byte) is not 1 to 4"
+            case .truncated: return "the TZif file ends early"
+            case .invalid(let what): return "the TZif file's \(what)"
+            case .badFooter(let text): return "the TZif footer '\(text)' is not a TZ string"
+            }
+        }
+    }
 
     public var description: String {
         switch self {

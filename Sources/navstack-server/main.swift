@@ -39,7 +39,7 @@ case .run(let options):
             let output = try await SyncServer.user(command, database: options.database, logger: logger)
             if !output.isEmpty { print(output) }
         }
-    } catch let failure as SyncServer.StartError {
+    } catch let failure as ServerError {
         complain(failure.message)
         exit(1)
     } catch {

@@ -145,15 +145,13 @@ final class ErrorWordsTests: XCTestCase {
         "SQLiteError",
         // NavStackIO: why a transcript was not read, worded as a TranscriptError.
         "RegularFileError",
-        // NavStackSync: a snapshot that cannot be read, worded as the sync's unopenable snapshot.
-        "SyncSnapshotError",
-        // NavStackSync and NavStackServer: refusals the server answers with a status and English words.
+        // NavStackSync and NavStackServer: refusals the server answers with a status and
+        // English words, and the server's own failures (accounts, database address,
+        // listening), in English.
         "SyncLogError", "ServerError",
-        // NavStackServer: the server's own failures (accounts, database address, listening), in English.
-        "AccountError", "AddressError", "StartError",
         // NavStackTime: not read by users yet (no screen shows a date so far); the dates'
         // words come from the catalogs once they are (issue "What people track").
-        "ZoneError", "TZifError", "FixedNowError", "InstantParseError", "DateExpressionError",
+        "ZoneError", "DateError",
     ]
 
     /// Every error type a user may read gives its words from the catalogs, in each language:

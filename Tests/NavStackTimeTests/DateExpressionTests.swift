@@ -185,7 +185,7 @@ final class DateExpressionTests: XCTestCase {
             ("hoje", DateLanguage.en), ("hoy", .pt), ("amanhã", .es), ("mañana", .en), ("amanhá", .pt), ("mañna", .es),
         ] {
             XCTAssertThrowsError(try DateExpression.parse(text, language: language), text) { error in
-                XCTAssertEqual(error as? DateExpressionError, .unrecognized(text, language))
+                XCTAssertEqual(error as? DateError, .unrecognized(text, language))
             }
         }
     }
@@ -196,7 +196,7 @@ final class DateExpressionTests: XCTestCase {
         ]
         for text in invalid {
             XCTAssertThrowsError(try DateExpression.parse(text, language: .en), text) { error in
-                XCTAssertEqual(error as? DateExpressionError, .invalidDate(text, .en), text)
+                XCTAssertEqual(error as? DateError, .invalidDate(text, .en), text)
             }
         }
         let unrecognized = [
@@ -206,26 +206,26 @@ final class DateExpressionTests: XCTestCase {
         ]
         for text in unrecognized {
             XCTAssertThrowsError(try DateExpression.parse(text, language: .en), text) { error in
-                XCTAssertEqual(error as? DateExpressionError, .unrecognized(text, .en), text)
+                XCTAssertEqual(error as? DateError, .unrecognized(text, .en), text)
             }
         }
         for text in ["+100000d", "+123456789012345678901234567890w"] {
             XCTAssertThrowsError(try DateExpression.parse(text, language: .en), text) { error in
-                XCTAssertEqual(error as? DateExpressionError, .outOfRange(text, .en), text)
+                XCTAssertEqual(error as? DateError, .outOfRange(text, .en), text)
             }
         }
         XCTAssertEqual(
-            DateExpressionError.unrecognized("soon", .en).description,
+            DateError.unrecognized("soon", .en).description,
             "'soon' is not a date: use YYYY-MM-DD, YYYY-MM-DDTHH:MM, now, today, tomorrow, yesterday, monday…sunday (mon…sun), "
                 + "eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
         )
         XCTAssertEqual(
-            DateExpressionError.invalidDate("2026-02-30", .pt).description,
+            DateError.invalidDate("2026-02-30", .pt).description,
             "'2026-02-30' names no day or time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM, now, today, tomorrow, yesterday, hoje, amanhã, "
                 + "monday…sunday (mon…sun), eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
         )
-        XCTAssertTrue(DateExpressionError.outOfRange("+100000d", .es).description.contains("hoy, mañana"))
-        for error in [DateExpressionError.unrecognized("x", .es), .invalidDate("x", .pt), .outOfRange("x", .en)] {
+        XCTAssertTrue(DateError.outOfRange("+100000d", .es).description.contains("hoy, mañana"))
+        for error in [DateError.unrecognized("x", .es), .invalidDate("x", .pt), .outOfRange("x", .en)] {
             XCTAssertFalse(error.description.contains("\n"), "one line")
         }
     }

@@ -34,7 +34,7 @@ final class InstantTests: XCTestCase {
             "now",
         ] {
             XCTAssertThrowsError(try Instant.parse(iso8601: text), text) { error in
-                XCTAssertEqual(error as? InstantParseError, .notAnInstant(text), text)
+                XCTAssertEqual(error as? DateError, .notAnInstant(text), text)
             }
             XCTAssertNil(Instant(iso8601: text), text)
         }
@@ -44,11 +44,11 @@ final class InstantTests: XCTestCase {
             "2026-11-27T09:00:00+01:60", "20260230T000000Z",
         ] {
             XCTAssertThrowsError(try Instant.parse(iso8601: text), text) { error in
-                XCTAssertEqual(error as? InstantParseError, .outOfRange(text), text)
+                XCTAssertEqual(error as? DateError, .instantOutOfRange(text), text)
             }
         }
         XCTAssertEqual(
-            InstantParseError.notAnInstant("x").description,
+            DateError.notAnInstant("x").description,
             "'x' is not an ISO 8601 instant: use 2026-11-27T09:00:00Z, an offset such as +01:00, or 20261127T090000Z"
         )
     }
@@ -90,7 +90,7 @@ final class InstantTests: XCTestCase {
         XCTAssertEqual(try Instant.fixedNow(environmentValue: "2026-11-27T09:00:00Z"), Instant(secondsSinceEpoch: 1_795_770_000))
         XCTAssertEqual(try Instant.fixedNow(environmentValue: "20261127T100000+0100"), Instant(secondsSinceEpoch: 1_795_770_000))
         XCTAssertThrowsError(try Instant.fixedNow(environmentValue: "tomorrow")) { error in
-            XCTAssertEqual(error as? FixedNowError, .notAnInstant("tomorrow", .notAnInstant("tomorrow")))
+            XCTAssertEqual(error as? DateError, .badFixedNow("tomorrow", .notAnInstant("tomorrow")))
             XCTAssertEqual(
                 "\(error)", "NAVSTACK_NOW='tomorrow' is not an instant: use an ISO 8601 instant such as 2026-11-27T09:00:00Z"
             )

@@ -143,19 +143,19 @@ final class ZoneLoadingTests: XCTestCase {
             var damaged = good
             for byte in 0..<4 { damaged[second + 20 + field * 4 + byte] = 0x7F }
             XCTAssertThrowsError(try Zone(tzif: damaged, name: "x"), "count \(field)") { error in
-                XCTAssertEqual(error as? TZifError, .truncated)
+                XCTAssertEqual(error as? ZoneError, .malformed("x", .truncated))
             }
         }
         var badVersion = good
         badVersion[4] = UInt8(ascii: "9")
         XCTAssertThrowsError(try Zone(tzif: badVersion, name: "x")) { error in
-            XCTAssertEqual(error as? TZifError, .unknownVersion(UInt8(ascii: "9")))
+            XCTAssertEqual(error as? ZoneError, .malformed("x", .unknownVersion(UInt8(ascii: "9"))))
         }
         var badFooter = good
         let footerStart = good.lastIndex(of: UInt8(ascii: "\n"), before: good.count - 1)
         badFooter.replaceSubrange((footerStart + 1)..<(good.count - 1), with: Array("<-03".utf8))
         XCTAssertThrowsError(try Zone(tzif: badFooter, name: "x")) { error in
-            XCTAssertEqual(error as? TZifError, .badFooter("<-03"))
+            XCTAssertEqual(error as? ZoneError, .malformed("x", .badFooter("<-03")))
         }
     }
 
