@@ -54,44 +54,44 @@ public enum Files {
         }
     }
 
-    /// Why ``readRegular(_:limit:)`` read nothing.
-    public enum RegularFileError: Error {
+    /// What ``readRegular(_:limit:)`` found: a regular file's bytes, or why it read nothing.
+    public enum RegularFile {
+        case bytes([UInt8])
         /// A named pipe, device, socket or folder: never read, so never waited on.
         case notRegular
         case tooLarge(bytes: Int)
         /// A symbolic link whose target is missing.
         case danglingLink
-        case failed(FileError)
     }
 
     /// A regular file's bytes, up to `limit`. Anything else is refused without reading
     /// it: the file is opened without waiting (a named pipe with no writer) and checked
     /// once open.
-    public static func readRegular(_ path: String, limit: Int) throws(RegularFileError) -> [UInt8] {
+    public static func readRegular(_ path: String, limit: Int) throws(FileError) -> RegularFile {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             let failure = FileError.errno(path)
             var info = stat()
-            if Glibc.errno == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw .danglingLink }
-            throw .failed(failure)
+            if Glibc.errno == ENOENT, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { return .danglingLink }
+            throw failure
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .failed(.errno(path)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
-        guard Int(info.st_size) <= limit else { throw .tooLarge(bytes: Int(info.st_size)) }
+        guard fstat(fd, &info) == 0 else { throw .errno(path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .notRegular }
+        guard Int(info.st_size) <= limit else { return .tooLarge(bytes: Int(info.st_size)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if Glibc.errno == EINTR { continue }
-                throw .failed(.errno(path))
+                throw .errno(path)
             }
-            if count == 0 { return bytes }
+            if count == 0 { return .bytes(bytes) }
             bytes.append(contentsOf: chunk[..<count])
             // The file grew while it was read.
-            if bytes.count > limit { throw .tooLarge(bytes: bytes.count) }
+            if bytes.count > limit { return .tooLarge(bytes: bytes.count) }
         }
     }
 
@@ -262,6 +262,8 @@ public struct FileError: CatalogError {
     public enum Step: Sendable {
         /// A call on a file, or a call: the path, or the call's name (`waitpid`).
         case file(String)
+        /// A write to standard output (1) or standard error (2): closed, full or gone.
+        case output(fd: Int32)
         /// Making a temporary folder in this folder.
         case temporaryFolder(in: String)
         /// Starting this program.
@@ -276,6 +278,8 @@ public struct FileError: CatalogError {
     public func message(in t: Catalog) -> String {
         switch step {
         case .file(let what): "\(what): \(reason)"
+        // The C library's words: a write fails the same in every language.
+        case .output: reason
         case .temporaryFolder(let base): t(.ioCannotCreateTemporaryFolder, ("folder", base), ("reason", reason))
         case .running(let program): t(.ioCannotRunProgram, ("program", program), ("reason", reason))
         }

@@ -27,13 +27,13 @@ public final class StandardStreams: OutputSink, Sendable {
         /// Where each stretch of `buffer` goes: its descriptor and where it ends.
         var runs: [(fd: Int32, end: Int)] = []
         /// The first write that failed; nothing is written after it.
-        var failure: OutputError?
+        var failure: FileError?
     }
 
     private let pending: Mutex<Pending>
 
     /// The first write that failed; nothing is written after it.
-    public var failure: OutputError? { pending.withLock { $0.failure } }
+    public var failure: FileError? { pending.withLock { $0.failure } }
 
     /// Whether stdout and stderr are one terminal, pipe or device (`2>&1`): then errors
     /// are written through stdout, in the same writes as the screens around them.
@@ -76,14 +76,14 @@ public final class StandardStreams: OutputSink, Sendable {
 
     /// Writes what waits, in order. After a failed write nothing more is written: the
     /// failure is thrown now and kept in ``failure``.
-    public func flush() throws(OutputError) {
-        let failed = pending.withLock { pending -> OutputError? in
+    public func flush() throws(FileError) {
+        let failed = pending.withLock { pending -> FileError? in
             if let failure = pending.failure { return failure }
             defer { Self.discard(&pending) }
             var start = 0
             for run in pending.runs {
                 if let code = Self.writeAll(pending.buffer[start..<run.end], to: run.fd) {
-                    let failure = OutputError(fd: run.fd, code: code)
+                    let failure = FileError(step: .output(fd: run.fd), reason: String(cString: strerror(code)))
                     pending.failure = failure
                     return failure
                 }
@@ -131,15 +131,4 @@ public final class StandardStreams: OutputSink, Sendable {
             return nil
         }
     }
-}
-
-/// A write that failed: stdout or stderr is closed, full or gone.
-public struct OutputError: CatalogError {
-    public let fd: Int32
-    public let code: Int32
-
-    public var reason: String { String(cString: strerror(code)) }
-
-    /// The C library's words: a write fails the same in every language.
-    public func message(in t: Catalog) -> String { reason }
 }

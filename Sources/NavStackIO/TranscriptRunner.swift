@@ -77,16 +77,18 @@ public struct TranscriptRunner: Sendable {
 
     /// A file's text: a regular file of at most `Transcript.sizeLimit` bytes of UTF-8.
     public static func text(of path: String) throws(TranscriptError) -> String {
-        let data: [UInt8]
-        do {
-            data = try Files.readRegular(path, limit: Transcript.sizeLimit)
+        let found: Files.RegularFile
+        do throws(FileError) {
+            found = try Files.readRegular(path, limit: Transcript.sizeLimit)
         } catch {
-            switch error {
-            case .notRegular: throw .notRegularFile
-            case .tooLarge(let bytes): throw .tooLarge(bytes: bytes)
-            case .danglingLink: throw .danglingLink
-            case .failed(let failure): throw .unreadable(failure.reason)
-            }
+            throw .unreadable(error.reason)
+        }
+        let data: [UInt8]
+        switch found {
+        case .bytes(let bytes): data = bytes
+        case .notRegular: throw .notRegularFile
+        case .tooLarge(let bytes): throw .tooLarge(bytes: bytes)
+        case .danglingLink: throw .danglingLink
         }
         guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8 }
         return text

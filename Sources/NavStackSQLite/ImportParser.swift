@@ -84,9 +84,9 @@ struct ImportParser {
     /// Why reading stopped: the JSON itself, or a record that is JSON but not a task.
     private enum Stop: Error {
         case json(JSONError)
-        case problem(ImportRecordError)
+        case problem(ImportError.Record)
 
-        var problem: ImportRecordError {
+        var problem: ImportError.Record {
             switch self {
             case .json(let failure): .notJSON(failure)
             case .problem(let problem): problem
@@ -242,12 +242,8 @@ struct ImportParser {
             throw .problem(title == nil ? .noTitle : .wrongType("title"))
         }
         let text = (notes ?? nil) ?? ""
-        do throws(ImportRecordError) {
-            try Self.checkText(rawTitle, .title, limit: Limits.titleCharacters)
-            try Self.checkText(text, .notes, limit: Limits.notesCharacters)
-        } catch {
-            throw .problem(error)
-        }
+        try Self.checkText(rawTitle, .title, limit: Limits.titleCharacters)
+        try Self.checkText(text, .notes, limit: Limits.notesCharacters)
         let trimmed = rawTitle.trimmed
         guard !trimmed.isEmpty else { throw .problem(.blankTitle) }
         let kept = (uuid ?? nil)?.lowercased()
@@ -323,18 +319,18 @@ struct ImportParser {
     /// Holds a title or notes to what `title TEXT` or `notes TEXT` could carry: no more
     /// characters than the field's limit, no more bytes than fit on a line after the
     /// command word, and no control or bidi characters other than tab.
-    static func checkText(_ text: String, _ field: TextField, limit: Int) throws(ImportRecordError) {
+    private static func checkText(_ text: String, _ field: TextField, limit: Int) throws(Stop) {
         let bytes = text.utf8.count
         let byteLimit = Limits.lineBytes - field.rawValue.utf8.count - 1
-        guard bytes <= byteLimit else { throw .tooManyBytes(field, bytes: bytes, limit: byteLimit) }
+        guard bytes <= byteLimit else { throw .problem(.tooManyBytes(field, bytes: bytes, limit: byteLimit)) }
         if bytes > limit {
             let count = text.count
-            guard count <= limit else { throw .tooLong(field, count: count, limit: limit) }
+            guard count <= limit else { throw .problem(.tooLong(field, count: count, limit: limit)) }
         }
         // Printable ASCII and tabs need no more checks.
         guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09) }) else { return }
         if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" }) {
-            throw .controlCharacter(field, bad)
+            throw .problem(.controlCharacter(field, bad))
         }
     }
 

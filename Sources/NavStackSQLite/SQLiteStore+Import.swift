@@ -7,7 +7,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
     /// The input is not JSON outside any record (or is too large to read).
     case notJSON(JSONError)
     /// The first bad record, numbered from 0.
-    case badRecord(index: Int, ImportRecordError)
+    case badRecord(index: Int, Record)
     case noProfile
     /// The input holds nothing but blanks.
     case empty(source: String)
@@ -15,6 +15,57 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
     case tooLarge(source: String)
     /// `export` of a profile that does not exist.
     case noSuchProfile(String)
+
+    /// Why a record that was read is not a task.
+    public enum Record: Equatable, Sendable {
+        case notJSON(JSONError)
+        case notAnObject
+        case noTitle
+        case wrongType(String)
+        case blankTitle
+        case tooLong(TextField, count: Int, limit: Int)
+        case tooManyBytes(TextField, bytes: Int, limit: Int)
+        case controlCharacter(TextField, Unicode.Scalar)
+        case notAUUID
+        case duplicateUUID(String)
+        case uuidInStore(String)
+        /// `parent` is neither a record's number nor a uuid.
+        case badParent
+        case parentIsItself
+        /// `parent` names a record past the input's last (`count` records).
+        case parentOutOfRange(Int, count: Int)
+        /// The record's chain of parents comes back to a record of the chain.
+        case parentCycle
+        /// `parent` is a uuid that neither a record nor a task of the profile has.
+        case parentNotFound(String)
+        /// The record would be deeper than ``TreeLimits/depth`` levels (`depth` is how deep).
+        case tooDeep(depth: Int)
+
+        /// The words, in a catalog's language.
+        public func message(in t: Catalog) -> String {
+            switch self {
+            case .notJSON(let failure): t(.recordNotJSON, ("reason", failure.message(in: t)))
+            case .notAnObject: t(.recordNotObject)
+            case .noTitle: t(.recordNoTitle)
+            case .wrongType(let key): t(.recordWrongType, ("key", key))
+            case .blankTitle: t(.recordBlankTitle)
+            case .tooLong(let field, let count, let limit): NavError.textTooLong(field, count: count, limit: limit).message(in: t)
+            case .tooManyBytes(let field, let bytes, let limit):
+                t(.recordTooManyBytes, ("field", t(field.phrase)), ("bytes", bytes), ("limit", limit))
+            case .controlCharacter(let field, let scalar):
+                t(.recordControlCharacter, ("field", t(field.phrase)), ("character", String(scalar).escapedForDisplay))
+            case .notAUUID: t(.recordNotAUUID)
+            case .duplicateUUID(let uuid): t(.recordDuplicateUUID, ("uuid", uuid))
+            case .uuidInStore(let uuid): t(.recordUUIDInStore, ("uuid", uuid))
+            case .badParent: t(.recordBadParent)
+            case .parentIsItself: t(.recordParentIsItself)
+            case .parentOutOfRange(let number, let count): t(.recordParentOutOfRange, ("number", number), ("count", count))
+            case .parentCycle: t(.recordParentCycle)
+            case .parentNotFound(let uuid): t(.recordParentNotFound, ("uuid", uuid))
+            case .tooDeep(let depth): NavError.tooDeep(depth: depth).message(in: t)
+            }
+        }
+    }
 
     public var description: String { message(in: .english) }
 
@@ -27,56 +78,6 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         case .empty(let source): t(.importEmpty, ("file", source))
         case .tooLarge(let source): t(.importTooLarge, ("file", source), ("mib", JSONReader.maximumBytes >> 20))
         case .noSuchProfile(let name): t(.exportNoSuchProfile, ("name", name.escapedForDisplay))
-        }
-    }
-}
-
-/// Why a record that was read is not a task.
-public enum ImportRecordError: CatalogError, Equatable, Sendable {
-    case notJSON(JSONError)
-    case notAnObject
-    case noTitle
-    case wrongType(String)
-    case blankTitle
-    case tooLong(TextField, count: Int, limit: Int)
-    case tooManyBytes(TextField, bytes: Int, limit: Int)
-    case controlCharacter(TextField, Unicode.Scalar)
-    case notAUUID
-    case duplicateUUID(String)
-    case uuidInStore(String)
-    /// `parent` is neither a record's number nor a uuid.
-    case badParent
-    case parentIsItself
-    /// `parent` names a record past the input's last (`count` records).
-    case parentOutOfRange(Int, count: Int)
-    /// The record's chain of parents comes back to a record of the chain.
-    case parentCycle
-    /// `parent` is a uuid that neither a record nor a task of the profile has.
-    case parentNotFound(String)
-    /// The record would be deeper than ``TreeLimits/depth`` levels (`depth` is how deep).
-    case tooDeep(depth: Int)
-
-    public func message(in t: Catalog) -> String {
-        switch self {
-        case .notJSON(let failure): t(.recordNotJSON, ("reason", failure.message(in: t)))
-        case .notAnObject: t(.recordNotObject)
-        case .noTitle: t(.recordNoTitle)
-        case .wrongType(let key): t(.recordWrongType, ("key", key))
-        case .blankTitle: t(.recordBlankTitle)
-        case .tooLong(let field, let count, let limit): NavError.textTooLong(field, count: count, limit: limit).message(in: t)
-        case .tooManyBytes(let field, let bytes, let limit):
-            t(.recordTooManyBytes, ("field", t(field.phrase)), ("bytes", bytes), ("limit", limit))
-        case .controlCharacter(let field, let scalar):
-            t(.recordControlCharacter, ("field", t(field.phrase)), ("character", String(scalar).escapedForDisplay))
-        case .notAUUID: t(.recordNotAUUID)
-        case .duplicateUUID(let uuid): t(.recordDuplicateUUID, ("uuid", uuid))
-        case .uuidInStore(let uuid): t(.recordUUIDInStore, ("uuid", uuid))
-        case .badParent: t(.recordBadParent)
-        case .parentIsItself: t(.recordParentIsItself)
-        case .parentOutOfRange(let number, let count): t(.recordParentOutOfRange, ("number", number), ("count", count))
-        case .parentCycle: t(.recordParentCycle)
-        case .parentNotFound(let uuid): t(.recordParentNotFound, ("uuid", uuid))
-        case .tooDeep(let depth): NavError.tooDeep(depth: depth).message(in: t)
         }
     }
 }

@@ -40,7 +40,7 @@ public final class SQLiteStore: TaskStore {
     /// Whether a phase saved now waits for the shared transaction's commit.
     var deferringPhase: Bool { pending && inTransaction }
     /// Why the shared transaction could not be committed; nothing after it is kept.
-    private var commitFailure: StoreSessionError?
+    private var commitFailure: StoreError?
     /// Reads since the last write: of a store in memory, or of a file while this process
     /// holds its write lock through a burst of commands.
     var cache = ReadCache()
@@ -177,8 +177,7 @@ public final class SQLiteStore: TaskStore {
 
     /// A SQLite failure as a store error that says what to do, SQLite's facts kept.
     static func storeError(_ error: any Error, path: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        if let failure = error as? StoreSessionError { return failure.error }
+        if let error = error as? StoreError { return error.withoutSession }
         guard let error = error as? SQLiteError else {
             return .failed(path: path, reason: String(describing: error))
         }
@@ -345,8 +344,6 @@ public final class SQLiteStore: TaskStore {
     private func failingAsStore<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as StoreSessionError {
-            throw NavError.storeFailure(error.message(in: catalog))
         } catch let error as SQLiteError {
             throw NavError.storeFailure(storeFailure(error).message(in: catalog))
         } catch let error as StoreError {
@@ -356,8 +353,8 @@ public final class SQLiteStore: TaskStore {
 
     /// A SQLite failure as the session shows it: what to do, in its language, with
     /// SQLite's facts.
-    private func storeFailure(_ error: any Error) -> StoreSessionError {
-        StoreSessionError(error: Self.storeError(error, path: path), catalog: catalog)
+    private func storeFailure(_ error: any Error) -> StoreError {
+        .session(Self.storeError(error, path: path), language: catalog.language)
     }
 
     /// Runs `body` in the transaction under way, else on its own (each statement reads

@@ -29,6 +29,9 @@ public enum StoreError: CatalogError, Equatable, CustomStringConvertible, Sendab
     /// A failure of SQLite's that none of the cases above describes.
     case sqlite(path: String, cause: SQLiteError)
     case migrationBroken(path: String, migration: String)
+    /// A store's error during a session, with the session's language for its sentence
+    /// (the core words a store's failure by its ``description``).
+    indirect case session(StoreError, language: Language)
 
     /// What SQLite reported, when it reported the failure.
     public var cause: SQLiteError? {
@@ -38,14 +41,25 @@ public enum StoreError: CatalogError, Equatable, CustomStringConvertible, Sendab
             cause
         case .sqlite(_, let cause):
             cause
+        case .session(let error, _):
+            error.cause
         case .newerSchema, .cannotCreate, .notAFolder, .cannotCreateFolder, .failed, .notAStore, .isFolder, .missing,
             .migrationBroken:
             nil
         }
     }
 
-    /// The message in English.
-    public var description: String { message(in: .english) }
+    /// The message in English, or in the session's language.
+    public var description: String {
+        if case .session(let error, let language) = self { return error.message(in: Catalog(language)) }
+        return message(in: .english)
+    }
+
+    /// The error without its session.
+    public var withoutSession: StoreError {
+        if case .session(let error, _) = self { return error.withoutSession }
+        return self
+    }
 
     /// The message in a catalog's language.
     public func message(in t: Catalog) -> String {
@@ -68,21 +82,7 @@ public enum StoreError: CatalogError, Equatable, CustomStringConvertible, Sendab
         case .inputOutput(let path, _): t(.storeInputOutput, ("path", path))
         case .sqlite(let path, let cause): t(.storeSQLiteCode, ("path", path), ("code", String(cause.code)))
         case .migrationBroken(let path, let migration): t(.storeMigrationBroken, ("path", path), ("migration", migration))
+        case .session(let error, _): error.message(in: t)
         }
     }
-}
-
-/// A store's error during a session: the ``StoreError``, and the session's language for
-/// its sentence (the core words a store's failure by its description).
-public struct StoreSessionError: CatalogError, CustomStringConvertible, Sendable {
-    /// What failed, with SQLite's facts.
-    public let error: StoreError
-    /// The session's language.
-    public let catalog: Catalog
-
-    /// The message in a catalog's language.
-    public func message(in t: Catalog) -> String { error.message(in: t) }
-
-    /// The message in the session's language.
-    public var description: String { message(in: catalog) }
 }

@@ -108,7 +108,7 @@ struct Export: Subcommand {
                 if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
             }
             try streams.flush()
-        } catch let failure as OutputError {
+        } catch let failure as FileError {
             streams.writeLastWord(Navstack.outputFailure(failure))
             throw ExitStatus.failure
         } catch {

@@ -111,8 +111,8 @@ struct Navstack: Subcommand {
     }
 
     /// The line that says output could not be written.
-    static func outputFailure(_ error: OutputError) -> String {
-        let stream = error.fd == 1 ? "stdout" : "stderr"
+    static func outputFailure(_ error: FileError) -> String {
+        let stream = if case .output(fd: 1) = error.step { "stdout" } else { "stderr" }
         return "navstack: " + messageCatalog(.ioCannotWrite, ("stream", stream), ("reason", error.reason)) + "\n"
     }
 

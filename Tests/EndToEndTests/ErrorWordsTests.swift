@@ -18,7 +18,7 @@ final class ErrorWordsTests: XCTestCase {
     /// An identifier right before a parenthesis or a dot-case: how a type or case name looks.
     private func assertNoInternalName(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNil(text.range(of: #"[A-Za-z_][A-Za-z0-9_]*\("#, options: .regularExpression), text, file: file, line: line)
-        for name in ["NavError", "StoreError", "StoreSessionError", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
+        for name in ["NavError", "StoreError", "SyncError", "HTTPError", "storeFailure", "ImportError"] {
             XCTAssertFalse(text.contains(name), text, file: file, line: line)
         }
     }
@@ -120,14 +120,14 @@ final class ErrorWordsTests: XCTestCase {
         FileError(step: .file("/x"), reason: "No such file or directory"),
         FileError(step: .temporaryFolder(in: "/tmp"), reason: "Permission denied"),
         FileError(step: .running("/bin/navstack"), reason: "Permission denied"),
-        OutputError(fd: 1, code: 32),
+        FileError(step: .output(fd: 1), reason: "Broken pipe"),
         StoreError.locked(path: "/s"), StoreError.newerSchema(path: "/s", version: 9),
         StoreError.sqlite(path: "/s", cause: SQLiteError(code: 1, message: "boom", sql: "SELECT")),
-        StoreSessionError(error: .full(path: "/s"), catalog: Catalog(.pt)),
+        StoreError.session(.full(path: "/s"), language: .pt),
         ImportError.noProfile, ImportError.empty(source: "in.json"), ImportError.notJSON(.unexpectedEnd),
-        ImportError.badRecord(index: 2, .noTitle),
-        ImportRecordError.blankTitle, ImportRecordError.tooLong(.title, count: 201, limit: 200),
-        ImportRecordError.parentOutOfRange(7, count: 3),
+        ImportError.badRecord(index: 2, .noTitle), ImportError.badRecord(index: 0, .blankTitle),
+        ImportError.badRecord(index: 1, .tooLong(.title, count: 201, limit: 200)),
+        ImportError.badRecord(index: 3, .parentOutOfRange(7, count: 3)),
         SyncError.refusedToken, SyncError.outOfTime, SyncError.malformedAnswer(.badKey),
         SyncError.server(status: 500, message: ""), SyncError.keyTaken(record: "{}"),
         SyncWireError.missing(path: "ops[0].seq"), SyncWireError.notJSON(.unexpectedEnd), SyncWireError.tooManyOperations,
@@ -143,8 +143,6 @@ final class ErrorWordsTests: XCTestCase {
     private static let notWorded: Set<String> = [
         // NavStackSQLite: SQLite's facts, kept in a StoreError's `cause`, never shown.
         "SQLiteError",
-        // NavStackIO: why a transcript was not read, worded as a TranscriptError.
-        "RegularFileError",
         // NavStackSync and NavStackServer: refusals the server answers with a status and
         // English words, and the server's own failures (accounts, database address,
         // listening), in English.
