@@ -34,13 +34,17 @@ let package = Package(
         ),
         // Byte-level work behind a safe API (NIO's ByteBuffer is the model): bytes lent
         // as a view with checked indices, the scans made eight bytes at a time, buffers
-        // written piece by piece. The pointers the app's byte work needs are here alone.
+        // written piece by piece, and the bytes the other modules' C calls take and give,
+        // lent for one call. The app's pointers are here alone.
         .target(name: "NavStackBytes"),
         // Time as values: instants and their ISO 8601 text, the tz database's rules read from
         // its TZif files (and POSIX TZ strings), civil dates and times in a zone, and the
-        // DATE forms a user types. The C library alone: it reads no clock and no variable,
-        // "now" and TZ are handed to it.
-        .target(name: "NavStackTime"),
+        // DATE forms a user types. The C library and the byte module alone: it reads no
+        // clock and no variable, "now" and TZ are handed to it.
+        .target(
+            name: "NavStackTime",
+            dependencies: ["NavStackBytes"]
+        ),
         // Sync as values (docs/sync.md): the wire format with its one codec, the hybrid
         // clock and stamps, the registers and where a task stands. The client's store, the
         // server and the tests all use it; it opens no file and no socket.
@@ -77,7 +81,7 @@ let package = Package(
         // one file that starts at once.
         .target(
             name: "NavStackHTTP",
-            dependencies: ["CPosix", "COpenSSL"]
+            dependencies: ["NavStackBytes", "CPosix", "COpenSSL"]
         ),
         // End-to-end encryption of sync: the key from a passphrase (PBKDF2-HMAC-SHA256) and
         // each operation's payload sealed (ChaCha20-Poly1305), through OpenSSL's libcrypto,
@@ -166,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackHTTPTests",
-            dependencies: ["NavStackHTTP"]
+            dependencies: ["NavStackHTTP", "NavStackBytes"]
         ),
         .testTarget(
             name: "NavStackSealTests",

@@ -94,16 +94,20 @@ static inline void ns_pbkdf2_sha256(const unsigned char *secret, size_t secret_c
 
 /// What sealing keeps between payloads: ChaCha20-Poly1305 fetched once with a context to
 /// reuse, and HMAC-SHA256 keyed once with the nonce key (a fetch and a keying for each
-/// payload would cost more than the sealing itself).
+/// payload would cost more than the sealing itself). Swift holds a sealer as a handle it
+/// cannot look into (`ns_sealer`, never defined); the functions below read its state.
 typedef struct {
     EVP_CIPHER *cipher;
     EVP_CIPHER_CTX *cipher_context;
     EVP_MAC *mac;
     EVP_MAC_CTX *mac_context;
     unsigned char key[32];
-} ns_sealer;
+} ns_sealer_state;
 
-static inline void ns_sealer_free(ns_sealer *sealer) {
+typedef struct ns_sealer ns_sealer;
+
+static inline void ns_sealer_free(ns_sealer *handle) {
+    ns_sealer_state *sealer = (ns_sealer_state *)handle;
     if (sealer == NULL) return;
     EVP_CIPHER_CTX_free(sealer->cipher_context);
     EVP_CIPHER_free(sealer->cipher);
@@ -116,7 +120,7 @@ static inline void ns_sealer_free(ns_sealer *sealer) {
 /// A sealer with a 32-byte key to seal with and a 32-byte key to make nonces with. NULL on
 /// failure.
 static inline ns_sealer *ns_sealer_new(const unsigned char *key, const unsigned char *nonce_key) {
-    ns_sealer *sealer = calloc(1, sizeof *sealer);
+    ns_sealer_state *sealer = calloc(1, sizeof *sealer);
     if (sealer == NULL) return NULL;
     sealer->cipher = EVP_CIPHER_fetch(NULL, "ChaCha20-Poly1305", NULL);
     sealer->cipher_context = EVP_CIPHER_CTX_new();
@@ -126,18 +130,19 @@ static inline ns_sealer *ns_sealer_new(const unsigned char *key, const unsigned 
     OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
     if (sealer->cipher == NULL || sealer->cipher_context == NULL || sealer->mac_context == NULL
         || EVP_MAC_init(sealer->mac_context, nonce_key, 32, params) != 1) {
-        ns_sealer_free(sealer);
+        ns_sealer_free((ns_sealer *)sealer);
         return NULL;
     }
     memcpy(sealer->key, key, 32);
-    return sealer;
+    return (ns_sealer *)sealer;
 }
 
 /// Seals `plaintext` with `nonce` (12 bytes) and the associated data into `out`: the nonce,
 /// the ciphertext and the 16-byte tag (`12 + count + 16` bytes). 1 on success.
-static inline int ns_sealer_seal_with_nonce(ns_sealer *sealer, const unsigned char *nonce, const unsigned char *associated,
+static inline int ns_sealer_seal_with_nonce(ns_sealer *handle, const unsigned char *nonce, const unsigned char *associated,
                                             size_t associated_count, const unsigned char *plaintext, size_t count,
                                             unsigned char *out) {
+    ns_sealer_state *sealer = (ns_sealer_state *)handle;
     int written = 0, last = 0;
     if (count > INT_MAX - 64 || associated_count > INT_MAX) return 0;
     memmove(out, nonce, 12);
@@ -150,21 +155,23 @@ static inline int ns_sealer_seal_with_nonce(ns_sealer *sealer, const unsigned ch
 
 /// Seals with a synthetic nonce: the first 12 bytes of HMAC-SHA256(nonce key, associated
 /// data || plaintext). 1 on success.
-static inline int ns_sealer_seal(ns_sealer *sealer, const unsigned char *associated, size_t associated_count,
+static inline int ns_sealer_seal(ns_sealer *handle, const unsigned char *associated, size_t associated_count,
                                  const unsigned char *plaintext, size_t count, unsigned char *out) {
+    ns_sealer_state *sealer = (ns_sealer_state *)handle;
     unsigned char mac[EVP_MAX_MD_SIZE];
     size_t mac_count = 0;
     if (EVP_MAC_init(sealer->mac_context, NULL, 0, NULL) != 1
         || EVP_MAC_update(sealer->mac_context, associated, associated_count) != 1
         || EVP_MAC_update(sealer->mac_context, plaintext, count) != 1
         || EVP_MAC_final(sealer->mac_context, mac, &mac_count, sizeof mac) != 1 || mac_count < 12) return 0;
-    return ns_sealer_seal_with_nonce(sealer, mac, associated, associated_count, plaintext, count, out);
+    return ns_sealer_seal_with_nonce(handle, mac, associated, associated_count, plaintext, count, out);
 }
 
 /// Opens what `ns_sealer_seal` made into `out` (`count - 28` bytes, at least 1): the
 /// plaintext's length, or -1 when the tag does not hold.
-static inline long ns_sealer_open(ns_sealer *sealer, const unsigned char *associated, size_t associated_count,
+static inline long ns_sealer_open(ns_sealer *handle, const unsigned char *associated, size_t associated_count,
                                   const unsigned char *sealed, size_t count, unsigned char *out) {
+    ns_sealer_state *sealer = (ns_sealer_state *)handle;
     if (count < 28 || count > INT_MAX || associated_count > INT_MAX) return -1;
     int ciphertext = (int)count - 28, written = 0, last = 0;
     int ok = EVP_DecryptInit_ex2(sealer->cipher_context, sealer->cipher, sealer->key, sealed, NULL) == 1

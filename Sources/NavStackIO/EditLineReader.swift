@@ -1,4 +1,5 @@
 import CEditLine
+import NavStackBytes
 import NavStackCore
 
 #if canImport(Glibc)
@@ -57,10 +58,7 @@ public struct EditLineReader: LineReader {
                 writeToTerminal("\n")
                 return nil
             }
-            var bytes = Array(
-                UnsafeBufferPointer(
-                    start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
-                    count: Int(count)))
+            var bytes = [UInt8](copying: text, count: Int(count))
             if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
             remember(bytes)
             return InputLine(bytes: bytes[...], length: bytes.count)
@@ -81,12 +79,10 @@ public struct EditLineReader: LineReader {
     /// `path`: a link put there is replaced, never followed, and a reader never sees
     /// half a file.
     private static func save(_ history: OpaquePointer, to path: String) {
-        var template = Array((path + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // mode 0600
+        // The name mkstemp filled in.
+        let (fd, temporary) = (path + ".XXXXXX").withMutableCString { mkstemp($0) }  // mode 0600
         guard fd >= 0 else { return }
         Glibc.close(fd)
-        // The name mkstemp filled in, without its terminating NUL.
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if ns_history_save(history, temporary) < 0 || rename(temporary, path) != 0 {
             unlink(temporary)
         }
@@ -117,16 +113,15 @@ public struct EditLineReader: LineReader {
 
 /// State the C callbacks reach: libedit calls plain C functions with no context.
 public enum EditLineContext {
-    public nonisolated(unsafe) static var prompt: UnsafeMutablePointer<CChar> = strdup("> ")
+    public nonisolated(unsafe) static let prompt = KeptCString("> ")
     public nonisolated(unsafe) static var complete: (String) -> Completion = { _ in Completion(typed: "", candidates: []) }
 
     public static func setPrompt(_ text: String) {
-        free(prompt)
-        prompt = strdup(text)
+        prompt.set(text)
     }
 }
 
-private let promptCallback: ns_prompt_fn = { _ in EditLineContext.prompt }
+private let promptCallback: ns_prompt_fn = { _ in EditLineContext.prompt.characters }
 
 /// Tab: completes the word before the cursor as far as every candidate agrees; when
 /// that adds nothing, lists the candidates under the line.

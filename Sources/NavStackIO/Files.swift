@@ -1,4 +1,5 @@
 import CPosix
+import NavStackBytes
 import NavStackCore
 
 #if canImport(Glibc)
@@ -42,7 +43,7 @@ public enum Files {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
+            let count = chunk.fill { start, _ in Glibc.read(fd, start, wanted) }
             if count < 0 {
                 if Glibc.errno == EINTR { continue }
                 throw .errno("read")
@@ -83,7 +84,7 @@ public enum Files {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.fill { Glibc.read(fd, $0, $1) }
             if count < 0 {
                 if Glibc.errno == EINTR { continue }
                 throw .errno(path)
@@ -116,7 +117,7 @@ public enum Files {
         let bytes = Array(bytes)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withBytes { $0.lend(from: offset) { Glibc.write(fd, $0, $1) } }
             if written < 0 {
                 if Glibc.errno == EINTR { continue }
                 throw .errno(path)
@@ -151,9 +152,7 @@ public enum Files {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+            let name = String(cCharactersOf: entry.pointee.d_name)
             if name != "." && name != ".." { names.append(name) }
         }
         return names
@@ -187,11 +186,9 @@ public enum Files {
     /// A new private folder under `$TMPDIR` (else /tmp).
     public static func temporaryFolder(prefix: String) throws(FileError) -> String {
         let base = Terminal.environment("TMPDIR") ?? "/tmp"
-        var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .errno(.temporaryFolder(in: base))
-        }
-        return String(cString: made)
+        let (made, path) = (base + "/" + prefix + "XXXXXX").withMutableCString { mkdtemp($0) }
+        guard made != nil else { throw .errno(.temporaryFolder(in: base)) }
+        return path
     }
 
     /// Deletes a file, or a folder with everything in it.

@@ -97,9 +97,9 @@ public struct PipedLineReader: LineReader {
             atEnd = true
             return false
         }
-        let count = block.withUnsafeMutableBytes { raw -> Int in
+        let count = block.fill { start, room in
             while true {
-                let n = read(0, raw.baseAddress!, raw.count)
+                let n = read(0, start, room)
                 if n < 0 && errno == EINTR { continue }
                 return n
             }

@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 import Synchronization
 
@@ -117,10 +118,10 @@ public final class StandardStreams: OutputSink, Sendable {
 
     /// Writes all the bytes; the `errno` of a failed write, else `nil`.
     private static func writeAll(_ bytes: ArraySlice<UInt8>, to fd: Int32) -> Int32? {
-        bytes.withUnsafeBytes { raw in
+        bytes.withBytes { bytes in
             var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            while offset < bytes.count {
+                let written = bytes.lend(from: offset) { Glibc.write(fd, $0, $1) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno

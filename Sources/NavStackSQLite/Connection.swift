@@ -66,13 +66,9 @@ extension String: SQLArgument {
 
     /// Binds the text to a statement bound by hand, copied by SQLite.
     func bindCopied(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        var text = self
-        return text.withUTF8 { bytes in
-            // A non-nil pointer even for "": nil would bind NULL.
-            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
-            return sqlite3_bind_text(
-                statement, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                ns_sqlite_transient())
+        // A non-nil pointer even for "" (nil would bind NULL): lendChars gives one.
+        withUTF8Bytes { bytes in
+            bytes.lendChars { sqlite3_bind_text(statement, index, $0, Int32($1), ns_sqlite_transient()) }
         }
     }
 }
@@ -109,9 +105,9 @@ struct Row {
 
     /// The column as text ("" for NULL).
     func text(_ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        // The text first: SQLite counts its bytes once it is text.
+        let bytes = sqlite3_column_text(statement, column)
+        return String(decodingC: bytes, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     func optionalText(_ column: Int32) -> String? {
@@ -170,53 +166,28 @@ final class Statement {
     /// The text bound to the statement's `?`s, copied here rather than by SQLite (which
     /// allocates a copy of each text, each time): bound as static, it stays as it is
     /// until the statement is bound again, before its next step.
-    private var texts: UnsafeMutableRawBufferPointer
-    /// Where the next text bound goes in `texts`.
-    private var textsUsed = 0
-    /// Buffers `texts` outgrew while a statement was bound: its first texts point into
-    /// them until it is bound again.
-    private var outgrown: [UnsafeMutableRawBufferPointer] = []
+    private let texts = KeptBytes(capacity: 256)
 
     fileprivate init(_ handle: OpaquePointer, of connection: Connection) {
         self.handle = handle
         self.connection = connection
-        texts = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     }
 
     deinit {
         sqlite3_finalize(handle)
-        texts.deallocate()
-        for buffer in outgrown { buffer.deallocate() }
     }
 
     /// Starts binding the statement anew: its texts so far are let go.
     private func startBinding() {
         sqlite3_reset(handle)
-        textsUsed = 0
-        guard !outgrown.isEmpty else { return }
-        sqlite3_clear_bindings(handle)
-        for buffer in outgrown { buffer.deallocate() }
-        outgrown = []
+        // Texts in buffers outgrown were freed: the statement lets go of them too.
+        if texts.letGo() { sqlite3_clear_bindings(handle) }
     }
 
     /// Binds text from the statement's own copy.
     fileprivate func bindText(_ text: String, at index: Int32) -> Int32 {
-        text.withUTF8Bytes { $0.withUnsafeBufferPointer { bindText($0, at: index) } }
-    }
-
-    /// Binds the bytes from the statement's own copy.
-    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
-        if textsUsed + bytes.count > texts.count {
-            // Texts bound before stay where they are, in the buffer kept aside.
-            outgrown.append(texts)
-            texts = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, texts.count * 2), alignment: 1)
-            textsUsed = 0
-        }
-        let start = texts.baseAddress! + textsUsed
-        if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
-        textsUsed += bytes.count
         // A non-nil pointer even for "": nil would bind NULL. (nil destructor: static.)
-        return sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        text.withUTF8Bytes { texts.keep($0) { sqlite3_bind_text(handle, index, $0, Int32($1), nil) } }
     }
 
     /// The statement's SQL, as it was prepared.

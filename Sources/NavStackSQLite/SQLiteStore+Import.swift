@@ -152,12 +152,12 @@ extension SQLiteStore {
             var index = 0
             // The new uuids of a statement's rows, bound where they are written: SQLite
             // reads them when the statement runs.
-            let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: batch * TaskUUIDSource.textLength, alignment: 1)
-            defer { uuidText.deallocate() }
+            let uuidTexts = KeptBytes(capacity: batch * TaskUUIDSource.textLength)
             while index < records.count {
                 let rows = records.count - index >= batch ? batch : 1
                 let handle = rows == batch ? many.handle : one.handle
                 sqlite3_reset(handle)
+                uuidTexts.letGo()
                 for offset in 0..<rows {
                     // Each record's fields are read where they are, never copied.
                     let number = index + offset
@@ -171,13 +171,9 @@ extension SQLiteStore {
                     if let uuid = records[number].uuid {
                         _ = uuid.bindCopied(to: handle, at: column + 5)
                     } else {
-                        let at = offset * TaskUUIDSource.textLength
-                        let text = UnsafeMutableRawBufferPointer(rebasing: uuidText[at..<at + TaskUUIDSource.textLength])
-                        var writer = ByteWriter(over: text)
-                        uuids.write(into: &writer)
-                        sqlite3_bind_text(
-                            handle, column + 5, text.baseAddress!.assumingMemoryBound(to: CChar.self),
-                            Int32(TaskUUIDSource.textLength), nil)
+                        uuidTexts.keep(writing: TaskUUIDSource.textLength, { uuids.write(into: &$0) }) {
+                            sqlite3_bind_text(handle, column + 5, $0, Int32($1), nil)
+                        }
                     }
                     if isDone { done += 1 }
                 }

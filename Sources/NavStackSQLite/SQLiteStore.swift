@@ -1,4 +1,5 @@
 import CSQLite
+import NavStackBytes
 import NavStackCore
 import NavStackSync
 
@@ -162,17 +163,17 @@ public final class SQLiteStore: TaskStore {
 
     /// `navstack_matches(title, notes, search)`: the list's search, in SQL.
     private static func addFunctions(to db: Connection) throws(SQLiteError) {
-        let matches: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, values in
-            func text(_ index: Int) -> String {
-                guard let value = values?[index], let bytes = sqlite3_value_text(value) else { return "" }
-                return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
-            }
-            sqlite3_result_int(context, ListQuery.matches(title: text(0), notes: text(1), search: text(2)) ? 1 : 0)
-        }
         try db.check(
             sqlite3_create_function_v2(
-                db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                nil, matches, nil, nil, nil))
+                db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                { context, _, values in
+                    func text(_ index: Int) -> String {
+                        guard let value = values?[index] else { return "" }
+                        let bytes = sqlite3_value_text(value)
+                        return String(decodingC: bytes, count: Int(sqlite3_value_bytes(value)))
+                    }
+                    sqlite3_result_int(context, ListQuery.matches(title: text(0), notes: text(1), search: text(2)) ? 1 : 0)
+                }, nil, nil, nil))
     }
 
     /// A SQLite failure as a store error that says what to do, SQLite's facts kept.

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -80,7 +82,7 @@ struct StoreFile {
         guard fd >= 0 else { throw .permissionDenied(path: path) }
         defer { _ = close(fd) }
         var bytes = [UInt8](repeating: 0, count: header.count)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let count = bytes.fill { read(fd, $0, $1) }
         guard count == header.count, bytes == header else { throw .notADatabase(path: path) }
     }
 

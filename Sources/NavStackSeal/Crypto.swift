@@ -1,4 +1,5 @@
 import COpenSSL
+import NavStackBytes
 
 /// The few primitives sealing needs, from OpenSSL's libcrypto: random bytes, PBKDF2 and
 /// HMAC with SHA-256, and ChaCha20-Poly1305.
@@ -33,12 +34,8 @@ enum Crypto {
     static func referencePBKDF2(_ secret: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
         precondition(started, "libcrypto could not start")
         var key = [UInt8](repeating: 0, count: 32)
-        let done = secret.withUnsafeBufferPointer { secret in
-            secret.withMemoryRebound(to: CChar.self) { secret in
-                PKCS5_PBKDF2_HMAC(
-                    secret.baseAddress, Int32(secret.count), salt, Int32(salt.count), Int32(iterations), EVP_sha256(), 32,
-                    &key)
-            }
+        let done = secret.withBytes { secret in
+            secret.lendChars { PKCS5_PBKDF2_HMAC($0, Int32($1), salt, Int32(salt.count), Int32(iterations), EVP_sha256(), 32, &key) }
         }
         precondition(done == 1, "PBKDF2 failed")
         return key
@@ -62,7 +59,8 @@ enum Crypto {
 /// ChaCha20-Poly1305 under one key, its nonces made with another (`ns_sealer`): one for
 /// a request's or an answer's operations, so that the cipher and the HMAC are set up once.
 final class SealingContext {
-    private let sealer: UnsafeMutablePointer<ns_sealer>
+    /// OpenSSL's state, behind a handle Swift cannot look into.
+    private let sealer: OpaquePointer
 
     /// `key` seals; `nonces` keys the HMAC that makes each nonce. Both 32 bytes.
     init(key: [UInt8], nonces: [UInt8]) {

@@ -92,7 +92,7 @@ public struct SyncRoutes: Sendable {
         }
         let syncRequest: SyncRequest
         do throws(SyncWireError) {
-            syncRequest = try body.withUnsafeReadableBytes { bytes throws(SyncWireError) in try SyncRequest(json: bytes.byteView) }
+            syncRequest = try body.readableBytesView.withByteView { bytes throws(SyncWireError) in try SyncRequest(json: bytes) }
         } catch {
             throw ServerError.malformed(error)
         }

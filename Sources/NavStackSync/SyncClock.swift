@@ -63,35 +63,24 @@ public enum SyncDrift {
 /// order is stamp order: millis, then counter, then replica. `""` is older than any.
 public enum Stamp {
     public static func text(millis: Int, counter: Int, replica: String) -> String {
-        var replica = replica
-        return replica.withUTF8 { tail in
-            // Two Ints of at most 19 digits each, then the replica.
-            String(unsafeUninitializedCapacity: 38 + tail.count) { out in
-                var end = 0
-                // `value`'s digits, zeros before them up to `width`, written from the last.
-                func put(_ value: Int, width: Int) {
-                    var rest = max(0, value)
-                    var length = 1
-                    var scan = rest
-                    while scan >= 10 {
-                        scan /= 10
-                        length += 1
-                    }
-                    let start = end
-                    end += max(width, length)
-                    for at in (start..<end).reversed() {
-                        out[at] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
-                        rest /= 10
-                    }
+        // Two Ints of at most 19 digits each, zeros before them, then the replica; the
+        // writer asks room for 20 digits at each number.
+        String(capacity: 64 + replica.utf8.count) { writer in
+            // `value`'s digits, zeros before them up to `width`.
+            func put(_ value: Int, width: Int) {
+                let value = max(0, value)
+                var length = 1
+                var scan = value
+                while scan >= 10 {
+                    scan /= 10
+                    length += 1
                 }
-                put(millis, width: 15)
-                put(counter, width: 10)
-                for byte in tail {
-                    out[end] = byte
-                    end += 1
-                }
-                return end
+                for _ in length..<max(width, length) { writer.append(0x30) }
+                writer.appendDecimal(value)
             }
+            put(millis, width: 15)
+            put(counter, width: 10)
+            replica.withUTF8Bytes { writer.append($0) }
         }
     }
 

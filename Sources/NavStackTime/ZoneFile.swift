@@ -1,7 +1,8 @@
 import Glibc
+import NavStackBytes
 
-/// The one place this module touches the file system and pointers: a zone file read whole,
-/// within a bound.
+/// The one place this module touches the file system: a zone file read whole, within a
+/// bound.
 enum ZoneFile {
     /// The most a zone file may hold. The tz database's largest is under 4 KiB (Debian 12's
     /// fat files: Asia/Hebron 3,872 bytes, Europe/Madrid 2,614, Etc/UTC 114); anything near
@@ -27,9 +28,7 @@ enum ZoneFile {
         var bytes = [UInt8](repeating: 0, count: expected + 1)
         var count = 0
         while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
+            let got = bytes.fill(from: count) { Glibc.read(descriptor, $0, $1) }
             if got == 0 { break }
             if got < 0 {
                 if errno == EINTR { continue }
@@ -44,9 +43,6 @@ enum ZoneFile {
 
     /// Where the symbolic link at `path` points, or nil when it is not one.
     static func linkTarget(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count - 1) }
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        String(capacity: 4095, writtenByC: { readlink(path, $0, $1) })
     }
 }
