@@ -39,6 +39,11 @@ static inline ssize_t ns_send(int fd, const void *bytes, size_t count) {
     return send(fd, bytes, count, MSG_NOSIGNAL);
 }
 
+/// `connect` to an address kept as its bytes (a `sockaddr_in` or `sockaddr_in6`).
+static inline int ns_connect(int fd, const void *address, socklen_t length) {
+    return connect(fd, (const struct sockaddr *)address, length);
+}
+
 #ifdef __GLIBC__
 /// Whether this executable is linked statically: its program headers, as the kernel
 /// gave them, have no dynamic section.
@@ -72,15 +77,17 @@ static inline void ns_resolve_hosts_with_builtin_modules(void) {
     pthread_once(&once, ns_resolve_hosts_with_builtin_modules_once);
 }
 
-/// The addresses of `host` for a TCP connection to `port`, of either family.
-/// `numeric` when the host is an address, so that no resolver is asked.
-static inline int ns_getaddrinfo_tcp(const char *host, const char *port, int numeric, struct addrinfo **result) {
+/// The addresses of `host` for a TCP connection to `port`, of either family, as the list
+/// `getaddrinfo` makes (freed with `freeaddrinfo`); NULL when it fails. `numeric` when
+/// the host is an address, so that no resolver is asked.
+static inline struct addrinfo *ns_getaddrinfo_tcp(const char *host, const char *port, int numeric) {
     struct addrinfo hints = {0};
+    struct addrinfo *result = NULL;
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_protocol = IPPROTO_TCP;
     hints.ai_flags = AI_NUMERICSERV | (numeric ? AI_NUMERICHOST : 0);
-    return getaddrinfo(host, port, &hints, result);
+    return getaddrinfo(host, port, &hints, &result) == 0 ? result : NULL;
 }
 
 /// Memory freed at the top of the heap stays the process's up to `bytes`, rather than

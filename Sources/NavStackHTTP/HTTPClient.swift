@@ -1,4 +1,5 @@
 import Glibc
+import NavStackBytes
 import Synchronization
 
 /// Sends HTTP/1.1 requests over TLS (OpenSSL) or, to this machine only, plain TCP, with
@@ -170,8 +171,7 @@ public final class HTTPExchange {
     /// of an answer, the request goes once more on a new connection.
     public func response() throws(HTTPError) -> HTTPResponse {
         var reader = ResponseReader(limit: limit)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
-        defer { buffer.deallocate() }
+        let buffer = ByteRoom(capacity: 64 << 10)
         var received = 0
         while true {
             if let response = reader.response {
@@ -192,7 +192,7 @@ public final class HTTPExchange {
                 return try reader.finish()
             }
             received += count
-            try reader.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            try buffer.withBytes(count) { bytes throws(HTTPError) in try reader.feed(bytes) }
         }
     }
 }

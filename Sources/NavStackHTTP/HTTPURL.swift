@@ -132,11 +132,13 @@ public struct HTTPURL: Equatable, Hashable, Sendable, CustomStringConvertible {
     static func isLoopbackAddress(_ text: String) -> Bool {
         var address4 = in_addr()
         if inet_pton(AF_INET, text, &address4) == 1 {
-            return withUnsafeBytes(of: &address4) { $0[0] } == 127
+            // The address in network order: its first byte is the highest.
+            return UInt32(bigEndian: address4.s_addr) >> 24 == 127
         }
         var address6 = in6_addr()
         guard inet_pton(AF_INET6, text, &address6) == 1 else { return false }
-        return withUnsafeBytes(of: &address6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        var loopback = in6addr_loopback
+        return memcmp(&address6, &loopback, MemoryLayout<in6_addr>.size) == 0
     }
 
     /// Whether `text` is an IPv6 address as `inet_pton` reads it.

@@ -1,5 +1,6 @@
 import CPosix
 import Glibc
+import NavStackBytes
 
 /// One address to connect to: a `sockaddr_in` or `sockaddr_in6`, copied out of what
 /// `getaddrinfo` returned so that it can outlive the list.
@@ -41,14 +42,13 @@ enum Resolver {
     /// The addresses `getaddrinfo` gives, in its order (which follows RFC 6724's
     /// preferences), or nil when it fails.
     static func lookUp(_ host: String, port: Int, numeric: Bool) -> [SocketAddress]? {
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard ns_getaddrinfo_tcp(host, String(port), numeric ? 1 : 0, &list) == 0 else { return nil }
+        guard let list = ns_getaddrinfo_tcp(host, String(port), numeric ? 1 : 0) else { return nil }
         defer { freeaddrinfo(list) }
         var addresses: [SocketAddress] = []
-        var entry = list
+        var entry = Optional(list)
         while let info = entry?.pointee {
             if let address = info.ai_addr, info.ai_family == AF_INET || info.ai_family == AF_INET6 {
-                let bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen)))
+                let bytes = [UInt8](copying: address, count: Int(info.ai_addrlen))
                 let found = SocketAddress(family: info.ai_family, bytes: bytes)
                 if !addresses.contains(found) { addresses.append(found) }
             }
@@ -74,26 +74,24 @@ enum Resolver {
 /// what a C lock guards.
 final class TimedWork<Value: Sendable>: @unchecked Sendable {
     private let work: @Sendable () -> Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let mutex = Pinned(pthread_mutex_t())
+    private let condition = Pinned(pthread_cond_t())
     private var finished = false
     private var value: Value?
 
     private init(_ work: @escaping @Sendable () -> Value) {
         self.work = work
-        pthread_mutex_init(mutex, nil)
+        pthread_mutex_init(mutex.address, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
+        pthread_cond_init(condition.address, &attributes)
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        pthread_cond_destroy(condition.address)
+        pthread_mutex_destroy(mutex.address)
     }
 
     /// What `work` returns, run on a thread of its own; `timedOut` at the deadline.
@@ -107,20 +105,20 @@ final class TimedWork<Value: Sendable>: @unchecked Sendable {
     /// On the work's thread.
     fileprivate func run() {
         let made = work()
-        pthread_mutex_lock(mutex)
+        pthread_mutex_lock(mutex.address)
         value = made
         finished = true
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
+        pthread_cond_signal(condition.address)
+        pthread_mutex_unlock(mutex.address)
     }
 
     /// The value, or `timedOut` at the deadline.
     private func wait(by deadline: Deadline) throws(HTTPError) -> Value {
         var end = deadline.endTime
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex.address)
+        defer { pthread_mutex_unlock(mutex.address) }
         while !finished {
-            if pthread_cond_timedwait(condition, mutex, &end) == ETIMEDOUT && !finished {
+            if pthread_cond_timedwait(condition.address, mutex.address, &end) == ETIMEDOUT && !finished {
                 throw deadline.timedOut
             }
         }

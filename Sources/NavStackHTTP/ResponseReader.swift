@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// Reads an HTTP/1.x answer from the bytes of a connection as they arrive, in any pieces:
 /// the head, then a body framed by `Content-Length`, by chunks or by the end of the
 /// connection. It does no I/O, so it is tested by feeding it bytes.
@@ -51,7 +53,7 @@ struct ResponseReader {
     }
 
     /// Takes the next bytes of the connection.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(HTTPError) {
+    mutating func feed(_ bytes: ByteView) throws(HTTPError) {
         guard stage != .done else { return }
         buffer.append(contentsOf: bytes)
         try advance()

@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// TLS over the socket: OpenSSL seals and opens, the socket moves the bytes with the
 /// request's deadline.
 extension Socket {
@@ -7,8 +9,7 @@ extension Socket {
     /// error names the host and the reason, and no byte of a request has been sent.
     mutating func secure(with context: TLSContext, host: String, port: Int, by deadline: Deadline) throws(HTTPError) {
         let session = try TLSSession(context: context, host: host, port: port)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 1)
-        defer { buffer.deallocate() }
+        let buffer = ByteRoom(capacity: 16 << 10)
         // The first bytes the server sent, to tell a server that speaks plain HTTP.
         var first: [UInt8] = []
         while true {
@@ -23,8 +24,10 @@ extension Socket {
             case .needsInput:
                 let count = try receivePlain(into: buffer, by: deadline)
                 guard count > 0 else { throw .connectionClosed }
-                if first.count < 5 { first += buffer.prefix(5 - first.count) }
-                session.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                buffer.withBytes(count) { bytes in
+                    if first.count < 5 { first += bytes.prefix(5 - first.count) }
+                    session.feed(bytes)
+                }
             case .closed, .failed(.connectionClosed):
                 throw .connectionClosed
             case .failed(let failure):
@@ -44,7 +47,7 @@ extension Socket {
     /// server has closed the TLS connection. A connection cut without TLS's close_notify
     /// is `connectionClosed`, so that an answer read to the end of the connection cannot
     /// be cut short unnoticed.
-    func receiveSealed(into buffer: UnsafeMutableRawBufferPointer, over session: TLSSession, by deadline: Deadline)
+    func receiveSealed(into buffer: borrowing ByteRoom, over session: TLSSession, by deadline: Deadline)
         throws(HTTPError) -> Int
     {
         var ended = false
@@ -65,7 +68,7 @@ extension Socket {
                     ended = true
                     session.endOfInput()
                 } else {
-                    session.feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    buffer.withBytes(count) { session.feed($0) }
                 }
             }
         }

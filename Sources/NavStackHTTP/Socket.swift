@@ -1,5 +1,6 @@
 import CPosix
 import Glibc
+import NavStackBytes
 
 /// A non-blocking TCP socket, closed when it goes away, and the TLS session over it once
 /// ``secure(with:host:port:by:)`` has checked the server. Every wait is a `poll` bounded by
@@ -25,9 +26,7 @@ struct Socket: ~Copyable {
 
     /// Connects to `address`: 0 when connected, else the `errno` of the failure.
     func connect(to address: SocketAddress, by deadline: Deadline) throws(HTTPError) -> Int32 {
-        let result = address.bytes.withUnsafeBytes { bytes in
-            Glibc.connect(descriptor, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
-        }
+        let result = address.bytes.withBytes { $0.lend { ns_connect(descriptor, $0, socklen_t($1)) } }
         if result == 0 { return 0 }
         guard errno == EINPROGRESS || errno == EINTR else { return errno }
         try wait(for: Int16(POLLOUT), by: deadline)
@@ -47,7 +46,7 @@ struct Socket: ~Copyable {
 
     /// Reads what has arrived into `buffer` (opened, over TLS), waiting for something if
     /// nothing has: the count read, or 0 when the server has closed the connection.
-    func receive(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
+    func receive(into buffer: borrowing ByteRoom, by deadline: Deadline) throws(HTTPError) -> Int {
         guard let tls else { return try receivePlain(into: buffer, by: deadline) }
         return try receiveSealed(into: buffer, over: tls, by: deadline)
     }
@@ -56,7 +55,7 @@ struct Socket: ~Copyable {
     func sendPlain(_ bytes: [UInt8], by deadline: Deadline) throws(HTTPError) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { ns_send(descriptor, $0.baseAddress! + sent, $0.count - sent) }
+            let count = bytes.withBytes { $0.lend(from: sent) { ns_send(descriptor, $0, $1) } }
             if count >= 0 {
                 sent += count
                 continue
@@ -75,10 +74,10 @@ struct Socket: ~Copyable {
     /// something if nothing has: the count read, or 0 when the server has closed the
     /// connection. Past the deadline it throws `timedOut` even when bytes keep arriving
     /// (a server that never stops sending).
-    func receivePlain(into buffer: UnsafeMutableRawBufferPointer, by deadline: Deadline) throws(HTTPError) -> Int {
+    func receivePlain(into buffer: borrowing ByteRoom, by deadline: Deadline) throws(HTTPError) -> Int {
         while true {
             guard deadline.remainingMilliseconds > 0 else { throw deadline.timedOut }
-            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            let count = buffer.fill { recv(descriptor, $0, $1, 0) }
             if count >= 0 { return count }
             switch errno {
             case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN), by: deadline)

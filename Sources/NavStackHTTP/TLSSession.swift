@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import NavStackBytes
 
 /// One TLS connection's state (OpenSSL's `SSL`), over two memory buffers rather than the
 /// socket: the ``Socket`` moves every byte, so every wait keeps the request's deadline and
@@ -50,9 +51,7 @@ final class TLSSession {
         var written = 0
         while written < bytes.count {
             ERR_clear_error()
-            let count = bytes.withUnsafeBytes {
-                SSL_write(ssl, $0.baseAddress! + written, Int32(clamping: $0.count - written))
-            }
+            let count = bytes.withBytes { $0.lend(from: written) { SSL_write(ssl, $0, Int32(clamping: $1)) } }
             guard count > 0 else { return false }
             written += Int(count)
         }
@@ -60,18 +59,18 @@ final class TLSSession {
     }
 
     /// Opens the next bytes of the answer into `buffer`, from what the socket has fed.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Step {
+    func read(into buffer: borrowing ByteRoom) -> Step {
         ERR_clear_error()
-        let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
+        let count = Int32(buffer.fill { Int(SSL_read(ssl, $0, Int32(clamping: $1))) })
         if count > 0 { return .done(Int(count)) }
         return step(after: count)
     }
 
     /// Hands over bytes the socket received.
-    func feed(_ bytes: UnsafeRawBufferPointer) {
+    func feed(_ bytes: ByteView) {
         guard !bytes.isEmpty else { return }
         // A memory buffer grows to take whatever is written to it.
-        _ = ns_tls_feed(ssl, bytes.baseAddress, Int32(bytes.count))
+        _ = bytes.lend { ns_tls_feed(ssl, $0, Int32($1)) }
     }
 
     /// The socket reached its end: no more bytes will come.
@@ -84,10 +83,7 @@ final class TLSSession {
     func takeOutput() -> [UInt8] {
         let pending = ns_tls_pending_output(ssl)
         guard pending > 0 else { return [] }
-        var bytes = [UInt8](repeating: 0, count: pending)
-        let count = bytes.withUnsafeMutableBytes { ns_tls_take_output(ssl, $0.baseAddress, Int32(clamping: $0.count)) }
-        bytes.removeLast(pending - max(0, Int(count)))
-        return bytes
+        return [UInt8](capacity: pending) { Int(ns_tls_take_output(ssl, $0, Int32(clamping: $1))) }
     }
 
     /// What a handshake step or a read that did not succeed (`result` ≤ 0) means.

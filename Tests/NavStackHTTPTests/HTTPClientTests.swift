@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NavStackBytes
 import XCTest
 
 @testable import NavStackHTTP
@@ -454,8 +455,7 @@ final class HTTPClientTests: XCTestCase {
         let deadline = Deadline(.seconds(5))
         let addresses = try XCTUnwrap(Resolver.lookUp("127.0.0.1", port: server.port, numeric: true))
         let socket = try HTTPClient.connect(to: addresses, host: "127.0.0.1", port: server.port, by: deadline)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
-        defer { buffer.deallocate() }
+        let buffer = ByteRoom(capacity: 16)
         // The read waits for the reset; Linux reports it as an error, gVisor as the end.
         do {
             let count = try socket.receive(into: buffer, by: deadline)

@@ -1,3 +1,4 @@
+import NavStackBytes
 import XCTest
 
 @testable import NavStackHTTP
@@ -28,7 +29,7 @@ final class ResponseReaderTests: XCTestCase {
     func testWhenTheConnectionMayBeKept() throws {
         func mayBeKept(_ text: String, ended: Bool = false) throws -> Bool {
             var reader = ResponseReader(limit: 1 << 20)
-            try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+            try Array(text.utf8).withBytes { try reader.feed($0) }
             if ended { _ = try reader.finish() }
             XCTAssertNotNil(reader.response, text)
             return reader.connectionMayBeKept
@@ -42,7 +43,7 @@ final class ResponseReaderTests: XCTestCase {
         XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\n\r\nuntil the end", ended: true))
         XCTAssertFalse(try mayBeKept("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n"), "bytes after the answer")
         var unfinished = ResponseReader(limit: 1 << 20)
-        try Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok".utf8).withUnsafeBytes { try unfinished.feed($0) }
+        try Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nok".utf8).withBytes { try unfinished.feed($0) }
         XCTAssertFalse(unfinished.connectionMayBeKept, "an answer not read whole")
     }
 
@@ -145,9 +146,9 @@ final class ResponseReaderTests: XCTestCase {
 
     private func feed(_ text: String, to reader: inout ResponseReader, oneByteAtATime: Bool) throws {
         let bytes = Array(text.utf8)
-        try bytes.withUnsafeBytes { all in
+        try bytes.withBytes { all in
             if oneByteAtATime {
-                for index in all.indices { try reader.feed(UnsafeRawBufferPointer(rebasing: all[index..<index + 1])) }
+                for index in all.indices { try reader.feed(all.view(index..<index + 1)) }
             } else {
                 try reader.feed(all)
             }
