@@ -30,7 +30,7 @@ let package = Package(
         // given, and output goes to a sink they are given. It opens no file itself.
         .target(
             name: "NavStackCore",
-            dependencies: ["NavStackBytes"]
+            dependencies: ["NavStackBytes", "NavStackTime"]
         ),
         // Byte-level work behind a safe API (NIO's ByteBuffer is the model): bytes lent
         // as a view with checked indices, the scans made eight bytes at a time, buffers
@@ -60,7 +60,7 @@ let package = Package(
         // The store: one SQLite file (or an in-memory database) through SQLite's own API.
         .target(
             name: "NavStackSQLite",
-            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "CSQLite"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackSync", "NavStackTime", "CSQLite"]
         ),
         // libedit, reached through static inline wrappers (el_set and history are variadic).
         .systemLibrary(
@@ -115,6 +115,7 @@ let package = Package(
                 "NavStackSyncClient",
                 "NavStackIO",
                 "NavStackHTTP",
+                "NavStackTime",
             ]
         ),
         // The sync server: the wire format, the PostgreSQL log of operations, the routes.

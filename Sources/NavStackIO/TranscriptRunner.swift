@@ -135,6 +135,7 @@ public struct TranscriptRunner: Sendable {
         environment["HOME"] = scratch
         environment["XDG_DATA_HOME"] = scratch + "/data"
         environment["XDG_STATE_HOME"] = scratch + "/state"
+        environment.merge(transcript.environment) { $1 }
         try Files.run(
             binary, transcript.options + ["--echo"], in: scratch, environment: environment,
             input: input, output: output)

@@ -1,5 +1,6 @@
 import CSQLite
 import NavStackBytes
+import NavStackTime
 import Synchronization
 
 /// What SQLite reported when a call failed, kept as GRDB's `DatabaseError` keeps it: the
@@ -297,6 +298,9 @@ final class SQL: Sendable {
 /// One SQLite connection, used from one thread, with its statements prepared once.
 final class Connection {
     let handle: OpaquePointer
+    /// The instant the write under way is made at: what it stamps on the tasks it
+    /// changes (``SQLiteStore/writing(touching:_:)`` sets it).
+    var now = Instant(secondsSinceEpoch: 0)
     private var statements: [String: Statement] = [:]
     /// The statements of `SQL` keys, at their numbers.
     private var keyed: [Statement?] = []

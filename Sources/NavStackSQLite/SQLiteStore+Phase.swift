@@ -4,18 +4,10 @@ import NavStackCore
 struct SavedSession: Equatable {
     struct SavedDraft: Equatable {
         var owner: String
-        var title: String
-        var notes: String
-        var done: Bool
-        var original: Fields
+        var fields: DraftFields
+        var original: DraftFields
         /// The task's uuid (absent on the sheet, and in states saved before uuids).
         var uuid: String?
-    }
-
-    struct Fields: Equatable {
-        var title: String
-        var notes: String
-        var done: Bool
     }
 
     var tab: String
@@ -33,11 +25,7 @@ struct SavedSession: Equatable {
         account = session.accountPath.map(\.description)
         sheet = session.sheet?.rawValue
         drafts = session.drafts.map { owner, draft in
-            SavedDraft(
-                owner: owner.description, title: draft.fields.title, notes: draft.fields.notes,
-                done: draft.fields.done,
-                original: Fields(title: draft.original.title, notes: draft.original.notes, done: draft.original.done),
-                uuid: draft.uuid)
+            SavedDraft(owner: owner.description, fields: draft.fields, original: draft.original, uuid: draft.uuid)
         }.sorted { $0.owner < $1.owner }
         filter = session.list.filter.rawValue
         search = session.list.search
@@ -60,11 +48,8 @@ struct SavedSession: Equatable {
         }
         for saved in drafts {
             guard let owner = DraftOwner(description: saved.owner) else { return nil }
-            var draft = Draft(
-                editing: DraftFields(
-                    title: saved.original.title, notes: saved.original.notes,
-                    done: saved.original.done), uuid: saved.uuid)
-            draft.fields = DraftFields(title: saved.title, notes: saved.notes, done: saved.done)
+            var draft = Draft(editing: saved.original, uuid: saved.uuid)
+            draft.fields = saved.fields
             session.drafts[owner] = draft
         }
         session.list = ListState(filter: filter, search: search, page: max(1, page))
@@ -86,14 +71,16 @@ extension SavedSession {
             json.array(drafts) { json, draft in
                 json.object { json in
                     json.key("owner"); json.string(draft.owner)
-                    json.key("title"); json.string(draft.title)
-                    json.key("notes"); json.string(draft.notes)
-                    json.key("done"); json.bool(draft.done)
+                    json.key("title"); json.string(draft.fields.title)
+                    json.key("notes"); json.string(draft.fields.notes)
+                    json.key("done"); json.bool(draft.fields.done)
+                    draft.fields.writeSetAttributes(to: &json)
                     json.key("original")
                     json.object { json in
                         json.key("title"); json.string(draft.original.title)
                         json.key("notes"); json.string(draft.original.notes)
                         json.key("done"); json.bool(draft.original.done)
+                        draft.original.writeSetAttributes(to: &json)
                     }
                     if let uuid = draft.uuid { json.key("uuid"); json.string(uuid) }
                 }
@@ -125,11 +112,10 @@ extension SavedSession {
                 let originalTitle = original["title"]?.string, let originalNotes = original["notes"]?.string,
                 let originalDone = original["done"]?.bool
             else { return nil }
-            self.drafts.append(
-                SavedDraft(
-                    owner: owner, title: title, notes: notes, done: done,
-                    original: Fields(title: originalTitle, notes: originalNotes, done: originalDone),
-                    uuid: draft["uuid"]?.string))
+            var fields = DraftFields(title: title, notes: notes, done: done)
+            var originalFields = DraftFields(title: originalTitle, notes: originalNotes, done: originalDone)
+            guard fields.readSetAttributes(from: draft), originalFields.readSetAttributes(from: original) else { return nil }
+            self.drafts.append(SavedDraft(owner: owner, fields: fields, original: originalFields, uuid: draft["uuid"]?.string))
         }
     }
 }

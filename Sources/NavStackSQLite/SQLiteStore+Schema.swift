@@ -324,6 +324,46 @@ extension SQLiteStore {
             ALTER TABLE sync ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
             """
         ),
+        // What a task holds beyond its title, notes and done (docs/commands.md, "What a
+        // task holds"): dates as seconds since 1970 (UTC), tags and dependencies as words
+        // joined by a space, annotations and custom fields as JSON; the stamps the store
+        // sets. Every existing task keeps its data and has none of them set.
+        (
+            "v12: dates, priority, project, tags, annotations, dependencies, custom fields, stamps",
+            """
+            ALTER TABLE task ADD COLUMN due INTEGER;
+            ALTER TABLE task ADD COLUMN scheduled INTEGER;
+            ALTER TABLE task ADD COLUMN wait INTEGER;
+            ALTER TABLE task ADD COLUMN until INTEGER;
+            ALTER TABLE task ADD COLUMN priority TEXT;
+            ALTER TABLE task ADD COLUMN project TEXT;
+            ALTER TABLE task ADD COLUMN recur TEXT;
+            ALTER TABLE task ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+            ALTER TABLE task ADD COLUMN annotations TEXT NOT NULL DEFAULT '';
+            ALTER TABLE task ADD COLUMN depends TEXT NOT NULL DEFAULT '';
+            ALTER TABLE task ADD COLUMN fields TEXT NOT NULL DEFAULT '';
+            ALTER TABLE task ADD COLUMN created INTEGER;
+            ALTER TABLE task ADD COLUMN modified INTEGER;
+            ALTER TABLE task ADD COLUMN completed INTEGER;
+            ALTER TABLE undone_task ADD COLUMN due INTEGER;
+            ALTER TABLE undone_task ADD COLUMN scheduled INTEGER;
+            ALTER TABLE undone_task ADD COLUMN wait INTEGER;
+            ALTER TABLE undone_task ADD COLUMN until INTEGER;
+            ALTER TABLE undone_task ADD COLUMN priority TEXT;
+            ALTER TABLE undone_task ADD COLUMN project TEXT;
+            ALTER TABLE undone_task ADD COLUMN recur TEXT;
+            ALTER TABLE undone_task ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+            ALTER TABLE undone_task ADD COLUMN annotations TEXT NOT NULL DEFAULT '';
+            ALTER TABLE undone_task ADD COLUMN depends TEXT NOT NULL DEFAULT '';
+            ALTER TABLE undone_task ADD COLUMN fields TEXT NOT NULL DEFAULT '';
+            ALTER TABLE undone_task ADD COLUMN created INTEGER;
+            ALTER TABLE undone_task ADD COLUMN modified INTEGER;
+            ALTER TABLE undone_task ADD COLUMN completed INTEGER;
+            CREATE INDEX task_by_due ON task(profile_id, due) WHERE due IS NOT NULL;
+            CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
+            ALTER TABLE sync_register ADD COLUMN more TEXT NOT NULL DEFAULT '';
+            """
+        ),
     ]
 
     /// A new store's schema in one script: what the first `version` migrations make of
@@ -332,7 +372,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        11,
+        12,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -356,10 +396,26 @@ extension SQLiteStore {
             rev INTEGER NOT NULL DEFAULT 1,
             parent INTEGER NOT NULL DEFAULT 0,
             subtasks INTEGER NOT NULL DEFAULT 0,
-            subtasks_done INTEGER NOT NULL DEFAULT 0
+            subtasks_done INTEGER NOT NULL DEFAULT 0,
+            due INTEGER,
+            scheduled INTEGER,
+            wait INTEGER,
+            until INTEGER,
+            priority TEXT,
+            project TEXT,
+            recur TEXT,
+            tags TEXT NOT NULL DEFAULT '',
+            annotations TEXT NOT NULL DEFAULT '',
+            depends TEXT NOT NULL DEFAULT '',
+            fields TEXT NOT NULL DEFAULT '',
+            created INTEGER,
+            modified INTEGER,
+            completed INTEGER
         );
         CREATE UNIQUE INDEX task_by_uuid ON task(uuid);
         CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
+        CREATE INDEX task_by_due ON task(profile_id, due) WHERE due IS NOT NULL;
+        CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
         CREATE TABLE session (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             user TEXT REFERENCES profile(name) ON DELETE SET NULL,
@@ -383,6 +439,20 @@ extension SQLiteStore {
             uuid TEXT NOT NULL DEFAULT '',
             rev INTEGER NOT NULL DEFAULT 1,
             parent INTEGER NOT NULL DEFAULT 0,
+            due INTEGER,
+            scheduled INTEGER,
+            wait INTEGER,
+            until INTEGER,
+            priority TEXT,
+            project TEXT,
+            recur TEXT,
+            tags TEXT NOT NULL DEFAULT '',
+            annotations TEXT NOT NULL DEFAULT '',
+            depends TEXT NOT NULL DEFAULT '',
+            fields TEXT NOT NULL DEFAULT '',
+            created INTEGER,
+            modified INTEGER,
+            completed INTEGER,
             PRIMARY KEY (change_seq, id)
         ) WITHOUT ROWID;
         CREATE TABLE op (
@@ -441,6 +511,7 @@ extension SQLiteStore {
             parent_at TEXT NOT NULL DEFAULT '',
             position INTEGER NOT NULL DEFAULT 0,
             position_at TEXT NOT NULL DEFAULT '',
+            more TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (profile_id, uuid)
         ) WITHOUT ROWID;
         CREATE TABLE sync_displaced (
@@ -562,7 +633,15 @@ extension SQLiteStore {
         var v11 = v10
         v11["sync"]? += ["epoch"]
         v11["sync_aside"] = ["profile_id", "replica", "seq", "server_seq", "millis", "counter", "sealed"]
-        return columns + [columns[4], columns[4], v8, v9, v10, v11]
+        var v12 = v11
+        let attributes = [
+            "due", "scheduled", "wait", "until", "priority", "project", "recur", "tags", "annotations", "depends", "fields", "created",
+            "modified", "completed",
+        ]
+        v12["task"]? += attributes
+        v12["undone_task"]? += attributes
+        v12["sync_register"]? += ["more"]
+        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

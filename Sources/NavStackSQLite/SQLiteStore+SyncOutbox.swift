@@ -176,8 +176,12 @@ extension SQLiteStore {
 
     /// The columns of a task `t` and its parent `p` that ``emitCreates(_:_:_:madeAt:of:)``
     /// reads, named as its `SyncTask` JSON has them.
-    private static let createColumns =
-        "t.uuid AS uuid, t.title AS title, t.notes AS notes, t.done AS done, p.uuid AS parent, t.position AS position"
+    private static let createColumns = """
+        t.uuid AS uuid, t.title AS title, t.notes AS notes, t.done AS done, p.uuid AS parent, t.position AS position,
+        (t.due IS NOT NULL OR t.scheduled IS NOT NULL OR t.wait IS NOT NULL OR t.until IS NOT NULL OR t.priority IS NOT NULL
+            OR t.project IS NOT NULL OR t.recur IS NOT NULL OR t.tags != '' OR t.annotations != '' OR t.depends != ''
+            OR t.fields != '') AS more
+        """
 
     /// Puts in the outbox, stamped, the operations that create the tasks of `rows` (a
     /// query of ``createColumns`` and two ordering keys `k1`, `k2`; `?1` the profile) as they are,
@@ -217,6 +221,19 @@ extension SQLiteStore {
         registers.forget()
         state.outbox += count
         state.clock = SyncClock(millis: stamp.millis, counter: stamp.counter + count - 1)
+        // What the creates above leave out, format 2's fields, follows as one operation a
+        // field set (few tasks of a first sync or an import have any).
+        let more = try db.prepare("SELECT uuid FROM (\(rows)) WHERE more ORDER BY k1, k2").all([state.profile]) { $0.text(0) }
+        for uuid in more {
+            guard
+                let task = try db.first(
+                    "SELECT \(storedColumns) FROM task WHERE uuid = ? AND profile_id = ?", [uuid, state.profile], storedTask)
+            else { continue }
+            for field in TaskField.allCases.dropFirst(3) where task.fields[field] != DraftFields()[field] {
+                let old = field.isSet ? FieldValue.set(field, items: []) : nil
+                try emit(db, &state, registers, uuid, .field(field, task.fields[field], old: old), madeAt: millis)
+            }
+        }
     }
 
     /// A stored task as operations carry it: its parent by uuid (one brought back by a

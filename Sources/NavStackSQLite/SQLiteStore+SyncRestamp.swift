@@ -62,6 +62,9 @@ extension SQLiteStore {
                 func rename(_ stamp: inout String) { if let new = renamed[stamp] { stamp = new } }
                 rename(&register.aliveAt)
                 for index in register.fieldsAt.indices { rename(&register.fieldsAt[index]) }
+                for (field, elements) in register.elements {
+                    for key in elements.keys { rename(&register.elements[field]![key]!.at) }
+                }
                 rename(&register.parentAt)
                 rename(&register.positionAt)
                 registers.set(register)

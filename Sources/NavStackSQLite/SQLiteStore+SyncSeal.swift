@@ -98,8 +98,18 @@ extension SQLiteStore {
                 }
                 let task = SyncTask(fields: register.fields, parent: register.parent, position: register.position)
                 try put(uuid, .create(task), at: register.aliveAt)
-                for (index, field) in TaskField.allCases.enumerated() where register.fieldsAt[index] > register.aliveAt {
+                for (index, field) in TaskField.allCases.enumerated() where !field.isSet && register.fieldsAt[index] > register.aliveAt {
                     try put(uuid, .field(field, register.fields[field], old: nil), at: register.fieldsAt[index])
+                }
+                // A set element by element, removed ones too, each at its own stamp.
+                for (field, elements) in register.elements {
+                    for (_, element) in elements.sorted(by: { $0.key < $1.key }) {
+                        guard let one = FieldValue.set(field, items: [element.item]), let none = FieldValue.set(field, items: []) else {
+                            continue
+                        }
+                        let change: SyncChange = element.present ? .field(field, one, old: none) : .field(field, none, old: one)
+                        try put(uuid, change, at: element.at)
+                    }
                 }
                 if register.parentAt > register.aliveAt {
                     try put(uuid, .parent(register.parent, old: register.parentOld), at: register.parentAt)

@@ -1,14 +1,15 @@
 import NavStackCore
+import NavStackTime
 
 extension SQLiteStore {
-    static let columns = "id, uuid, title, notes, done, parent, subtasks, subtasks_done"
+    static let columns = "id, uuid, title, notes, done, parent, subtasks, subtasks_done, \(attributeColumns)"
 
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
     static let profileID = "(SELECT id FROM profile WHERE name = ?)"
 
     /// The columns a ``StoredTask`` reads, in the order ``storedTask(_:)`` expects.
-    static let storedColumns = "id, position, uuid, rev, title, notes, done, parent, subtasks, subtasks_done"
+    static let storedColumns = "id, position, uuid, rev, title, notes, done, parent, subtasks, subtasks_done, \(attributeColumns)"
 
     /// ``storedColumns`` of the table named `table` in a join.
     static func storedColumns(of table: String) -> String {
@@ -17,9 +18,13 @@ extension SQLiteStore {
 
     static func task(_ row: Row) -> TaskItem {
         let parent = row.int(5)
-        return TaskItem(
+        var task = TaskItem(
             id: row.int(0), uuid: row.text(1), title: row.text(2), notes: row.text(3), done: row.bool(4),
             parent: parent == 0 ? nil : parent, subtasks: SubtaskCounts(done: row.int(7), total: row.int(6)))
+        var fields = DraftFields()
+        task.stamps = readAttributes(row, at: 8, into: &fields)
+        task.setAttributes(from: fields)
+        return task
     }
 
     public func openProfile(_ user: String, sample: Bool) throws {
@@ -186,7 +191,7 @@ extension SQLiteStore {
             after.rev += 1
             var log = try beginChange(db, user, kind)
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
-            let item = after.item
+            let item = pair.after?.item ?? after.item
             if isCaching { cache.changed(before.item, to: item, stored: pair.after, of: user) }
             return item
         }
@@ -255,8 +260,13 @@ extension SQLiteStore {
             arguments.append(query.filter == .done)
         }
         if let search = query.search {
-            sql += " AND navstack_matches(title, notes, ?)"
+            // The annotations' texts too (not their instants nor JSON's own words).
             arguments.append(search)
+            let text = "?\(arguments.count)"
+            sql += """
+                 AND (navstack_matches(title, notes, \(text)) OR annotations != '' AND navstack_matches(
+                    '', (SELECT group_concat(value ->> 'text', char(10)) FROM json_each(annotations)), \(text)))
+                """
         }
         return (sql, arguments)
     }
@@ -305,7 +315,7 @@ extension SQLiteStore {
             SELECT \(storedColumns(of: "t")), down.level FROM down JOIN task AS t ON t.id = down.id
             WHERE down.level > 0 ORDER BY down.level DESC, t.position
             """
-        ).all([id, user]) { (storedTask($0), $0.int(10)) }
+        ).all([id, user]) { (storedTask($0), $0.int(10 + attributeCount)) }
     }
 
     /// A task with its place in the list.
@@ -326,9 +336,10 @@ extension SQLiteStore {
 
     /// A row of ``storedColumns`` as a task with its place.
     static func storedTask(_ row: Row) -> StoredTask {
-        var task = StoredTask(
-            id: row.int(0), position: row.int(1), uuid: row.text(2),
-            DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6)))
+        var fields = DraftFields(title: row.text(4), notes: row.text(5), done: row.bool(6))
+        let stamps = readAttributes(row, at: 10, into: &fields)
+        var task = StoredTask(id: row.int(0), position: row.int(1), uuid: row.text(2), fields)
+        task.stamps = stamps
         task.rev = row.int(3)
         task.parent = row.int(7)
         task.subtasks = SubtaskCounts(done: row.int(9), total: row.int(8))
@@ -349,6 +360,7 @@ extension SQLiteStore {
     /// Inserts a task (with its id when it had one), keeping the counters and the
     /// positions given so far.
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
+        let task = stamped(task, replacing: nil, at: db.now)
         try insertRow(db, user, task)
         try db.run(
             """
@@ -377,9 +389,11 @@ extension SQLiteStore {
     static func insertRow(_ db: Connection, _ user: String, _ task: StoredTask) throws {
         try db.run(
             """
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
-            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?)
-            """, [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent])
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent, \(attributeColumns))
+            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?, \(attributePlaceholders))
+            """,
+            [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent]
+                + attributeArguments(task.fields, task.stamps))
     }
 
     /// Counts tasks joining (positive) or leaving (negative) a parent's subtasks, or the
@@ -418,14 +432,18 @@ extension SQLiteStore {
             try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
             return nil
         case (let old?, let task?):
+            let task = stamped(task, replacing: old, at: db.now)
             let moved = task.position != old.position || task.parent != old.parent
             // A task that keeps its place (most changes) leaves its index entries in list
             // order alone.
             if moved {
                 try db.run(
                     """
-                    UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, parent = ?, position = ? WHERE id = ? AND profile_id = \(Self.profileID)
-                    """, [task.fields.title, task.fields.notes, task.fields.done, task.rev, task.parent, task.position, old.id, user])
+                    UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, parent = ?, position = ?, \(attributeAssignments)
+                    WHERE id = ? AND profile_id = \(Self.profileID)
+                    """,
+                    [task.fields.title, task.fields.notes, task.fields.done, task.rev, task.parent, task.position]
+                        + attributeArguments(task.fields, task.stamps) + [old.id, user])
                 try db.run(
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
@@ -435,6 +453,7 @@ extension SQLiteStore {
                     $0.text(task.fields.notes)
                     $0.bool(task.fields.done)
                     $0.int(task.rev)
+                    $0.attributes(task.fields, task.stamps)
                     $0.int(old.id)
                     $0.int(profile)
                 }
@@ -445,6 +464,7 @@ extension SQLiteStore {
                     $0.text(task.fields.title)
                     $0.text(task.fields.notes)
                     $0.int(task.rev)
+                    $0.attributes(task.fields, task.stamps)
                     $0.int(old.id)
                     $0.int(profile)
                 }
@@ -474,8 +494,10 @@ extension SQLiteStore {
     }
 
     /// The statements of a change that leaves a task in its place (most changes).
-    private static let updateInPlace = SQL("UPDATE task SET title = ?, notes = ?, done = ?, rev = ? WHERE id = ? AND profile_id = ?")
-    private static let updateText = SQL("UPDATE task SET title = ?, notes = ?, rev = ? WHERE id = ? AND profile_id = ?")
+    private static let updateInPlace = SQL(
+        "UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, \(attributeAssignments) WHERE id = ? AND profile_id = ?")
+    private static let updateText = SQL(
+        "UPDATE task SET title = ?, notes = ?, rev = ?, \(attributeAssignments) WHERE id = ? AND profile_id = ?")
     private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE id = ?2")
 
     // MARK: - The operation log
@@ -572,6 +594,8 @@ struct StoredTask: Equatable {
     var parent = 0
     /// Its subtasks as last counted (kept by the store, never written from here).
     var subtasks = SubtaskCounts()
+    /// When it was made, changed and done (set by the store as it writes).
+    var stamps = TaskStamps()
 
     init(id: Int?, position: Int, uuid: String, _ fields: DraftFields) {
         self.id = id
@@ -581,9 +605,7 @@ struct StoredTask: Equatable {
     }
 
     var item: TaskItem {
-        TaskItem(
-            id: id ?? 0, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done,
-            parent: parent == 0 ? nil : parent, subtasks: subtasks)
+        TaskItem(id: id ?? 0, uuid: uuid, fields: fields, parent: parent == 0 ? nil : parent, subtasks: subtasks, stamps: stamps)
     }
 
     var json: String {
@@ -605,6 +627,10 @@ struct StoredTask: Equatable {
             json.key("notes"); json.string(fields.notes)
             json.key("done"); json.bool(fields.done)
             if parent != 0 { json.key("parent"); json.number(parent) }
+            fields.writeSetAttributes(to: &json)
+            for (name, stamp) in [("created", stamps.created), ("modified", stamps.modified), ("completed", stamps.completed)] {
+                if let stamp { json.key(name); json.string(stamp.iso8601) }
+            }
         }
     }
 
@@ -617,6 +643,11 @@ struct StoredTask: Equatable {
         self.init(id: id, position: position, uuid: value["uuid"]?.string ?? "", DraftFields(title: title, notes: notes, done: done))
         rev = value["rev"]?.number ?? 1
         parent = value["parent"]?.number ?? 0
+        guard fields.readSetAttributes(from: value) else { return nil }
+        stamps = TaskStamps(
+            created: value["created"]?.string.flatMap(Instant.init(iso8601:)),
+            modified: value["modified"]?.string.flatMap(Instant.init(iso8601:)),
+            completed: value["completed"]?.string.flatMap(Instant.init(iso8601:)))
     }
 }
 

@@ -297,7 +297,7 @@ extension SQLiteStore {
     private static func lastSeen(_ db: Connection, _ user: String, uuid: String) throws -> StoredTask {
         if let waiting = try db.first(
             """
-            SELECT t.id, t.position, t.uuid, t.rev, t.title, t.notes, t.done, t.parent, 0, 0
+            SELECT t.id, t.position, t.uuid, t.rev, t.title, t.notes, t.done, t.parent, 0, 0, \(attributeColumns.split(separator: ", ").map { "t." + $0 }.joined(separator: ", "))
             FROM undone_task AS t JOIN undone AS u ON u.seq = t.change_seq WHERE t.uuid = ? AND u.profile_id = \(profileID)
             """, [uuid, user], storedTask)
         {
@@ -321,10 +321,7 @@ extension SQLiteStore {
     /// A field's value as an operation holds it (JSON).
     private static func value(of field: TaskField, _ text: String?) -> FieldValue? {
         guard let value = text.flatMap({ JSONValue(parsing: $0) }) else { return nil }
-        switch field {
-        case .title, .notes: return value.string.map(FieldValue.text)
-        case .done: return value.bool.map(FieldValue.flag)
-        }
+        return FieldValue(field, json: value)
     }
 
     /// A change the log holds that does not read back.
@@ -428,8 +425,9 @@ extension SQLiteStore {
         let parents = try outsideParents(db, "task", "+profile_id = ?", profile, first: first, last: last)
         let copy = try db.prepare(
             """
-            INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev, parent)
-            SELECT ?, id, position, title, notes, done, uuid, rev, parent FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?
+            INSERT INTO undone_task (change_seq, id, position, title, notes, done, uuid, rev, parent, \(attributeColumns))
+            SELECT ?, id, position, title, notes, done, uuid, rev, parent, \(attributeColumns) FROM task
+            WHERE id BETWEEN ? AND ? AND +profile_id = ?
             """)
         let remove = try db.prepare("DELETE FROM task WHERE id BETWEEN ? AND ? AND +profile_id = ?")
         try inBatches(from: first, through: last, of: batch) { low, high in
@@ -493,8 +491,9 @@ extension SQLiteStore {
         let parents = try outsideParents(db, "undone_task", "change_seq = ?", seq, first: first, last: last)
         let copy = try db.prepare(
             """
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent)
-            SELECT id, ?, position, title, notes, done, uuid, rev, parent FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent, \(attributeColumns))
+            SELECT id, ?, position, title, notes, done, uuid, rev, parent, \(attributeColumns) FROM undone_task
+            WHERE change_seq = ? AND id BETWEEN ? AND ?
             """)
         let remove = try db.prepare("DELETE FROM undone_task WHERE change_seq = ? AND id BETWEEN ? AND ?")
         try inBatches(from: first, through: last, of: batch) { low, high in

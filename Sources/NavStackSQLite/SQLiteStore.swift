@@ -48,6 +48,9 @@ public final class SQLiteStore: TaskStore {
     /// Where new tasks' uuids come from: random for a file, the same every run in memory
     /// (a test may give a file the same).
     public var uuids: TaskUUIDSource
+    /// What "now" is for the stamps of what it writes (`created`, `modified`,
+    /// `completed`): `NAVSTACK_NOW`'s instant, or the wall clock.
+    public var clock = TaskClock()
     /// Names this process's changes in the undo history: `undo` reverts its own first.
     let writer: String
     /// For each profile this process changed, the last operation of the log before its
@@ -377,6 +380,7 @@ public final class SQLiteStore: TaskStore {
         }
         if !began { try begin() }
         cache.wrote(touching)
+        db.now = clock.now()
         return try body(db)
     }
 

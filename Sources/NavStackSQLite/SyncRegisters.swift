@@ -56,7 +56,7 @@ final class SyncRegisters: SyncRegisterLookup {
     /// The columns ``register(_:)`` reads, the uuid first.
     private static let columns = """
         uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at, parent, parent_old, parent_at, position,
-        position_at
+        position_at, more
         """
 
     /// A register from a row of ``columns``.
@@ -69,13 +69,62 @@ final class SyncRegisters: SyncRegisterLookup {
             return text == sameAsAlive ? register.aliveAt : text
         }
         register.fields = DraftFields(title: row.text(3), notes: row.text(5), done: row.bool(7))
-        register.fieldsAt = [stamp(4), stamp(6), stamp(8)]
+        register.fieldsAt[0] = stamp(4)
+        register.fieldsAt[1] = stamp(6)
+        register.fieldsAt[2] = stamp(8)
+        readMore(row.text(14), into: &register)
         register.parent = row.optionalText(9)
         register.parentOld = row.optionalText(10)
         register.parentAt = stamp(11)
         register.position = row.int(12)
         register.positionAt = stamp(13)
         return register
+    }
+
+    /// The fields of format 2 that operations set, as `more` keeps them: a JSON array of
+    /// `[field, stamp, value]`, a set's value as its elements `[item, present, stamp]`
+    /// (removed ones too), "" for none.
+    static func more(of register: SyncRegister) -> String {
+        let set = TaskField.allCases.dropFirst(3).filter { !register.fieldsAt[SyncRegister.index($0)].isEmpty }
+        guard !set.isEmpty else { return "" }
+        var json = JSONWriter()
+        json.array(set) { json, field in
+            var value = register.fields[field].json
+            if field.isSet {
+                let elements = (register.elements[field] ?? [:]).sorted { $0.key < $1.key }.map { _, element in
+                    "[" + element.item + "," + (element.present ? "true" : "false") + "," + element.at.jsonQuoted + "]"
+                }
+                value = "[" + elements.joined(separator: ",") + "]"
+            }
+            json.raw("[" + field.rawValue.jsonQuoted + "," + register.fieldsAt[SyncRegister.index(field)].jsonQuoted + "," + value + "]")
+        }
+        return json.text
+    }
+
+    /// Reads ``more(of:)`` back into `register`; what does not read is left unset.
+    static func readMore(_ text: String, into register: inout SyncRegister) {
+        guard !text.isEmpty, let items = JSONValue(parsing: text)?.array else { return }
+        for item in items {
+            guard let parts = item.array, parts.count == 3, let field = parts[0].string.flatMap(TaskField.init(rawValue:)),
+                let stamp = parts[1].string
+            else { continue }
+            register.fieldsAt[SyncRegister.index(field)] = stamp
+            if field.isSet {
+                var known: [String: SetElement] = [:]
+                for element in parts[2].array ?? [] {
+                    guard let element = element.array, element.count == 3, let present = element[1].bool, let at = element[2].string
+                    else { continue }
+                    var item = JSONWriter()
+                    element[0].write(to: &item)
+                    guard let key = FieldValue.set(field, items: [item.text])?.setItems.first?.key else { continue }
+                    known[key] = SetElement(item: item.text, present: present, at: at)
+                }
+                register.elements[field] = known
+                register.settle(field)
+            } else if let value = FieldValue(field, json: parts[2]) {
+                register.fields[field] = value
+            }
+        }
     }
 
     /// Keeps `register` as its task's, written at the next ``write()``.
@@ -95,7 +144,7 @@ final class SyncRegisters: SyncRegisterLookup {
         let statement = try db.statement(
             """
             INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
-                parent, parent_old, parent_at, position, position_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                parent, parent_old, parent_at, position, position_at, more) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for uuid in changed {
             guard let register = known[uuid] ?? nil else { continue }
@@ -106,7 +155,7 @@ final class SyncRegisters: SyncRegisterLookup {
                 profile, register.uuid, register.alive, register.aliveAt, register.fields.title,
                 stamp(register.fieldsAt[0]), register.fields.notes, stamp(register.fieldsAt[1]), register.fields.done,
                 stamp(register.fieldsAt[2]), register.parent, register.parentOld, stamp(register.parentAt),
-                register.position, stamp(register.positionAt),
+                register.position, stamp(register.positionAt), Self.more(of: register),
             ])
         }
         changed.removeAll()

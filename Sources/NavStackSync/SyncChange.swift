@@ -19,6 +19,8 @@ public struct SyncTask: Equatable, Sendable {
             json.key("done"); json.bool(fields.done)
             json.key("parent"); json.string(parent)
             json.key("position"); json.number(position)
+            // The other fields only when set (format 2).
+            fields.writeSetAttributes(to: &json)
         }
     }
 
@@ -37,7 +39,13 @@ public struct SyncTask: Equatable, Sendable {
         else { return nil }
         let parent = value["parent"] ?? .null
         guard parent == .null || parent.string.map(SyncValues.isTaskID) == true else { return nil }
-        self.init(fields: DraftFields(title: title, notes: notes, done: done), parent: parent.string, position: position)
+        var fields = DraftFields(title: title, notes: notes, done: done)
+        for field in TaskField.allCases.dropFirst(3) {
+            guard let member = value[field.rawValue] else { continue }
+            guard let read = FieldValue(field, json: member), SyncValues.takes(read, as: field) else { return nil }
+            fields[field] = read
+        }
+        self.init(fields: fields, parent: parent.string, position: position)
     }
 }
 
@@ -106,6 +114,11 @@ public enum SyncChange: Equatable, Sendable {
         case .position:
             guard let position = value.number else { return nil }
             self = .position(position)
+        default:
+            guard let taskField = TaskField(rawValue: field.rawValue), let read = FieldValue(taskField, json: value),
+                SyncValues.takes(read, as: taskField)
+            else { return nil }
+            self = .field(taskField, read, old: FieldValue(taskField, json: old))
         }
     }
 }
@@ -113,11 +126,7 @@ public enum SyncChange: Equatable, Sendable {
 extension SyncField {
     /// The operation field of a task's field.
     public init(_ field: TaskField) {
-        switch field {
-        case .title: self = .title
-        case .notes: self = .notes
-        case .done: self = .done
-        }
+        self = SyncField(rawValue: field.rawValue)!
     }
 }
 
@@ -138,6 +147,27 @@ public enum SyncValues {
     /// Notes: at most ``Limits/notesCharacters`` characters, nothing a terminal would act on.
     public static func isNotes(_ text: String) -> Bool {
         isText(text, limit: Limits.notesCharacters)
+    }
+
+    /// Whether a value of one of the fields beyond the title, the notes and `done` is one
+    /// the app could have made (the shape is checked as it is read).
+    public static func takes(_ value: FieldValue, as field: TaskField) -> Bool {
+        switch value {
+        case .name(let name?):
+            switch field {
+            case .priority: return Priority(rawValue: name) != nil
+            case .project: return TaskWords.isProject(name)
+            default: return RecurRule.normalized(name) == name
+            }
+        case .words(let words):
+            return field == .tags ? words.allSatisfy(TaskWords.isTag) : words.allSatisfy(isTaskID)
+        case .annotations(let list):
+            return list.allSatisfy { isNotes($0.text) }
+        case .custom(let list):
+            return list.allSatisfy { !$0.name.isEmpty && isText($0.name, limit: TaskWords.nameCharacters) && isNotes($0.value) }
+        case .text, .flag, .instant, .name(nil):
+            return true
+        }
     }
 
     /// Within one line's bytes and `limit` characters, with no character unsafe to show

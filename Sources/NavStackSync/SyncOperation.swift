@@ -2,6 +2,8 @@
 /// deletion) or one of its fields.
 public enum SyncField: String, CaseIterable, Sendable {
     case task, title, notes, done, parent, position
+    /// Format 2: what a task holds beyond its title, notes and done.
+    case due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields
 }
 
 /// One operation as it travels between a replica, the server and the other replicas
@@ -166,8 +168,11 @@ public struct SyncAnswer: Equatable, Sendable {
 /// The formats of operations (docs/sync.md, "Formats"): each navstack writes and reads one,
 /// and every format before it.
 public enum SyncFormat {
-    /// This navstack's: 1, the fields `title`, `notes`, `done`, `parent` and `position`.
-    public static let current = 1
+    /// This navstack's: 2. Format 1 has the fields `title`, `notes`, `done`, `parent` and
+    /// `position`; 2 adds `due`, `scheduled`, `wait`, `until`, `priority`, `project`,
+    /// `recur`, `tags`, `annotations`, `depends` and `fields`, and those members of a
+    /// created task (a replica of format 1 would drop them).
+    public static let current = 2
     /// The highest a request may name.
     public static let highest = 1_000_000
 }

@@ -8,23 +8,28 @@ public struct SyncRegister: Equatable, Sendable {
     public var alive = false
     public var aliveAt = ""
     public var fields = DraftFields()
-    public var fieldsAt = ["", "", ""]
+    /// Each field's stamp, in ``TaskField``'s order.
+    public var fieldsAt = Array(repeating: "", count: TaskField.allCases.count)
     public var parent: String?
     /// Where the last move took the task from: where it goes if that move makes a cycle.
     public var parentOld: String?
     public var parentAt = ""
     public var position = 0
     public var positionAt = ""
+    /// The elements of the fields that merge as sets, by field and key
+    /// (``SetElement``).
+    public var elements: [TaskField: [String: SetElement]] = [:]
 
     public init(uuid: String) {
         self.uuid = uuid
     }
 
-    static func index(_ field: TaskField) -> Int {
+    public static func index(_ field: TaskField) -> Int {
         switch field {
         case .title: 0
         case .notes: 1
         case .done: 2
+        default: TaskField.allCases.firstIndex(of: field)!
         }
     }
 
@@ -35,6 +40,7 @@ public struct SyncRegister: Equatable, Sendable {
         var lost: [String] = []
         func isMine(_ at: String) -> Bool { Stamp.replica(of: at) == replica }
         func setField(_ field: TaskField, _ value: FieldValue, old: FieldValue?) {
+            guard !field.isSet else { return applySet(field, value, old: old, at: stamp) }
             let index = Self.index(field)
             guard stamp > fieldsAt[index] else { return }
             if alive && isMine(fieldsAt[index]) && fields[field] != value && old != fields[field] { lost.append(field.rawValue) }
@@ -55,7 +61,11 @@ public struct SyncRegister: Equatable, Sendable {
         }
         switch change {
         case .create(let task):
-            for field in TaskField.allCases { setField(field, task.fields[field], old: nil) }
+            // Format 2's fields only when set: a created task that has none leaves them as
+            // they are (every replica alike, whatever order operations come in).
+            for field in TaskField.allCases where Self.index(field) < 3 || task.fields[field] != DraftFields()[field] {
+                setField(field, task.fields[field], old: nil)
+            }
             setParent(task.parent, old: nil)
             setPosition(task.position)
             if stamp > aliveAt {

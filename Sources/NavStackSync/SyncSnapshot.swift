@@ -102,6 +102,9 @@ public struct SyncSnapshot: Equatable, Sendable {
             if register.fields.done { flags |= 2 }
             if register.parent != nil { flags |= 4 }
             if register.parentOld != nil { flags |= 8 }
+            // Format 2's fields, those some operation set.
+            let more = TaskField.allCases.dropFirst(3).filter { !register.fieldsAt[SyncRegister.index($0)].isEmpty }
+            if !more.isEmpty { flags |= 16 }
             writer.byte(flags)
             func stamp(_ text: String) {
                 guard let (millis, counter) = Stamp.parts(of: text), let index = replicas[Stamp.replica(of: text)] else {
@@ -123,6 +126,25 @@ public struct SyncSnapshot: Equatable, Sendable {
             stamp(register.parentAt)
             writer.unsigned(UInt64(bitPattern: Int64(register.position) << 1 ^ Int64(register.position) >> 63))
             stamp(register.positionAt)
+            guard !more.isEmpty else { continue }
+            writer.number(more.count)
+            for field in more {
+                writer.number(SyncRegister.index(field))
+                stamp(register.fieldsAt[SyncRegister.index(field)])
+                guard field.isSet else {
+                    writer.text(register.fields[field].json[...])
+                    continue
+                }
+                // A set: each element, removed ones too (a replica that never saw the
+                // removal must not take the element back), in key order.
+                let elements = (register.elements[field] ?? [:]).sorted { $0.key < $1.key }
+                writer.number(elements.count)
+                for (_, element) in elements {
+                    writer.byte(element.present ? 1 : 0)
+                    stamp(element.at)
+                    writer.text(element.item[...])
+                }
+            }
         }
         return writer.bytes
     }
@@ -176,7 +198,7 @@ public struct SyncSnapshot: Equatable, Sendable {
             guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Self.unreadable }
             var register = SyncRegister(uuid: uuid)
             let flags = try reader.byte()
-            guard flags & ~15 == 0 else { throw Self.unreadable }
+            guard flags & ~31 == 0 else { throw Self.unreadable }
             register.alive = flags & 1 != 0
             register.aliveAt = try stamp()
             let title = try reader.text()
@@ -194,6 +216,38 @@ public struct SyncSnapshot: Equatable, Sendable {
             let zigzag = try reader.unsigned()
             register.position = Int(Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
             register.positionAt = try stamp()
+            if flags & 16 != 0 {
+                let more = try reader.number()
+                guard (1...TaskField.allCases.count - 3).contains(more) else { throw Self.unreadable }
+                for _ in 0..<more {
+                    let index = try reader.number()
+                    guard (3..<TaskField.allCases.count).contains(index), register.fieldsAt[index].isEmpty else { throw Self.unreadable }
+                    let field = TaskField.allCases[index]
+                    register.fieldsAt[index] = try stamp()
+                    if field.isSet {
+                        let count = try reader.number()
+                        guard count <= bytes.count / 3 else { throw Self.unreadable }
+                        var known: [String: SetElement] = [:]
+                        for _ in 0..<count {
+                            let present = try reader.byte()
+                            guard present <= 1 else { throw Self.unreadable }
+                            let at = try stamp()
+                            let item = try reader.text()
+                            guard let value = FieldValue.set(field, items: [item]), SyncValues.takes(value, as: field),
+                                let key = value.setItems.first?.key, known[key] == nil
+                            else { throw Self.unreadable }
+                            known[key] = SetElement(item: item, present: present == 1, at: at)
+                        }
+                        register.elements[field] = known
+                        register.settle(field)
+                        continue
+                    }
+                    guard let json = JSONValue(parsing: try reader.text()), let value = FieldValue(field, json: json),
+                        SyncValues.takes(value, as: field)
+                    else { throw Self.unreadable }
+                    register.fields[field] = value
+                }
+            }
             guard register.holdsWhatTheAppTakes else { throw Self.unreadable }
             registers.append(register)
         }
@@ -206,8 +260,11 @@ public struct SyncSnapshot: Equatable, Sendable {
 }
 
 extension SyncRegister {
-    /// Its stamps: alive, title, notes, done, parent, position.
-    public var stamps: [String] { [aliveAt] + fieldsAt + [parentAt, positionAt] }
+    /// Its stamps, those set: alive, each field's, parent, position, and the elements'
+    /// of its sets.
+    public var stamps: [String] {
+        ([aliveAt] + fieldsAt + [parentAt, positionAt] + elements.values.flatMap { $0.values.map(\.at) }).filter { !$0.isEmpty }
+    }
 
     /// Whether every value set by an operation is one the app takes, as operations are
     /// checked (``SyncChange/init(_:)``); a field no operation has set holds its default.
@@ -239,6 +296,10 @@ extension SyncRegister {
             lost.append("task")
         }
         for field in TaskField.allCases {
+            if field.isSet {
+                mergeSet(field, from: other)
+                continue
+            }
             let index = Self.index(field)
             guard other.fieldsAt[index] > fieldsAt[index] else { continue }
             if wasAlive && isMine(fieldsAt[index]) && fields[field] != other.fields[field] { lost.append(field.rawValue) }

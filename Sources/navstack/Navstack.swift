@@ -260,7 +260,7 @@ struct Navstack: Subcommand {
                 storeDescription: storage.memory ? nil : store.path,
                 version: Self.version,
                 catalog: catalog,
-                savesNavigation: !storage.memory),
+                savesNavigation: !storage.memory, clock: store.clock),
             phase: phase)
         // A profile with a sync server catches up before its first screen.
         let autoSync = AutoSync(store: store, streams: streams, memory: storage.memory)

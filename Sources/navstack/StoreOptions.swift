@@ -1,6 +1,7 @@
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
+import NavStackTime
 
 #if canImport(Glibc)
     import Glibc
@@ -64,15 +65,32 @@ struct StoreOptions {
     func open(_ streams: StandardStreams, catalog: Catalog = .english, creating: Bool = true) throws -> SQLiteStore {
         let path = try location()
         let busyTimeout = try Self.busyTimeout()
+        let clock = try Self.clock()
         umask(0o077)
         do {
             let store = try SQLiteStore(path: path, mode: creating ? .creating : .reading, busyTimeout: busyTimeout)
             store.catalog = catalog
+            store.clock = clock
             return store
         } catch {
             streams.write("navstack: \(error.message(in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
+    }
+
+    /// "Now" and the local zone: `NAVSTACK_NOW` (an ISO 8601 instant) fixes now for the
+    /// whole process, else the wall clock; `TZ` names the zone as the C library reads it
+    /// (unset: the system's; what cannot be read: UTC).
+    static func clock() throws(UsageError) -> TaskClock {
+        var fixedNow: Instant?
+        if let text = Terminal.environment(Instant.fixedNowVariable) {
+            guard let instant = Instant(iso8601: text) else {
+                throw .invalidValue(option: Instant.fixedNowVariable, value: text, problem: .notAnInstant)
+            }
+            fixedNow = instant
+        }
+        let tz = getenv("TZ").map { String(cString: $0) }
+        return TaskClock(zone: Zone.local(tz: tz), fixedNow: fixedNow)
     }
 
     /// The variable that sets how long a store another process holds is waited for.

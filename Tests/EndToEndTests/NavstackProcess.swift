@@ -42,6 +42,9 @@ enum NavstackProcess {
         env["LANG"] = "C.UTF-8"
         env["XDG_DATA_HOME"] = scratch.appendingPathComponent("data").path
         env["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+        // Screens show dates: every run has the same clock unless the test names its own.
+        env["NAVSTACK_NOW"] = "2026-11-27T09:00:00Z"
+        env["TZ"] = "UTC"
         env.merge(environment) { $1 }
         process.environment = env
 

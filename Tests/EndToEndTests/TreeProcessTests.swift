@@ -93,7 +93,7 @@ extension StoreProcessTests {
         XCTAssertEqual(try task(5), "Green apples|2")
         let editing = a.send("notes Crisp")
         XCTAssertTrue(editing.contains(#""path":["detail/2","detail/5","edit/5"],"sheet":null,"url":"navstack://tasks/2/5/edit""#), editing)
-        XCTAssertTrue(editing.contains(#""draft":{"title":"Green ones","notes":"Crisp","done":false}"#), editing)
+        XCTAssertTrue(editing.contains(#""draft":{"title":"Green ones","notes":"Crisp","done":false,"#), editing)
         let saved = a.send("save")
         XCTAssertTrue(saved.contains(#""path":["detail/2","detail/5"],"sheet":null,"url":"navstack://tasks/2/5""#), saved)
         XCTAssertTrue(saved.contains(#""title":"Green ones","notes":"Crisp","done":false,"parent":2"#), saved)

@@ -1,5 +1,6 @@
 import NavStackCore
 import NavStackSQLite
+import NavStackTime
 import XCTest
 
 /// Collects what an interpreter prints: both channels merged in order, as `2>&1` would.
@@ -18,10 +19,15 @@ final class RecordingSink: OutputSink {
 }
 
 /// A router over a fresh in-memory store, signed in as `ana` unless told otherwise.
+/// The clock of the tests' routers and stores: 2026-11-27T09:00:00Z in UTC.
+let testClock = TaskClock(zone: .utc, fixedNow: Instant(iso8601: "2026-11-27T09:00:00Z"))
+
 func makeRouter(signedIn: Bool = true, pageSize: Int = 20) throws -> Router {
+    let store = try SQLiteStore(path: nil)
+    store.clock = testClock
     var router = Router(
-        store: try SQLiteStore(path: nil),
-        configuration: .init(pageSize: pageSize, sampleForNewProfiles: true))
+        store: store,
+        configuration: .init(pageSize: pageSize, sampleForNewProfiles: true, clock: testClock))
     if signedIn { _ = try router.apply(.login("ana")) }
     return router
 }

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackTime
 import XCTest
 
 @testable import NavStackSQLite
@@ -14,7 +15,17 @@ final class StoredJSONTests: XCTestCase {
         session.sheet = .newTask
         var draft = Draft(editing: DraftFields(title: "Old \"t\"", notes: "n\n2", done: false))
         draft.fields = DraftFields(title: "New ☕", notes: "", done: true)
+        // Every field a draft edits comes back, those of the base too.
+        draft.fields.due = Instant(secondsSinceEpoch: 1_764_547_200)
+        draft.fields.wait = Instant(secondsSinceEpoch: -86_400)
+        draft.fields.priority = .high
+        draft.fields.project = "home.garden"
+        draft.fields.recur = "2w"
+        draft.fields.tags = ["errand", "Home"]
         session.drafts[.edit(2)] = draft
+        var based = Draft(editing: DraftFields(title: "Base", scheduled: Instant(secondsSinceEpoch: 5), tags: ["x"]))
+        based.fields.tags = []
+        session.drafts[.edit(3)] = based
         session.drafts[.sheet] = Draft(editing: DraftFields())
         session.list = ListState(filter: .done, search: "caf", page: 3)
         let saved = SavedSession(session)

@@ -417,7 +417,9 @@ final class SyncRoutesTests: XCTestCase {
             let colour = #"{"seq":2,"millis":5,"counter":0,"task":"t","field":"colour","value":1}"#
             let badField = try await sync(client, token: token, body(first, [operation(1), colour]))
             XCTAssertEqual(
-                String(buffer: badField.body), #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position"}"#)
+                String(buffer: badField.body),
+                #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"}"#
+            )
             let notJSON = try await sync(client, token: token, ByteBuffer(string: #"{"replica": ""#))
             XCTAssertEqual(notJSON.status, .badRequest)
             XCTAssertTrue(String(buffer: notJSON.body).hasPrefix(#"{"error":"malformed JSON: "#), String(buffer: notJSON.body))

@@ -2,6 +2,7 @@ import NavStackCore
 import NavStackSeal
 import NavStackSync
 import NavStackSyncClient
+import NavStackTime
 import TestSeeds
 import XCTest
 
@@ -62,7 +63,7 @@ extension SyncMergeTests {
             let ids = try store.reading { db in try db.prepare("SELECT id FROM task ORDER BY id").all { $0.int(0) } }
             let pick = ids.isEmpty ? nil : ids[Int(random.next() % UInt64(ids.count))]
             do {
-                switch random.next() % 13 {
+                switch random.next() % 15 {
                 case 0, 1:
                     let under = random.next() % 2 == 0 ? pick : nil
                     added[which].append(
@@ -113,6 +114,24 @@ extension SyncMergeTests {
                     if let pick, let uuid = try store.task(user, id: pick)?.uuid {
                         try log.inject([(uuid, .title, #""  ""#), ("NOT-A-UUID", .task, "null"), (uuid, .done, "3")])
                         try log.inject([(uuid, .title, #""Stamped ahead""#)], ahead: 50_000, counter: Int64(Int32.max))
+                    }
+                case 12:
+                    // Tags and annotations, which merge as sets: an add or a removal of one.
+                    if let pick, var fields = try store.task(user, id: pick)?.fields {
+                        let tag = ["home", "Work", "errand", "work"][Int(random.next() % 4)]
+                        fields.tags = TagChange.change([(random.next() % 3 != 0, tag)]).applied(to: fields.tags)
+                        if random.next() % 3 == 0 {
+                            fields.annotations.append(Annotation(entry: Instant(secondsSinceEpoch: Int64(random.next() % 100)), text: "a"))
+                        }
+                        _ = try store.write(user, id: pick, [.tags, .annotations], from: fields, as: .save)
+                    }
+                case 13:
+                    // A date, a priority and a project: last writer wins.
+                    if let pick, var fields = try store.task(user, id: pick)?.fields {
+                        fields.due = random.next() % 3 == 0 ? nil : Instant(secondsSinceEpoch: Int64(random.next() % 1000) * 86_400)
+                        fields.priority = [nil, .high, .low][Int(random.next() % 3)]
+                        fields.project = [nil, "home", "work.q4"][Int(random.next() % 3)]
+                        _ = try store.write(user, id: pick, [.due, .priority, .project], from: fields, as: .save)
                     }
                 default: try log.sync(store, user, batch: 1 + Int(random.next() % 20))
                 }

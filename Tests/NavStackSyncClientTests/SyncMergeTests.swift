@@ -26,11 +26,14 @@ final class SyncMergeTests: XCTestCase {
             try db.prepare(
                 """
                 SELECT t.uuid, t.title, t.notes, t.done, coalesce(p.uuid, '-'),
-                       row_number() OVER (PARTITION BY t.parent ORDER BY t.position, t.uuid)
+                       row_number() OVER (PARTITION BY t.parent ORDER BY t.position, t.uuid),
+                       coalesce(t.due, '') || '|' || coalesce(t.priority, '') || '|' || coalesce(t.project, '') || '|' || t.tags
+                           || '|' || t.annotations || '|' || t.depends
                 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent ORDER BY t.uuid
                 """
             ).all {
                 "\($0.text(0)) \($0.text(1).debugDescription) \($0.text(2).debugDescription) \($0.bool(3)) under \($0.text(4)) #\($0.int(5))"
+                    + " \($0.text(6))"
             }
         }
     }

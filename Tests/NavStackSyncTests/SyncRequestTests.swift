@@ -49,7 +49,9 @@ final class SyncRequestTests: XCTestCase {
     /// The format: absent is 1 (every earlier navstack's request), written only past 1,
     /// read back as it was, and refused outside its bounds; the write key likewise.
     func testTheFormatAndTheWriteKeyAreReadBackAndBounded() throws {
-        let plain = SyncRequest(replica: replica, after: 0, operations: [])
+        var plain = SyncRequest(replica: replica, after: 0, operations: [])
+        XCTAssertEqual(plain.format, SyncFormat.current)
+        plain.format = 1
         XCTAssertEqual(try decode(#"{"replica":"\#(replica)","after":0,"ops":[]}"#).format, 1)
         XCTAssertFalse(String(decoding: plain.json(), as: UTF8.self).contains("format"), "format 1 is not written")
         var newer = plain
@@ -116,10 +118,12 @@ final class SyncRequestTests: XCTestCase {
             "ops[0].task must be a string of 1 to 64 characters without control characters")
         XCTAssertEqual(
             failure(start + "{" + op + #","value":1},{"seq":2,"millis":2,"counter":3,"task":"t","field":"color","value":1}]}"#),
-            "ops[1].field must be one of task, title, notes, done, parent, position")
+            "ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"
+        )
         XCTAssertEqual(
             failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"t","field":5,"value":1}]}"#),
-            "ops[0].field must be one of task, title, notes, done, parent, position")
+            "ops[0].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"
+        )
         XCTAssertEqual(failure(start + "{" + op + #","value":[1,}]}"#), "malformed JSON: unexpected '}' at byte 132")
     }
 
@@ -140,7 +144,7 @@ final class SyncRequestTests: XCTestCase {
     }
 
     func testARequestWrittenIsReadAsItWas() throws {
-        let request = SyncRequest(
+        var request = SyncRequest(
             replica: replica, after: 41,
             operations: [
                 SyncOperation(
@@ -148,6 +152,8 @@ final class SyncRequestTests: XCTestCase {
                     value: #""line\nnext""#, old: #""was""#),
                 SyncOperation(seq: 8, millis: 1_700_000_000_124, counter: 0, task: "t2", field: .task, value: "null"),
             ])
+        // Format 1's layout (a later format adds `"format"`, checked above).
+        request.format = 1
         let bytes = request.json()
         XCTAssertEqual(
             String(decoding: bytes, as: UTF8.self),

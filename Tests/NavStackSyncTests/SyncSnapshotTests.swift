@@ -158,7 +158,7 @@ final class SyncSnapshotTests: XCTestCase {
         good.alive = true
         good.aliveAt = Stamp.text(millis: 5, counter: 0, replica: replicas[0])
         good.fields = DraftFields(title: "Fine")
-        good.fieldsAt = [good.aliveAt, good.aliveAt, good.aliveAt]
+        for index in 0..<3 { good.fieldsAt[index] = good.aliveAt }
         let bytes = SyncSnapshot.content(of: [good])
         XCTAssertNoThrow(try SyncSnapshot.registers(from: bytes))
         func refused(_ registers: [SyncRegister], _ what: String) {

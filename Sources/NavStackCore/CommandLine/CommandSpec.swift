@@ -352,6 +352,8 @@ public enum UsageError: CatalogError, Equatable, Sendable {
         case notOneOf([String])
         /// A deep link that does not parse, with its reason.
         case badLink(NavError)
+        /// `NAVSTACK_NOW` that is not an ISO 8601 instant.
+        case notAnInstant
     }
 
     /// The message in English.
@@ -393,6 +395,7 @@ extension UsageError.ValueProblem {
         case .outOfRange(let range): t(.usageOutOfRange, ("low", range.lowerBound), ("high", range.upperBound))
         case .notOneOf(let choices): t(.usageNotOneOf, ("choices", UsageError.list(choices, in: t)))
         case .badLink(let error): error.message(in: t)
+        case .notAnInstant: t(.usageNotAnInstant)
         }
     }
 }

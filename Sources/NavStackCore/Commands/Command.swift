@@ -30,6 +30,15 @@ public enum Command: Equatable, Hashable, Sendable {
     case title(String)
     case notes(String)
     case done(Bool)
+    /// `due`, `scheduled`, `wait`, `until`: the DATE as typed (resolved against the clock
+    /// and the language when applied), `nil` for `none`.
+    case date(TaskField, String?)
+    case recur(String?)
+    case priority(Priority?)
+    case project(String?)
+    case tag(TagChange)
+    /// Adds an annotation to the task shown, at once.
+    case annotate(String)
     /// `save`, or `save!`: keeping mine where another writer changed the same fields.
     case save(keepingMine: Bool)
     /// Take the stored values of the fields both changed into the draft.
@@ -68,6 +77,18 @@ public enum Command: Equatable, Hashable, Sendable {
         case .title: .title
         case .notes: .notes
         case .done: .done
+        case .date(let field, _):
+            switch field {
+            case .scheduled: .scheduled
+            case .wait: .wait
+            case .until: .until
+            default: .due
+            }
+        case .recur: .recur
+        case .priority: .priority
+        case .project: .project
+        case .tag: .tag
+        case .annotate: .annotate
         case .save(let keepingMine): keepingMine ? .saveKeepingMine : .save
         case .theirs: .theirs
         case .cancel: .cancel
@@ -273,6 +294,27 @@ extension Command {
             case "off", "no", "false": self = .done(false)
             default: throw .badChoice(word, arg!.escapedForDisplay)
             }
+        case .due, .scheduled, .wait, .until:
+            let text = try required()
+            let field: TaskField = word == .due ? .due : word == .scheduled ? .scheduled : word == .wait ? .wait : .until
+            self = .date(field, text.lowercased() == "none" ? nil : text)
+        case .recur:
+            let text = try required()
+            guard text.lowercased() != "none" else { self = .recur(nil); return }
+            guard let rule = RecurRule.normalized(text) else { throw .badRule(text.escapedForDisplay) }
+            self = .recur(rule)
+        case .priority:
+            let text = try required()
+            guard text.lowercased() != "none" else { self = .priority(nil); return }
+            guard let priority = Priority(letter: text) else { throw .badPriority(text.escapedForDisplay) }
+            self = .priority(priority)
+        case .project:
+            let text = try required()
+            guard text.lowercased() != "none" else { self = .project(nil); return }
+            guard TaskWords.isProject(text) else { throw .badProject(text.escapedForDisplay) }
+            self = .project(text)
+        case .tag: self = .tag(try TagChange(parsing: try required()))
+        case .annotate: self = .annotate(try Self.text(try required(), limit: Limits.notesCharacters, what: .notes))
         case .save, .saveKeepingMine: try none(); self = .save(keepingMine: word == .saveKeepingMine)
         case .theirs: try none(); self = .theirs
         case .cancel: try none(); self = .cancel
@@ -353,6 +395,78 @@ extension Command {
             throw .textTooLong(.name, count: count, limit: Limits.nameCharacters)
         }
         return text
+    }
+}
+
+/// What `tag` does to a draft's tags.
+public enum TagChange: Equatable, Hashable, Sendable {
+    /// `tag none`.
+    case clear
+    /// `tag +a -b …`: adds and removes, in the order typed.
+    case change([(add: Bool, name: String)])
+
+    public static func == (lhs: TagChange, rhs: TagChange) -> Bool {
+        switch (lhs, rhs) {
+        case (.clear, .clear): true
+        case (.change(let a), .change(let b)): a.elementsEqual(b) { $0.add == $1.add && $0.name == $1.name }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .clear: hasher.combine(0)
+        case .change(let steps):
+            for step in steps {
+                hasher.combine(step.add)
+                hasher.combine(step.name)
+            }
+        }
+    }
+
+    /// `none`, or words each `+NAME` or `-NAME`.
+    public init(parsing text: String) throws(NavError) {
+        if text.lowercased() == "none" {
+            self = .clear
+            return
+        }
+        var steps: [(add: Bool, name: String)] = []
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            let name = String(word.dropFirst())
+            guard let sign = word.first, sign == "+" || sign == "-", TaskWords.isTag(name) else {
+                throw .badTag(String(word).escapedForDisplay)
+            }
+            steps.append((sign == "+", name))
+        }
+        self = .change(steps)
+    }
+
+    /// The tags after this change.
+    public func applied(to tags: [String]) -> [String] {
+        guard case .change(let steps) = self else { return [] }
+        var result = tags
+        for step in steps {
+            result.removeAll { $0.lowercased() == step.name.lowercased() }
+            if step.add { result.append(step.name) }
+        }
+        return TaskWords.tagSet(result)
+    }
+}
+
+/// A recurrence rule as the contract writes it.
+public enum RecurRule {
+    public static let named = ["daily", "weekdays", "weekly", "biweekly", "monthly", "quarterly", "yearly"]
+
+    /// The rule in lowercase, or `nil` when `text` is not one: a named rule, or a whole
+    /// number from 1 then `d`, `w`, `m` or `y` (`3d`, `2w`).
+    public static func normalized(_ text: String) -> String? {
+        let rule = text.lowercased()
+        if named.contains(rule) { return rule }
+        guard let unit = rule.last, "dwmy".contains(unit) else { return nil }
+        let digits = rule.dropLast()
+        guard (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(digits), count >= 1
+        else { return nil }
+        return String(count) + String(unit)
     }
 }
 

@@ -12,6 +12,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case login, logout
     case open, add, new, toggle, delete, move, filter, find, next, prev, page
     case edit, title, notes, done, save
+    case due, scheduled, wait, until, recur, priority, project, tag, annotate
     case saveKeepingMine = "save!"
     case theirs, cancel
     case settings, about
@@ -48,6 +49,15 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .title: "title TEXT"
         case .notes: "notes [TEXT]"
         case .done: "done on|off"
+        case .due: "due DATE|none"
+        case .scheduled: "scheduled DATE|none"
+        case .wait: "wait DATE|none"
+        case .until: "until DATE|none"
+        case .recur: "recur RULE|none"
+        case .priority: "priority H|M|L|none"
+        case .project: "project NAME|none"
+        case .tag: "tag +NAME -NAME …|none"
+        case .annotate: "annotate TEXT"
         case .save: "save"
         case .saveKeepingMine: "save!"
         case .theirs: "theirs"
@@ -64,7 +74,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     /// screen is made from the one read of what it acts on.
     var changesOnlyADraftsFields: Bool {
         switch self {
-        case .title, .notes, .done: true
+        case .title, .notes, .done, .due, .scheduled, .wait, .until, .recur, .priority, .project, .tag: true
         default: false
         }
     }
@@ -81,7 +91,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     /// Looks up a word typed in ASCII, ignoring case, from its bytes: each word is at most
     /// eight bytes, kept as one number, found by halves among the words' numbers.
     static func lookUp(ascii bytes: ByteView) -> CommandWord? {
-        guard let key = packed(bytes) else { return nil }
+        guard let key = packed(bytes) else { return longWord(bytes) }
         var low = 0
         var high = byPacked.count
         while low < high {
@@ -107,9 +117,25 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         return key
     }
 
-    private static let byPacked: [(UInt64, CommandWord)] = allCases.map { word in
-        guard let key = packed(word.rawValue.utf8) else { preconditionFailure("a command word is one to eight bytes") }
-        return (key, word)
+    /// A word of more than eight bytes (`scheduled`), compared byte by byte, lowered.
+    private static func longWord(_ bytes: ByteView) -> CommandWord? {
+        guard bytes.count > 8 else { return nil }
+        var lowered: [UInt8] = []
+        for byte in bytes {
+            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            lowered.append(isUpper ? byte | 0x20 : byte)
+        }
+        for (word, found) in longWords where word == lowered { return found }
+        return nil
+    }
+
+    private static let longWords: [(bytes: [UInt8], word: CommandWord)] = allCases.filter { $0.rawValue.utf8.count > 8 }.map {
+        (Array($0.rawValue.utf8), $0)
+    }
+
+    /// The words of one to eight bytes (``longWord(_:)`` finds the others).
+    private static let byPacked: [(UInt64, CommandWord)] = allCases.compactMap { word in
+        packed(word.rawValue.utf8).map { ($0, word) }
     }.sorted { $0.0 < $1.0 }
 
     /// The word closest to a mistyped one, if it is close enough to suggest.

@@ -18,6 +18,11 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case badChoice(CommandWord, String)
     case textTooLong(TextField, count: Int, limit: Int)
     case blankTitle
+    case badDate(String)
+    case badPriority(String)
+    case badTag(String)
+    case badProject(String)
+    case badRule(String)
 
     // The screen
     case notAvailable(CommandWord, screen: ScreenKind, available: [CommandWord])
@@ -104,6 +109,11 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
             t(.numberBelowOne, ("text", text), ("noun", t(word.numberNoun)))
         case .numberTooLarge(_, let text):
             t(.numberTooLarge, ("text", text))
+        case .badDate(let text): t(.badDate, ("text", text))
+        case .badPriority(let text): t(.badPriority, ("text", text))
+        case .badTag(let text): t(.badTag, ("text", text))
+        case .badProject(let text): t(.badProject, ("text", text))
+        case .badRule(let text): t(.badRecur, ("text", text))
         case .badChoice(let word, let text):
             t(.badChoice, ("text", text), ("choices", word.choices), ("usage", word.usage))
         case .textTooLong(let field, let count, let limit):

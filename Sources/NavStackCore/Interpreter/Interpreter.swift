@@ -270,7 +270,8 @@ public struct Interpreter {
     /// The text renderer for the current options and language.
     public var renderer: TextRenderer {
         TextRenderer(
-            width: options.width, catalog: router.configuration.catalog, style: options.style, memoizes: options.memoizes)
+            width: options.width, catalog: router.configuration.catalog, style: options.style, memoizes: options.memoizes,
+            zone: router.configuration.clock.zone)
     }
 
     /// Writes an error as the options say: as JSON on the output, or on the error stream

@@ -382,6 +382,34 @@ extension Phrase {
         case .syncKeyMissing: 371
         case .syncRestored: 372
         case .syncWireBadEpoch: 373
+        case .labelDue: 374
+        case .labelScheduled: 375
+        case .labelWait: 376
+        case .labelUntil: 377
+        case .labelRecur: 378
+        case .labelPriority: 379
+        case .labelProject: 380
+        case .labelTags: 381
+        case .labelDepends: 382
+        case .labelCompleted: 383
+        case .labelAnnotation: 384
+        case .rowDue: 385
+        case .summaryDue: 386
+        case .summaryScheduled: 387
+        case .summaryWait: 388
+        case .summaryUntil: 389
+        case .summaryRecur: 390
+        case .summaryPriority: 391
+        case .summaryProject: 392
+        case .summaryTag: 393
+        case .summaryAnnotate: 394
+        case .badDate: 395
+        case .badPriority: 396
+        case .badTag: 397
+        case .badProject: 398
+        case .badRecur: 399
+        case .listFilterWaiting: 400
+        case .usageNotAnInstant: 401
         }
     }
 }

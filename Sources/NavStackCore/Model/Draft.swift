@@ -1,13 +1,52 @@
-/// The fields an edit screen or the new-task sheet changes before `save`.
+import NavStackTime
+
+/// What a task holds that a change sets: the fields an edit screen or the new-task sheet
+/// changes before `save`, and the lists (annotations, dependencies, custom fields) that
+/// other commands and imports set. Every one of them is merged, conflict-checked, logged,
+/// undone and synced alike, field by field (``TaskField``).
 public struct DraftFields: Equatable, Hashable, Sendable {
     public var title: String
     public var notes: String
     public var done: Bool
+    public var due: Instant?
+    public var scheduled: Instant?
+    /// Hidden from the list until this instant (the task is *waiting*).
+    public var wait: Instant?
+    /// When the task (or its series) ends.
+    public var until: Instant?
+    public var priority: Priority?
+    /// A dotted name (`home.garden`).
+    public var project: String?
+    /// The recurrence rule of its series (`monthly`, `2w`).
+    public var recur: String?
+    /// A set: one of each without case, kept sorted (``TaskWords/tagSet(_:)``).
+    public var tags: [String]
+    /// Oldest first.
+    public var annotations: [Annotation]
+    /// The uuids of the tasks this one waits for, sorted.
+    public var depends: [String]
+    /// Sorted by name.
+    public var custom: [CustomField]
 
-    public init(title: String = "", notes: String = "", done: Bool = false) {
+    public init(
+        title: String = "", notes: String = "", done: Bool = false, due: Instant? = nil, scheduled: Instant? = nil,
+        wait: Instant? = nil, until: Instant? = nil, priority: Priority? = nil, project: String? = nil, recur: String? = nil,
+        tags: [String] = [], annotations: [Annotation] = [], depends: [String] = [], custom: [CustomField] = []
+    ) {
         self.title = title
         self.notes = notes
         self.done = done
+        self.due = due
+        self.scheduled = scheduled
+        self.wait = wait
+        self.until = until
+        self.priority = priority
+        self.project = project
+        self.recur = recur
+        self.tags = tags
+        self.annotations = annotations
+        self.depends = depends
+        self.custom = custom
     }
 
     /// The value of a field.
@@ -17,6 +56,17 @@ public struct DraftFields: Equatable, Hashable, Sendable {
             case .title: .text(title)
             case .notes: .text(notes)
             case .done: .flag(done)
+            case .due: .instant(due)
+            case .scheduled: .instant(scheduled)
+            case .wait: .instant(wait)
+            case .until: .instant(until)
+            case .priority: .name(priority?.rawValue)
+            case .project: .name(project)
+            case .recur: .name(recur)
+            case .tags: .words(tags)
+            case .annotations: .annotations(annotations)
+            case .depends: .words(depends)
+            case .fields: .custom(custom)
             }
         }
         set {
@@ -24,6 +74,17 @@ public struct DraftFields: Equatable, Hashable, Sendable {
             case (.title, .text(let text)): title = text
             case (.notes, .text(let text)): notes = text
             case (.done, .flag(let flag)): done = flag
+            case (.due, .instant(let instant)): due = instant
+            case (.scheduled, .instant(let instant)): scheduled = instant
+            case (.wait, .instant(let instant)): wait = instant
+            case (.until, .instant(let instant)): until = instant
+            case (.priority, .name(let name)): priority = name.flatMap(Priority.init(rawValue:))
+            case (.project, .name(let name)): project = name
+            case (.recur, .name(let name)): recur = name
+            case (.tags, .words(let words)): tags = words
+            case (.annotations, .annotations(let list)): annotations = list
+            case (.depends, .words(let words)): depends = words
+            case (.fields, .custom(let list)): custom = list
             default: preconditionFailure("\(newValue) is not a value of \(field)")
             }
         }
@@ -31,14 +92,23 @@ public struct DraftFields: Equatable, Hashable, Sendable {
 
     /// The fields whose values differ from `other`'s, in field order.
     public func changedFields(from other: DraftFields) -> [TaskField] {
-        // Field by field, without wrapping each value; the list is one of the eight made
-        // once (a save asks twice, and would make a new one each time).
+        // The first three field by field, without wrapping each value, into one of the
+        // eight lists made once (a save asks twice, and a toggle or a title's change is
+        // nearly every change); the others, rarely set, only when they differ.
         let changed = (title != other.title ? 1 : 0) | (notes != other.notes ? 2 : 0) | (done != other.done ? 4 : 0)
-        return Self.fieldLists[changed]
+        guard !hasSameAttributes(as: other) else { return Self.fieldLists[changed] }
+        return TaskField.allCases.filter { self[$0] != other[$0] }
     }
 
-    /// The fields of each subset, in ``TaskField``'s order, at the subset's bits (title 1,
-    /// notes 2, done 4).
+    /// Whether every field but the title, the notes and `done` is equal.
+    public func hasSameAttributes(as other: DraftFields) -> Bool {
+        due == other.due && scheduled == other.scheduled && wait == other.wait && until == other.until
+            && priority == other.priority && project == other.project && recur == other.recur && tags == other.tags
+            && annotations == other.annotations && depends == other.depends && custom == other.custom
+    }
+
+    /// The fields of each subset of the first three, in ``TaskField``'s order, at the
+    /// subset's bits (title 1, notes 2, done 4).
     private static let fieldLists: [[TaskField]] = (0..<8).map { bits in
         [TaskField.title, .notes, .done].enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element)
     }
@@ -87,7 +157,7 @@ public struct Draft: Equatable, Hashable, Sendable {
             theirs.hasSameBytes(as: base) && (mine.hasSameBytes(as: base) || mine != base)
         }
         return stored.done == original.done && kept(fields.title, original.title, stored.title)
-            && kept(fields.notes, original.notes, stored.notes)
+            && kept(fields.notes, original.notes, stored.notes) && stored.hasSameAttributes(as: original)
     }
 
     /// The draft rebased on the task as stored now: fields only this draft changed keep

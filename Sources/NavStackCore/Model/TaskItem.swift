@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// One task of a profile: what the list shows and the detail screen edits.
 ///
 /// Ids are assigned 1, 2, 3 … by the store and never reused; they are what a user types.
@@ -15,6 +17,19 @@ public struct TaskItem: Equatable, Hashable, Sendable {
     public var parent: Int?
     /// How many subtasks it has (its own, not theirs), and how many of them are done.
     public var subtasks: SubtaskCounts
+    public var due: Instant?
+    public var scheduled: Instant?
+    public var wait: Instant?
+    public var until: Instant?
+    public var priority: Priority?
+    public var project: String?
+    public var recur: String?
+    public var tags: [String] = []
+    public var annotations: [Annotation] = []
+    public var depends: [String] = []
+    public var custom: [CustomField] = []
+    /// When it was made, last changed and done, as the store stamped them.
+    public var stamps = TaskStamps()
 
     public init(
         id: Int, uuid: String, title: String, notes: String = "", done: Bool = false,
@@ -29,8 +44,48 @@ public struct TaskItem: Equatable, Hashable, Sendable {
         self.subtasks = subtasks
     }
 
-    /// The fields a user edits.
-    public var fields: DraftFields { DraftFields(title: title, notes: notes, done: done) }
+    /// A task holding `fields`.
+    public init(
+        id: Int, uuid: String, fields: DraftFields, parent: Int? = nil, subtasks: SubtaskCounts = SubtaskCounts(),
+        stamps: TaskStamps = TaskStamps()
+    ) {
+        self.init(id: id, uuid: uuid, title: fields.title, notes: fields.notes, done: fields.done, parent: parent, subtasks: subtasks)
+        setAttributes(from: fields)
+        self.stamps = stamps
+    }
+
+    /// Takes every field of `fields` but the title, the notes and `done`.
+    public mutating func setAttributes(from fields: DraftFields) {
+        due = fields.due
+        scheduled = fields.scheduled
+        wait = fields.wait
+        until = fields.until
+        priority = fields.priority
+        project = fields.project
+        recur = fields.recur
+        tags = fields.tags
+        annotations = fields.annotations
+        depends = fields.depends
+        custom = fields.custom
+    }
+
+    /// What the task holds: the fields a change sets.
+    public var fields: DraftFields {
+        DraftFields(
+            title: title, notes: notes, done: done, due: due, scheduled: scheduled, wait: wait, until: until,
+            priority: priority, project: project, recur: recur, tags: tags, annotations: annotations, depends: depends,
+            custom: custom)
+    }
+
+    /// Whether a list row shows more than its title: a priority, a due date or tags.
+    public var hasRowAttributes: Bool {
+        priority != nil || due != nil || !tags.isEmpty
+    }
+
+    /// Whether its `wait` is still ahead of `now`: the list's default filter hides it.
+    public func isWaiting(at now: Instant) -> Bool {
+        wait.map { $0 > now } ?? false
+    }
 }
 
 extension TaskItem {

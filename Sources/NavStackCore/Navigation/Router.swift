@@ -19,14 +19,17 @@ public struct Router {
         /// Whether the store keeps where each profile is, for the next launch. A store in
         /// memory has no next launch.
         public var savesNavigation: Bool
+        /// "Now" and the zone dates are typed in.
+        public var clock: TaskClock
 
         /// `storeDescription` nil: the store is in memory.
         public init(
             pageSize: Int = 20, sampleForNewProfiles: Bool = false,
             storeDescription: String? = nil, version: String = "0.0.0", catalog: Catalog = .english,
-            savesNavigation: Bool = true
+            savesNavigation: Bool = true, clock: TaskClock = TaskClock()
         ) {
             self.savesNavigation = savesNavigation
+            self.clock = clock
             self.pageSize = max(1, pageSize)
             self.sampleForNewProfiles = sampleForNewProfiles
             self.storeDescription = storeDescription ?? catalog(.inMemory)
@@ -190,7 +193,7 @@ public struct Router {
             let command = command == .add(title: nil) ? .add(title: configuration.catalog(.defaultTaskTitle)) : command
             let discarding = try next.apply(
                 command, on: showing, shown: shownList, store: store,
-                pageSize: configuration.pageSize)
+                pageSize: configuration.pageSize, clock: configuration.clock, language: configuration.catalog.language)
             if command == .logout {
                 phase = .signedOut(pending: nil)
             } else {

@@ -49,9 +49,10 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         switch self {
         case .login: [.login]
         case .list: [.open, .add, .new, .toggle, .delete, .move, .filter, .find, .next, .prev, .page]
-        case .detail: [.edit, .toggle, .delete, .open, .add, .new, .move, .next, .prev, .page]
+        case .detail: [.edit, .toggle, .delete, .open, .add, .new, .move, .next, .prev, .page, .annotate]
         case .confirm: [.yes, .no]
-        case .edit, .newTask: [.title, .notes, .done, .save, .cancel]
+        case .edit, .newTask:
+            [.title, .notes, .done, .due, .scheduled, .wait, .until, .recur, .priority, .project, .tag, .save, .cancel]
         case .account: [.settings, .about, .logout]
         case .notFound, .settings, .about: []
         }

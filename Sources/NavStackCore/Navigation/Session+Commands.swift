@@ -7,7 +7,7 @@ extension Session {
     /// `save`, `cancel`).
     mutating func apply(
         _ command: Command, on showing: Showing, shown: ShownList?, store: any TaskStore,
-        pageSize: Int
+        pageSize: Int, clock: TaskClock, language: Language
     ) throws(NavError) -> Bool {
         let kind = showing.kind
         switch command {
@@ -53,7 +53,9 @@ extension Session {
                 path = try storeCall { try store.chain(user, id: task.id) }.map { Route.detail($0.id) }
             }
         case .add(let title):
-            let fields = DraftFields(title: title ?? Catalog.english(.defaultTaskTitle))
+            var fields =
+                try title.map { line throws(NavError) in try AddLine.fields(line, clock: clock, language: language) } ?? DraftFields()
+            if fields.title.isBlank { fields.title = Catalog.english(.defaultTaskTitle) }
             let task = try storeCall { try store.insertAtTop(user, fields, under: showing.task?.id, as: .add) }
             path.append(.detail(task.id))
         case .new:
@@ -126,6 +128,25 @@ extension Session {
             try editDraft { $0.notes = text }
         case .done(let done):
             try editDraft { $0.done = done }
+        case .date(let field, let text):
+            let instant = try text.map { typed throws(NavError) in try clock.instant(typed: typed, language: language) }
+            try editDraft { $0[field] = .instant(instant) }
+        case .recur(let rule):
+            try editDraft { $0.recur = rule }
+        case .priority(let priority):
+            try editDraft { $0.priority = priority }
+        case .project(let project):
+            try editDraft { $0.project = project }
+        case .tag(let change):
+            try editDraft { $0.tags = change.applied(to: $0.tags) }
+        case .annotate(let text):
+            guard !text.isBlank else { throw .missingArgument(.annotate) }
+            let task = try target(nil, on: showing, word: .annotate, shown: shown, store: store, pageSize: pageSize)
+            var fields = task.fields
+            fields.annotations.append(Annotation(entry: clock.now(), text: text))
+            guard try storeCall({ try store.write(user, id: task.id, [.annotations], from: fields, as: .save) }) != nil else {
+                throw .taskVanished(task.id)
+            }
         case .save(let keepingMine):
             guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
             guard draft.canSave else { throw .cannotSaveBlankTitle }

@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// Renders responses as JSON Lines: one compact object per response, keys in the
 /// order the spec lists them.
 public struct JSONRenderer: Sendable {
@@ -62,7 +64,7 @@ public struct JSONRenderer: Sendable {
             json.key("pages"); json.number(page.pages)
         case .detail(let task, let subtasks):
             json.key("task")
-            json.object { taskMembers(task, into: &$0) }
+            json.object { taskMembers(task, into: &$0, whole: true) }
             rows(subtasks, into: &json)
             json.key("total"); json.number(subtasks.total)
             json.key("page"); json.number(subtasks.page)
@@ -78,6 +80,7 @@ public struct JSONRenderer: Sendable {
                 json.key("title"); json.string(draft.fields.title)
                 json.key("notes"); json.string(draft.fields.notes)
                 json.key("done"); json.bool(draft.fields.done)
+                attributeMembers(draft.fields, into: &json)
             }
             json.key("canSave"); json.bool(draft.canSave)
             json.key("dirty"); json.bool(draft.isDirty)
@@ -85,9 +88,9 @@ public struct JSONRenderer: Sendable {
             json.array(conflicts) { json, conflict in
                 json.object { json in
                     json.key("field"); json.string(conflict.field.rawValue)
-                    json.key("base"); value(conflict.base, into: &json)
-                    json.key("mine"); value(conflict.mine, into: &json)
-                    json.key("theirs"); value(conflict.theirs, into: &json)
+                    json.key("base"); conflict.base.write(to: &json)
+                    json.key("mine"); conflict.mine.write(to: &json)
+                    json.key("theirs"); conflict.theirs.write(to: &json)
                 }
             }
             json.key("deleted"); json.bool(deleted)
@@ -106,13 +109,6 @@ public struct JSONRenderer: Sendable {
         }
     }
 
-    private func value(_ value: FieldValue, into json: inout JSONWriter) {
-        switch value {
-        case .text(let text): json.string(text)
-        case .flag(let flag): json.bool(flag)
-        }
-    }
-
     /// `"items": [{"row": N, …task}]`
     private func rows(_ page: ListPage, into json: inout JSONWriter) {
         json.key("items")
@@ -124,7 +120,9 @@ public struct JSONRenderer: Sendable {
         }
     }
 
-    private func taskMembers(_ task: TaskItem, into json: inout JSONWriter) {
+    /// A task's members; `whole` adds its lists (annotations, dependencies, custom
+    /// fields), which the detail shows and list rows leave out.
+    private func taskMembers(_ task: TaskItem, into json: inout JSONWriter, whole: Bool = false) {
         json.key("id"); json.number(task.id)
         json.key("uuid"); json.string(task.uuid)
         json.key("title"); json.string(task.title)
@@ -137,5 +135,40 @@ public struct JSONRenderer: Sendable {
             json.key("done"); json.number(task.subtasks.done)
             json.key("total"); json.number(task.subtasks.total)
         }
+        TaskJSON.attributes(of: task, into: &json, whole: whole)
+    }
+
+    /// The fields a draft edits beyond the title, the notes and `done`.
+    private func attributeMembers(_ fields: DraftFields, into json: inout JSONWriter) {
+        TaskJSON.draftAttributes(fields, into: &json)
+    }
+}
+
+/// The members every task object gains beyond navstack's first fields, as screens and
+/// exports write them: dates in UTC (`"2026-12-01T00:00:00Z"`) or null.
+public enum TaskJSON {
+    /// `due`, `scheduled`, `wait`, `until`, `priority`, `project`, `recur`, `tags`.
+    public static func draftAttributes(_ fields: DraftFields, into json: inout JSONWriter) {
+        json.key("due"); json.string(fields.due?.iso8601)
+        json.key("scheduled"); json.string(fields.scheduled?.iso8601)
+        json.key("wait"); json.string(fields.wait?.iso8601)
+        json.key("until"); json.string(fields.until?.iso8601)
+        json.key("priority"); json.string(fields.priority?.rawValue)
+        json.key("project"); json.string(fields.project)
+        json.key("recur"); json.string(fields.recur)
+        json.key("tags"); json.strings(fields.tags)
+    }
+
+    /// The draft's attributes, the stamps, and with `whole` the lists.
+    public static func attributes(of task: TaskItem, into json: inout JSONWriter, whole: Bool) {
+        let fields = task.fields
+        draftAttributes(fields, into: &json)
+        json.key("created"); json.string(task.stamps.created?.iso8601)
+        json.key("modified"); json.string(task.stamps.modified?.iso8601)
+        json.key("completed"); json.string(task.stamps.completed?.iso8601)
+        guard whole else { return }
+        json.key("annotations"); FieldValue.annotations(fields.annotations).write(to: &json)
+        json.key("depends"); json.strings(fields.depends)
+        json.key("fields"); FieldValue.custom(fields.custom).write(to: &json)
     }
 }

@@ -1,4 +1,5 @@
 import NavStackBytes
+import NavStackTime
 
 /// How text is emphasised: not at all, or with ANSI escape sequences for a terminal.
 public enum TextStyle: Sendable {
@@ -40,6 +41,8 @@ public enum TextStyle: Sendable {
 public struct TextRenderer {
     public let width: Int
     public let style: TextStyle
+    /// The zone dates are shown in.
+    public let zone: Zone
     /// What is laid out once for the width and the language, in one box: a renderer is
     /// copied each screen it draws.
     private let laidOut: LaidOut
@@ -73,9 +76,10 @@ public struct TextRenderer {
 
     /// A renderer for `width` columns; with `memoizes` off it lays out every screen's
     /// actions anew (the tests compare output with and without what is kept).
-    public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain, memoizes: Bool = true) {
+    public init(width: Int, catalog: Catalog = .english, style: TextStyle = .plain, memoizes: Bool = true, zone: Zone = .utc) {
         self.width = max(Self.minimumWidth, width)
         self.style = style
+        self.zone = zone
         laidOut = LaidOut(width: self.width, catalog: catalog, memoizes: memoizes)
     }
 
@@ -154,6 +158,7 @@ public struct TextRenderer {
         case .detail(let task, let subtasks):
             lines.fields(taskFields, task.title, task.notes.isEmpty ? "—" : task.notes, task.done ? t(.valueYes) : t(.valueNo))
             lines.blank()
+            attributeLines(task.fields, stamps: task.stamps, into: &lines)
             if subtasks.total == 0 {
                 lines.wrap(t(.subtasksNone))
             } else {
@@ -171,6 +176,7 @@ public struct TextRenderer {
                 taskFields, draft.fields.title.isBlank ? t(.valueBlank) : draft.fields.title,
                 draft.fields.notes.isEmpty ? "—" : draft.fields.notes, draft.fields.done ? t(.valueOn) : t(.valueOff))
             lines.blank()
+            attributeLines(draft.fields, stamps: nil, into: &lines)
             if deleted {
                 lines.wrap(t(.textDeletedElsewhere), emphasis: .error)
                 lines.blank()
@@ -276,12 +282,59 @@ public struct TextRenderer {
         return ([head] + shown.suffix(max(1, kept))).joined(separator: separator).truncated(toWidth: room)
     }
 
-    /// A field's value in a conflict line: text quoted and escaped, done as on or off.
+    /// A field's value in a conflict line: text quoted and escaped, done as on or off,
+    /// a date in the local zone, none as `—`.
     private func shown(_ value: FieldValue) -> String {
         switch value {
         case .text(let text): "'" + text.escapedForDisplay + "'"
         case .flag(let flag): flag ? catalog(.valueOn) : catalog(.valueOff)
+        case .instant(let instant): instant.map(zone.screenText) ?? "—"
+        case .name(let name): name?.escapedForDisplay ?? "—"
+        case .words(let words): words.isEmpty ? "—" : words.joined(separator: " ").escapedForDisplay
+        case .annotations(let list): String(list.count)
+        case .custom(let list): list.map { $0.name + ":" + $0.value }.joined(separator: " ").escapedForDisplay
         }
+    }
+
+    /// The fields a task holds beyond the title, the notes and `done`, one a line, only
+    /// those set (a task that has none shows none), then a blank line.
+    private func attributeLines(_ fields: DraftFields, stamps: TaskStamps?, into lines: inout Lines) {
+        let t = catalog
+        var pairs: [(label: String, value: String)] = []
+        func date(_ phrase: Phrase, _ instant: Instant?) {
+            if let instant { pairs.append((t(phrase), zone.screenText(instant))) }
+        }
+        date(.labelDue, fields.due)
+        date(.labelScheduled, fields.scheduled)
+        date(.labelWait, fields.wait)
+        date(.labelUntil, fields.until)
+        if let recur = fields.recur { pairs.append((t(.labelRecur), recur.escapedForDisplay)) }
+        if let priority = fields.priority { pairs.append((t(.labelPriority), priority.rawValue)) }
+        if let project = fields.project { pairs.append((t(.labelProject), project.escapedForDisplay)) }
+        if !fields.tags.isEmpty { pairs.append((t(.labelTags), fields.tags.map { "+" + $0 }.joined(separator: " ").escapedForDisplay)) }
+        if !fields.depends.isEmpty { pairs.append((t(.labelDepends), fields.depends.joined(separator: " "))) }
+        for field in fields.custom { pairs.append((field.name.escapedForDisplay, field.value.escapedForDisplay)) }
+        if let completed = stamps?.completed { pairs.append((t(.labelCompleted), zone.screenText(completed))) }
+        for annotation in fields.annotations {
+            pairs.append((t(.labelAnnotation), zone.screenText(annotation.entry) + " " + annotation.text.escapedForDisplay))
+        }
+        guard !pairs.isEmpty else { return }
+        let fixed: [Phrase] = [
+            .labelDue, .labelScheduled, .labelWait, .labelUntil, .labelRecur, .labelPriority, .labelProject, .labelTags,
+            .labelDepends, .labelCompleted, .labelAnnotation,
+        ]
+        lines.fields(pairs, alike: fixed.map { t($0) })
+        lines.blank()
+    }
+
+    /// What a list row shows after the title: priority, due date and tags, compactly
+    /// (`H · due 2026-12-01 · +home`); empty for a task with none of them.
+    func rowAttributes(_ task: TaskItem) -> String {
+        var parts: [String] = []
+        if let priority = task.priority { parts.append(priority.rawValue) }
+        if let due = task.due { parts.append(catalog(.rowDue, ("date", zone.screenText(due)))) }
+        if !task.tags.isEmpty { parts.append(task.tags.map { "+" + $0 }.joined(separator: " ").escapedForDisplay) }
+        return parts.isEmpty ? "" : " · " + parts.joined(separator: " · ")
     }
 
     private func listLines(_ page: ListPage, into lines: inout Lines) {
@@ -315,7 +368,7 @@ public struct TextRenderer {
         for row in rows {
             let progress = row.task.subtasks
             let emphasis: TextStyle.Emphasis? = row.task.done ? .dim : nil
-            if progress.total == 0, emphasis == nil || style == .plain,
+            if progress.total == 0, emphasis == nil || style == .plain, !row.task.hasRowAttributes,
                 lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title)
             {
                 continue
@@ -336,11 +389,18 @@ public struct TextRenderer {
         line += row.task.done ? "  [x] " : "  [ ] "
         if progress.total > 0 {
             // The progress stays on the row: a title too long gives way to it.
-            let count = " [\(progress.done)/\(progress.total)]"
+            let count = " [\(progress.done)/\(progress.total)]" + rowAttributes(row.task)
             let title = row.task.title.escapedForDisplay
-            let room = width - numberWidth - 6 - count.utf8.count
+            let room = width - numberWidth - 6 - count.displayWidth
             line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
             line += count
+        } else if row.task.hasRowAttributes {
+            // The attributes stay on the row, as the progress does.
+            let attributes = rowAttributes(row.task)
+            let title = row.task.title.escapedForDisplay
+            let room = width - numberWidth - 6 - attributes.displayWidth
+            line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
+            line += attributes
         } else {
             line += row.task.title.escapedForDisplay
         }
@@ -393,7 +453,16 @@ public struct TextRenderer {
             default: (word.usage, nil)
             }
         }
-        let screenActions = screen.actions.filter(own.contains).compactMap(shown)
+        var screenActions = screen.actions.filter(own.contains).compactMap(shown)
+        // The four date words share their usage: one item.
+        let dates: [CommandWord] = [.due, .scheduled, .wait, .until]
+        let usages = dates.map { $0.usage }
+        if let first = screenActions.firstIndex(where: { $0.0 == usages[0] }),
+            usages.allSatisfy({ usage in screenActions.contains { $0.0 == usage } })
+        {
+            screenActions.removeAll { usages.dropFirst().contains($0.0) }
+            screenActions[first] = (dates.map(\.rawValue).joined(separator: "|") + " DATE|none", nil)
+        }
         let anywhere = screen.actions.filter { !own.contains($0) }.compactMap(shown)
         let label = catalog(.actionsLabel)
         let also = catalog(.actionsAlso)
@@ -563,8 +632,8 @@ struct Lines: ~Copyable {
 
     /// `Label:  value` lines, the labels padded alike and each value wrapped under
     /// itself.
-    mutating func fields(_ pairs: [(label: String, value: String)]) {
-        let heads = FieldHeads(pairs.map(\.label))
+    mutating func fields(_ pairs: [(label: String, value: String)], alike: [String] = []) {
+        let heads = FieldHeads(pairs.map(\.label), alike: alike)
         for (index, (_, value)) in pairs.enumerated() { field(heads, index, value) }
     }
 
@@ -670,9 +739,11 @@ struct FieldHeads {
     /// Each label with its colon and padding, as UTF-8.
     let heads: [[UInt8]]
 
-    init(_ labels: [String]) {
+    /// Heads for `labels`, padded at least as wide as the widest of `alike` (labels of
+    /// the same block that may be absent, so the column stays where it is).
+    init(_ labels: [String], alike: [String] = []) {
         self.labels = labels
-        let labelWidth = (labels.map(\.displayWidth).max() ?? 0) + 3
+        let labelWidth = ((labels + alike).map(\.displayWidth).max() ?? 0) + 3
         self.labelWidth = labelWidth
         heads = labels.map { label in
             var head: [UInt8] = []

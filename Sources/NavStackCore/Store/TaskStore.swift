@@ -42,6 +42,7 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         }
         guard let search else { return true }
         return Self.matches(title: task.title, notes: task.notes, search: search)
+            || task.annotations.contains { Self.matches(title: "", notes: $0.text, search: search) }
     }
 
     /// Whether a task's title or notes contain the search text, ignoring case.

@@ -1,6 +1,9 @@
 /// A golden transcript: what `navstack --echo` prints for a script, stderr merged in
 /// order. Lines that start with `> ` are the commands; an optional first line
-/// `#! navstack OPTIONS` gives the options.
+/// `#! navstack [NAVSTACK_NOW=…] [TZ=…] OPTIONS` gives the clock and the options.
+///
+/// Screens show dates, so every transcript runs on a fixed clock: ``defaultClock``
+/// unless its header names its own.
 public struct Transcript: Equatable, Sendable {
     /// The options used when the file has no header.
     public static let defaultOptions = ["--memory", "--lang", "en", "--width", "80"]
@@ -9,11 +12,17 @@ public struct Transcript: Equatable, Sendable {
     public static let storeOptions = ["--store"]
     /// The largest transcript read, in bytes.
     public static let sizeLimit = 16 << 20
+    /// The clock every transcript runs on unless its header says otherwise.
+    public static let defaultClock = ["NAVSTACK_NOW": "2026-11-27T09:00:00Z", "TZ": "UTC"]
+    /// The variables a header may set.
+    public static let clockVariables: Set<String> = ["NAVSTACK_NOW", "TZ"]
 
     /// The header line, if the file has one.
     public var header: String?
     /// The options to run with: the header's, else the defaults.
     public var options: [String]
+    /// The clock's variables: ``defaultClock`` with the header's own.
+    public var environment = Transcript.defaultClock
     /// The expected output lines (everything after the header).
     public var expected: [String]
     /// Whether the file's lines end in CR LF, kept when it is rewritten.
@@ -36,6 +45,16 @@ public struct Transcript: Equatable, Sendable {
             }
             header = first
             options = try Self.words(String(first.dropFirst(Self.headerPrefix.count)))
+            var named = false
+            while let word = options.first, let equals = word.firstIndex(of: "="), !word.hasPrefix("-") {
+                let name = String(word[..<equals])
+                guard Self.clockVariables.contains(name) else { throw .badHeader(first) }
+                environment[name] = String(word[word.index(after: equals)...])
+                options.removeFirst()
+                named = true
+            }
+            // A header that names only the clock runs with the usual options.
+            if named && options.isEmpty { options = Self.defaultOptions }
             lines.removeFirst()
         } else {
             header = nil

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackTime
 import XCTest
 
 /// The merge rules of `save`, field by field: every field, every combination of what the
@@ -26,6 +27,20 @@ final class MergeTests: XCTestCase {
         case .title: (.text("Base"), .text("Mine"), .text("Theirs"))
         case .notes: (.text(""), .text("mine notes"), .text("their notes"))
         case .done: (.flag(false), .flag(true), .flag(true))
+        case .due, .scheduled, .wait, .until:
+            (.instant(nil), .instant(Instant(secondsSinceEpoch: 1_764_547_200)), .instant(Instant(secondsSinceEpoch: 1_764_633_600)))
+        case .priority: (.name(nil), .name("H"), .name("L"))
+        case .project: (.name(nil), .name("home"), .name("work.q4"))
+        case .recur: (.name(nil), .name("monthly"), .name("2w"))
+        case .tags: (.words([]), .words(["home"]), .words(["errand", "home"]))
+        case .depends: (.words([]), .words(["0c8e1b70-0000-4000-8000-000000000001"]), .words(["0c8e1b70-0000-4000-8000-000000000002"]))
+        case .annotations:
+            (
+                .annotations([]), .annotations([Annotation(entry: Instant(secondsSinceEpoch: 1), text: "a")]),
+                .annotations([Annotation(entry: Instant(secondsSinceEpoch: 2), text: "b")])
+            )
+        case .fields:
+            (.custom([]), .custom([CustomField(name: "estimate", value: "3")]), .custom([CustomField(name: "estimate", value: "5")]))
         }
     }
 

@@ -28,9 +28,11 @@ final class JSONRendererTests: XCTestCase {
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
             "actions":["open","add","new","toggle","delete","move","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
             "items":[{"row":1,"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,\
-            "parent":null,"subtasks":{"done":0,"total":0}},\
+            "parent":null,"subtasks":{"done":0,"total":0},\
+            "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null},\
             {"row":2,"id":2,"uuid":"018cc251-f400-7001-bb44-5c5c9f7b74cb","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false,\
-            "parent":null,"subtasks":{"done":0,"total":0}}],\
+            "parent":null,"subtasks":{"done":0,"total":0},\
+            "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null}],\
             "total":3,"filter":"all","search":null,"page":1,"pages":2}
 
             """)
@@ -43,8 +45,9 @@ final class JSONRendererTests: XCTestCase {
             json(.screen(router.shown)),
             """
             {"screen":"edit","title":"Edit Task","tab":"tasks","path":["detail/2","edit/2"],"sheet":null,\
-            "url":"navstack://tasks/2/edit","actions":["title","notes","done","save","cancel","back","back!","root","tab","undo","redo","go","where","help","quit","exit"],\
-            "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false},"canSave":true,"dirty":true,"conflicts":[],"deleted":false}
+            "url":"navstack://tasks/2/edit","actions":["title","notes","done","due","scheduled","wait","until","recur","priority","project","tag","save","cancel","back","back!","root","tab","undo","redo","go","where","help","quit","exit"],\
+            "draft":{"title":"New \\"quoted\\" \\\\ title","notes":"NavigationStack and routes","done":false,\
+            "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[]},"canSave":true,"dirty":true,"conflicts":[],"deleted":false}
 
             """)
     }
@@ -54,7 +57,7 @@ final class JSONRendererTests: XCTestCase {
         try router.run("open 1")
         XCTAssertTrue(
             json(.screen(router.shown)).contains(
-                #""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,"parent":null,"subtasks":{"done":0,"total":0}},"items":[],"total":0,"page":1,"pages":1}"#
+                #""task":{"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,"parent":null,"subtasks":{"done":0,"total":0},"due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null,"annotations":[],"depends":[],"fields":{}},"items":[],"total":0,"page":1,"pages":1}"#
             ))
         _ = try router.store.delete("ana", id: 1)
         XCTAssertTrue(json(.screen(router.shown)).hasPrefix(#"{"screen":"not-found","title":"Task not found""#))

@@ -1,0 +1,189 @@
+import NavStackTime
+
+/// How urgent a task is: `H`, `M` or `L` (Taskwarrior's letters), or none.
+public enum Priority: String, CaseIterable, Comparable, Hashable, Sendable {
+    case high = "H"
+    case medium = "M"
+    case low = "L"
+
+    /// High first.
+    public static func < (lhs: Priority, rhs: Priority) -> Bool {
+        lhs.rank < rhs.rank
+    }
+
+    private var rank: Int {
+        switch self {
+        case .high: 0
+        case .medium: 1
+        case .low: 2
+        }
+    }
+
+    /// `H`, `M` or `L`, in either case.
+    public init?(letter: String) {
+        self.init(rawValue: letter.uppercased())
+    }
+}
+
+/// A note added to a task at an instant (`annotate TEXT`, Taskwarrior's annotations).
+public struct Annotation: Hashable, Sendable {
+    public var entry: Instant
+    public var text: String
+
+    public init(entry: Instant, text: String) {
+        self.entry = entry
+        self.text = text
+    }
+}
+
+/// A field kept from an import that navstack has no field of its own for (a Taskwarrior
+/// UDA, a todo.txt `key:value`), its text exactly as it came.
+public struct CustomField: Hashable, Sendable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The rules for the words a task's attributes hold.
+public enum TaskWords {
+    /// The longest tag, project or custom field name, in characters.
+    public static let nameCharacters = 64
+    /// How many tags, dependencies, annotations or custom fields a task holds at most.
+    public static let itemsPerTask = 200
+
+    /// A tag: letters, digits, `-` and `_`, at most ``nameCharacters``.
+    public static func isTag(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= nameCharacters
+            && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_" }
+    }
+
+    /// A project: tag words joined by dots (`home.garden`), no empty part.
+    public static func isProject(_ text: String) -> Bool {
+        text.count <= nameCharacters && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { isTag(String($0)) }
+    }
+
+    /// Tags as a task keeps them: one of each regardless of case (the first typed wins),
+    /// sorted without case, then by bytes.
+    public static func tagSet(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        var kept: [String] = []
+        for tag in tags where seen.insert(tag.lowercased()).inserted { kept.append(tag) }
+        return kept.sorted(by: tagOrder)
+    }
+
+    /// The order of a tag set: without case, then by bytes.
+    public static func tagOrder(_ a: String, _ b: String) -> Bool {
+        let (la, lb) = (a.lowercased(), b.lowercased())
+        return la != lb ? la.utf8.lexicographicallyPrecedes(lb.utf8) : a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// Whether a project is `filter` or one of its sub-projects (`home` matches
+    /// `home.garden`), without case.
+    public static func project(_ project: String, isWithin filter: String) -> Bool {
+        let (p, f) = (project.lowercased(), filter.lowercased())
+        return p == f || p.hasPrefix(f + ".")
+    }
+}
+
+/// The stamps a store keeps on every task: when it was made, last changed, and done.
+public struct TaskStamps: Hashable, Sendable {
+    public var created: Instant?
+    public var modified: Instant?
+    /// When `done` last became true; `nil` while it is open.
+    public var completed: Instant?
+
+    public init(created: Instant? = nil, modified: Instant? = nil, completed: Instant? = nil) {
+        self.created = created
+        self.modified = modified
+        self.completed = completed
+    }
+}
+
+/// What "now" is and the zone dates are typed and shown in: the real clock, or the one
+/// `NAVSTACK_NOW` fixes for a whole process (so every screen comes out the same).
+public struct TaskClock: Sendable {
+    public var zone: Zone
+    public var fixedNow: Instant?
+
+    public init(zone: Zone = .utc, fixedNow: Instant? = nil) {
+        self.zone = zone
+        self.fixedNow = fixedNow
+    }
+
+    /// The instant now.
+    public func now() -> Instant {
+        fixedNow ?? Instant.current()
+    }
+}
+
+extension TaskClock {
+    /// The instant a DATE typed in `language` names now (``DateExpression``), or the one
+    /// error that lists the forms a DATE takes.
+    public func instant(typed text: String, language: Language) throws(NavError) -> Instant {
+        guard let expression = try? DateExpression.parse(text, language: DateLanguage(rawValue: language.rawValue) ?? .en) else {
+            throw .badDate(text.escapedForDisplay)
+        }
+        return expression.instant(now: now(), zone: zone)
+    }
+}
+
+/// `add TITLE` with Taskwarrior's attributes among its words: `due:DATE`,
+/// `scheduled:DATE`, `wait:DATE`, `until:DATE`, `recur:RULE`, `priority:H` (`pri:`),
+/// `project:NAME` (`pro:`), `+TAG`; a word that starts with `\` is the rest of it,
+/// literally (`\+1`).
+public enum AddLine {
+    /// The fields of the task `add` makes from its words. A line with no attribute keeps
+    /// its title exactly as typed; one with some has its other words joined by one space.
+    public static func fields(_ line: String, clock: TaskClock, language: Language) throws(NavError) -> DraftFields {
+        let words = line.split(whereSeparator: \.isWhitespace)
+        guard words.contains(where: { isAttribute($0) || $0.first == "\\" }) else { return DraftFields(title: line) }
+        var fields = DraftFields()
+        var title: [Substring] = []
+        for word in words {
+            if word.first == "\\", word.count > 1, isAttribute(word.dropFirst()) {
+                title.append(word.dropFirst())
+                continue
+            }
+            guard isAttribute(word) else {
+                title.append(word)
+                continue
+            }
+            if word.first == "+" {
+                fields.tags = TaskWords.tagSet(fields.tags + [String(word.dropFirst())])
+                continue
+            }
+            let colon = word.firstIndex(of: ":")!
+            let value = String(word[word.index(after: colon)...])
+            switch word[..<colon].lowercased() {
+            case "due": fields.due = try clock.instant(typed: value, language: language)
+            case "scheduled": fields.scheduled = try clock.instant(typed: value, language: language)
+            case "wait": fields.wait = try clock.instant(typed: value, language: language)
+            case "until": fields.until = try clock.instant(typed: value, language: language)
+            case "recur":
+                guard let rule = RecurRule.normalized(value) else { throw .badRule(value.escapedForDisplay) }
+                fields.recur = rule
+            case "priority", "pri":
+                guard let priority = Priority(letter: value) else { throw .badPriority(value.escapedForDisplay) }
+                fields.priority = priority
+            default:
+                guard TaskWords.isProject(value) else { throw .badProject(value.escapedForDisplay) }
+                fields.project = value
+            }
+        }
+        fields.title = title.joined(separator: " ")
+        return fields
+    }
+
+    static let names: Set<String> = ["due", "scheduled", "wait", "until", "recur", "priority", "pri", "project", "pro"]
+
+    /// `+TAG`, or `NAME:VALUE` with one of the attributes' names.
+    static func isAttribute(_ word: Substring) -> Bool {
+        if word.first == "+" { return TaskWords.isTag(String(word.dropFirst())) }
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        return names.contains(word[..<colon].lowercased())
+    }
+}
