@@ -1,5 +1,7 @@
 import NavStackBytes
 import NavStackCore
+import NavStackSync
+import NavStackTime
 
 #if canImport(Glibc)
     import Glibc
@@ -11,11 +13,17 @@ import NavStackCore
 public struct ImportRecord: Equatable, Sendable {
     public var fields: DraftFields
     public var uuid: String?
+    /// When it was made, changed and done, as the record says (navstack's own export).
+    public var stamps = TaskStamps()
 
     public init(_ fields: DraftFields, uuid: String? = nil) {
         self.fields = fields
         self.uuid = uuid
     }
+
+    /// Whether it holds more than a title, notes and done: what the import writes after
+    /// its rows.
+    var hasMore: Bool { !fields.hasSameAttributes(as: DraftFields()) || stamps != TaskStamps() }
 }
 
 /// What an import reads: its records, numbered from 0 in document order (a nested record
@@ -214,6 +222,8 @@ struct ImportParser {
         var done: Bool??
         var uuid: String??
         var given: ImportParent?
+        var more = DraftFields()
+        var stamps = TaskStamps()
         reader.skipBlanks()
         if reader.peek == UInt8(ascii: "}") {
             reader.index += 1
@@ -231,7 +241,24 @@ struct ImportParser {
                 case "uuid": uuid = .some(try optionalString(key, depth: depth))
                 case "parent" where parent == nil: given = try parentValue(depth: depth)
                 case "subtasks": try subtasks(depth: depth, of: number)
-                default: try skipValue(depth: depth)
+                case "created", "modified", "completed":
+                    guard let text = try optionalString(key, depth: depth) else { break }
+                    guard let instant = Instant(iso8601: text) else { throw .problem(.wrongType(key)) }
+                    switch key {
+                    case "created": stamps.created = instant
+                    case "modified": stamps.modified = instant
+                    default: stamps.completed = instant
+                    }
+                default:
+                    // A field of the detail's JSON (`due`, `tags`, `annotations` …), read
+                    // whole and held to what the app takes; anything else is skipped.
+                    let start = reader.index
+                    try skipValue(depth: depth)
+                    guard let field = TaskField(rawValue: key), Self.attributeFields.contains(field) else { break }
+                    guard let value = JSONValue(parsing: reader.bytes.string(start..<reader.index)),
+                        let read = FieldValue(field, json: value), SyncValues.takes(read, as: field)
+                    else { throw .problem(.wrongType(key)) }
+                    more[field] = read
                 }
                 reader.skipBlanks()
                 if reader.peek == UInt8(ascii: "}") { reader.index += 1; break }
@@ -256,7 +283,12 @@ struct ImportParser {
         } else if let given {
             parents[number] = given
         }
-        return ImportRecord(DraftFields(title: trimmed, notes: text, done: (done ?? nil) ?? false), uuid: kept)
+        more.title = trimmed
+        more.notes = text
+        more.done = (done ?? nil) ?? false
+        var record = ImportRecord(more, uuid: kept)
+        record.stamps = stamps
+        return record
     }
 
     /// The records of a `subtasks` array (or none for null), each nested in record
@@ -327,14 +359,18 @@ struct ImportParser {
             let count = text.count
             guard count <= limit else { throw .problem(.tooLong(field, count: count, limit: limit)) }
         }
-        // Printable ASCII and tabs need no more checks.
-        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09) }) else { return }
-        if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" }) {
+        // Printable ASCII and tabs need no more checks; notes may hold several lines.
+        let lines = field == .notes
+        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09 || lines && $0 == 0x0A) }) else { return }
+        if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" && !(lines && $0 == "\n") }) {
             throw .problem(.controlCharacter(field, bad))
         }
     }
 
     // MARK: - The reader's pieces, their failures as stops
+
+    /// The fields beyond the title, the notes and `done` a record may hold.
+    static let attributeFields = Set(TaskField.allCases.dropFirst(3))
 
     /// The keys a record has, quoted, and their names.
     private static let knownKeys: [(quoted: StaticString, name: String)] = [

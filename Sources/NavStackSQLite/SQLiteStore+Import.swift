@@ -143,8 +143,9 @@ extension SQLiteStore {
             // Rows go in batches of 500 a statement (the rest one by one), bound through
             // SQLite's own API: this loop runs a million times for a large import.
             let batch = 500
-            let row = "(?, ?, ?, ?, ?, ?)"
-            let insert = "INSERT INTO task (profile_id, position, title, notes, done, uuid) VALUES "
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            let insert = "INSERT INTO task (profile_id, position, title, notes, done, uuid, created, modified, completed) VALUES "
+            let now = db.now.secondsSinceEpoch
             let many = try db.prepare(insert + Array(repeating: row, count: batch).joined(separator: ", "))
             let one = try db.prepare(insert + row)
             var done = 0
@@ -161,7 +162,7 @@ extension SQLiteStore {
                 for offset in 0..<rows {
                     // Each record's fields are read where they are, never copied.
                     let number = index + offset
-                    let column = Int32(offset * 6 + 1)
+                    let column = Int32(offset * 9 + 1)
                     sqlite3_bind_int64(handle, column, profileID)
                     sqlite3_bind_int64(handle, column + 1, Int64(bottom + 1 + number))
                     _ = records[number].fields.title.bindCopied(to: handle, at: column + 2)
@@ -175,6 +176,14 @@ extension SQLiteStore {
                             sqlite3_bind_text(handle, column + 5, $0, Int32($1), nil)
                         }
                     }
+                    let stamps = records[number].stamps
+                    sqlite3_bind_int64(handle, column + 6, stamps.created?.secondsSinceEpoch ?? now)
+                    sqlite3_bind_int64(handle, column + 7, stamps.modified?.secondsSinceEpoch ?? now)
+                    if isDone {
+                        sqlite3_bind_int64(handle, column + 8, stamps.completed?.secondsSinceEpoch ?? now)
+                    } else {
+                        sqlite3_bind_null(handle, column + 8)
+                    }
                     if isDone { done += 1 }
                 }
                 try db.check(sqlite3_step(handle), done: true)
@@ -182,12 +191,29 @@ extension SQLiteStore {
                 first = first ?? db.lastInsertedRowID - Int64(rows - 1)
                 index += rows
             }
+            try Self.writeAttributes(db, records, first: Int(first ?? 0))
             // Every record at the top of the list.
             let counts = SubtaskCounts(done: done, total: records.count)
             try recordImport(
                 db, user, profile: profileID, all: counts, top: counts, bottom: bottom,
                 first: Int(first ?? 0), last: Int(db.lastInsertedRowID))
             return records.count
+        }
+    }
+
+    /// Writes what the records hold beyond a title, notes and done to the rows just
+    /// inserted for them (ids from `first`, in order): few records of most imports have
+    /// any, and the rows of the others stay as the fast insert made them.
+    private static func writeAttributes(_ db: Connection, _ records: [ImportRecord], first: Int) throws {
+        guard records.contains(where: \.hasMore) else { return }
+        let update = try db.prepare("UPDATE task SET \(attributeAssignments) WHERE id = ?")
+        let now = db.now
+        for (index, record) in records.enumerated() where record.hasMore {
+            var stamps = record.stamps
+            stamps.created = stamps.created ?? now
+            stamps.modified = stamps.modified ?? now
+            stamps.completed = record.fields.done ? stamps.completed ?? now : nil
+            try update.run(attributeArguments(record.fields, stamps) + [first + index])
         }
     }
 
@@ -239,9 +265,10 @@ extension SQLiteStore {
             ) { $0.int(0) } ?? 1
         let insert = try db.prepare(
             """
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, parent, subtasks, subtasks_done)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, parent, subtasks, subtasks_done, created, modified, completed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let now = db.now
         var done = 0
         var roots = SubtaskCounts()
         var underStored: [Int: SubtaskCounts] = [:]
@@ -265,8 +292,11 @@ extension SQLiteStore {
             try insert.run([
                 first + index, profile, bottom + 1 + index, fields.title, fields.notes, fields.done,
                 record.uuid ?? uuids.make(), parent, counts.total, counts.done,
+                (record.stamps.created ?? now).secondsSinceEpoch, (record.stamps.modified ?? now).secondsSinceEpoch,
+                fields.done ? (record.stamps.completed ?? now).secondsSinceEpoch : nil,
             ])
         }
+        try Self.writeAttributes(db, records, first: first)
         for (parent, counts) in underStored.sorted(by: { $0.key < $1.key }) {
             try Self.countSubtask(db, user, parent: parent, total: counts.total, done: counts.done)
         }
@@ -309,9 +339,16 @@ extension SQLiteStore {
         }
     }
 
-    /// A task's record, without its closing brace unless `closed`.
+    /// A task's record, without its closing brace unless `closed`: every field, as the
+    /// detail's JSON has them.
     private static func json(_ task: TaskItem, closed: Bool) -> String {
-        "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done),\"parent\":\(task.parent.map(String.init) ?? "null")"
-            + (closed ? "}" : "")
+        var json = JSONWriter()
+        json.object { json in
+            TaskJSON.attributes(of: task, into: &json, whole: true)
+        }
+        let attributes = json.text.dropFirst().dropLast()
+        return
+            "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done),\"parent\":\(task.parent.map(String.init) ?? "null")"
+            + "," + attributes + (closed ? "}" : "")
     }
 }

@@ -16,6 +16,8 @@ struct SavedSession: Equatable {
     var sheet: String?
     var drafts: [SavedDraft]
     var filter: String
+    /// The filter's terms as a link's query has them (`tag=home&due=week`), "" for none.
+    var terms: String
     var search: String?
     var page: Int
 
@@ -28,6 +30,7 @@ struct SavedSession: Equatable {
             SavedDraft(owner: owner.description, fields: draft.fields, original: draft.original, uuid: draft.uuid)
         }.sorted { $0.owner < $1.owner }
         filter = session.list.filter.rawValue
+        terms = DeepLink.list(ListState(terms: session.list.terms)).url.split(separator: "?").dropFirst().joined()
         search = session.list.search
         page = session.list.page
     }
@@ -52,7 +55,12 @@ struct SavedSession: Equatable {
             draft.fields = saved.fields
             session.drafts[owner] = draft
         }
-        session.list = ListState(filter: filter, search: search, page: max(1, page))
+        var list = ListState(filter: filter, search: search, page: max(1, page))
+        if !terms.isEmpty {
+            guard case .list(let state)? = try? DeepLink(parsing: "navstack://tasks?" + terms) else { return nil }
+            list.terms = state.terms
+        }
+        session.list = list
         return session
     }
 }
@@ -86,6 +94,7 @@ extension SavedSession {
                 }
             }
             json.key("filter"); json.string(filter)
+            if !terms.isEmpty { json.key("terms"); json.string(terms) }
             if let search { json.key("search"); json.string(search) }
             json.key("page"); json.number(page)
         }
@@ -103,6 +112,7 @@ extension SavedSession {
         self.account = account
         sheet = value["sheet"]?.string
         self.filter = filter
+        terms = value["terms"]?.string ?? ""
         search = value["search"]?.string
         self.page = page
         self.drafts = []

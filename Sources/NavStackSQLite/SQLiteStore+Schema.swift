@@ -361,6 +361,7 @@ extension SQLiteStore {
             ALTER TABLE undone_task ADD COLUMN completed INTEGER;
             CREATE INDEX task_by_due ON task(profile_id, due) WHERE due IS NOT NULL;
             CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
+            CREATE INDEX task_by_wait ON task(profile_id, wait) WHERE wait IS NOT NULL;
             ALTER TABLE sync_register ADD COLUMN more TEXT NOT NULL DEFAULT '';
             """
         ),
@@ -416,6 +417,7 @@ extension SQLiteStore {
         CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
         CREATE INDEX task_by_due ON task(profile_id, due) WHERE due IS NOT NULL;
         CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
+        CREATE INDEX task_by_wait ON task(profile_id, wait) WHERE wait IS NOT NULL;
         CREATE TABLE session (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             user TEXT REFERENCES profile(name) ON DELETE SET NULL,

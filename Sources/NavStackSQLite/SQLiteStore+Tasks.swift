@@ -47,7 +47,10 @@ extension SQLiteStore {
 
     public func count(_ user: String, _ query: ListQuery) throws -> Int {
         try cached(cache.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
-            guard query.search != nil else {
+            // The profile's counters answer a list without search or terms, while no task
+            // is waiting (when waiting ones are hidden): a look at one index.
+            let plain = query.search == nil && query.terms.isEmpty && query.filter != .waiting
+            if try plain && (!query.hidesWaiting || !Self.anyWaiting(db, user, at: query.now)) {
                 let counters: (total: Int, done: Int)
                 switch query.scope {
                 case .top: counters = try Self.counters(db, user, "roots, roots_done")
@@ -60,9 +63,9 @@ extension SQLiteStore {
                         ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
                 }
                 switch query.filter {
-                case .all: return counters.total
+                case .all, .every: return counters.total
                 case .open: return counters.total - counters.done
-                case .done: return counters.done
+                case .done, .waiting: return counters.done
                 }
             }
             let (clause, arguments) = Self.whereClause(query, user)
@@ -253,11 +256,48 @@ extension SQLiteStore {
             arguments.append(id)
         case .everywhere: break
         }
+        let now = query.now.secondsSinceEpoch
         switch query.filter {
-        case .all: break
-        case .open, .done:
-            sql += " AND done = ?"
-            arguments.append(query.filter == .done)
+        case .all:
+            sql += " AND (done OR wait IS NULL OR wait <= ?)"
+            arguments.append(now)
+        case .open:
+            sql += " AND done = 0 AND (wait IS NULL OR wait <= ?)"
+            arguments.append(now)
+        case .done:
+            sql += " AND done = 1"
+        case .waiting:
+            sql += " AND done = 0 AND wait > ?"
+            arguments.append(now)
+        case .every:
+            break
+        }
+        if let tag = query.terms.tag {
+            sql += " AND tags != '' AND navstack_has_tag(tags, ?)"
+            arguments.append(tag)
+        }
+        if let project = query.terms.project {
+            sql += " AND project IS NOT NULL AND navstack_in_project(project, ?)"
+            arguments.append(project)
+        }
+        if let priority = query.terms.priority {
+            sql += " AND priority = ?"
+            arguments.append(priority.rawValue)
+        }
+        switch query.terms.due {
+        case nil: break
+        case .none?: sql += " AND due IS NULL"
+        case .any?: sql += " AND due IS NOT NULL"
+        default:
+            sql += " AND due IS NOT NULL"
+            if let from = query.dueFrom {
+                sql += " AND due >= ?"
+                arguments.append(from.secondsSinceEpoch)
+            }
+            if let before = query.dueBefore {
+                sql += " AND due < ?"
+                arguments.append(before.secondsSinceEpoch)
+            }
         }
         if let search = query.search {
             // The annotations' texts too (not their instants nor JSON's own words).
@@ -269,6 +309,13 @@ extension SQLiteStore {
                 """
         }
         return (sql, arguments)
+    }
+
+    /// Whether the profile has an open task whose `wait` is after `now`.
+    static func anyWaiting(_ db: Connection, _ user: String, at now: Instant) throws -> Bool {
+        try db.first(
+            "SELECT 1 FROM task WHERE profile_id = \(profileID) AND wait > ? AND done = 0 LIMIT 1", [user, now.secondsSinceEpoch]
+        ) { _ in true } ?? false
     }
 
     /// A profile's counts of all its tasks (or of the columns named).

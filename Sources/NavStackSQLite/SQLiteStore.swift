@@ -177,6 +177,32 @@ public final class SQLiteStore: TaskStore {
                     }
                     sqlite3_result_int(context, ListQuery.matches(title: text(0), notes: text(1), search: text(2)) ? 1 : 0)
                 }, nil, nil, nil))
+        // `navstack_has_tag(tags, tag)`: the tags (words joined by a space) hold the tag,
+        // without case as Swift folds it (SQLite's `lower` folds ASCII alone).
+        try db.check(
+            sqlite3_create_function_v2(
+                db.handle, "navstack_has_tag", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                { context, _, values in
+                    func text(_ index: Int) -> String {
+                        guard let value = values?[index] else { return "" }
+                        return String(decodingC: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
+                    }
+                    let tag = text(1).lowercased()
+                    let found = text(0).split(separator: " ").contains { $0.lowercased() == tag }
+                    sqlite3_result_int(context, found ? 1 : 0)
+                }, nil, nil, nil))
+        // `navstack_in_project(project, filter)`: the project is the filter's or one of
+        // its sub-projects, without case.
+        try db.check(
+            sqlite3_create_function_v2(
+                db.handle, "navstack_in_project", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                { context, _, values in
+                    func text(_ index: Int) -> String {
+                        guard let value = values?[index] else { return "" }
+                        return String(decodingC: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
+                    }
+                    sqlite3_result_int(context, TaskWords.project(text(0), isWithin: text(1)) ? 1 : 0)
+                }, nil, nil, nil))
     }
 
     /// A SQLite failure as a store error that says what to do, SQLite's facts kept.

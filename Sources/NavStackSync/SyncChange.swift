@@ -144,9 +144,10 @@ public enum SyncValues {
         !text.isBlank && isText(text, limit: Limits.titleCharacters)
     }
 
-    /// Notes: at most ``Limits/notesCharacters`` characters, nothing a terminal would act on.
+    /// Notes: at most ``Limits/notesCharacters`` characters, which may be several lines,
+    /// nothing else a terminal would act on.
     public static func isNotes(_ text: String) -> Bool {
-        isText(text, limit: Limits.notesCharacters)
+        isText(text, limit: Limits.notesCharacters, lines: true)
     }
 
     /// Whether a value of one of the fields beyond the title, the notes and `done` is one
@@ -172,9 +173,9 @@ public enum SyncValues {
 
     /// Within one line's bytes and `limit` characters, with no character unsafe to show
     /// but a tab: what an import takes.
-    private static func isText(_ text: String, limit: Int) -> Bool {
+    private static func isText(_ text: String, limit: Int, lines: Bool = false) -> Bool {
         let bytes = text.utf8.count
         guard bytes < Limits.lineBytes, bytes <= limit || text.count <= limit else { return false }
-        return !text.unicodeScalars.contains { $0.needsEscapeForDisplay && $0 != "\t" }
+        return !text.unicodeScalars.contains { $0.needsEscapeForDisplay && $0 != "\t" && !(lines && $0 == "\n") }
     }
 }

@@ -77,4 +77,13 @@ extension String {
     var withoutUUIDs: String {
         replacingOccurrences(of: #""uuid":"[0-9a-f-]{36}""#, with: #""uuid":"…""#, options: .regularExpression)
     }
+
+    /// An export's records without the fields none of them sets (dates, tags … none, the
+    /// stamps of the tests' clock): what its first fields look like.
+    var withoutUnsetFields: String {
+        replacingOccurrences(
+            of: #","due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":\[\],"#
+                + #""created":"[^"]*","modified":"[^"]*","completed":(null|"[^"]*"),"annotations":\[\],"depends":\[\],"fields":\{\}"#,
+            with: "", options: .regularExpression)
+    }
 }

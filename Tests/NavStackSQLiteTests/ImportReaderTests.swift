@@ -75,7 +75,8 @@ final class ImportReaderTests: XCTestCase {
     func testTitlesAndNotesCarryOnlyWhatACommandLineCould() {
         XCTAssertEqual(error(#"[{"title":"a\u001b[31mred"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\u{1B}")))
         XCTAssertEqual(error(#"[{"title":"a\nb"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\n")))
-        XCTAssertEqual(error(#"[{"title":"ok"},{"title":"b","notes":"one\ntwo"}]"#), .badRecord(index: 1, .controlCharacter(.notes, "\n")))
+        XCTAssertEqual(error(#"[{"title":"ok"},{"title":"b","notes":"one\rtwo"}]"#), .badRecord(index: 1, .controlCharacter(.notes, "\r")))
+        XCTAssertEqual(try parse(#"[{"title":"b","notes":"one\ntwo"}]"#).first?.notes, "one\ntwo", "notes may hold several lines")
         XCTAssertEqual(error(#"[{"title":"a\u202eb"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\u{202E}")))
         XCTAssertEqual(error(#"[{"title":"a\u0085b"}]"#), .badRecord(index: 0, .controlCharacter(.title, "\u{85}")))
         XCTAssertEqual(

@@ -214,7 +214,7 @@ final class SQLiteStoreTests: XCTestCase {
 
     func testImportReadsEveryJSONForm() throws {
         let text = #"""
-            [ {"title": "a\"b\\c\u00e9\ud83d\ude00\t", "notes": null, "done": null, "id": 7, "tags": ["x", {"y": [1.5e3, -2, true]}]},
+            [ {"title": "a\"b\\c\u00e9\ud83d\ude00\t", "notes": null, "done": null, "id": 7, "labels": ["x", {"y": [1.5e3, -2, true]}]},
               {"done": true, "title": "  padded  ", "notes": "n/\/"} ]
             """#
         XCTAssertEqual(
@@ -296,7 +296,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(tasks?.first?["title"] as? String, "Top \"quoted\"")
         XCTAssertTrue(
             text.hasPrefix(
-                #"[\#n{"id":4,"uuid":"\#(try XCTUnwrap(try store.task("ana", id: 4)).uuid)","title":"Top \"quoted\"","notes":"","done":false,"parent":null},\#n"#
+                #"[\#n{"id":4,"uuid":"\#(try XCTUnwrap(try store.task("ana", id: 4)).uuid)","title":"Top \"quoted\"","notes":"","done":false,"parent":null,"due":null,"#
             ), text)
     }
 
@@ -513,7 +513,8 @@ final class SQLiteStoreTests: XCTestCase {
     func testAPageOfAnyListIsReadInOrderFromTheIndex() throws {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: true)
-        let queries = ListFilter.allCases.flatMap { filter in
+        // Waiting tasks are few: they are read by the index of `wait`, then sorted.
+        let queries = ListFilter.allCases.filter { $0 != .waiting }.flatMap { filter in
             [
                 ListQuery(filter: filter), ListQuery(filter: filter, search: "a"),
                 {

@@ -38,7 +38,9 @@ final class TaskFieldsStoreTests: XCTestCase {
         XCTAssertEqual(added.fields, everything)
         XCTAssertEqual(try store.task(user, id: added.id)?.fields, everything)
         XCTAssertEqual(try store.task(user, uuid: added.uuid)?.fields, everything)
-        XCTAssertEqual(try store.page(user, ListQuery(), offset: 0, limit: 10).first?.fields, everything)
+        XCTAssertEqual(try store.page(user, ListQuery(filter: .every), offset: 0, limit: 10).first?.fields, everything)
+        XCTAssertEqual(
+            try store.page(user, ListQuery(clock: store.clock), offset: 0, limit: 10), [], "waiting until the 29th: hidden by default")
         let stamps = try XCTUnwrap(store.task(user, id: added.id)?.stamps)
         XCTAssertEqual(stamps, TaskStamps(created: instant("2026-11-27T09:00:00Z"), modified: instant("2026-11-27T09:00:00Z")))
     }
@@ -74,6 +76,36 @@ final class TaskFieldsStoreTests: XCTestCase {
             XCTAssertEqual(try store.task(user, id: task.id)?.fields[field], everything[field], "\(field) redone")
         }
         XCTAssertEqual(try store.task(user, id: task.id)?.fields, DraftFields(title: "T").with(everything, beyondTheFirst: true))
+    }
+
+    /// navstack's own export, imported into another store, gives every field and stamp
+    /// back, at the top of the list and under a parent alike.
+    func testTheExportImportsBackWithoutLoss() throws {
+        let store = try store()
+        store.clock.fixedNow = instant("2026-11-20T08:00:00Z")
+        let top = try store.insertAtTop(user, everything, under: nil, as: .add)
+        var child = everything
+        child.title = "Child"
+        child.done = true
+        let under = try store.insertAtTop(user, child, under: top.id, as: .add)
+        var text = ""
+        try store.exportTasks(user: user) { text += $0 }
+        let other = try self.store(at: "2026-12-24T00:00:00Z")
+        XCTAssertEqual(try other.importTasks(try SQLiteStore.parseImport(Array(text.utf8)), user: user), 2)
+        for original in [top, under] {
+            let read = try XCTUnwrap(other.task(user, uuid: original.uuid))
+            XCTAssertEqual(read.fields, original.fields, original.title)
+            XCTAssertEqual(read.stamps, try store.task(user, id: original.id)?.stamps, original.title)
+        }
+        // A flat file (no subtasks) goes through the batched insert: the same.
+        let single = try self.store(at: "2026-11-20T08:00:00Z")
+        let alone = try single.insertAtTop(user, everything, under: nil, as: .add)
+        var flatText = ""
+        try single.exportTasks(user: user) { flatText += $0 }
+        let flat = try self.store(at: "2026-12-24T00:00:00Z")
+        XCTAssertEqual(try flat.importTasks(try SQLiteStore.parseImport(Array(flatText.utf8)), user: user), 1)
+        XCTAssertEqual(try flat.task(user, uuid: alone.uuid)?.fields, everything)
+        XCTAssertEqual(try flat.task(user, uuid: alone.uuid)?.stamps.created, instant("2026-11-20T08:00:00Z"))
     }
 
     func testADeletedTaskComesBackWholeWithUndo() throws {

@@ -22,7 +22,8 @@ public enum Command: Equatable, Hashable, Sendable {
     case delete(row: Int?)
     /// Make row N a subtask of a task, or a task at the top of the list.
     case move(row: Int, to: MoveTarget)
-    case filter(ListFilter)
+    /// A status and the terms beyond it (`filter tag:home`: open tasks tagged home).
+    case filter(ListFilter, ListTerms)
     case find(String?)
     case next, prev
     case page(Int)
@@ -278,9 +279,8 @@ extension Command {
             let row = try Self.number(String(text[..<end]), for: word)
             self = .move(row: row, to: target.lowercased() == "top" ? .top : .task(try Self.number(target, for: word)))
         case .filter:
-            let name = try required()
-            guard let filter = ListFilter(rawValue: name.lowercased()) else { throw .badChoice(word, name.escapedForDisplay) }
-            self = .filter(filter)
+            let (filter, terms) = try Self.filter(try required())
+            self = .filter(filter, terms)
         case .find: self = .find(arg)
         case .next: try none(); self = .next
         case .prev: try none(); self = .prev
@@ -323,6 +323,41 @@ extension Command {
         case .yes: try none(); self = .yes
         case .no: try none(); self = .no
         }
+    }
+
+    /// `filter TERM…`: a status (`open` when none is given) and the terms `tag:NAME`,
+    /// `project:NAME`, `priority:H|M|L`, `due:overdue|today|week|any|none`, each once.
+    static func filter(_ text: String) throws(NavError) -> (ListFilter, ListTerms) {
+        var status: ListFilter?
+        var terms = ListTerms()
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            let bad = NavError.badFilterTerm(String(word).escapedForDisplay)
+            if let named = ListFilter(word: word.lowercased()) {
+                guard status == nil else { throw bad }
+                status = named
+                continue
+            }
+            // A word that is no term is a status mistyped.
+            guard let colon = word.firstIndex(of: ":") else { throw .badChoice(.filter, String(word).escapedForDisplay) }
+            let value = String(word[word.index(after: colon)...])
+            switch word[..<colon].lowercased() {
+            case "tag":
+                guard terms.tag == nil, TaskWords.isTag(value) else { throw bad }
+                terms.tag = value
+            case "project", "pro":
+                guard terms.project == nil, TaskWords.isProject(value) else { throw bad }
+                terms.project = value
+            case "priority", "pri":
+                guard terms.priority == nil, let priority = Priority(letter: value) else { throw bad }
+                terms.priority = priority
+            case "due":
+                guard terms.due == nil, let due = DueTerm(rawValue: value.lowercased()) else { throw bad }
+                terms.due = due
+            default:
+                throw bad
+            }
+        }
+        return (status ?? .open, terms)
     }
 
     /// What follows a leading keyword (`to` in `back to 4`), trimmed; `nil` when the text

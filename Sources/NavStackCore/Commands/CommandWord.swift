@@ -40,7 +40,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .toggle: "toggle [N]"
         case .delete: "delete [N]"
         case .move: "move N to ID|top"
-        case .filter: "filter all|open|done"
+        case .filter: "filter all|open|done|waiting [TERM…]"
         case .find: "find [TEXT]"
         case .next: "next"
         case .prev: "prev"

@@ -23,6 +23,7 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case badTag(String)
     case badProject(String)
     case badRule(String)
+    case badFilterTerm(String)
 
     // The screen
     case notAvailable(CommandWord, screen: ScreenKind, available: [CommandWord])
@@ -114,6 +115,7 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
         case .badTag(let text): t(.badTag, ("text", text))
         case .badProject(let text): t(.badProject, ("text", text))
         case .badRule(let text): t(.badRecur, ("text", text))
+        case .badFilterTerm(let text): t(.badFilterTerm, ("text", text))
         case .badChoice(let word, let text):
             t(.badChoice, ("text", text), ("choices", word.choices), ("usage", word.usage))
         case .textTooLong(let field, let count, let limit):
@@ -221,7 +223,7 @@ extension CommandWord {
     var choices: String {
         switch self {
         case .tab: "tasks, account"
-        case .filter: "all, open, done"
+        case .filter: "all, open, done, waiting"
         case .done: "on, off"
         default: usage
         }

@@ -473,5 +473,9 @@ extension Catalog {
             "'{text}' is not a rule: use daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, a number then d, w, m or y (3d, 2w), or none",
         .listFilterWaiting: "waiting",
         .usageNotAnInstant: "use an ISO 8601 instant such as 2026-11-27T09:00:00Z",
+        .badFilterTerm:
+            "'{text}' is not a filter term: use all, open, done or waiting, and tag:NAME, project:NAME, priority:H|M|L, due:overdue|today|week|any|none, each once",
+        .listFilterWhen: "due: {when}",
+        .listFilterAll: "all, waiting too",
     ]
 }

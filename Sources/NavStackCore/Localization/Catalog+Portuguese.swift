@@ -477,5 +477,9 @@ extension Catalog {
             "'{text}' não é uma regra: use daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, um número e d, w, m ou y (3d, 2w), ou none",
         .listFilterWaiting: "em espera",
         .usageNotAnInstant: "use um instante ISO 8601 como 2026-11-27T09:00:00Z",
+        .badFilterTerm:
+            "'{text}' não é um termo de filtro: use all, open, done ou waiting, e tag:NOME, project:NOME, priority:H|M|L, due:overdue|today|week|any|none, cada um uma vez",
+        .listFilterWhen: "prazo: {when}",
+        .listFilterAll: "todas, em espera também",
     ]
 }

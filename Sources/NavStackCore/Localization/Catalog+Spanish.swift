@@ -475,5 +475,9 @@ extension Catalog {
             "'{text}' no es una regla: usa daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, un número y d, w, m o y (3d, 2w), o none",
         .listFilterWaiting: "en espera",
         .usageNotAnInstant: "usa un instante ISO 8601 como 2026-11-27T09:00:00Z",
+        .badFilterTerm:
+            "'{text}' no es un término de filtro: usa all, open, done o waiting, y tag:NOMBRE, project:NOMBRE, priority:H|M|L, due:overdue|today|week|any|none, cada uno una vez",
+        .listFilterWhen: "vence: {when}",
+        .listFilterAll: "todas, en espera también",
     ]
 }

@@ -410,6 +410,9 @@ extension Phrase {
         case .badRecur: 399
         case .listFilterWaiting: 400
         case .usageNotAnInstant: 401
+        case .badFilterTerm: 402
+        case .listFilterWhen: 403
+        case .listFilterAll: 404
         }
     }
 }

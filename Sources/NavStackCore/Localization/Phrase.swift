@@ -432,4 +432,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case badRecur = "error.badRecur"
     case listFilterWaiting = "list.filterWaiting"
     case usageNotAnInstant = "usage.notAnInstant"
+    case badFilterTerm = "error.badFilterTerm"
+    case listFilterWhen = "list.filterDue"
+    case listFilterAll = "list.filterAll"
 }

@@ -121,7 +121,11 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.
     private static func query(_ state: ListState) -> String {
         var items: [String] = []
-        if state.filter != .all { items.append("filter=" + state.filter.rawValue) }
+        if state.filter != .all { items.append("filter=" + state.filter.word) }
+        if let tag = state.terms.tag { items.append("tag=" + tag.percentEncoded) }
+        if let project = state.terms.project { items.append("project=" + project.percentEncoded) }
+        if let priority = state.terms.priority { items.append("priority=" + priority.rawValue) }
+        if let due = state.terms.due { items.append("due=" + due.rawValue) }
         if let search = state.search { items.append("q=" + search.percentEncoded) }
         if state.page > 1 { items.append("page=\(state.page)") }
         return items.isEmpty ? "" : "?" + items.joined(separator: "&")
@@ -252,8 +256,24 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         case "tasks" where parts.count == 1:
             var state = ListState()
             if let filter = query.removeValue(forKey: "filter") {
-                guard let known = ListFilter(rawValue: filter) else { throw malformed }
+                guard let known = ListFilter(word: filter) else { throw malformed }
                 state.filter = known
+            }
+            if let tag = query.removeValue(forKey: "tag") {
+                guard let decoded = tag.percentDecoded, TaskWords.isTag(decoded) else { throw malformed }
+                state.terms.tag = decoded
+            }
+            if let project = query.removeValue(forKey: "project") {
+                guard let decoded = project.percentDecoded, TaskWords.isProject(decoded) else { throw malformed }
+                state.terms.project = decoded
+            }
+            if let priority = query.removeValue(forKey: "priority") {
+                guard let known = Priority(rawValue: priority) else { throw malformed }
+                state.terms.priority = known
+            }
+            if let due = query.removeValue(forKey: "due") {
+                guard let known = DueTerm(rawValue: due) else { throw malformed }
+                state.terms.due = known
             }
             if let search = query.removeValue(forKey: "q") {
                 guard let decoded = search.percentDecoded, !decoded.isBlank,
@@ -307,7 +327,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// Every link form, for help and for completion.
     public static let forms = [
-        "tasks", "tasks?filter=open&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit", "tasks/new",
+        "tasks", "tasks?filter=open&tag=NAME&project=NAME&priority=H&due=week&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
+        "tasks/new",
         "tasks/ID/new", "account", "account/settings", "account/about",
     ]
 }

@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// The two tabs of the signed-in app; each keeps its own path.
 public enum Tab: String, CaseIterable, Equatable, Hashable, Sendable {
     case tasks
@@ -52,17 +54,77 @@ public enum Sheet: String, Equatable, Hashable, Sendable {
 }
 
 /// Which tasks the list shows.
+///
+/// The list's default, `all`, shows every task but those waiting (a `wait` still ahead);
+/// `filter all` (``every``) shows every task, `filter waiting` only those.
 public enum ListFilter: String, CaseIterable, Equatable, Hashable, Sendable {
+    /// The default: every task but the waiting ones.
     case all
+    /// Open tasks that are not waiting.
     case open
     case done
+    /// Open tasks whose `wait` is still ahead.
+    case waiting
+    /// `filter all`: every task, waiting ones too (typed, linked and shown as `all`).
+    case every
 
-    /// Whether a task passes this filter.
-    public func admits(_ task: TaskItem) -> Bool {
-        switch self {
-        case .all: true
-        case .open: !task.done
-        case .done: task.done
+    /// The word typed, linked and shown: `all` for both ``all`` and ``every``.
+    public var word: String { self == .every ? "all" : rawValue }
+
+    /// The filter a typed word (or a link's) names: `all` is ``every``.
+    public init?(word: String) {
+        switch word {
+        case "all": self = .every
+        case "open", "done", "waiting": self.init(rawValue: word)
+        default: return nil
         }
     }
+
+    /// The words `filter` takes as a status.
+    public static let words = ["all", "open", "done", "waiting"]
+
+    /// Whether a task passes this filter at `now`.
+    public func admits(_ task: TaskItem, at now: Instant) -> Bool {
+        let waiting = !task.done && task.isWaiting(at: now)
+        switch self {
+        case .all: return !waiting
+        case .open: return !task.done && !waiting
+        case .done: return task.done
+        case .waiting: return waiting
+        case .every: return true
+        }
+    }
+}
+
+/// What a list's filter asks of a task's due date.
+public enum DueTerm: String, CaseIterable, Equatable, Hashable, Sendable {
+    /// Due before now.
+    case overdue
+    /// Due today (in the local zone).
+    case today
+    /// Due by the end of this week (overdue ones too).
+    case week
+    /// With a due date.
+    case any
+    /// Without one.
+    case none
+}
+
+/// The terms of a list's filter beyond its status: `tag:NAME`, `project:NAME`,
+/// `priority:H|M|L`, `due:overdue|today|week|any|none`.
+public struct ListTerms: Equatable, Hashable, Sendable {
+    public var tag: String?
+    /// Matches the project and its sub-projects.
+    public var project: String?
+    public var priority: Priority?
+    public var due: DueTerm?
+
+    public init(tag: String? = nil, project: String? = nil, priority: Priority? = nil, due: DueTerm? = nil) {
+        self.tag = tag
+        self.project = project
+        self.priority = priority
+        self.due = due
+    }
+
+    public var isEmpty: Bool { tag == nil && project == nil && priority == nil && due == nil }
 }

@@ -47,7 +47,15 @@ extension Router {
     func argumentCandidates(for word: CommandWord, after before: [String] = [], typed: String = "") -> [String] {
         switch (word, before.count) {
         case (.tab, 0): return Tab.allCases.map(\.rawValue)
-        case (.filter, 0): return ListFilter.allCases.map(\.rawValue)
+        case (.filter, _):
+            if typed.hasPrefix("due:") { return DueTerm.allCases.map { "due:" + $0.rawValue } }
+            if typed.hasPrefix("priority:") { return Priority.allCases.map { "priority:" + $0.rawValue } }
+            return ListFilter.words + ["tag:", "project:", "priority:", "due:"]
+        case (.priority, 0): return Priority.allCases.map(\.rawValue) + ["none"]
+        case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0):
+            return ["today", "tomorrow", "monday", "eow", "eom", "eoy", "+1w", "none"]
+        case (.recur, 0): return RecurRule.named + ["none"]
+        case (.project, 0), (.tag, 0): return ["none"]
         case (.done, 0): return ["on", "off"]
         case (.help, 0): return CommandWord.allCases.map(\.rawValue)
         case (.go, 0): return linkCandidates(typed: typed)

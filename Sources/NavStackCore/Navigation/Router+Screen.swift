@@ -200,7 +200,7 @@ extension Router {
 
     /// The visible page of the list, its page clamped to the pages that exist.
     func listPage(of session: Session) throws(NavError) -> ListPage {
-        let query = session.list.query
+        let query = session.list.query(configuration.clock)
         return try page(
             of: query, total: try storeCall { try store.count(session.user, query) }, asked: session.list.page,
             user: session.user)
@@ -215,7 +215,9 @@ extension Router {
         let offset = (page - 1) * pageSize
         let tasks = total == 0 ? [] : try storeCall { try store.page(user, query, offset: offset, limit: pageSize) }
         let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
-        return ListPage(rows: rows, total: total, filter: query.filter, search: query.search, page: page, pages: pages)
+        var listed = ListPage(rows: rows, total: total, filter: query.filter, search: query.search, page: page, pages: pages)
+        listed.terms = query.terms
+        return listed
     }
 
     /// `help`: the commands of this screen, or one command in detail.

@@ -155,7 +155,8 @@ public struct Router {
     private mutating func remember(_ screen: Screen) {
         guard let session else { return }
         switch screen.content {
-        case .list(let page): shownList = ShownList(user: session.user, query: session.list.query, rows: page.rows)
+        case .list(let page):
+            shownList = ShownList(user: session.user, query: session.list.query(configuration.clock), rows: page.rows)
         case .detail(let task, let page): shownList = ShownList(user: session.user, query: .subtasks(of: task.id), rows: page.rows)
         default: break
         }
@@ -212,7 +213,7 @@ public struct Router {
         let pageSize = configuration.pageSize
         switch showing.kind {
         case .list where session.list.page > 1:
-            let pages = try session.listPages(store: store, pageSize: pageSize)
+            let pages = try session.listPages(store: store, pageSize: pageSize, clock: configuration.clock)
             if session.list.page > pages { self.session?.list.page = pages }
         case .detail, .edit:
             guard !session.isModal, !showing.chain.isEmpty else { return }

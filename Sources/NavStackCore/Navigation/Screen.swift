@@ -17,6 +17,7 @@ public struct ListPage: Equatable, Hashable, Sendable {
     public var rows: [ListRow]
     public var total: Int
     public var filter: ListFilter
+    public var terms = ListTerms()
     public var search: String?
     public var page: Int
     public var pages: Int

@@ -44,7 +44,7 @@ extension Session {
 
         // The list
         case .open(let row):
-            let task = try target(row, on: showing, word: .open, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .open, shown: shown, store: store, pageSize: pageSize, clock: clock)
             // Its chain: the path to here and the task, unless it is a search result
             // from further down.
             if task.parent == showing.task?.id {
@@ -61,11 +61,11 @@ extension Session {
         case .new:
             sheet = .newTask
         case .toggle(let row):
-            let task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .toggle, shown: shown, store: store, pageSize: pageSize, clock: clock)
             // Flipped as stored when the write runs, not as it was read.
             guard try storeCall({ try store.toggle(user, id: task.id) }) != nil else { throw .taskVanished(task.id) }
         case .delete(let row):
-            let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .delete, shown: shown, store: store, pageSize: pageSize, clock: clock)
             let popping = kind == .detail && row == nil
             // A task with subtasks goes only once the question is answered.
             if task.subtasks.total > 0 {
@@ -82,13 +82,13 @@ extension Session {
         case .no:
             confirm = nil
         case .move(let row, let place):
-            let task = try target(row, on: showing, word: .move, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(row, on: showing, word: .move, shown: shown, store: store, pageSize: pageSize, clock: clock)
             let parent: Int? = if case .task(let id) = place { id } else { nil }
             guard try storeCall({ try store.move(user, id: task.id, under: parent) }) != nil else { throw .taskVanished(task.id) }
-        case .filter(let filter):
-            list = ListState(filter: filter, search: list.search)
+        case .filter(let filter, let terms):
+            list = ListState(filter: filter, terms: terms, search: list.search)
         case .find(let text):
-            list = ListState(filter: list.filter, search: text)
+            list = ListState(filter: list.filter, terms: list.terms, search: text)
         case .next, .prev, .page:
             // The list's pages, or the subtasks' of the task shown.
             let subtasks = kind == .detail ? showing.task : nil
@@ -96,7 +96,7 @@ extension Session {
                 if let subtasks {
                     ListPage.pageCount(total: subtasks.subtasks.total, pageSize: pageSize)
                 } else {
-                    try listPages(store: store, pageSize: pageSize)
+                    try listPages(store: store, pageSize: pageSize, clock: clock)
                 }
             let current = min(subtasks.map { subtaskPages[$0.id] ?? 1 } ?? list.page, pages)
             let next: Int
@@ -141,7 +141,7 @@ extension Session {
             try editDraft { $0.tags = change.applied(to: $0.tags) }
         case .annotate(let text):
             guard !text.isBlank else { throw .missingArgument(.annotate) }
-            let task = try target(nil, on: showing, word: .annotate, shown: shown, store: store, pageSize: pageSize)
+            let task = try target(nil, on: showing, word: .annotate, shown: shown, store: store, pageSize: pageSize, clock: clock)
             var fields = task.fields
             fields.annotations.append(Annotation(entry: clock.now(), text: text))
             guard try storeCall({ try store.write(user, id: task.id, [.annotations], from: fields, as: .save) }) != nil else {
@@ -224,11 +224,11 @@ extension Session {
     /// on its detail screen.
     private func target(
         _ row: Int?, on showing: Showing, word: CommandWord, shown: ShownList?,
-        store: any TaskStore, pageSize: Int
+        store: any TaskStore, pageSize: Int, clock: TaskClock
     ) throws(NavError) -> TaskItem {
         switch (showing.kind, row) {
         case (.list, let row?):
-            return try task(atRow: row, by: word, in: list.query, shown: shown, store: store, pageSize: pageSize)
+            return try task(atRow: row, by: word, in: list.query(clock), shown: shown, store: store, pageSize: pageSize)
         case (.detail, let row?):
             return try task(atRow: row, by: word, in: .subtasks(of: showing.task?.id ?? 0), shown: shown, store: store, pageSize: pageSize)
         case (.list, nil):
@@ -276,8 +276,8 @@ extension Session {
     }
 
     /// How many pages the list has.
-    func listPages(store: any TaskStore, pageSize: Int) throws(NavError) -> Int {
-        let query = list.query
+    func listPages(store: any TaskStore, pageSize: Int, clock: TaskClock) throws(NavError) -> Int {
+        let query = list.query(clock)
         return ListPage.pageCount(total: try storeCall { try store.count(user, query) }, pageSize: pageSize)
     }
 }

@@ -1,17 +1,23 @@
 /// The list's own state, kept while you go deeper and come back.
 public struct ListState: Equatable, Hashable, Sendable {
     public var filter: ListFilter = .all
+    /// What the filter asks beyond the status.
+    public var terms = ListTerms()
     public var search: String?
     /// 1-based; clamped to the pages that exist when the list is shown.
     public var page: Int = 1
 
-    public init(filter: ListFilter = .all, search: String? = nil, page: Int = 1) {
+    public init(filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, page: Int = 1) {
         self.filter = filter
+        self.terms = terms
         self.search = search
         self.page = page
     }
 
-    public var query: ListQuery { ListQuery(filter: filter, search: search) }
+    /// The query of the list at the clock's "now".
+    public func query(_ clock: TaskClock) -> ListQuery {
+        ListQuery(filter: filter, terms: terms, search: search, clock: clock)
+    }
 }
 
 /// Everything a signed-in profile has open: the selected tab, one path per tab, the

@@ -16,7 +16,7 @@ struct ShownList: Equatable {
     /// The task shown on a row, when the row was shown on this profile's list as the
     /// query shows it.
     func task(atRow row: Int, user: String, query: ListQuery) -> TaskItem? {
-        guard user == self.user, query == self.query else { return nil }
+        guard user == self.user, query.isSameList(as: self.query) else { return nil }
         return rows.first { $0.row == row }?.task
     }
 }

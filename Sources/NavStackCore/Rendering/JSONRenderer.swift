@@ -58,7 +58,11 @@ public struct JSONRenderer: Sendable {
         case .list(let page):
             rows(page, into: &json)
             json.key("total"); json.number(page.total)
-            json.key("filter"); json.string(page.filter.rawValue)
+            json.key("filter"); json.string(page.filter.word)
+            json.key("tag"); json.string(page.terms.tag)
+            json.key("project"); json.string(page.terms.project)
+            json.key("priority"); json.string(page.terms.priority?.rawValue)
+            json.key("due"); json.string(page.terms.due?.rawValue)
             json.key("search"); json.string(page.search)
             json.key("page"); json.number(page.page)
             json.key("pages"); json.number(page.pages)

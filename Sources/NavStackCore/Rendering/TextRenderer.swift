@@ -344,13 +344,19 @@ public struct TextRenderer {
         case .all: break
         case .open: status += " · " + t(.listFilterOpen)
         case .done: status += " · " + t(.listFilterDone)
+        case .waiting: status += " · " + t(.listFilterWaiting)
+        case .every: status += " · " + t(.listFilterAll)
         }
+        if let tag = page.terms.tag { status += " · +" + tag }
+        if let project = page.terms.project { status += " · " + t(.labelProject).lowercased() + " " + project }
+        if let priority = page.terms.priority { status += " · " + priority.rawValue }
+        if let due = page.terms.due { status += " · " + t(.listFilterWhen, ("when", due.rawValue)) }
         if let search = page.search { status += " · " + t(.listFind, ("text", search.escapedForDisplay)) }
         status += " · " + t(.listPage, ("page", page.page), ("pages", page.pages))
         lines.add(status)
         lines.blank()
         if page.rows.isEmpty {
-            lines.add(page.filter == .all && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
+            lines.add(page.filter == .all && page.terms.isEmpty && page.search == nil ? t(.listEmpty) : t(.listNoMatch))
             return
         }
         rowLines(page.rows, into: &lines)
@@ -641,7 +647,16 @@ struct Lines: ~Copyable {
     /// escaped (``String/escapedForDisplay``).
     mutating func fields(_ heads: FieldHeads, _ first: String, _ second: String, _ third: String) {
         textField(heads, 0, first)
-        textField(heads, 1, second)
+        if second.utf8.contains(0x0A) {
+            // Notes of several lines: each under the first, wrapped there, a blank one kept.
+            let lines = second.split(separator: "\n", omittingEmptySubsequences: false)
+            textField(heads, 1, String(lines[0]))
+            for line in lines.dropFirst() {
+                if line.isEmpty { blank() } else { wrapLaidOut(String(line).escapedForDisplay, indent: heads.labelWidth) }
+            }
+        } else {
+            textField(heads, 1, second)
+        }
         textField(heads, 2, third)
     }
 

@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// Which tasks a list is made of.
 public enum ListScope: Equatable, Hashable, Sendable {
     /// The tasks at the top of the tree: the list.
@@ -9,21 +11,55 @@ public enum ListScope: Equatable, Hashable, Sendable {
 }
 
 /// What a list shows: its tasks, a filter and an optional search text.
+///
+/// Times are resolved when the query is made: "now" (what is waiting, what is overdue)
+/// and the bounds of today and this week in the local zone, so a store compares instants.
 public struct ListQuery: Equatable, Hashable, Sendable {
     public var filter: ListFilter
+    public var terms: ListTerms
     public var search: String?
     public var scope: ListScope
+    /// The instant a task's `wait` must be after for it to be waiting.
+    public var now: Instant
+    /// The due dates `terms.due` admits: from (inclusive) and before (exclusive), `nil`
+    /// for no bound; ``DueTerm/any`` and ``DueTerm/none`` only ask whether there is one.
+    public var dueFrom: Instant?
+    public var dueBefore: Instant?
 
-    /// A search looks at every level; else the list is the top of the tree.
-    public init(filter: ListFilter = .all, search: String? = nil) {
+    /// A search, a term or `waiting` looks at every level; else the list is the top of
+    /// the tree.
+    public init(filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, clock: TaskClock = TaskClock()) {
         self.filter = filter
+        self.terms = terms
         self.search = search
-        scope = search == nil ? .top : .everywhere
+        // A search, a term or the waiting tasks look at every level: a tag's tasks are
+        // wherever they are in the tree.
+        scope = search == nil && terms.isEmpty && filter != .waiting ? .top : .everywhere
+        let now = clock.fixedNow ?? (filter == .every && terms.due == nil ? Instant(secondsSinceEpoch: 0) : clock.now())
+        self.now = now
+        switch terms.due {
+        case .overdue?: dueBefore = now
+        case .today?:
+            dueFrom = clock.zone.start(of: .day, containing: now)
+            dueBefore = clock.zone.end(of: .day, containing: now).adding(seconds: 1)
+        case .week?: dueBefore = clock.zone.end(of: .week, containing: now).adding(seconds: 1)
+        case .any?, .none?, nil: break
+        }
     }
 
+    /// Whether it is the same list, whatever time each was made at.
+    public func isSameList(as other: ListQuery) -> Bool {
+        filter == other.filter && terms == other.terms && search == other.search && scope == other.scope
+    }
+
+    /// Whether what the list shows depends on the time: a filter that hides waiting tasks
+    /// (when some may be), or a due term.
+    public var hidesWaiting: Bool { filter == .all || filter == .open }
+
     /// A task's subtasks.
+    /// Every one, waiting ones too: the detail's counts count them all.
     public static func subtasks(of id: Int) -> ListQuery {
-        var query = ListQuery()
+        var query = ListQuery(filter: .every)
         query.scope = .children(of: id)
         return query
     }
@@ -35,14 +71,25 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         case .children(let parent): guard task.parent == parent else { return false }
         case .everywhere: break
         }
-        switch filter {
-        case .all: break
-        case .open: guard !task.done else { return false }
-        case .done: guard task.done else { return false }
-        }
+        guard filter.admits(task, at: now), admitsTerms(task) else { return false }
         guard let search else { return true }
         return Self.matches(title: task.title, notes: task.notes, search: search)
             || task.annotations.contains { Self.matches(title: "", notes: $0.text, search: search) }
+    }
+
+    /// Whether a task passes the terms beyond the status.
+    public func admitsTerms(_ task: TaskItem) -> Bool {
+        if let tag = terms.tag, !task.tags.contains(where: { $0.lowercased() == tag.lowercased() }) { return false }
+        if let project = terms.project, !(task.project.map { TaskWords.project($0, isWithin: project) } ?? false) { return false }
+        if let priority = terms.priority, task.priority != priority { return false }
+        switch terms.due {
+        case nil: return true
+        case .none?: return task.due == nil
+        case .any?: return task.due != nil
+        default:
+            guard let due = task.due else { return false }
+            return (dueFrom.map { due >= $0 } ?? true) && (dueBefore.map { due < $0 } ?? true)
+        }
     }
 
     /// Whether a task's title or notes contain the search text, ignoring case.

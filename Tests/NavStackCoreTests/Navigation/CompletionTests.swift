@@ -14,7 +14,9 @@ final class CompletionTests: XCTestCase {
     func testArguments() throws {
         var router = try makeRouter()
         XCTAssertEqual(router.completions(for: "tab a").candidates, ["account"])
-        XCTAssertEqual(router.completions(for: "filter ").candidates, ["all", "open", "done"])
+        XCTAssertEqual(
+            router.completions(for: "filter ").candidates, ["all", "open", "done", "waiting", "tag:", "project:", "priority:", "due:"])
+        XCTAssertEqual(router.completions(for: "filter open due:t").candidates, ["due:today"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1", "2", "3"])
         XCTAssertEqual(
             router.completions(for: "go tasks/").candidates,

@@ -37,6 +37,7 @@ final class CachesOffTests: XCTestCase {
             store.uuids = .fixed
             store.cachesReads = caching
             store.defersCommits = deferring
+            store.clock = testClock
             self.store = store
             self.deferring = deferring
             var options = Interpreter.Options(format: format, width: 40)
@@ -44,7 +45,7 @@ final class CachesOffTests: XCTestCase {
             interpreter = Interpreter(
                 router: Router(
                     store: store,
-                    configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store")),
+                    configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store", clock: testClock)),
                 options: options)
         }
 

@@ -17,7 +17,9 @@ final class MemoryCacheTests: XCTestCase {
     ]
 
     private func router(_ store: SQLiteStore) -> Router {
-        Router(store: store, configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store"))
+        store.clock = testClock
+        return Router(
+            store: store, configuration: .init(pageSize: 2, sampleForNewProfiles: true, storeDescription: "a store", clock: testClock))
     }
 
     private func answer(_ router: inout Router, _ line: String) -> Result<Response, NavError> {
