@@ -111,6 +111,11 @@ struct Row {
         return String(decodingC: bytes, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
+    /// How many bytes the column's text has (0 for NULL).
+    func textLength(_ column: Int32) -> Int {
+        Int(sqlite3_column_bytes(statement, column))
+    }
+
     func optionalText(_ column: Int32) -> String? {
         isNull(column) ? nil : text(column)
     }

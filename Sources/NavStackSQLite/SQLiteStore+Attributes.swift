@@ -26,24 +26,31 @@ extension SQLiteStore {
             let text = row.text(start + column)
             return text.isEmpty ? [] : text.split(separator: " ").map(String.init)
         }
-        fields.due = instant(0)
-        fields.scheduled = instant(1)
-        fields.wait = instant(2)
-        fields.until = instant(3)
-        fields.priority = row.optionalText(start + 4).flatMap(Priority.init(rawValue:))
-        fields.project = row.optionalText(start + 5)
-        fields.recur = row.optionalText(start + 6)
-        fields.tags = words(7)
-        fields.annotations =
-            json(row.text(start + 8), .annotations).flatMap { value in
-                if case .annotations(let list) = value { list } else { nil }
-            } ?? []
-        fields.depends = words(9)
-        fields.custom =
-            json(row.text(start + 10), .fields).flatMap { value in
-                if case .custom(let list) = value { list } else { nil }
-            } ?? []
-        return TaskStamps(created: instant(11), modified: instant(12), completed: instant(13))
+        let stamps = TaskStamps(created: instant(11), modified: instant(12), completed: instant(13))
+        // Most tasks hold none of the rest: one look at each column says so.
+        for column in Int32(0)...10 where !row.isNull(start + column) && (column < 7 || row.textLength(start + column) > 0) {
+            var values = TaskExtra.Values()
+            values.due = instant(0)
+            values.scheduled = instant(1)
+            values.wait = instant(2)
+            values.until = instant(3)
+            values.priority = row.optionalText(start + 4).flatMap(Priority.init(rawValue:))
+            values.project = row.optionalText(start + 5)
+            values.recur = row.optionalText(start + 6)
+            values.tags = words(7)
+            values.annotations =
+                json(row.text(start + 8), .annotations).flatMap { value in
+                    if case .annotations(let list) = value { list } else { nil }
+                } ?? []
+            values.depends = words(9)
+            values.custom =
+                json(row.text(start + 10), .fields).flatMap { value in
+                    if case .custom(let list) = value { list } else { nil }
+                } ?? []
+            fields.extra = TaskExtra(values)
+            break
+        }
+        return stamps
     }
 
     /// A list column's value ("" for none).

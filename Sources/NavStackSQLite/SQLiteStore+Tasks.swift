@@ -313,10 +313,15 @@ extension SQLiteStore {
 
     /// Whether the profile has an open task whose `wait` is after `now`.
     static func anyWaiting(_ db: Connection, _ user: String, at now: Instant) throws -> Bool {
-        try db.first(
-            "SELECT 1 FROM task WHERE profile_id = \(profileID) AND wait > ? AND done = 0 LIMIT 1", [user, now.secondsSinceEpoch]
-        ) { _ in true } ?? false
+        try db.statement(waitingProbe).first(
+            {
+                $0.text(user)
+                $0.int(now.secondsSinceEpoch)
+            }, reading: { _ in true }) ?? false
     }
+
+    /// One look at the index of `wait`.
+    private static let waitingProbe = SQL("SELECT 1 FROM task WHERE profile_id = \(profileID) AND wait > ? AND done = 0 LIMIT 1")
 
     /// A profile's counts of all its tasks (or of the columns named).
     static func counters(_ db: Connection, _ user: String, _ columns: String = "total, done") throws -> (total: Int, done: Int) {
@@ -494,13 +499,26 @@ extension SQLiteStore {
                 try db.run(
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
-            } else if task.fields.done != old.fields.done {
-                try db.statement(updateInPlace).run {
+            } else if !task.fields.hasSameAttributes(as: old.fields) {
+                // What the task holds beyond its first fields changed: every column.
+                try db.statement(updateAll).run {
                     $0.text(task.fields.title)
                     $0.text(task.fields.notes)
                     $0.bool(task.fields.done)
                     $0.int(task.rev)
                     $0.attributes(task.fields, task.stamps)
+                    $0.int(old.id)
+                    $0.int(profile)
+                }
+            } else if task.fields.done != old.fields.done {
+                // A toggle: the first fields and the stamps it moves.
+                try db.statement(updateInPlace).run {
+                    $0.text(task.fields.title)
+                    $0.text(task.fields.notes)
+                    $0.bool(task.fields.done)
+                    $0.int(task.rev)
+                    $0.int(task.stamps.modified?.secondsSinceEpoch)
+                    $0.int(task.stamps.completed?.secondsSinceEpoch)
                     $0.int(old.id)
                     $0.int(profile)
                 }
@@ -511,7 +529,7 @@ extension SQLiteStore {
                     $0.text(task.fields.title)
                     $0.text(task.fields.notes)
                     $0.int(task.rev)
-                    $0.attributes(task.fields, task.stamps)
+                    $0.int(task.stamps.modified?.secondsSinceEpoch)
                     $0.int(old.id)
                     $0.int(profile)
                 }
@@ -542,9 +560,10 @@ extension SQLiteStore {
 
     /// The statements of a change that leaves a task in its place (most changes).
     private static let updateInPlace = SQL(
+        "UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, modified = ?, completed = ? WHERE id = ? AND profile_id = ?")
+    private static let updateText = SQL("UPDATE task SET title = ?, notes = ?, rev = ?, modified = ? WHERE id = ? AND profile_id = ?")
+    private static let updateAll = SQL(
         "UPDATE task SET title = ?, notes = ?, done = ?, rev = ?, \(attributeAssignments) WHERE id = ? AND profile_id = ?")
-    private static let updateText = SQL(
-        "UPDATE task SET title = ?, notes = ?, rev = ?, \(attributeAssignments) WHERE id = ? AND profile_id = ?")
     private static let countRootDone = SQL("UPDATE profile SET done = done + ?1, roots_done = roots_done + ?1 WHERE id = ?2")
 
     // MARK: - The operation log

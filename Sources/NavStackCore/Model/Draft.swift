@@ -8,25 +8,8 @@ public struct DraftFields: Equatable, Hashable, Sendable {
     public var title: String
     public var notes: String
     public var done: Bool
-    public var due: Instant?
-    public var scheduled: Instant?
-    /// Hidden from the list until this instant (the task is *waiting*).
-    public var wait: Instant?
-    /// When the task (or its series) ends.
-    public var until: Instant?
-    public var priority: Priority?
-    /// A dotted name (`home.garden`).
-    public var project: String?
-    /// The recurrence rule of its series (`monthly`, `2w`).
-    public var recur: String?
-    /// A set: one of each without case, kept sorted (``TaskWords/tagSet(_:)``).
-    public var tags: [String]
-    /// Oldest first.
-    public var annotations: [Annotation]
-    /// The uuids of the tasks this one waits for, sorted.
-    public var depends: [String]
-    /// Sorted by name.
-    public var custom: [CustomField]
+    /// Every other field, behind one reference (``TaskExtra``).
+    public var extra: TaskExtra
 
     public init(
         title: String = "", notes: String = "", done: Bool = false, due: Instant? = nil, scheduled: Instant? = nil,
@@ -36,17 +19,71 @@ public struct DraftFields: Equatable, Hashable, Sendable {
         self.title = title
         self.notes = notes
         self.done = done
-        self.due = due
-        self.scheduled = scheduled
-        self.wait = wait
-        self.until = until
-        self.priority = priority
-        self.project = project
-        self.recur = recur
-        self.tags = tags
-        self.annotations = annotations
-        self.depends = depends
-        self.custom = custom
+        // The usual draft, a title and notes: nothing else to make.
+        guard
+            due != nil || scheduled != nil || wait != nil || until != nil || priority != nil || project != nil || recur != nil
+                || !tags.isEmpty || !annotations.isEmpty || !depends.isEmpty || !custom.isEmpty
+        else {
+            extra = TaskExtra()
+            return
+        }
+        extra = TaskExtra(
+            TaskExtra.Values(
+                due: due, scheduled: scheduled, wait: wait, until: until, priority: priority, project: project, recur: recur,
+                tags: tags, annotations: annotations, depends: depends, custom: custom))
+    }
+
+    public var due: Instant? {
+        get { extra.due }
+        set { extra.values.due = newValue }
+    }
+    public var scheduled: Instant? {
+        get { extra.scheduled }
+        set { extra.values.scheduled = newValue }
+    }
+    /// Hidden from the list until this instant (the task is *waiting*).
+    public var wait: Instant? {
+        get { extra.wait }
+        set { extra.values.wait = newValue }
+    }
+    /// When the task (or its series) ends.
+    public var until: Instant? {
+        get { extra.until }
+        set { extra.values.until = newValue }
+    }
+    public var priority: Priority? {
+        get { extra.priority }
+        set { extra.values.priority = newValue }
+    }
+    /// A dotted name (`home.garden`).
+    public var project: String? {
+        get { extra.project }
+        set { extra.values.project = newValue }
+    }
+    /// The recurrence rule of its series (`monthly`, `2w`).
+    public var recur: String? {
+        get { extra.recur }
+        set { extra.values.recur = newValue }
+    }
+    /// A set: one of each without case, kept sorted (``TaskWords/tagSet(_:)``).
+    public var tags: [String] {
+        get { extra.tags }
+        set { extra.values.tags = newValue }
+    }
+    /// Oldest first.
+    public var annotations: [Annotation] {
+        get { extra.annotations }
+        set { extra.values.annotations = newValue }
+    }
+    /// The uuids of the tasks this one waits for, sorted.
+    public var depends: [String] {
+        get { extra.depends }
+        set { extra.values.depends = newValue }
+    }
+    /// Sorted by name.
+    public var custom: [CustomField] {
+        get { extra.custom }
+        set { extra.values.custom = newValue }
     }
 
     /// The value of a field.
@@ -102,9 +139,7 @@ public struct DraftFields: Equatable, Hashable, Sendable {
 
     /// Whether every field but the title, the notes and `done` is equal.
     public func hasSameAttributes(as other: DraftFields) -> Bool {
-        due == other.due && scheduled == other.scheduled && wait == other.wait && until == other.until
-            && priority == other.priority && project == other.project && recur == other.recur && tags == other.tags
-            && annotations == other.annotations && depends == other.depends && custom == other.custom
+        extra == other.extra
     }
 
     /// The fields of each subset of the first three, in ``TaskField``'s order, at the

@@ -91,15 +91,33 @@ public enum TaskWords {
 
 /// The stamps a store keeps on every task: when it was made, last changed, and done.
 public struct TaskStamps: Hashable, Sendable {
-    public var created: Instant?
-    public var modified: Instant?
-    /// When `done` last became true; `nil` while it is open.
-    public var completed: Instant?
+    // Seconds, `Int64.min` for none: a task carries them everywhere, at 24 bytes.
+    private var createdSeconds = Int64.min
+    private var modifiedSeconds = Int64.min
+    private var completedSeconds = Int64.min
 
     public init(created: Instant? = nil, modified: Instant? = nil, completed: Instant? = nil) {
         self.created = created
         self.modified = modified
         self.completed = completed
+    }
+
+    public var created: Instant? {
+        get { Self.instant(createdSeconds) }
+        set { createdSeconds = newValue?.secondsSinceEpoch ?? .min }
+    }
+    public var modified: Instant? {
+        get { Self.instant(modifiedSeconds) }
+        set { modifiedSeconds = newValue?.secondsSinceEpoch ?? .min }
+    }
+    /// When `done` last became true; `nil` while it is open.
+    public var completed: Instant? {
+        get { Self.instant(completedSeconds) }
+        set { completedSeconds = newValue?.secondsSinceEpoch ?? .min }
+    }
+
+    private static func instant(_ seconds: Int64) -> Instant? {
+        seconds == .min ? nil : Instant(secondsSinceEpoch: seconds)
     }
 }
 
@@ -185,5 +203,91 @@ public enum AddLine {
         if word.first == "+" { return TaskWords.isTag(String(word.dropFirst())) }
         guard let colon = word.firstIndex(of: ":") else { return false }
         return names.contains(word[..<colon].lowercased())
+    }
+}
+
+/// What a task holds beyond its title, notes and done, kept behind one reference: most
+/// tasks have none of it (no reference at all), and a task is copied many times a
+/// command (reads, the read cache, screens), where eleven fields inline would be copied
+/// with it every time.
+public struct TaskExtra: Hashable, Sendable {
+    /// The fields themselves.
+    public struct Values: Hashable, Sendable {
+        public var due: Instant?
+        public var scheduled: Instant?
+        public var wait: Instant?
+        public var until: Instant?
+        public var priority: Priority?
+        public var project: String?
+        public var recur: String?
+        public var tags: [String] = []
+        public var annotations: [Annotation] = []
+        public var depends: [String] = []
+        public var custom: [CustomField] = []
+
+        public init(
+            due: Instant? = nil, scheduled: Instant? = nil, wait: Instant? = nil, until: Instant? = nil,
+            priority: Priority? = nil, project: String? = nil, recur: String? = nil, tags: [String] = [],
+            annotations: [Annotation] = [], depends: [String] = [], custom: [CustomField] = []
+        ) {
+            self.due = due
+            self.scheduled = scheduled
+            self.wait = wait
+            self.until = until
+            self.priority = priority
+            self.project = project
+            self.recur = recur
+            self.tags = tags
+            self.annotations = annotations
+            self.depends = depends
+            self.custom = custom
+        }
+    }
+
+    /// Immutable, so values share it freely.
+    private final class Box: Sendable {
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
+    }
+
+    /// `nil` when every field is unset.
+    private var box: Box?
+
+    public init() {}
+
+    public init(_ values: Values) {
+        self.values = values
+    }
+
+    public var values: Values {
+        get { box?.values ?? Values() }
+        set { box = newValue == Values() ? nil : Box(newValue) }
+    }
+
+    /// Whether no field is set.
+    public var isEmpty: Bool { box == nil }
+
+    // Each field read from the box, none made when there is none (screens ask for each).
+    public var due: Instant? { box?.values.due }
+    public var scheduled: Instant? { box?.values.scheduled }
+    public var wait: Instant? { box?.values.wait }
+    public var until: Instant? { box?.values.until }
+    public var priority: Priority? { box?.values.priority }
+    public var project: String? { box?.values.project }
+    public var recur: String? { box?.values.recur }
+    public var tags: [String] { box?.values.tags ?? [] }
+    public var annotations: [Annotation] { box?.values.annotations ?? [] }
+    public var depends: [String] { box?.values.depends ?? [] }
+    public var custom: [CustomField] { box?.values.custom ?? [] }
+
+    public static func == (lhs: TaskExtra, rhs: TaskExtra) -> Bool {
+        lhs.box === rhs.box || (lhs.box != nil && rhs.box != nil && lhs.box!.values == rhs.box!.values)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let box { hasher.combine(box.values) }
     }
 }

@@ -17,17 +17,19 @@ public struct TaskItem: Equatable, Hashable, Sendable {
     public var parent: Int?
     /// How many subtasks it has (its own, not theirs), and how many of them are done.
     public var subtasks: SubtaskCounts
-    public var due: Instant?
-    public var scheduled: Instant?
-    public var wait: Instant?
-    public var until: Instant?
-    public var priority: Priority?
-    public var project: String?
-    public var recur: String?
-    public var tags: [String] = []
-    public var annotations: [Annotation] = []
-    public var depends: [String] = []
-    public var custom: [CustomField] = []
+    /// Every other field, behind one reference (``TaskExtra``).
+    public var extra = TaskExtra()
+    public var due: Instant? { extra.due }
+    public var scheduled: Instant? { extra.scheduled }
+    public var wait: Instant? { extra.wait }
+    public var until: Instant? { extra.until }
+    public var priority: Priority? { extra.priority }
+    public var project: String? { extra.project }
+    public var recur: String? { extra.recur }
+    public var tags: [String] { extra.tags }
+    public var annotations: [Annotation] { extra.annotations }
+    public var depends: [String] { extra.depends }
+    public var custom: [CustomField] { extra.custom }
     /// When it was made, last changed and done, as the store stamped them.
     public var stamps = TaskStamps()
 
@@ -56,35 +58,24 @@ public struct TaskItem: Equatable, Hashable, Sendable {
 
     /// Takes every field of `fields` but the title, the notes and `done`.
     public mutating func setAttributes(from fields: DraftFields) {
-        due = fields.due
-        scheduled = fields.scheduled
-        wait = fields.wait
-        until = fields.until
-        priority = fields.priority
-        project = fields.project
-        recur = fields.recur
-        tags = fields.tags
-        annotations = fields.annotations
-        depends = fields.depends
-        custom = fields.custom
+        extra = fields.extra
     }
 
     /// What the task holds: the fields a change sets.
     public var fields: DraftFields {
-        DraftFields(
-            title: title, notes: notes, done: done, due: due, scheduled: scheduled, wait: wait, until: until,
-            priority: priority, project: project, recur: recur, tags: tags, annotations: annotations, depends: depends,
-            custom: custom)
+        var fields = DraftFields(title: title, notes: notes, done: done)
+        fields.extra = extra
+        return fields
     }
 
     /// Whether a list row shows more than its title: a priority, a due date or tags.
     public var hasRowAttributes: Bool {
-        priority != nil || due != nil || !tags.isEmpty
+        !extra.isEmpty && (priority != nil || due != nil || !tags.isEmpty)
     }
 
     /// Whether its `wait` is still ahead of `now`: the list's default filter hides it.
     public func isWaiting(at now: Instant) -> Bool {
-        wait.map { $0 > now } ?? false
+        !extra.isEmpty && (wait.map { $0 > now } ?? false)
     }
 }
 

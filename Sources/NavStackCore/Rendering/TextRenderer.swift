@@ -299,6 +299,7 @@ public struct TextRenderer {
     /// The fields a task holds beyond the title, the notes and `done`, one a line, only
     /// those set (a task that has none shows none), then a blank line.
     private func attributeLines(_ fields: DraftFields, stamps: TaskStamps?, into lines: inout Lines) {
+        guard !fields.extra.isEmpty || stamps?.completed != nil else { return }
         let t = catalog
         var pairs: [(label: String, value: String)] = []
         func date(_ phrase: Phrase, _ instant: Instant?) {
