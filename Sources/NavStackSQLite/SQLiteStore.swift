@@ -187,9 +187,7 @@ public final class SQLiteStore: TaskStore {
                         guard let value = values?[index] else { return "" }
                         return String(decodingC: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
                     }
-                    let tag = text(1).lowercased()
-                    let found = text(0).split(separator: " ").contains { $0.lowercased() == tag }
-                    sqlite3_result_int(context, found ? 1 : 0)
+                    sqlite3_result_int(context, TaskWords.tags(text(0).split(separator: " "), contain: text(1)) ? 1 : 0)
                 }, nil, nil, nil))
         // `navstack_in_project(project, filter)`: the project is the filter's or one of
         // its sub-projects, without case.

@@ -81,6 +81,12 @@ public enum TaskWords {
         return la != lb ? la.utf8.lexicographicallyPrecedes(lb.utf8) : a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// Whether `tags` hold `tag`, without case.
+    public static func tags(_ tags: some Sequence<some StringProtocol>, contain tag: String) -> Bool {
+        let wanted = tag.lowercased()
+        return tags.contains { $0.lowercased() == wanted }
+    }
+
     /// Whether a project is `filter` or one of its sub-projects (`home` matches
     /// `home.garden`), without case.
     public static func project(_ project: String, isWithin filter: String) -> Bool {

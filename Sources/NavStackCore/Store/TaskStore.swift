@@ -79,7 +79,7 @@ public struct ListQuery: Equatable, Hashable, Sendable {
 
     /// Whether a task passes the terms beyond the status.
     public func admitsTerms(_ task: TaskItem) -> Bool {
-        if let tag = terms.tag, !task.tags.contains(where: { $0.lowercased() == tag.lowercased() }) { return false }
+        if let tag = terms.tag, !TaskWords.tags(task.tags, contain: tag) { return false }
         if let project = terms.project, !(task.project.map { TaskWords.project($0, isWithin: project) } ?? false) { return false }
         if let priority = terms.priority, task.priority != priority { return false }
         switch terms.due {
