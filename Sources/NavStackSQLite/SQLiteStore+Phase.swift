@@ -13,6 +13,11 @@ struct SavedSession: Equatable {
     var tab: String
     var tasks: [String]
     var account: [String]
+    /// The agenda tab's path and the pages of its root and of the day on it (absent in
+    /// states saved before the agenda).
+    var agenda: [String] = []
+    var agendaPage = 1
+    var dayPage = 1
     var sheet: String?
     var drafts: [SavedDraft]
     var filter: String
@@ -25,6 +30,9 @@ struct SavedSession: Equatable {
         tab = session.tab.rawValue
         tasks = session.tasksPath.map(\.description)
         account = session.accountPath.map(\.description)
+        agenda = session.agendaPath.map(\.description)
+        agendaPage = session.agendaPage
+        dayPage = session.dayPage
         sheet = session.sheet?.rawValue
         drafts = session.drafts.map { owner, draft in
             SavedDraft(owner: owner.description, fields: draft.fields, original: draft.original, uuid: draft.uuid)
@@ -42,9 +50,13 @@ struct SavedSession: Equatable {
         session.tab = tab
         let tasksPath = tasks.compactMap(Route.init(description:))
         let accountPath = account.compactMap(Route.init(description:))
-        guard tasksPath.count == tasks.count, accountPath.count == account.count else { return nil }
+        let agendaPath = agenda.compactMap(Route.init(description:))
+        guard tasksPath.count == tasks.count, accountPath.count == account.count, agendaPath.count == agenda.count else { return nil }
         session.tasksPath = tasksPath
         session.accountPath = accountPath
+        session.agendaPath = agendaPath
+        session.agendaPage = max(1, agendaPage)
+        session.dayPage = max(1, dayPage)
         if let sheet {
             guard let value = Sheet(rawValue: sheet) else { return nil }
             session.sheet = value
@@ -66,7 +78,8 @@ struct SavedSession: Equatable {
 }
 
 extension SavedSession {
-    /// The JSON the store keeps: `tab`, `tasks`, `account`, `sheet` (absent when none),
+    /// The JSON the store keeps: `tab`, `tasks`, `account`, `agenda`, `agendaPage` and
+    /// `dayPage` (absent when empty or 1), `sheet` (absent when none),
     /// `drafts`, `filter`, `search` (absent when none), `page`.
     var json: String {
         var writer = JSONWriter()
@@ -74,6 +87,9 @@ extension SavedSession {
             json.key("tab"); json.string(tab)
             json.key("tasks"); json.strings(tasks)
             json.key("account"); json.strings(account)
+            if !agenda.isEmpty { json.key("agenda"); json.strings(agenda) }
+            if agendaPage > 1 { json.key("agendaPage"); json.number(agendaPage) }
+            if dayPage > 1 { json.key("dayPage"); json.number(dayPage) }
             if let sheet { json.key("sheet"); json.string(sheet) }
             json.key("drafts")
             json.array(drafts) { json, draft in
@@ -110,6 +126,9 @@ extension SavedSession {
         self.tab = tab
         self.tasks = tasks
         self.account = account
+        agenda = value["agenda"]?.array?.compactMap(\.string) ?? []
+        agendaPage = value["agendaPage"]?.number ?? 1
+        dayPage = value["dayPage"]?.number ?? 1
         sheet = value["sheet"]?.string
         self.filter = filter
         terms = value["terms"]?.string ?? ""

@@ -49,12 +49,12 @@ extension SQLiteStore {
         try cached(cache.counts, ReadCache.Query(user: user, query: query, offset: 0, limit: 0)) { db in
             // The profile's counters answer a list without search or terms, while no task
             // is waiting (when waiting ones are hidden): a look at one index.
-            let plain = query.search == nil && query.terms.isEmpty && query.filter != .waiting
+            let plain = query.search == nil && query.terms.isEmpty && query.filter != .waiting && !query.scope.isDated
             if try plain && (!query.hidesWaiting || !Self.anyWaiting(db, user, at: query.now)) {
                 let counters: (total: Int, done: Int)
                 switch query.scope {
                 case .top: counters = try Self.counters(db, user, "roots, roots_done")
-                case .everywhere: counters = try Self.counters(db, user)
+                case .everywhere, .agenda, .day: counters = try Self.counters(db, user)
                 case .children(let id):
                     counters =
                         try db.first(
@@ -89,7 +89,12 @@ extension SQLiteStore {
     /// index `task_in_order` gives that order, so no page is sorted.
     static func pageQuery(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
         let (clause, arguments) = whereClause(query, user)
-        let order = query.scope == .everywhere ? "parent, position, uuid" : "position, uuid"
+        let order =
+            switch query.scope {
+            case .everywhere: "parent, position, uuid"
+            case .agenda, .day: agendaOrder + ", uuid"
+            case .top, .children: "position, uuid"
+            }
         return ("SELECT \(columns) FROM task WHERE profile_id = \(profileID)\(clause) ORDER BY \(order) LIMIT ? OFFSET ?", arguments)
     }
 
@@ -255,6 +260,17 @@ extension SQLiteStore {
             sql += " AND parent = ?"
             arguments.append(id)
         case .everywhere: break
+        // As the index `task_on_agenda` is made, so it serves.
+        case .agenda: sql += " AND (due IS NOT NULL OR scheduled IS NOT NULL)"
+        case .day(let from, let before):
+            // Each date's own index answers its half.
+            sql += """
+                 AND id IN (SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND due >= ? AND due < ?
+                    UNION ALL SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND scheduled >= ? AND scheduled < ?)
+                 AND (done OR wait IS NULL OR wait < ?)
+                """
+            arguments += [from.secondsSinceEpoch, before.secondsSinceEpoch, from.secondsSinceEpoch, before.secondsSinceEpoch]
+            arguments.append(before.secondsSinceEpoch)
         }
         let now = query.now.secondsSinceEpoch
         switch query.filter {
@@ -310,6 +326,10 @@ extension SQLiteStore {
         }
         return (sql, arguments)
     }
+
+    /// The agenda's order: the earlier of a task's `due` and `scheduled` dates, as the
+    /// index `task_on_agenda` has it.
+    static let agendaOrder = "coalesce(min(due, scheduled), due, scheduled)"
 
     /// Whether the profile has an open task whose `wait` is after `now`.
     static func anyWaiting(_ db: Connection, _ user: String, at now: Instant) throws -> Bool {
@@ -905,7 +925,11 @@ final class ReadCache {
             }
         }
         // With `done` as it was, only a search can now count the task otherwise.
-        if moved != 0 || counts.containsKey(where: { $0.query.search != nil }) {
+        // A search, a term, a date of the agenda's or a `wait` (the default list hides
+        // what waits) can count it otherwise too.
+        if moved != 0 || old.wait != new.wait
+            || counts.containsKey(where: { $0.query.search != nil || !$0.query.terms.isEmpty || $0.query.scope.isDated })
+        {
             counts.update { key, count in
                 if key.user == user { count += (key.query.includes(new) ? 1 : 0) - (key.query.includes(old) ? 1 : 0) }
                 return true
@@ -914,6 +938,8 @@ final class ReadCache {
         pages.update { key, rows in
             guard key.user == user else { return true }
             guard key.query.includes(old) == key.query.includes(new) else { return false }
+            // The agenda's rows are in the order of their dates.
+            if key.query.scope.isDated, old.due != new.due || old.scheduled != new.scheduled { return false }
             if let index = rows.firstIndex(where: { $0.id == new.id }) { rows[index] = new }
             return true
         }

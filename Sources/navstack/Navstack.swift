@@ -56,7 +56,8 @@ struct Navstack: Subcommand {
             Tab completion), from a pipe, or from -c options. Type 'help' on any screen \
             for its commands. Deep links: navstack://tasks[?filter=F&q=TEXT&page=N], \
             tasks/ID (or its chain, tasks/ID/ID…), tasks/ID/edit, tasks/new, tasks/ID/new, \
-            account, account/settings, account/about.
+            agenda, agenda/YYYY-MM-DD, agenda[/YYYY-MM-DD]/ID…[/edit], account, \
+            account/settings, account/about.
 
             Tasks and where you were are kept in one SQLite file: --store PATH, else \
             $NAVSTACK_STORE, else $XDG_DATA_HOME/navstack/navstack.sqlite \

@@ -27,6 +27,9 @@ public enum Command: Equatable, Hashable, Sendable {
     case find(String?)
     case next, prev
     case page(Int)
+    /// The agenda's screen of a day: the DATE as typed (resolved against the clock and
+    /// the language when applied).
+    case day(String)
     case edit
     case title(String)
     case notes(String)
@@ -74,6 +77,7 @@ public enum Command: Equatable, Hashable, Sendable {
         case .next: .next
         case .prev: .prev
         case .page: .page
+        case .day: .day
         case .edit: .edit
         case .title: .title
         case .notes: .notes
@@ -285,6 +289,7 @@ extension Command {
         case .next: try none(); self = .next
         case .prev: try none(); self = .prev
         case .page: self = .page(try Self.number(try required(), for: word))
+        case .day: self = .day(try required())
         case .edit: try none(); self = .edit
         case .title: self = .title(try Self.text(try required(), limit: Limits.titleCharacters, what: .title))
         case .notes: self = .notes(try Self.text(arg ?? "", limit: Limits.notesCharacters, what: .notes))

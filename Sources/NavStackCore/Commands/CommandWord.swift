@@ -10,7 +10,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case backDiscarding = "back!"
     case root, tab, undo, redo, quit, exit
     case login, logout
-    case open, add, new, toggle, delete, move, filter, find, next, prev, page
+    case open, add, new, toggle, delete, move, filter, find, next, prev, page, day
     case edit, title, notes, done, save
     case due, scheduled, wait, until, recur, priority, project, tag, annotate
     case saveKeepingMine = "save!"
@@ -27,7 +27,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .back: "back [N|to ID|to list]"
         case .backDiscarding: "back! [N|to ID|to list]"
         case .root: "root"
-        case .tab: "tab tasks|account"
+        case .tab: "tab tasks|agenda|account"
         case .undo: "undo"
         case .redo: "redo"
         case .quit: "quit"
@@ -45,6 +45,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .next: "next"
         case .prev: "prev"
         case .page: "page N"
+        case .day: "day DATE"
         case .edit: "edit"
         case .title: "title TEXT"
         case .notes: "notes [TEXT]"

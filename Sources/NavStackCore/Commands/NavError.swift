@@ -222,7 +222,7 @@ extension CommandWord {
     /// The allowed words, for "is not one of …".
     var choices: String {
         switch self {
-        case .tab: "tasks, account"
+        case .tab: "tasks, agenda, account"
         case .filter: "all, open, done, waiting"
         case .done: "on, off"
         default: usage

@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// The languages navstack speaks. Command words, URLs and JSON keys stay English.
 public enum Language: String, CaseIterable, Equatable, Hashable, Sendable {
     case en, pt, es
@@ -98,5 +100,14 @@ public struct Catalog: Sendable {
     /// The command's one-line summary.
     public func summary(_ word: CommandWord) -> String {
         template(Phrase(rawValue: "summary." + word.rawValue)!)
+    }
+}
+
+extension Catalog {
+    /// A day as screens name it: `Tue 2026-12-01`, the weekday in this language.
+    public func dayText(_ date: CivilDate) -> String {
+        let names = self(.weekdayNames).split(separator: ",")
+        guard names.count == 7 else { return date.isoText }
+        return names[date.weekday.daysSinceMonday] + " " + date.isoText
     }
 }

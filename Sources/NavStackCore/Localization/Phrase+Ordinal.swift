@@ -413,6 +413,19 @@ extension Phrase {
         case .badFilterTerm: 402
         case .listFilterWhen: 403
         case .listFilterAll: 404
+        case .titleAgenda: 405
+        case .weekdayNames: 406
+        case .agendaEmpty: 407
+        case .dayEmpty: 408
+        case .agendaOverdue: 409
+        case .agendaToday: 410
+        case .agendaLater: 411
+        case .agendaPageMore: 412
+        case .agendaPageLast: 413
+        case .phraseAgenda: 414
+        case .phraseDay: 415
+        case .summaryDay: 416
+        case .rowScheduled: 417
         }
     }
 }

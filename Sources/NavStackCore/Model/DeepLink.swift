@@ -1,4 +1,5 @@
 import NavStackBytes
+import NavStackTime
 
 /// A `navstack://` URL: one per screen of the signed-in app.
 ///
@@ -22,6 +23,14 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// resolves to its chain before it opens the link (a screen's own link names ids).
     case taskByUUID(String)
     case editTaskByUUID(String)
+    /// The agenda's root, with its page shown: `agenda`, `agenda?page=2`.
+    case agenda(page: Int)
+    /// A day of the agenda: `agenda/2026-12-01`.
+    case day(CivilDate, page: Int)
+    /// A task opened from the agenda (or from a day of it), then its subtasks opened
+    /// from it: `agenda/4/9`, `agenda/2026-12-01/4/edit`. Its chain starts at the task
+    /// opened from the agenda, not at the top of the tree.
+    case agendaTask(day: CivilDate?, chain: [Int], editing: Bool, page: Int)
 
     public static let scheme = "navstack"
 
@@ -59,7 +68,17 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         case .about: "account/about"
         case .taskByUUID(let uuid): "tasks/\(uuid)"
         case .editTaskByUUID(let uuid): "tasks/\(uuid)/edit"
+        case .agenda(let page): "agenda" + Self.pageQuery(page)
+        case .day(let date, let page): "agenda/" + date.isoText + Self.pageQuery(page)
+        case .agendaTask(let day, let chain, let editing, let page):
+            "agenda" + (day.map { "/" + $0.isoText } ?? "") + chain.map { "/\($0)" }.joined()
+                + (editing ? "/edit" : Self.pageQuery(page))
         }
+    }
+
+    /// `?page=N` past the first page, else nothing.
+    private static func pageQuery(_ page: Int) -> String {
+        page > 1 ? "?page=\(page)" : ""
     }
 
     /// The full URL's bytes, lent to `body`: a task's own link (the usual screen's) is
@@ -154,6 +173,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     public var tab: Tab {
         switch self {
         case .list, .detail, .edit, .sheet, .taskByUUID, .editTaskByUUID: .tasks
+        case .agenda, .day, .agendaTask: .agenda
         case .account, .settings, .about: .account
         }
     }
@@ -161,11 +181,14 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The synthesised back stack of the link's tab.
     public var routes: [Route] {
         switch self {
-        case .list, .account, .taskByUUID, .editTaskByUUID: []
+        case .list, .account, .taskByUUID, .editTaskByUUID, .agenda: []
         case .detail(let chain, _), .sheet(let chain): chain.map(Route.detail)
         case .edit(let chain): chain.map(Route.detail) + [.edit(chain.last ?? 0)]
         case .settings: [.settings]
         case .about: [.about]
+        case .day(let date, _): [.day(date)]
+        case .agendaTask(let day, let chain, let editing, _):
+            (day.map { [Route.day($0)] } ?? []) + chain.map(Route.detail) + (editing ? [.edit(chain.last ?? 0)] : [])
         }
     }
 
@@ -179,7 +202,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// when it is opened.
     public var taskID: Int? {
         switch self {
-        case .detail(let chain, _), .edit(let chain), .sheet(let chain): chain.last
+        case .detail(let chain, _), .edit(let chain), .sheet(let chain), .agendaTask(_, let chain, _, _): chain.last
         default: nil
         }
     }
@@ -187,7 +210,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     /// The chain of ids the link gives, as it gives it.
     public var chain: [Int] {
         switch self {
-        case .detail(let chain, _), .edit(let chain), .sheet(let chain): chain
+        case .detail(let chain, _), .edit(let chain), .sheet(let chain), .agendaTask(_, let chain, _, _): chain
         default: []
         }
     }
@@ -200,6 +223,16 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         let chain = path.compactMap { route -> Int? in
             if case .detail(let id) = route { return id }
             return nil
+        }
+        if tab == .agenda {
+            let day: CivilDate? = if case .day(let date)? = path.first { date } else { nil }
+            switch path.last {
+            case nil: self = .agenda(page: page)
+            case .day(let date)?: self = .day(date, page: page)
+            case .edit?: self = .agendaTask(day: day, chain: chain, editing: true, page: 1)
+            default: self = .agendaTask(day: day, chain: chain, editing: false, page: page)
+            }
+            return
         }
         switch (tab, path.last, sheet) {
         case (.tasks, _, .newTask): self = .sheet(under: chain)
@@ -303,6 +336,24 @@ public enum DeepLink: Equatable, Hashable, Sendable {
                 chain.append(try id(last))
                 self = .detail(chain: chain, page: try page())
             }
+        case "agenda":
+            var rest = parts.dropFirst()
+            var day: CivilDate?
+            if let first = rest.first, first.contains("-") {
+                guard let date = CivilDate(isoText: first) else { throw malformed }
+                day = date
+                rest = rest.dropFirst()
+            }
+            let editing = rest.last == "edit"
+            if editing { rest = rest.dropLast() }
+            var chain: [Int] = []
+            for part in rest { chain.append(try id(part)) }
+            switch (day, chain.isEmpty) {
+            case (_, false): self = .agendaTask(day: day, chain: chain, editing: editing, page: editing ? 1 : try page())
+            case (nil, true) where !editing: self = .agenda(page: try page())
+            case (let date?, true) where !editing: self = .day(date, page: try page())
+            default: throw malformed
+            }
         case "account" where parts.count == 1: self = .account
         case "account" where parts.count == 2 && parts[1] == "settings": self = .settings
         case "account" where parts.count == 2 && parts[1] == "about": self = .about
@@ -329,7 +380,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     public static let forms = [
         "tasks", "tasks?filter=open&tag=NAME&project=NAME&priority=H&due=week&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
         "tasks/new",
-        "tasks/ID/new", "account", "account/settings", "account/about",
+        "tasks/ID/new", "agenda", "agenda/YYYY-MM-DD", "agenda/ID…", "agenda/YYYY-MM-DD/ID…", "agenda/…/edit", "account",
+        "account/settings", "account/about",
     ]
 }
 

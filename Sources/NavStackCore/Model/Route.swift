@@ -1,8 +1,10 @@
 import NavStackTime
 
-/// The two tabs of the signed-in app; each keeps its own path.
+/// The tabs of the signed-in app; each keeps its own path.
 public enum Tab: String, CaseIterable, Equatable, Hashable, Sendable {
     case tasks
+    /// What is due or scheduled: overdue, today, the next six days, later; and one day.
+    case agenda
     case account
 }
 
@@ -12,14 +14,18 @@ public enum Route: Equatable, Hashable, Sendable {
     case edit(Int)
     case settings
     case about
+    /// The agenda's screen of one day (the local calendar's).
+    case day(CivilDate)
 
-    /// The route as the spec writes it: `detail/2`, `edit/2`, `settings`, `about`.
+    /// The route as the spec writes it: `detail/2`, `edit/2`, `settings`, `about`,
+    /// `day/2026-12-01`.
     public var description: String {
         switch self {
         case .detail(let id): "detail/\(id)"
         case .edit(let id): "edit/\(id)"
         case .settings: "settings"
         case .about: "about"
+        case .day(let date): "day/" + date.isoText
         }
     }
 
@@ -30,6 +36,11 @@ public enum Route: Equatable, Hashable, Sendable {
         case "about": self = .about
         default:
             let parts = description.split(separator: "/")
+            if parts.count == 2, parts[0] == "day" {
+                guard let date = CivilDate(isoText: parts[1]) else { return nil }
+                self = .day(date)
+                return
+            }
             guard parts.count == 2, let id = Int(parts[1]), id > 0 else { return nil }
             switch parts[0] {
             case "detail": self = .detail(id)
@@ -43,7 +54,7 @@ public enum Route: Equatable, Hashable, Sendable {
     public var taskID: Int? {
         switch self {
         case .detail(let id), .edit(let id): id
-        case .settings, .about: nil
+        case .settings, .about, .day: nil
         }
     }
 }

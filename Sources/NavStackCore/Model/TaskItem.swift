@@ -68,14 +68,24 @@ public struct TaskItem: Equatable, Hashable, Sendable {
         return fields
     }
 
-    /// Whether a list row shows more than its title: a priority, a due date or tags.
+    /// Whether a list row shows more than its title: a priority, a due or scheduled date,
+    /// or tags.
     public var hasRowAttributes: Bool {
-        !extra.isEmpty && (priority != nil || due != nil || !tags.isEmpty)
+        !extra.isEmpty && (priority != nil || due != nil || scheduled != nil || !tags.isEmpty)
     }
 
     /// Whether its `wait` is still ahead of `now`: the list's default filter hides it.
     public func isWaiting(at now: Instant) -> Bool {
         !extra.isEmpty && (wait.map { $0 > now } ?? false)
+    }
+
+    /// Where the agenda puts the task: the earlier of its `due` and `scheduled` dates.
+    public var agendaInstant: Instant? {
+        switch (due, scheduled) {
+        case (let due?, let scheduled?): min(due, scheduled)
+        case (let date?, nil), (nil, let date?): date
+        case (nil, nil): nil
+        }
     }
 }
 

@@ -57,6 +57,15 @@ extension Screen {
         case .confirm(let one, _, let oneMessage):
             guard case .confirm(let another, _, let anotherMessage) = other.content else { return true }
             return one.textsMatch(another) && oneMessage.hasSameBytes(as: anotherMessage)
+        case .agenda(let one):
+            guard case .agenda(let another) = other.content else { return true }
+            for (mine, theirs) in zip(one.sections, another.sections) {
+                for index in mine.rows.indices where !mine.rows[index].task.textsMatch(theirs.rows[index].task) { return false }
+            }
+            return true
+        case .day(_, let one):
+            guard case .day(_, let another) = other.content else { return true }
+            return one.textsMatch(another)
         case .login(nil), .notFound: return true
         }
     }
@@ -73,6 +82,7 @@ extension ListPage {
 extension TaskItem {
     fileprivate func textsMatch(_ other: TaskItem) -> Bool {
         uuid.hasSameBytes(as: other.uuid) && title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes)
+            && sameBytes(project, other.project) && sameBytes(tags, other.tags)
     }
 }
 

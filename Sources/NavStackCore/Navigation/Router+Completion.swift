@@ -54,6 +54,7 @@ extension Router {
         case (.priority, 0): return Priority.allCases.map(\.rawValue) + ["none"]
         case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0):
             return ["today", "tomorrow", "monday", "eow", "eom", "eoy", "+1w", "none"]
+        case (.day, 0): return ["today", "tomorrow", "monday", "eow", "eom", "+1w"]
         case (.recur, 0): return RecurRule.named + ["none"]
         case (.project, 0), (.tag, 0): return ["none"]
         case (.done, 0): return ["on", "off"]
@@ -82,27 +83,28 @@ extension Router {
     /// The page of the list, or of the subtasks, the screen shows now.
     private func shownPage() -> ListPage? {
         switch try? screen().content {
-        case .list(let page)?, .detail(_, let page)?: page
+        case .list(let page)?, .detail(_, let page)?, .day(_, let page)?: page
         default: nil
         }
     }
 
-    /// The rows of the list or of the subtasks shown.
+    /// The rows of the list, of the subtasks, of the agenda or of the day shown.
     private func shownRows() -> [ListRow] {
-        shownPage()?.rows ?? []
+        if case .agenda(let agenda)? = try? screen().content { return agenda.sections.flatMap(\.rows) }
+        return shownPage()?.rows ?? []
     }
 
-    /// The tasks whose detail screens are on the tasks path.
+    /// The tasks whose detail screens are on the path of the tab shown.
     private func pathTaskIDs() -> [Int] {
-        session?.tasksPath.compactMap { if case .detail(let id) = $0 { id } else { nil } } ?? []
+        session?.path.compactMap { if case .detail(let id) = $0 { id } else { nil } } ?? []
     }
 
     /// The deep links that open now: the fixed screens, the tasks of the page shown and
     /// the chain open; after `tasks/1/4/`, the subtasks of task 4 (their first page).
     private func linkCandidates(typed: String) -> [String] {
-        var links = [DeepLink.tasks, .newTask, .account, .settings, .about].map(\.path)
+        var links = [DeepLink.tasks, .newTask, .agenda(page: 1), .account, .settings, .about].map(\.path)
         guard let session else { return links }
-        let chain = pathTaskIDs()
+        let chain = session.tasksPath.compactMap { if case .detail(let id) = $0 { id } else { nil } }
         if !chain.isEmpty {
             links += [DeepLink.detail(chain: chain, page: 1), .edit(chain: chain), .sheet(under: chain)].map(\.path)
         }

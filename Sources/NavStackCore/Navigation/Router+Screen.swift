@@ -1,3 +1,5 @@
+import NavStackTime
+
 /// What the state shows: the kind of screen and, for a task's screen, the task as it
 /// was read to decide it. A command reads it once and passes it along.
 struct Showing {
@@ -55,7 +57,13 @@ extension Router {
         }
         if session.sheet != nil { return Showing(.newTask) }
         switch session.path.last {
-        case nil: return Showing(session.tab == .tasks ? .list : .account)
+        case nil:
+            switch session.tab {
+            case .tasks: return Showing(.list)
+            case .agenda: return Showing(.agenda)
+            case .account: return Showing(.account)
+            }
+        case .day?: return Showing(.day)
         case .settings?: return Showing(.settings)
         case .about?: return Showing(.about)
         case .detail(let id)?:
@@ -146,12 +154,19 @@ extension Router {
         case .about:
             title = t(.titleAbout)
             content = .about(version: configuration.version)
+        case .agenda:
+            title = t(.titleAgenda)
+            content = .agenda(try agendaPage(of: session))
+        case .day:
+            guard case .day(let date)? = session.path.last else { preconditionFailure("a day screen is decided by its route") }
+            title = dayText(date)
+            content = .day(date, try dayPage(of: date, in: session))
         case .login:
             preconditionFailure("signed in")
         }
         return Screen(
             kind: kind, title: title, tab: session.tab, path: session.path, sheet: session.sheet, list: session.list,
-            subtaskPage: session.subtaskPageShown, breadcrumb: breadcrumb, actions: actions, content: content)
+            subtaskPage: session.pageShown, breadcrumb: breadcrumb, actions: actions, content: content)
     }
 
     /// Where the session is, as the screen's second line names it: the tab, then each
@@ -168,7 +183,11 @@ extension Router {
         var breadcrumb: [String] = []
         // The tab, each route, and the sheet or question: room for all at once.
         breadcrumb.reserveCapacity(session.path.count + 2)
-        breadcrumb.append(session.tab == .tasks ? t(.titleMyTasks) : t(.titleAccount))
+        switch session.tab {
+        case .tasks: breadcrumb.append(t(.titleMyTasks))
+        case .agenda: breadcrumb.append(t(.titleAgenda))
+        case .account: breadcrumb.append(t(.titleAccount))
+        }
         var fromChain = true
         for route in session.path {
             switch route {
@@ -183,12 +202,39 @@ extension Router {
             case .edit: breadcrumb.append(t(.crumbEdit))
             case .settings: breadcrumb.append(t(.crumbSettings))
             case .about: breadcrumb.append(t(.crumbAbout))
+            case .day(let date): breadcrumb.append(dayText(date))
             }
         }
         if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
         if session.confirm != nil { breadcrumb.append(t(.titleConfirmDelete)) }
         if fromChain { breadcrumbMade.keep(breadcrumb, of: session, chain: chain, language: t.language) }
         return breadcrumb
+    }
+
+    /// A day as screens name it: `Tue 2026-12-01`, the weekday in the session's language.
+    func dayText(_ date: CivilDate) -> String {
+        configuration.catalog.dayText(date)
+    }
+
+    /// The visible page of the agenda: its rows (one more is read, to know whether a next
+    /// page has any), numbered across pages, in their sections.
+    func agendaPage(of session: Session) throws(NavError) -> AgendaPage {
+        let clock = configuration.clock
+        let pageSize = configuration.pageSize
+        let page = session.agendaPage
+        let offset = (page - 1) * pageSize
+        var tasks = try storeCall { try store.page(session.user, .agenda(clock), offset: offset, limit: pageSize + 1) }
+        let more = tasks.count > pageSize
+        if more { tasks.removeLast() }
+        let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
+        return AgendaPage(rows: rows, page: page, more: more, today: clock.zone.local(clock.now()).date, zone: clock.zone)
+    }
+
+    /// The visible page of a day's tasks, its page clamped to the pages that exist.
+    func dayPage(of date: CivilDate, in session: Session) throws(NavError) -> ListPage {
+        let query = ListQuery.day(date, configuration.clock)
+        return try page(
+            of: query, total: try storeCall { try store.count(session.user, query) }, asked: session.dayPage, user: session.user)
     }
 
     /// The visible page of a task's subtasks, its page clamped to the pages that exist.

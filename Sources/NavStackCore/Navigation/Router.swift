@@ -158,6 +158,12 @@ public struct Router {
         case .list(let page):
             shownList = ShownList(user: session.user, query: session.list.query(configuration.clock), rows: page.rows)
         case .detail(let task, let page): shownList = ShownList(user: session.user, query: .subtasks(of: task.id), rows: page.rows)
+        case .agenda(let agenda):
+            guard let query = session.agendaQuery(configuration.clock) else { return }
+            shownList = ShownList(user: session.user, query: query, rows: agenda.sections.flatMap(\.rows))
+        case .day(_, let page):
+            guard let query = session.agendaQuery(configuration.clock) else { return }
+            shownList = ShownList(user: session.user, query: query, rows: page.rows)
         default: break
         }
     }
@@ -209,7 +215,9 @@ public struct Router {
     /// it), and the page of the list or of the subtasks one that exists, so the URL names
     /// the page shown.
     private mutating func settle(on showing: Showing) throws(NavError) {
-        guard let session, session.tab == .tasks else { return }
+        guard let session else { return }
+        if session.tab == .agenda { return try settleAgenda(on: showing) }
+        guard session.tab == .tasks else { return }
         let pageSize = configuration.pageSize
         switch showing.kind {
         case .list where session.list.page > 1:
@@ -226,6 +234,50 @@ public struct Router {
                 self.session?.tasksPath = showing.path(editing: editing)
             }
             if let task = showing.task, let page = session.subtaskPages[task.id] {
+                let last = ListPage.pageCount(total: task.subtasks.total, pageSize: pageSize)
+                if page > last { self.session?.subtaskPages[task.id] = last == 1 ? nil : last }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Makes the agenda tab's state name what is shown: the page of the agenda or of the
+    /// day one that exists, and a path of tasks each a subtask of the one before (another
+    /// process may have moved one: the path is then the task shown alone).
+    private mutating func settleAgenda(on showing: Showing) throws(NavError) {
+        guard let session, !session.isModal else { return }
+        let pageSize = configuration.pageSize
+        switch showing.kind {
+        case .agenda where session.agendaPage > 1, .day where session.dayPage > 1:
+            guard let query = session.agendaQuery(configuration.clock) else { return }
+            let asked = showing.kind == .agenda ? session.agendaPage : session.dayPage
+            // The agenda is counted only when the page asked for is past its end.
+            if showing.kind == .agenda,
+                try !storeCall({ try store.page(session.user, query, offset: (asked - 1) * pageSize, limit: 1) }).isEmpty
+            {
+                return
+            }
+            let pages = ListPage.pageCount(total: try storeCall { try store.count(session.user, query) }, pageSize: pageSize)
+            guard asked > pages else { return }
+            if showing.kind == .agenda { self.session?.agendaPage = pages } else { self.session?.dayPage = pages }
+        case .detail, .edit:
+            guard let task = showing.task else { return }
+            let path = session.agendaPath
+            let opened = path.compactMap { route -> Int? in
+                if case .detail(let id) = route { return id }
+                return nil
+            }
+            let tree = showing.chain.map(\.id)
+            if opened.count > tree.count || !tree.suffix(opened.count).elementsEqual(opened) {
+                let day = path.first.flatMap { route -> Route? in
+                    if case .day = route { return route }
+                    return nil
+                }
+                let editing = if case .edit? = path.last { true } else { false }
+                self.session?.agendaPath = (day.map { [$0] } ?? []) + [.detail(task.id)] + (editing ? [.edit(task.id)] : [])
+            }
+            if let page = session.subtaskPages[task.id] {
                 let last = ListPage.pageCount(total: task.subtasks.total, pageSize: pageSize)
                 if page > last { self.session?.subtaskPages[task.id] = last == 1 ? nil : last }
             }
@@ -278,9 +330,9 @@ public struct Router {
         }
         // A page of subtasks is kept while its task's screen is open.
         if !next.subtaskPages.isEmpty {
-            next.subtaskPages = next.subtaskPages.filter { next.tasksPath.contains(.detail($0.key)) }
+            next.subtaskPages = next.subtaskPages.filter { next.showsDetail(of: $0.key) }
         }
-        for case .edit(let id) in next.tasksPath where !next.drafts.contains(.edit(id)) {
+        for case .edit(let id) in next.tasksPath + next.agendaPath where !next.drafts.contains(.edit(id)) {
             if let task = try storeCall({ try store.task(next.user, id: id) }) {
                 next.drafts[.edit(id)] = Draft(editing: task)
             }
@@ -341,6 +393,9 @@ public struct Router {
         if let owner = session.topDraftOwner, session.drafts.contains(owner) { words.append(.backDiscarding) }
         if !session.isModal { words += Self.treeWords }
         words += Self.anywhereWords
+        // A sheet over the agenda would have no link of its own: new tasks are added on
+        // the tasks tab.
+        if session.tab == .agenda, let new = words.firstIndex(of: .new) { words.remove(at: new) }
         return words
     }
 
@@ -367,6 +422,19 @@ extension DeepLink {
     /// tree has it (a task named by uuid resolved to it); `nil` when the task it names is
     /// not the profile's. A chain given in full must be the tree's.
     func opened(by user: String, in store: any TaskStore) throws(NavError) -> DeepLink? {
+        if case .agendaTask(_, let given, _, _) = self {
+            // The task opened from the agenda, then each a subtask of the one before.
+            var above: Int?
+            for id in given {
+                guard let task = try storeCall({ try store.task(user, id: id) }) else { return nil }
+                if let above, task.parent != above {
+                    let tree = try storeCall { try store.chain(user, id: id) }.map(\.id)
+                    throw .chainMismatch(url: url, id: id, actual: DeepLink.detail(chain: tree, page: 1).path)
+                }
+                above = id
+            }
+            return self
+        }
         let id: Int
         if let uuid {
             guard let task = try storeCall({ try store.task(user, uuid: uuid) }) else { return nil }
@@ -391,10 +459,10 @@ extension DeepLink {
 }
 
 /// The commands available on each shape of screen, made once: they depend only on the
-/// screen's kind, what its task's edit draft met elsewhere, and four facts of the session.
+/// screen's kind, what its task's edit draft met elsewhere, and five facts of the session.
 final class AvailableWords {
-    /// Signed out; else the kind, the draft's `Elsewhere` and four flags.
-    private var made: [[CommandWord]?] = Array(repeating: nil, count: 1 + ScreenKind.allCases.count * 3 * 16)
+    /// Signed out; else the kind, the draft's `Elsewhere` and five flags.
+    private var made: [[CommandWord]?] = Array(repeating: nil, count: 1 + ScreenKind.allCases.count * 3 * 32)
 
     /// The slot of a screen's shape.
     static func key(_ kind: ScreenKind, _ elsewhere: Showing.Elsewhere, _ session: Session?) -> Int {
@@ -410,7 +478,8 @@ final class AvailableWords {
         if session.depth > 0 { flags |= 2 }
         if let owner = session.topDraftOwner, session.drafts.contains(owner) { flags |= 4 }
         if session.isModal { flags |= 8 }
-        return 1 + (kind.index * 3 + elsewhereIndex) * 16 + flags
+        if session.tab == .agenda { flags |= 16 }
+        return 1 + (kind.index * 3 + elsewhereIndex) * 32 + flags
     }
 
     /// The words kept in `key`'s slot, else those `make` makes, kept.

@@ -1,4 +1,5 @@
 import NavStackBytes
+import NavStackTime
 
 /// One row of the list: its number as shown (counted over the filtered list, across
 /// pages) and its task.
@@ -25,6 +26,72 @@ public struct ListPage: Equatable, Hashable, Sendable {
     /// How many pages `total` rows fill: at least one, even when the list is empty.
     public static func pageCount(total: Int, pageSize: Int) -> Int {
         max(1, (total + pageSize - 1) / pageSize)
+    }
+}
+
+/// Where the agenda puts a task: by the local day of the earlier of its `due` and
+/// `scheduled` dates.
+public enum AgendaLabel: Equatable, Hashable, Sendable {
+    /// A day before today.
+    case overdue
+    case today
+    /// One of the next six days.
+    case date(CivilDate)
+    /// Further ahead.
+    case later
+
+    /// The label as JSON writes it: `overdue`, `today`, `2026-12-01`, `later`.
+    public var key: String {
+        switch self {
+        case .overdue: "overdue"
+        case .today: "today"
+        case .date(let date): date.isoText
+        case .later: "later"
+        }
+    }
+
+    /// The section of a task dated `instant`, on `today` in `zone`.
+    public static func of(_ instant: Instant, today: CivilDate, zone: Zone) -> AgendaLabel {
+        let date = zone.local(instant).date
+        let days = date.daysSinceEpoch - today.daysSinceEpoch
+        switch days {
+        case ..<0: return .overdue
+        case 0: return .today
+        case 1...6: return .date(date)
+        default: return .later
+        }
+    }
+}
+
+/// Rows of the agenda under one label.
+public struct AgendaSection: Equatable, Hashable, Sendable {
+    public var label: AgendaLabel
+    public var rows: [ListRow]
+}
+
+/// The visible page of the agenda: its rows in sections, numbered across them and
+/// across pages. The agenda is not counted (at a million tasks, a count would cost more
+/// than the page): `more` says whether a next page has rows.
+public struct AgendaPage: Equatable, Hashable, Sendable {
+    public var sections: [AgendaSection]
+    public var page: Int
+    public var more: Bool
+
+    /// Rows in their sections, in order: a row starts a section when its label differs
+    /// from the row before it.
+    public init(rows: [ListRow], page: Int, more: Bool, today: CivilDate, zone: Zone) {
+        var sections: [AgendaSection] = []
+        for row in rows {
+            let label = row.task.agendaInstant.map { AgendaLabel.of($0, today: today, zone: zone) } ?? .later
+            if sections.last?.label == label {
+                sections[sections.count - 1].rows.append(row)
+            } else {
+                sections.append(AgendaSection(label: label, rows: [row]))
+            }
+        }
+        self.sections = sections
+        self.page = page
+        self.more = more
     }
 }
 
@@ -63,6 +130,9 @@ public final class Screen: Hashable, Sendable {
         case about(version: String)
         /// Whether to delete a task with its subtasks (how many, at every level).
         case confirm(task: TaskItem, subtasks: Int, message: String)
+        case agenda(AgendaPage)
+        /// A day of the agenda and the page of its tasks shown.
+        case day(CivilDate, ListPage)
     }
 
     public let kind: ScreenKind
@@ -194,6 +264,22 @@ extension Response: MemoKey {
                 hasher.combine(count)
             case .notFound(let id):
                 hasher.combine(id)
+            case .agenda(let agenda):
+                hasher.combine(agenda.page)
+                for section in agenda.sections {
+                    for row in section.rows {
+                        hasher.combine(row.task.id)
+                        hasher.combine(row.task.done)
+                    }
+                }
+            case .day(let date, let page):
+                hasher.combine(Int(date.daysSinceEpoch))
+                hasher.combine(page.total)
+                hasher.combine(page.page)
+                for row in page.rows {
+                    hasher.combine(row.task.id)
+                    hasher.combine(row.task.done)
+                }
             case .login, .account, .settings, .about:
                 break
             }

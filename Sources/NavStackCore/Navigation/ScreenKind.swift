@@ -11,6 +11,10 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case newTask = "new-task"
     /// A question over the tasks tab (delete a task with its subtasks?).
     case confirm
+    /// The agenda tab's root: what is overdue, due or scheduled, in sections by day.
+    case agenda
+    /// One day of the agenda.
+    case day
 
     /// The screen as messages name it: "not available on the task list".
     public var phrase: Phrase {
@@ -25,6 +29,8 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         case .about: .phraseAbout
         case .newTask: .phraseNewTask
         case .confirm: .phraseConfirm
+        case .agenda: .phraseAgenda
+        case .day: .phraseDay
         }
     }
 
@@ -41,6 +47,8 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         case .about: 7
         case .newTask: 8
         case .confirm: 9
+        case .agenda: 10
+        case .day: 11
         }
     }
 
@@ -51,6 +59,8 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
         case .list: [.open, .add, .new, .toggle, .delete, .move, .filter, .find, .next, .prev, .page]
         case .detail: [.edit, .toggle, .delete, .open, .add, .new, .move, .next, .prev, .page, .annotate]
         case .confirm: [.yes, .no]
+        case .agenda: [.open, .toggle, .day, .next, .prev, .page]
+        case .day: [.open, .toggle, .next, .prev, .day, .page]
         case .edit, .newTask:
             [.title, .notes, .done, .due, .scheduled, .wait, .until, .recur, .priority, .project, .tag, .save, .cancel]
         case .account: [.settings, .about, .logout]

@@ -27,8 +27,8 @@ extension Session {
             case .list:
                 path = []
             case .task(let id):
-                guard tab == .tasks, let index = tasksPath.lastIndex(of: .detail(id)) else { throw .notOnPath(id) }
-                tasksPath.removeSubrange((index + 1)...)
+                guard tab != .account, let index = path.lastIndex(of: .detail(id)) else { throw .notOnPath(id) }
+                path.removeSubrange((index + 1)...)
             }
             (sheet, confirm) = (nil, nil)
             return discarding
@@ -46,8 +46,8 @@ extension Session {
         case .open(let row):
             let task = try target(row, on: showing, word: .open, shown: shown, store: store, pageSize: pageSize, clock: clock)
             // Its chain: the path to here and the task, unless it is a search result
-            // from further down.
-            if task.parent == showing.task?.id {
+            // from further down. The agenda opens a task where it is.
+            if task.parent == showing.task?.id || tab == .agenda {
                 path.append(.detail(task.id))
             } else {
                 path = try storeCall { try store.chain(user, id: task.id) }.map { Route.detail($0.id) }
@@ -78,7 +78,7 @@ extension Session {
             guard case .delete(let id, let popping)? = confirm else { break }
             guard try storeCall({ try store.delete(user, id: id) }) else { throw .taskVanished(id) }
             confirm = nil
-            if popping, let index = tasksPath.firstIndex(of: .detail(id)) { tasksPath.removeSubrange(index...) }
+            if popping, let index = path.firstIndex(of: .detail(id)) { path.removeSubrange(index...) }
         case .no:
             confirm = nil
         case .move(let row, let place):
@@ -89,6 +89,15 @@ extension Session {
             list = ListState(filter: filter, terms: terms, search: list.search)
         case .find(let text):
             list = ListState(filter: list.filter, terms: list.terms, search: text)
+        case .next where kind == .agenda || kind == .day, .prev where kind == .agenda || kind == .day,
+            .page where kind == .agenda || kind == .day:
+            try step(command, on: kind, store: store, pageSize: pageSize, clock: clock)
+        case .day(let text):
+            let date = clock.zone.local(try clock.instant(typed: text, language: language)).date
+            // A day's screen replaces the one shown, as `next` and `prev` do.
+            if kind == .day { path.removeLast() }
+            path.append(.day(date))
+            dayPage = 1
         case .next, .prev, .page:
             // The list's pages, or the subtasks' of the task shown.
             let subtasks = kind == .detail ? showing.task : nil
@@ -197,6 +206,62 @@ extension Session {
         switch link {
         case .list(let state): list = state
         case .detail(let chain, let page): subtaskPages = page > 1 ? [chain.last!: page] : [:]
+        case .agenda(let page): agendaPage = page
+        case .day(_, let page): dayPage = page
+        case .agendaTask(let day, let chain, _, let page):
+            if day != nil { dayPage = 1 }
+            subtaskPages[chain.last!] = page > 1 ? page : nil
+        default: break
+        }
+    }
+
+    /// The query of the agenda screen on top of the agenda tab: its root's or a day's.
+    func agendaQuery(_ clock: TaskClock) -> ListQuery? {
+        guard tab == .agenda else { return nil }
+        switch agendaPath.last {
+        case nil: return .agenda(clock)
+        case .day(let date)?: return .day(date, clock)
+        default: return nil
+        }
+    }
+
+    /// `next`, `prev` and `page N` on the agenda (its pages) and on a day (the next or
+    /// the previous day; its pages). The agenda is not counted to be shown: whether a
+    /// page has rows is one look at the index.
+    private mutating func step(_ command: Command, on kind: ScreenKind, store: any TaskStore, pageSize: Int, clock: TaskClock)
+        throws(NavError)
+    {
+        guard let query = agendaQuery(clock) else { return }
+        if kind == .day, case .day(let date)? = agendaPath.last {
+            switch command {
+            case .next, .prev:
+                agendaPath[agendaPath.count - 1] = .day(date.adding(days: command == .next ? 1 : -1))
+                dayPage = 1
+            case .page(let number):
+                let pages = ListPage.pageCount(total: try storeCall { try store.count(user, query) }, pageSize: pageSize)
+                guard number <= pages else { throw .noSuchPage(number, pages: pages) }
+                dayPage = number
+            default: break
+            }
+            return
+        }
+        func hasRows(onPage page: Int) throws(NavError) -> Bool {
+            if page == 1 { return true }
+            return !(try storeCall { try store.page(user, query, offset: (page - 1) * pageSize, limit: 1) }).isEmpty
+        }
+        switch command {
+        case .next:
+            guard try hasRows(onPage: agendaPage + 1) else { throw .alreadyLastPage(pages: agendaPage) }
+            agendaPage += 1
+        case .prev:
+            guard agendaPage > 1 else { throw .alreadyFirstPage }
+            agendaPage -= 1
+        case .page(let number):
+            guard try hasRows(onPage: number) else {
+                let pages = ListPage.pageCount(total: try storeCall { try store.count(user, query) }, pageSize: pageSize)
+                throw .noSuchPage(number, pages: pages)
+            }
+            agendaPage = number
         default: break
         }
     }
@@ -231,7 +296,10 @@ extension Session {
             return try task(atRow: row, by: word, in: list.query(clock), shown: shown, store: store, pageSize: pageSize)
         case (.detail, let row?):
             return try task(atRow: row, by: word, in: .subtasks(of: showing.task?.id ?? 0), shown: shown, store: store, pageSize: pageSize)
-        case (.list, nil):
+        case (.agenda, let row?), (.day, let row?):
+            guard let query = agendaQuery(clock) else { throw .needsRow(word) }
+            return try task(atRow: row, by: word, in: query, shown: shown, store: store, pageSize: pageSize)
+        case (.list, nil), (.agenda, nil), (.day, nil):
             throw .needsRow(word)
         case (.detail, nil) where word == .open || word == .move:
             throw .needsRow(word)

@@ -42,6 +42,22 @@ public struct Session: Equatable, Hashable, Sendable {
         get { storage.fields.accountPath }
         _modify { yield &unique.fields.accountPath }
     }
+    /// The agenda tab's path: a day's screen perhaps, then a task's detail and its
+    /// subtasks' (and an edit screen).
+    public var agendaPath: [Route] {
+        get { storage.fields.agendaPath }
+        _modify { yield &unique.fields.agendaPath }
+    }
+    /// The pages of the agenda's root and of the day on its path (1-based; clamped to
+    /// the pages that exist when shown).
+    public var agendaPage: Int {
+        get { storage.fields.agendaPage }
+        _modify { yield &unique.fields.agendaPage }
+    }
+    public var dayPage: Int {
+        get { storage.fields.dayPage }
+        _modify { yield &unique.fields.dayPage }
+    }
     public var sheet: Sheet? {
         get { storage.fields.sheet }
         _modify { yield &unique.fields.sheet }
@@ -77,6 +93,9 @@ public struct Session: Equatable, Hashable, Sendable {
         var tab: Tab = .tasks
         var tasksPath: [Route] = []
         var accountPath: [Route] = []
+        var agendaPath: [Route] = []
+        var agendaPage = 1
+        var dayPage = 1
         var sheet: Sheet?
         var confirm: Confirmation?
         var drafts = Drafts()
@@ -119,9 +138,19 @@ public struct Session: Equatable, Hashable, Sendable {
 
     /// The path of a tab.
     public subscript(path tab: Tab) -> [Route] {
-        get { tab == .tasks ? tasksPath : accountPath }
+        get {
+            switch tab {
+            case .tasks: tasksPath
+            case .agenda: agendaPath
+            case .account: accountPath
+            }
+        }
         set {
-            if tab == .tasks { tasksPath = newValue } else { accountPath = newValue }
+            switch tab {
+            case .tasks: tasksPath = newValue
+            case .agenda: agendaPath = newValue
+            case .account: accountPath = newValue
+            }
         }
     }
 
@@ -140,7 +169,18 @@ public struct Session: Equatable, Hashable, Sendable {
 
     /// The deep link of what is shown (a question has none of its own: the screen under it).
     public var link: DeepLink {
-        DeepLink(tab: tab, path: path, sheet: sheet, list: list, page: subtaskPageShown)
+        DeepLink(tab: tab, path: path, sheet: sheet, list: list, page: pageShown)
+    }
+
+    /// The page the link names: of the subtasks of the task shown, of the agenda, or of
+    /// the day shown.
+    public var pageShown: Int {
+        guard tab == .agenda else { return subtaskPageShown }
+        switch agendaPath.last {
+        case nil: return agendaPage
+        case .day?: return dayPage
+        default: return subtaskPageShown
+        }
     }
 
     /// The page of the subtasks of the task shown (1 when none is).
@@ -150,23 +190,29 @@ public struct Session: Equatable, Hashable, Sendable {
 
     /// The task whose detail screen is on top of the tasks path, if any.
     public var topTaskID: Int? {
-        guard tab == .tasks, case .detail(let id)? = tasksPath.last else { return nil }
+        guard tab != .account, case .detail(let id)? = path.last else { return nil }
         return id
     }
 
     /// The draft of the screen on top, if that screen edits one.
     public var topDraftOwner: DraftOwner? {
         if sheet != nil { return .sheet }
-        if tab == .tasks, case .edit(let id)? = tasksPath.last { return .edit(id) }
+        if tab != .account, case .edit(let id)? = path.last { return .edit(id) }
         return nil
     }
 
-    /// Whether a draft still has its screen open.
+    /// Whether a draft still has its screen open (on either tab: a task has one draft,
+    /// which both tabs' edit screens of it show).
     func keeps(_ owner: DraftOwner) -> Bool {
         switch owner {
         case .sheet: sheet != nil
-        case .edit(let id): tasksPath.contains(.edit(id))
+        case .edit(let id): tasksPath.contains(.edit(id)) || agendaPath.contains(.edit(id))
         }
+    }
+
+    /// Whether a task's detail screen is on a path (its page of subtasks is kept while it is).
+    func showsDetail(of id: Int) -> Bool {
+        tasksPath.contains(.detail(id)) || agendaPath.contains(.detail(id))
     }
 }
 

@@ -110,13 +110,33 @@ public struct JSONRenderer: Sendable {
             json.key("language"); json.string(info.language)
         case .about(let version):
             json.key("version"); json.string(version)
+        case .agenda(let agenda):
+            json.key("sections")
+            json.array(agenda.sections) { json, section in
+                json.object { json in
+                    json.key("label"); json.string(section.label.key)
+                    rows(section.rows, into: &json)
+                }
+            }
+            json.key("page"); json.number(agenda.page)
+            json.key("more"); json.bool(agenda.more)
+        case .day(let date, let page):
+            json.key("date"); json.string(date.isoText)
+            rows(page, into: &json)
+            json.key("total"); json.number(page.total)
+            json.key("page"); json.number(page.page)
+            json.key("pages"); json.number(page.pages)
         }
     }
 
     /// `"items": [{"row": N, …task}]`
     private func rows(_ page: ListPage, into json: inout JSONWriter) {
+        rows(page.rows, into: &json)
+    }
+
+    private func rows(_ rows: [ListRow], into json: inout JSONWriter) {
         json.key("items")
-        json.array(page.rows) { json, row in
+        json.array(rows) { json, row in
             json.object { json in
                 json.key("row"); json.number(row.row)
                 taskMembers(row.task, into: &json)

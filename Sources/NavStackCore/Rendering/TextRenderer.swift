@@ -213,6 +213,14 @@ public struct TextRenderer {
             lines.add("navstack \(version)")
             lines.blank()
             lines.wrap(t(.aboutText))
+        case .agenda(let agenda):
+            agendaLines(agenda, into: &lines)
+        case .day(_, let page):
+            var status = page.total == 1 ? t(.listOneTask) : t(.listTasks, ("count", page.total))
+            status += " · " + t(.listPage, ("page", page.page), ("pages", page.pages))
+            lines.add(status)
+            lines.blank()
+            if page.rows.isEmpty { lines.wrap(t(.dayEmpty)) } else { rowLines(page.rows, into: &lines) }
         }
         lines.rule()
         actionLines(screen, into: &lines)
@@ -328,12 +336,16 @@ public struct TextRenderer {
         lines.blank()
     }
 
-    /// What a list row shows after the title: priority, due date and tags, compactly
-    /// (`H · due 2026-12-01 · +home`); empty for a task with none of them.
+    /// What a list row shows after the title: priority, due date (else the scheduled one)
+    /// and tags, compactly (`H · due 2026-12-01 · +home`); empty for a task with none of them.
     func rowAttributes(_ task: TaskItem) -> String {
         var parts: [String] = []
         if let priority = task.priority { parts.append(priority.rawValue) }
-        if let due = task.due { parts.append(catalog(.rowDue, ("date", zone.screenText(due)))) }
+        if let due = task.due {
+            parts.append(catalog(.rowDue, ("date", zone.screenText(due))))
+        } else if let scheduled = task.scheduled {
+            parts.append(catalog(.rowScheduled, ("date", zone.screenText(scheduled))))
+        }
         if !task.tags.isEmpty { parts.append(task.tags.map { "+" + $0 }.joined(separator: " ").escapedForDisplay) }
         return parts.isEmpty ? "" : " · " + parts.joined(separator: " · ")
     }
@@ -363,11 +375,41 @@ public struct TextRenderer {
         rowLines(page.rows, into: &lines)
     }
 
-    /// Numbered rows: ` 1  [ ] Title [1/3]`, with the progress of a task that has
-    /// subtasks.
-    private func rowLines(_ rows: [ListRow], into lines: inout Lines) {
-        guard let last = rows.last else { return }
+    /// The agenda's sections, each its label over its rows, numbered across them; then,
+    /// past the first page or before more, which page this is.
+    private func agendaLines(_ agenda: AgendaPage, into lines: inout Lines) {
+        let t = catalog
+        guard let last = agenda.sections.last?.rows.last else {
+            lines.wrap(agenda.page > 1 ? t(.listNoMatch) : t(.agendaEmpty))
+            return
+        }
         let numberWidth = max(2, String(last.row).utf8.count)
+        for (index, section) in agenda.sections.enumerated() {
+            if index > 0 { lines.blank() }
+            switch section.label {
+            case .overdue: lines.add(t(.agendaOverdue), .error)
+            case .today: lines.add(t(.agendaToday), .title)
+            case .date(let date): lines.add(dayText(date), .title)
+            case .later: lines.add(t(.agendaLater), .title)
+            }
+            rowLines(section.rows, numberWidth: numberWidth, into: &lines)
+        }
+        if agenda.page > 1 || agenda.more {
+            lines.blank()
+            lines.add(t(agenda.more ? .agendaPageMore : .agendaPageLast, ("page", agenda.page)))
+        }
+    }
+
+    /// A day as screens name it: `Tue 2026-12-01`, the weekday in the catalog's language.
+    func dayText(_ date: CivilDate) -> String {
+        catalog.dayText(date)
+    }
+
+    /// Numbered rows: ` 1  [ ] Title [1/3]`, with the progress of a task that has
+    /// subtasks; the numbers as wide as `numberWidth`, else as the last row's.
+    private func rowLines(_ rows: [ListRow], numberWidth: Int? = nil, into lines: inout Lines) {
+        guard let last = rows.last else { return }
+        let numberWidth = numberWidth ?? max(2, String(last.row).utf8.count)
         // Each row is put together in one string, kept from row to row, rather than
         // by joining six new ones; most rows (a plain title that fits, no emphasis) go
         // straight to the screen's bytes.

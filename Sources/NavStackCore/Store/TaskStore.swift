@@ -8,6 +8,21 @@ public enum ListScope: Equatable, Hashable, Sendable {
     case children(of: Int)
     /// Tasks at every level: the list searching.
     case everywhere
+    /// The agenda: open tasks at every level with a `due` or a `scheduled` date, soonest
+    /// first (by the earlier of the two).
+    case agenda
+    /// One day of the agenda, from its first instant to the next day's: tasks due or
+    /// scheduled within it, in the agenda's order.
+    case day(from: Instant, before: Instant)
+
+    /// Whether the scope orders its tasks by their dates (the agenda's), rather than by
+    /// their place in the tree.
+    public var isDated: Bool {
+        switch self {
+        case .agenda, .day: true
+        case .top, .children, .everywhere: false
+        }
+    }
 }
 
 /// What a list shows: its tasks, a filter and an optional search text.
@@ -64,12 +79,34 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         return query
     }
 
+    /// The agenda at the clock's "now": open tasks with a date, but those waiting.
+    public static func agenda(_ clock: TaskClock) -> ListQuery {
+        var query = ListQuery(filter: .open, clock: clock)
+        query.scope = .agenda
+        return query
+    }
+
+    /// The tasks due or scheduled on `date` in the clock's zone, done ones too; a task
+    /// still waiting when the day ends is not on it yet.
+    public static func day(_ date: CivilDate, _ clock: TaskClock) -> ListQuery {
+        var query = ListQuery(filter: .every, clock: clock)
+        query.scope = .day(
+            from: clock.zone.instant(CivilDateTime(midnightOf: date)),
+            before: clock.zone.instant(CivilDateTime(midnightOf: date.adding(days: 1))))
+        return query
+    }
+
     /// Whether the list shows the task.
     public func includes(_ task: TaskItem) -> Bool {
         switch scope {
         case .top: guard task.parent == nil else { return false }
         case .children(let parent): guard task.parent == parent else { return false }
         case .everywhere: break
+        case .agenda: guard task.due != nil || task.scheduled != nil else { return false }
+        case .day(let from, let before):
+            func within(_ date: Instant?) -> Bool { date.map { $0 >= from && $0 < before } ?? false }
+            guard within(task.due) || within(task.scheduled) else { return false }
+            if !task.done, let wait = task.wait, wait >= before { return false }
         }
         guard filter.admits(task, at: now), admitsTerms(task) else { return false }
         guard let search else { return true }

@@ -18,7 +18,7 @@ final class ErrorMessageTests: XCTestCase {
             (.numberBelowOne(.back, "0"), "'0' is not allowed: screens count from 1"),
             (.numberBelowOne(.open, "-1"), "'-1' is not allowed: rows count from 1"),
             (.numberTooLarge(.page, "99999999999999999999"), "'99999999999999999999' is too large"),
-            (.badChoice(.tab, "home"), "'home' is not one of tasks, account: tab tasks|account"),
+            (.badChoice(.tab, "home"), "'home' is not one of tasks, agenda, account: tab tasks|agenda|account"),
             (.textTooLong(.title, count: 201, limit: 200), "title too long (201 characters; the limit is 200)"),
             (.blankTitle, "a title cannot be blank"),
             (.notAvailable(.edit, screen: .list, available: [.open, .add]), "'edit' is not available on the task list; here: open, add"),

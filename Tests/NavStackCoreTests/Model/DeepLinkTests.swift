@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackTime
 import XCTest
 
 final class DeepLinkTests: XCTestCase {
@@ -24,6 +25,15 @@ final class DeepLinkTests: XCTestCase {
             (.edit(chain: [10, 2]), "tasks/10/2/edit"),
             (.sheet(under: [5]), "tasks/5/new"),
             (.list(ListState(filter: .open, page: 2)), "tasks?filter=open&page=2"),
+            (.agenda(page: 1), "agenda"),
+            (.agenda(page: 3), "agenda?page=3"),
+            (.day(december(1), page: 1), "agenda/2026-12-01"),
+            (.day(december(1), page: 2), "agenda/2026-12-01?page=2"),
+            (.agendaTask(day: nil, chain: [4], editing: false, page: 1), "agenda/4"),
+            (.agendaTask(day: nil, chain: [4, 9], editing: false, page: 2), "agenda/4/9?page=2"),
+            (.agendaTask(day: nil, chain: [4], editing: true, page: 1), "agenda/4/edit"),
+            (.agendaTask(day: december(1), chain: [4, 9], editing: false, page: 1), "agenda/2026-12-01/4/9"),
+            (.agendaTask(day: december(1), chain: [4], editing: true, page: 1), "agenda/2026-12-01/4/edit"),
         ]
         for (link, path) in chains {
             XCTAssertEqual(link.path, path)
@@ -39,6 +49,24 @@ final class DeepLinkTests: XCTestCase {
             ]
         for link in lent {
             XCTAssertEqual(link.withURLBytes { String(decoding: $0, as: UTF8.self) }, link.url, "\(link)")
+        }
+    }
+
+    private func december(_ day: Int) -> CivilDate { CivilDate(year: 2026, month: 12, day: day)! }
+
+    func testAgendaLinksSynthesiseTheAgendaPath() {
+        let links: [(DeepLink, [Route])] = [
+            (.agenda(page: 2), []),
+            (.day(december(1), page: 1), [.day(december(1))]),
+            (.agendaTask(day: nil, chain: [4, 9], editing: false, page: 1), [.detail(4), .detail(9)]),
+            (.agendaTask(day: december(1), chain: [4], editing: true, page: 1), [.day(december(1)), .detail(4), .edit(4)]),
+        ]
+        for (link, routes) in links {
+            XCTAssertEqual(link.tab, .agenda)
+            XCTAssertEqual(link.routes, routes, link.url)
+            let page = if case .agenda(let page) = link { page } else { 1 }
+            XCTAssertEqual(DeepLink(tab: .agenda, path: routes, sheet: nil, page: page), link)
+            for route in routes { XCTAssertEqual(Route(description: route.description), route) }
         }
     }
 
@@ -71,6 +99,8 @@ final class DeepLinkTests: XCTestCase {
         for bad in [
             "tasks/1/edit/extra", "tasks/", "tasks//edit", "task/1", "tasks/abc", "tasks/-1", "tasks/1/delete",
             "navstack:tasks", "account/profile", "", "navstack://", "tasks?x=1", "tasks/1#top",
+            "agenda/", "agenda/edit", "agenda/2026-02-30", "agenda/2026-12-1", "agenda/2026-12-01/edit", "agenda/x",
+            "agenda/2026-12-01/2026-12-02", "agenda/4/edit/9", "agenda?filter=open", "agenda/4/edit?page=2",
         ] {
             XCTAssertEqual(failure(bad), .malformedLink(bad), bad)
         }

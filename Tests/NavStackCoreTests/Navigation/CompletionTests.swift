@@ -13,7 +13,8 @@ final class CompletionTests: XCTestCase {
 
     func testArguments() throws {
         var router = try makeRouter()
-        XCTAssertEqual(router.completions(for: "tab a").candidates, ["account"])
+        XCTAssertEqual(router.completions(for: "tab a").candidates, ["agenda", "account"])
+        XCTAssertEqual(router.completions(for: "tab ag").candidates, ["agenda"])
         XCTAssertEqual(
             router.completions(for: "filter ").candidates, ["all", "open", "done", "waiting", "tag:", "project:", "priority:", "due:"])
         XCTAssertEqual(router.completions(for: "filter open due:t").candidates, ["due:today"])

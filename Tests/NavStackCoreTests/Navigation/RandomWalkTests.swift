@@ -13,6 +13,9 @@ final class RandomWalkTests: XCTestCase {
         "tab tasks", "tab account", "settings", "about", "where", "help", "go tasks", "go tasks/1", "go tasks/2/edit",
         "go tasks/new", "go account/settings", "go account/about", "go tasks/77", "go http://x", "opne 1", "logout",
         "login ana", "undo",
+        // The agenda, and dates that put tasks on it.
+        "tab agenda", "day today", "day tomorrow", "day +2d", "go agenda", "go agenda/2026-11-28", "go agenda/1",
+        "go agenda/2026-11-27/2/edit", "go agenda?page=2", "due today", "due tomorrow", "scheduled +1d", "due none",
     ]
 
     private func walk(seed: UInt64, steps: Int) throws -> [Router] {

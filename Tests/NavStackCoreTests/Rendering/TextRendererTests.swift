@@ -27,8 +27,8 @@ final class TextRendererTests: XCTestCase {
                      move N to ID|top
                      filter all|open|done|waiting [TERM…] · find [TEXT]
                      next · prev · page N
-            Also:    root · tab tasks|account · undo · redo · go URL
-                     where · help · quit
+            Also:    root · tab tasks|agenda|account · undo · redo
+                     go URL · where · help · quit
 
 
             """)

@@ -1,0 +1,138 @@
+import NavStackCore
+import NavStackTime
+import TestSeeds
+import XCTest
+
+@testable import NavStackSQLite
+
+/// The agenda and its days as the store reads them: the tasks their definitions pick
+/// (``ListQuery/includes(_:)``), in the order of their dates, from indexes.
+final class AgendaStoreTests: XCTestCase {
+    private let user = "ana"
+
+    private func instant(_ text: String) -> Instant { Instant(iso8601: text)! }
+
+    /// Random tasks at every level around `now` in `zone`: dates a few hours to a few
+    /// weeks away (many on one day), some done, some waiting, some with no date.
+    private func store(seed: UInt64, zone: Zone, now: Instant, count: Int = 120) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: zone, fixedNow: now)
+        try store.openProfile(user, sample: false)
+        var rng = SplitMix64(state: seed)
+        var ids: [Int] = []
+        func someDate() -> Instant? {
+            guard Int.random(in: 0..<3, using: &rng) > 0 else { return nil }
+            // Whole hours, so that many tasks fall on one instant too.
+            return now.adding(seconds: Int64(Int.random(in: -20 * 24...20 * 24, using: &rng)) * 3600)
+        }
+        for index in 0..<count {
+            var fields = DraftFields(title: "Task \(index)", done: Int.random(in: 0..<5, using: &rng) == 0)
+            fields.due = someDate()
+            fields.scheduled = someDate()
+            if Int.random(in: 0..<6, using: &rng) == 0 { fields.wait = someDate() }
+            let parent = ids.isEmpty || Bool.random(using: &rng) ? nil : ids.randomElement(using: &rng)
+            let task = try store.insertAtTop(user, fields, under: parent, as: .add)
+            ids.append(task.id)
+        }
+        return store
+    }
+
+    /// What a query shows, by its definition: every task it includes, by date then uuid.
+    private func expected(_ query: ListQuery, in store: SQLiteStore) throws -> [Int] {
+        let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
+        return all.filter(query.includes).sorted {
+            ($0.agendaInstant!, $0.uuid) < ($1.agendaInstant!, $1.uuid)
+        }.map(\.id)
+    }
+
+    func testTheAgendaAndItsDaysAreTheTasksTheirDefinitionsPick() throws {
+        let zones = [
+            ("Europe/Madrid", "2026-03-28T10:00:00Z"), ("America/Sao_Paulo", "2026-11-27T12:00:00Z"), ("UTC", "2026-11-27T09:00:00Z"),
+        ]
+        for (seed, (name, now)) in zones.enumerated() {
+            let zone = try Zone.named(name)
+            let store = try store(seed: UInt64(seed) + 1, zone: zone, now: instant(now))
+            let clock = store.clock
+            let agenda = ListQuery.agenda(clock)
+            let ids = try store.page(user, agenda, offset: 0, limit: 10_000).map(\.id)
+            XCTAssertEqual(ids, try expected(agenda, in: store), name)
+            XCTAssertGreaterThan(ids.count, 20, "the agenda should hold many of the tasks")
+            XCTAssertEqual(try store.count(user, agenda), ids.count)
+            // Pages are its slices.
+            let paged = try (0..<(ids.count / 7 + 1)).flatMap { page in
+                try store.page(user, agenda, offset: page * 7, limit: 7).map(\.id)
+            }
+            XCTAssertEqual(paged, ids)
+            // Every day around now, across the change of clocks in Madrid.
+            let today = zone.local(instant(now)).date
+            var seen = 0
+            for offset in -21...21 {
+                let day = ListQuery.day(today.adding(days: offset), clock)
+                let dayIDs = try store.page(user, day, offset: 0, limit: 10_000).map(\.id)
+                XCTAssertEqual(dayIDs, try expected(day, in: store), "\(name) \(today.adding(days: offset).isoText)")
+                XCTAssertEqual(try store.count(user, day), dayIDs.count)
+                seen += dayIDs.count
+            }
+            XCTAssertGreaterThan(seen, 40, name)
+        }
+    }
+
+    /// The clocks went forward in Madrid on 29 March 2026: that day has 23 hours, and a
+    /// task at 23:30 is on it, one at 00:30 the next day on the next.
+    func testADayIsItsLocalHoursAcrossAChangeOfClocks() throws {
+        let zone = try Zone.named("Europe/Madrid")
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: zone, fixedNow: instant("2026-03-28T10:00:00Z"))
+        try store.openProfile(user, sample: false)
+        let late = try store.insertAtTop(user, DraftFields(title: "late", due: instant("2026-03-29T21:30:00Z")), under: nil, as: .add)
+        let next = try store.insertAtTop(user, DraftFields(title: "next", due: instant("2026-03-29T22:30:00Z")), under: nil, as: .add)
+        let early = try store.insertAtTop(
+            user, DraftFields(title: "early", scheduled: instant("2026-03-28T23:00:00Z")), under: nil, as: .add)
+        let sunday = CivilDate(year: 2026, month: 3, day: 29)!
+        XCTAssertEqual(try store.page(user, .day(sunday, store.clock), offset: 0, limit: 10).map(\.id), [early.id, late.id])
+        XCTAssertEqual(try store.page(user, .day(sunday.adding(days: 1), store.clock), offset: 0, limit: 10).map(\.id), [next.id])
+    }
+
+    /// Changing a task's date, or marking it done, in place moves it on an agenda read
+    /// before (the store keeps what it read within a burst of commands).
+    func testAChangeInPlaceMovesTheTaskOnTheAgendaReadBefore() throws {
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: .utc, fixedNow: instant("2026-11-27T09:00:00Z"))
+        try store.openProfile(user, sample: false)
+        let first = try store.insertAtTop(user, DraftFields(title: "first", due: instant("2026-11-28T00:00:00Z")), under: nil, as: .add)
+        let second = try store.insertAtTop(user, DraftFields(title: "second", due: instant("2026-11-29T00:00:00Z")), under: nil, as: .add)
+        let agenda = ListQuery.agenda(store.clock)
+        XCTAssertEqual(try store.page(user, agenda, offset: 0, limit: 10).map(\.id), [first.id, second.id])
+        XCTAssertEqual(try store.count(user, agenda), 2)
+        var fields = first.fields
+        fields.due = instant("2026-12-30T00:00:00Z")
+        _ = try store.write(user, id: first.id, [.due], from: fields, as: .save)
+        XCTAssertEqual(try store.page(user, agenda, offset: 0, limit: 10).map(\.id), [second.id, first.id])
+        fields.due = nil
+        _ = try store.write(user, id: first.id, [.due], from: fields, as: .save)
+        XCTAssertEqual(try store.page(user, agenda, offset: 0, limit: 10).map(\.id), [second.id])
+        XCTAssertEqual(try store.count(user, agenda), 1)
+        _ = try store.toggle(user, id: second.id)
+        XCTAssertEqual(try store.page(user, agenda, offset: 0, limit: 10).map(\.id), [])
+        XCTAssertEqual(try store.count(user, agenda), 0)
+    }
+
+    /// The agenda is read in order from its own index (never sorted), a day from the
+    /// indexes of `due` and `scheduled`.
+    func testTheAgendaAndADayAreReadFromIndexes() throws {
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: .utc, fixedNow: instant("2026-11-27T09:00:00Z"))
+        try store.openProfile(user, sample: true)
+        func plan(_ query: ListQuery) throws -> [String] {
+            let (sql, arguments) = SQLiteStore.pageQuery(query, user)
+            return try store.db.prepare("EXPLAIN QUERY PLAN " + sql).all(arguments + [10, 0]) { $0.text(3) }
+        }
+        let agenda = try plan(.agenda(store.clock))
+        XCTAssertTrue(agenda.contains { $0.contains("INDEX task_on_agenda") }, "\(agenda)")
+        XCTAssertFalse(agenda.contains { $0.contains("TEMP B-TREE") }, "\(agenda)")
+        let day = try plan(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock))
+        XCTAssertTrue(day.contains { $0.contains("INDEX task_by_due") }, "\(day)")
+        XCTAssertTrue(day.contains { $0.contains("INDEX task_by_scheduled") }, "\(day)")
+        XCTAssertFalse(day.contains { $0.contains("SCAN task") }, "\(day)")
+    }
+}
