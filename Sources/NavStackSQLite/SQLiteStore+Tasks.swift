@@ -70,7 +70,7 @@ extension SQLiteStore {
             }
             let (clause, arguments) = Self.whereClause(query, user)
             return try db.first(
-                "SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(clause)",
+                "SELECT COUNT(*) FROM task WHERE \(Self.profileTerm(query))\(clause)",
                 arguments
             ) { $0.int(0) } ?? 0
         }
@@ -95,7 +95,7 @@ extension SQLiteStore {
             case .agenda, .day: agendaOrder + ", uuid"
             case .top, .children: "position, uuid"
             }
-        return ("SELECT \(columns) FROM task WHERE profile_id = \(profileID)\(clause) ORDER BY \(order) LIMIT ? OFFSET ?", arguments)
+        return ("SELECT \(columns) FROM task WHERE \(profileTerm(query))\(clause) ORDER BY \(order) LIMIT ? OFFSET ?", arguments)
     }
 
     public func task(_ user: String, id: Int) throws -> TaskItem? {
@@ -305,7 +305,8 @@ extension SQLiteStore {
         case .none?: sql += " AND due IS NULL"
         case .any?: sql += " AND due IS NOT NULL"
         default:
-            sql += " AND due IS NOT NULL"
+            // The tasks due in the span, from the index of `due` (see `profileTerm`).
+            sql += " AND id IN (SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND due IS NOT NULL"
             if let from = query.dueFrom {
                 sql += " AND due >= ?"
                 arguments.append(from.secondsSinceEpoch)
@@ -314,6 +315,7 @@ extension SQLiteStore {
                 sql += " AND due < ?"
                 arguments.append(before.secondsSinceEpoch)
             }
+            sql += ")"
         }
         if let search = query.search {
             // The annotations' texts too (not their instants nor JSON's own words).
@@ -325,6 +327,16 @@ extension SQLiteStore {
                 """
         }
         return (sql, arguments)
+    }
+
+    /// `profile_id = …`, the first term of a list's statement. A day's tasks, and those a
+    /// due term bounds, are looked up by id from the indexes of their dates: there the
+    /// profile's index is kept out of the plan (`+`), which would otherwise walk every
+    /// task of the profile.
+    static func profileTerm(_ query: ListQuery) -> String {
+        if case .day = query.scope { return "+profile_id = \(profileID)" }
+        if query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil { return "+profile_id = \(profileID)" }
+        return "profile_id = \(profileID)"
     }
 
     /// The agenda's order: the earlier of a task's `due` and `scheduled` dates, as the

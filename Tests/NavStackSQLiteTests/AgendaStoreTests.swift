@@ -77,6 +77,22 @@ final class AgendaStoreTests: XCTestCase {
         }
     }
 
+    /// A due term of the list (read from the index of `due`) picks the tasks its
+    /// definition picks, in every status, counted alike.
+    func testTheListsDueTermsPickWhatTheirDefinitionsPick() throws {
+        let store = try store(seed: 9, zone: try Zone.named("Europe/Madrid"), now: instant("2026-03-28T10:00:00Z"))
+        let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
+        for due in DueTerm.allCases {
+            for filter in ListFilter.allCases {
+                let query = ListQuery(filter: filter, terms: ListTerms(due: due), clock: store.clock)
+                let ids = try store.page(user, query, offset: 0, limit: 10_000).map(\.id)
+                XCTAssertEqual(Set(ids), Set(all.filter(query.includes).map(\.id)), "\(due) \(filter)")
+                XCTAssertEqual(ids.count, Set(ids).count)
+                XCTAssertEqual(try store.count(user, query), ids.count, "\(due) \(filter)")
+            }
+        }
+    }
+
     /// The clocks went forward in Madrid on 29 March 2026: that day has 23 hours, and a
     /// task at 23:30 is on it, one at 00:30 the next day on the next.
     func testADayIsItsLocalHoursAcrossAChangeOfClocks() throws {
@@ -133,6 +149,13 @@ final class AgendaStoreTests: XCTestCase {
         let day = try plan(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock))
         XCTAssertTrue(day.contains { $0.contains("INDEX task_by_due") }, "\(day)")
         XCTAssertTrue(day.contains { $0.contains("INDEX task_by_scheduled") }, "\(day)")
-        XCTAssertFalse(day.contains { $0.contains("SCAN task") }, "\(day)")
+        XCTAssertFalse(day.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(day)")
+        // Counted the same way.
+        let (clause, arguments) = SQLiteStore.whereClause(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock), user)
+        let count = try store.db.prepare(
+            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM task WHERE \(SQLiteStore.profileTerm(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock)))\(clause)"
+        ).all(arguments) { $0.text(3) }
+        XCTAssertTrue(count.contains { $0.contains("PRIMARY KEY") }, "\(count)")
+        XCTAssertFalse(count.contains { $0.contains("task_in_order") }, "\(count)")
     }
 }

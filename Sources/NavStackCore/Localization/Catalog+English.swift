@@ -15,7 +15,7 @@ extension Catalog {
         .textTooLong: "{field} too long ({count} characters; the limit is {limit})",
         .blankTitle: "a title cannot be blank",
         .notAvailable: "'{word}' is not available on {screen}; here: {available}",
-        .needsRow: "'{word}' on the list needs a row number: {word} N",
+        .needsRow: "'{word}' needs a row number here: {word} N",
         .takesNoRow: "'{word}' here takes no row number; it acts on this task",
         .noSuchRowEmpty: "there is no row {row}: the list is empty",
         .noSuchRowOne: "there is no row {row}: the list has 1 row",

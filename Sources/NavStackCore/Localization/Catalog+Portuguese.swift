@@ -16,7 +16,7 @@ extension Catalog {
         .textTooLong: "{field} longo demais ({count} caracteres; o limite é {limit})",
         .blankTitle: "o título não pode ficar em branco",
         .notAvailable: "'{word}' não está disponível {screen}; aqui: {available}",
-        .needsRow: "'{word}' na lista precisa do número de uma linha: {word} N",
+        .needsRow: "'{word}' precisa aqui do número de uma linha: {word} N",
         .takesNoRow: "'{word}' aqui não recebe número de linha; age sobre esta tarefa",
         .noSuchRowEmpty: "não há linha {row}: a lista está vazia",
         .noSuchRowOne: "não há linha {row}: a lista tem 1 linha",

@@ -16,7 +16,7 @@ extension Catalog {
         .textTooLong: "{field} demasiado largo ({count} caracteres; el límite es {limit})",
         .blankTitle: "el título no puede quedar en blanco",
         .notAvailable: "'{word}' no está disponible {screen}; aquí: {available}",
-        .needsRow: "'{word}' en la lista necesita el número de una fila: {word} N",
+        .needsRow: "'{word}' necesita aquí el número de una fila: {word} N",
         .takesNoRow: "'{word}' aquí no lleva número de fila; actúa sobre esta tarea",
         .noSuchRowEmpty: "no hay fila {row}: la lista está vacía",
         .noSuchRowOne: "no hay fila {row}: la lista tiene 1 fila",

@@ -22,7 +22,7 @@ final class ErrorMessageTests: XCTestCase {
             (.textTooLong(.title, count: 201, limit: 200), "title too long (201 characters; the limit is 200)"),
             (.blankTitle, "a title cannot be blank"),
             (.notAvailable(.edit, screen: .list, available: [.open, .add]), "'edit' is not available on the task list; here: open, add"),
-            (.needsRow(.toggle), "'toggle' on the list needs a row number: toggle N"),
+            (.needsRow(.toggle), "'toggle' needs a row number here: toggle N"),
             (.takesNoRow(.delete), "'delete' here takes no row number; it acts on this task"),
             (.noSuchRow(9, rows: 3), "there is no row 9: the list has 3 rows"),
             (.noSuchRow(2, rows: 1), "there is no row 2: the list has 1 row"),
