@@ -169,6 +169,9 @@ extension Session {
                     try save(draft, of: id, stored: showing.task, keepingMine: keepingMine, store: store)
                 }
                 path.removeLast()
+                // The other tab's edit screen of the task, if open, starts again from what
+                // was saved.
+                drafts[owner] = nil
             }
             return true
         case .theirs:
@@ -177,6 +180,8 @@ extension Session {
             guard let stored = showing.task else { throw .draftTaskDeleted(task: draft.original.title) }
             drafts[owner] = draft.rebased(on: stored, keepingMine: false)
         case .cancel:
+            // Discarded on both tabs: the other tab's edit screen of the task starts again.
+            if let owner = topDraftOwner { drafts[owner] = nil }
             if sheet != nil { sheet = nil } else { path.removeLast() }
             return true
 
