@@ -5,16 +5,27 @@ screens as `navstack --memory` (text or `--format json`) for the same lines.
 
 Commands: login NAME, open N, add [TITLE], new, toggle [N], delete [N], filter F, next,
 prev, page N, edit, title TEXT, notes [TEXT], done on|off, save, cancel, back [N], back!,
-root, tab TAB, go URL, settings, about, where. Tasks live in a list of dicts; the path is
-a list of route strings; the new-task sheet is a draft beside it. It exists to be measured
-against (scripts/bench-walk.py also uses it to know which commands a screen offers), and
-is checked to print the same bytes.
+root, tab tasks|account, go URL, settings, about, where. Tasks live in a list of dicts;
+the path is a list of route strings; the new-task sheet is a draft beside it. It exists to
+be measured against (scripts/bench-walk.py also uses it to know which commands a screen
+offers), and is checked to print the same bytes.
+
+The walk sets none of a task's other fields (dates, priority, project, tags…): they are
+printed unset, as navstack prints them for such tasks; so no task is ever waiting, and
+`filter all` (every task, waiting ones too) lists what the default filter lists. The
+stamps are kept as navstack's store keeps them: made and changed at "now", completed
+"now" when a task becomes done. "Now" is NAVSTACK_NOW (an ISO 8601 instant, as navstack
+reads it) or the clock; dates are shown in the zone TZ names, through the C library, as
+navstack reads TZ.
 
 Usage: bench-reference.py [--format text|json] < script
 """
 import cmd
+import datetime
 import json
+import os
 import sys
+import time
 
 WIDTH = 80
 PAGE = 20
@@ -26,6 +37,33 @@ ABOUT = ["A task app whose every screen lives on a navigation path: open pushes,
 
 
 M64 = (1 << 64) - 1
+
+
+def fixed_now():
+    """The instant NAVSTACK_NOW fixes "now" at, in seconds since the epoch; None when it
+    is unset or empty (the clock is read)."""
+    text = os.environ.get("NAVSTACK_NOW", "")
+    if not text:
+        return None
+    try:
+        instant = datetime.datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        instant = None
+    if instant is None or instant.tzinfo is None:
+        raise SystemExit(f"bench-reference.py: NAVSTACK_NOW is not an ISO 8601 instant: {text!r}")
+    return int(instant.timestamp())
+
+
+def iso8601(seconds):
+    """An instant as JSON writes it: `2026-11-27T09:00:00Z`."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def screen_text(seconds):
+    """An instant as a screen writes it in the local zone (TZ): `2026-11-27 09:00`, the
+    date alone at midnight."""
+    local = time.localtime(seconds)
+    return time.strftime("%Y-%m-%d" if local.tm_hour == 0 and local.tm_min == 0 else "%Y-%m-%d %H:%M", local)
 
 
 class UUIDs:
@@ -80,17 +118,22 @@ class Reference(cmd.Cmd):
         self.paths = {"tasks": [], "account": []}
         self.drafts = {}
         self.sheet = None
-        self.next_id = 4
+        self.next_id = 1
+        # "all" is the default (every task but the waiting ones), "every" is `filter all`.
         self.filter = "all"
         self.page = 1
+        self.fixed_now = fixed_now()
         self.uuids = UUIDs()
         self.tasks = [
-            {"id": 1, "uuid": self.uuids.make(), "title": "Buy fruit", "notes": "Apples, bananas, grapes", "done": False},
-            {"id": 2, "uuid": self.uuids.make(), "title": "Study SwiftUI", "notes": "NavigationStack and routes", "done": False},
-            {"id": 3, "uuid": self.uuids.make(), "title": "Go for a walk", "notes": "30 minutes", "done": True},
+            self.make({"title": "Buy fruit", "notes": "Apples, bananas, grapes", "done": False}),
+            self.make({"title": "Study SwiftUI", "notes": "NavigationStack and routes", "done": False}),
+            self.make({"title": "Go for a walk", "notes": "30 minutes", "done": True}),
         ]
 
     # ------------------------------------------------------------------ state
+
+    def now(self):
+        return self.fixed_now if self.fixed_now is not None else int(time.time())
 
     def path(self):
         return self.paths[self.tab]
@@ -99,7 +142,12 @@ class Reference(cmd.Cmd):
         return next((t for t in self.tasks if t["id"] == task_id), None)
 
     def shown(self):
-        return [t for t in self.tasks if self.filter == "all" or t["done"] == (self.filter == "done")]
+        # No task of the walk waits: "all" and "every" list every task, "waiting" none.
+        if self.filter in ("all", "every"):
+            return self.tasks
+        if self.filter == "waiting":
+            return []
+        return [t for t in self.tasks if t["done"] == (self.filter == "done")]
 
     def kind(self):
         if self.user is None:
@@ -117,20 +165,14 @@ class Reference(cmd.Cmd):
     def actions(self):
         if self.user is None:
             return ["login", "go", "help", "quit", "exit"]
-        if self.sheet is not None:
-            return ["title", "notes", "done", "save", "cancel", "back", "back!", "undo", "redo", "go", "where", "help", "quit", "exit"]
-        own = {
-            "list": LIST_WORDS,
-            "detail": DETAIL_WORDS,
-            "edit": ["title", "notes", "done", "save", "cancel"],
-            "account": ["settings", "about", "logout"],
-        }.get(self.kind(), [])
-        words = list(own)
-        if self.path():
+        words = list(OWN_WORDS.get(self.kind(), []))
+        if self.path() or self.sheet is not None:
             words.append("back")
-        if self.kind() == "edit":
+        if self.kind() in ("edit", "new-task"):
             words.append("back!")
-        return words + ["root", "tab", "undo", "redo", "go", "where", "help", "quit", "exit"]
+        if self.sheet is None:
+            words += ["root", "tab"]
+        return words + ["undo", "redo", "go", "where", "help", "quit", "exit"]
 
     def url(self):
         if self.sheet is not None:
@@ -140,7 +182,7 @@ class Reference(cmd.Cmd):
             return "navstack://account" + ("/" + path[-1] if path else "")
         if not path:
             # The list's state, where it is not the default.
-            query = ([f"filter={self.filter}"] if self.filter != "all" else []) + ([f"page={self.page}"] if self.page > 1 else [])
+            query = ([f"filter={self.filter_word()}"] if self.filter != "all" else []) + ([f"page={self.page}"] if self.page > 1 else [])
             return "navstack://tasks" + ("?" + "&".join(query) if query else "")
         kind, task_id = path[-1].split("/")
         return f"navstack://tasks/{task_id}" + ("/edit" if kind == "edit" else "")
@@ -160,6 +202,10 @@ class Reference(cmd.Cmd):
 
     def draft(self):
         return self.sheet if self.sheet is not None else self.drafts[self.path()[-1]]
+
+    def filter_word(self):
+        """The filter as it is typed, linked and shown: `all` for the default and for `filter all`."""
+        return "all" if self.filter == "every" else self.filter
 
     # ------------------------------------------------------------------ output
 
@@ -188,14 +234,15 @@ class Reference(cmd.Cmd):
             screen["pending"] = None
         elif kind == "list":
             rows, total, page, pages = self.list_page()
-            screen["items"] = [{"row": row, **t, **NO_SUBTASKS} for row, t in rows]
-            screen.update({"total": total, "filter": self.filter, "search": None, "page": page, "pages": pages})
+            screen["items"] = [{"row": row, **task_json(t)} for row, t in rows]
+            screen.update({"total": total, "filter": self.filter_word(), "tag": None, "project": None, "priority": None,
+                           "due": None, "search": None, "page": page, "pages": pages})
         elif kind == "detail":
-            screen["task"] = {**self.task(int(self.path()[-1].split("/")[1])), **NO_SUBTASKS}
+            screen["task"] = {**task_json(self.task(int(self.path()[-1].split("/")[1]))), **NO_LISTS}
             screen.update({"items": [], "total": 0, "page": 1, "pages": 1})
         elif kind in ("edit", "new-task"):
             draft = self.draft()
-            screen["draft"] = dict(draft["fields"])
+            screen["draft"] = {**draft["fields"], **NO_ATTRIBUTES}
             screen["canSave"] = bool(draft["fields"]["title"].strip())
             screen["dirty"] = draft["fields"] != draft["original"]
             screen.update({"conflicts": [], "deleted": False})  # one writer: nothing changes elsewhere
@@ -233,7 +280,7 @@ class Reference(cmd.Cmd):
                 rows, total, page, pages = self.list_page()
                 status = ("1 task" if total == 1 else f"{total} tasks")
                 if self.filter != "all":
-                    status += " · " + self.filter
+                    status += " · " + ("all, waiting too" if self.filter == "every" else self.filter)
                 out += [status + f" · page {page} of {pages}", ""]
                 if not rows:
                     out.append("No tasks yet: add one with add TITLE or new." if self.filter == "all" else "No tasks match.")
@@ -242,8 +289,11 @@ class Reference(cmd.Cmd):
                     out.append(str(row).rjust(width) + "  " + ("[x]" if t["done"] else "[ ]") + " " + t["title"])
             elif kind == "detail":
                 t = self.task(int(self.path()[-1].split("/")[1]))
-                out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no"),
-                        "", "No subtasks. add TITLE adds one."]
+                out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no"), ""]
+                if t["completed"] is not None:
+                    # The task's other fields, set: of the walk's tasks only a done one's stamp.
+                    out += ["Completed:".ljust(FIELD_WIDTH) + screen_text(t["completed"]), ""]
+                out.append("No subtasks. add TITLE adds one.")
             elif kind in ("edit", "new-task"):
                 draft = self.draft()
                 f = draft["fields"]
@@ -264,24 +314,21 @@ class Reference(cmd.Cmd):
 
     def action_lines(self):
         kind = self.kind()
-        own_words = {"login": ["login"], "list": LIST_WORDS,
-                     "detail": DETAIL_WORDS, "edit": ["title", "notes", "done", "save", "cancel"],
-                     "new-task": ["title", "notes", "done", "save", "cancel"],
-                     "account": ["settings", "about", "logout"]}.get(kind, []) + ["back!"]
-        usage = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]", "filter": "filter all|open|done",
-                 "find": "find [TEXT]", "page": "page N", "tab": "tab tasks|account", "back": "back [N]", "title": "title TEXT",
-                 "notes": "notes [TEXT]", "done": "done on|off", "move": "move N to ID|top"}
+        own_words = OWN_WORDS.get(kind, []) + ["back!"]
 
         def shown(word):
             if word in ("toggle", "delete"):
                 return word + (" N" if kind == "list" else " [N]")
             if word == "save" and not self.draft()["fields"]["title"].strip():
                 return "save (disabled)"
-            return usage.get(word, word)
+            return USAGE.get(word, word)
 
         words = [w for w in self.actions() if w != "exit"]
         mine = [shown(w) for w in words if w in own_words]
         rest = [shown(w) for w in words if w not in own_words]
+        if "due" in words:
+            # The four date words share their usage: one item, where the first was.
+            mine = [DATES if item == USAGE["due"] else item for item in mine if item not in DATE_USAGES[1:]]
         lines = []
         if mine:
             lines += flow(mine, "Actions: ")
@@ -344,11 +391,29 @@ class Reference(cmd.Cmd):
             return False
         self.path().append(f"detail/{t['id']}")
 
-    def insert(self, fields):
-        t = {"id": self.next_id, "uuid": self.uuids.make(), **fields}
+    def make(self, fields):
+        """A new task with the next id and uuid, made (and done, when it is) now."""
+        now = self.now()
+        t = {"id": self.next_id, "uuid": self.uuids.make(), **fields,
+             "created": now, "modified": now, "completed": now if fields["done"] else None}
         self.next_id += 1
+        return t
+
+    def insert(self, fields):
+        t = self.make(fields)
         self.tasks.insert(0, t)
         return t
+
+    def change(self, t, fields):
+        """Writes fields to a task, stamped as navstack's store stamps a change: changed
+        now, completed now when it has just become done, and no longer once it is open."""
+        was_done = t["done"]
+        t.update(fields)
+        t["modified"] = self.now()
+        if not t["done"]:
+            t["completed"] = None
+        elif not was_done or t["completed"] is None:
+            t["completed"] = t["modified"]
 
     def do_add(self, arg):
         t = self.insert({"title": arg or "New task", "notes": "", "done": False})
@@ -417,7 +482,8 @@ class Reference(cmd.Cmd):
             return
         route = self.path().pop()
         draft = self.drafts.pop(route)
-        self.task(int(route.split("/")[1])).update(draft["fields"])
+        if draft["fields"] != draft["original"]:
+            self.change(self.task(int(route.split("/")[1])), draft["fields"])
 
     def target(self, arg):
         """The task a list command's row names, or the task shown on the detail screen."""
@@ -432,7 +498,7 @@ class Reference(cmd.Cmd):
         t = self.target(arg)
         if t is None:
             return False
-        t["done"] = not t["done"]
+        self.change(t, {"done": not t["done"]})
 
     def do_delete(self, arg):
         t = self.target(arg)
@@ -443,7 +509,7 @@ class Reference(cmd.Cmd):
             self.pop(len(self.path()))
 
     def do_filter(self, arg):
-        self.filter = arg
+        self.filter = "every" if arg == "all" else arg
         self.page = 1
 
     def do_next(self, arg):
@@ -488,7 +554,9 @@ class Reference(cmd.Cmd):
         if parts == ["tasks"]:
             # The list's state is in its URL: what it does not say is the default.
             items = dict(item.split("=") for item in query.split("&") if item)
-            self.filter, self.page = items.get("filter", "all"), int(items.get("page", 1))
+            link_filter = items.get("filter")
+            self.filter = "all" if link_filter is None else "every" if link_filter == "all" else link_filter
+            self.page = int(items.get("page", 1))
         if sheet:
             self.do_new("")
         for route in path:
@@ -506,10 +574,42 @@ class Reference(cmd.Cmd):
         pass
 
 
-LIST_WORDS = ["open", "add", "new", "toggle", "delete", "move", "filter", "find", "next", "prev", "page"]
-DETAIL_WORDS = ["edit", "toggle", "delete", "open", "add", "new", "move", "next", "prev", "page"]
-# The walk has no subtasks: every task is at the top, with none below it.
-NO_SUBTASKS = {"parent": None, "subtasks": {"done": 0, "total": 0}}
+DRAFT_WORDS = ["title", "notes", "done", "due", "scheduled", "wait", "until", "recur", "priority", "project", "tag", "save",
+               "cancel"]
+# Each screen's own commands, before the ones available anywhere.
+OWN_WORDS = {
+    "login": ["login"],
+    "list": ["open", "add", "new", "toggle", "delete", "move", "filter", "find", "next", "prev", "page"],
+    "detail": ["edit", "toggle", "delete", "open", "add", "new", "move", "next", "prev", "page", "annotate"],
+    "edit": DRAFT_WORDS,
+    "new-task": DRAFT_WORDS,
+    "account": ["settings", "about", "logout"],
+}
+USAGE = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]",
+         "filter": "filter all|open|done|waiting [TERM…]", "find": "find [TEXT]", "page": "page N",
+         "tab": "tab tasks|agenda|account", "back": "back [N]", "title": "title TEXT", "notes": "notes [TEXT]",
+         "done": "done on|off", "move": "move N to ID|top", "annotate": "annotate TEXT", "due": "due DATE|none",
+         "scheduled": "scheduled DATE|none", "wait": "wait DATE|none", "until": "until DATE|none",
+         "recur": "recur RULE|none", "priority": "priority H|M|L|none", "project": "project NAME|none",
+         "tag": "tag +NAME -NAME …|none"}
+DATE_USAGES = [USAGE[w] for w in ("due", "scheduled", "wait", "until")]
+DATES = "due|scheduled|wait|until DATE|none"
+# A task's other fields are labelled alike, as wide as the widest label ("Depends on").
+FIELD_WIDTH = len("Depends on:") + 2
+# The fields a draft edits beyond the title, the notes and done: the walk sets none.
+NO_ATTRIBUTES = {"due": None, "scheduled": None, "wait": None, "until": None, "priority": None, "project": None,
+                 "recur": None, "tags": []}
+# The lists a detail's task has: the walk adds no annotation.
+NO_LISTS = {"annotations": [], "depends": [], "fields": {}}
+
+
+def task_json(t):
+    """A task's members, as a list row and a detail write them. The walk has no subtasks:
+    every task is at the top, with none below it."""
+    return {"id": t["id"], "uuid": t["uuid"], "title": t["title"], "notes": t["notes"], "done": t["done"],
+            "parent": None, "subtasks": {"done": 0, "total": 0}, **NO_ATTRIBUTES,
+            "created": iso8601(t["created"]), "modified": iso8601(t["modified"]),
+            "completed": None if t["completed"] is None else iso8601(t["completed"])}
 
 
 def flow(items, prefix):

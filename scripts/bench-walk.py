@@ -104,7 +104,7 @@ class Walk:
                 out.append(("open", f"open {rng.choice(rows)[0]}", 10))
                 out.append(("toggle", f"toggle {rng.choice(rows)[0]}", 3))
                 out.append(("delete", f"delete {rng.choice(rows)[0]}", 1.5 * shrink))
-            others = [f for f in ("all", "open", "done") if f != m.filter]
+            others = [f for f in ("all", "open", "done") if f != m.filter_word()]
             out.append(("move", f"filter {rng.choice(others)}", 5))
             if page < pages:
                 out.append(("move", "next", 4))
