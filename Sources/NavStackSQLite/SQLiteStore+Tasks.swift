@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackSync
 import NavStackTime
 
 extension SQLiteStore {
@@ -200,9 +201,53 @@ extension SQLiteStore {
             var log = try beginChange(db, user, kind)
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             let item = pair.after?.item ?? after.item
-            if isCaching { cache.changed(before.item, to: item, stored: pair.after, of: user) }
+            // An instance of a series marked done makes the next, in the same change
+            // (undo takes both back); the store then holds one task more.
+            if !before.fields.done, after.fields.done,
+                try Self.addNextInstance(db, user, after: pair.after ?? after, zone: clock.zone, &log)
+            {
+                cache.wrote(.tasks)
+            } else if isCaching {
+                cache.changed(before.item, to: item, stored: pair.after, of: user)
+            }
             return item
         }
+    }
+
+    /// Adds the next instance of a recurring task just marked done, in its place (its
+    /// parent and position: equal positions are ordered by uuid), unless it has no next
+    /// one or the next one is there already. Returns whether it added one.
+    ///
+    /// The next instance's uuid is derived from the instance done (``nextInstanceUUID(after:)``):
+    /// replicas that complete the same instance offline make the same task, which sync
+    /// then merges into one, and completing, undoing and completing again makes the same
+    /// uuid again.
+    static func addNextInstance(_ db: Connection, _ user: String, after done: StoredTask, zone: Zone, _ log: inout ChangeLog) throws -> Bool
+    {
+        guard done.fields.recur != nil, let fields = Recurrence.nextInstance(of: done.fields, zone: zone) else { return false }
+        let uuid = nextInstanceUUID(after: done.uuid)
+        guard try db.first("SELECT 1 FROM task WHERE uuid = ?", [uuid], { _ in true }) == nil else { return false }
+        var next = StoredTask(id: nil, position: done.position, uuid: uuid, fields)
+        next.parent = done.parent
+        _ = try change(db, user, ChangePair(before: nil, after: next), &log)
+        return true
+    }
+
+    /// The uuid of the instance after the one with `uuid`: a name-based uuid (version 8,
+    /// RFC 9562's SHA-256 form) of navstack's namespace and that uuid.
+    static func nextInstanceUUID(after uuid: String) -> String {
+        // navstack's namespace for the uuids of recurring instances.
+        let namespace: [UInt8] = [
+            0x6e, 0x61, 0x76, 0x73, 0x74, 0x61, 0x63, 0x6b, 0x2d, 0x72, 0x65, 0x63, 0x75, 0x72, 0x00, 0x01,
+        ]
+        var digest = Array(SHA256.hash(namespace + Array(uuid.lowercased().utf8)).prefix(16))
+        digest[6] = digest[6] & 0x0F | 0x80
+        digest[8] = digest[8] & 0x3F | 0x80
+        let hex = digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+        ]
+        return parts.joined(separator: "-")
     }
 
     public func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {

@@ -24,6 +24,10 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case badProject(String)
     case badRule(String)
     case badFilterTerm(String)
+    /// A rule set on a task without a due date.
+    case recurNeedsDue
+    /// A recurring task's `until` before its `due`.
+    case untilBeforeDue
 
     // The screen
     case notAvailable(CommandWord, screen: ScreenKind, available: [CommandWord])
@@ -115,6 +119,8 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
         case .badTag(let text): t(.badTag, ("text", text))
         case .badProject(let text): t(.badProject, ("text", text))
         case .badRule(let text): t(.badRecur, ("text", text))
+        case .recurNeedsDue: t(.recurNeedsDue)
+        case .untilBeforeDue: t(.untilBeforeDue)
         case .badFilterTerm(let text): t(.badFilterTerm, ("text", text))
         case .badChoice(let word, let text):
             t(.badChoice, ("text", text), ("choices", word.choices), ("usage", word.usage))

@@ -490,5 +490,8 @@ extension Catalog {
         .phraseDay: "a day of the agenda",
         .summaryDay: "Show the tasks due or scheduled on a day",
         .rowScheduled: "scheduled {date}",
+        .recurNeedsDue: "a recurring task needs a due date: set one with due DATE, or recur none",
+        .untilBeforeDue: "until is before the due date: a series cannot end before its first instance",
+        .labelNext: "next {date}",
     ]
 }

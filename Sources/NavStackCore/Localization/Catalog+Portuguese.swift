@@ -494,5 +494,8 @@ extension Catalog {
         .phraseDay: "num dia da agenda",
         .summaryDay: "Mostra as tarefas que vencem ou estão agendadas num dia",
         .rowScheduled: "agendada {date}",
+        .recurNeedsDue: "uma tarefa recorrente precisa de uma data de vencimento: defina uma com due DATA, ou recur none",
+        .untilBeforeDue: "until é anterior ao vencimento: uma série não pode terminar antes da primeira ocorrência",
+        .labelNext: "próxima {date}",
     ]
 }

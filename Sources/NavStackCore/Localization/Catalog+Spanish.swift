@@ -492,5 +492,8 @@ extension Catalog {
         .phraseDay: "en un día de la agenda",
         .summaryDay: "Muestra las tareas que vencen o están programadas un día",
         .rowScheduled: "programada {date}",
+        .recurNeedsDue: "una tarea recurrente necesita una fecha de vencimiento: pon una con due FECHA, o recur none",
+        .untilBeforeDue: "until es anterior al vencimiento: una serie no puede terminar antes de su primera instancia",
+        .labelNext: "siguiente {date}",
     ]
 }

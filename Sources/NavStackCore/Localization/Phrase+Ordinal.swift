@@ -426,6 +426,9 @@ extension Phrase {
         case .phraseDay: 415
         case .summaryDay: 416
         case .rowScheduled: 417
+        case .recurNeedsDue: 418
+        case .untilBeforeDue: 419
+        case .labelNext: 420
         }
     }
 }

@@ -448,4 +448,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case phraseDay = "screen.day"
     case summaryDay = "summary.day"
     case rowScheduled = "row.scheduled"
+    case recurNeedsDue = "error.recurNeedsDue"
+    case untilBeforeDue = "error.untilBeforeDue"
+    case labelNext = "label.next"
 }

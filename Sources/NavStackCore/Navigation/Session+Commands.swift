@@ -56,6 +56,7 @@ extension Session {
             var fields =
                 try title.map { line throws(NavError) in try AddLine.fields(line, clock: clock, language: language) } ?? DraftFields()
             if fields.title.isBlank { fields.title = Catalog.english(.defaultTaskTitle) }
+            if let problem = Recurrence.problem(with: fields) { throw problem }
             let task = try storeCall { try store.insertAtTop(user, fields, under: showing.task?.id, as: .add) }
             path.append(.detail(task.id))
         case .new:
@@ -159,6 +160,11 @@ extension Session {
         case .save(let keepingMine):
             guard let owner = topDraftOwner, let draft = drafts[owner] else { throw .taskVanished(path.last?.taskID ?? 0) }
             guard draft.canSave else { throw .cannotSaveBlankTitle }
+            // A rule, a due date or an end changed into a series that cannot be.
+            let recurrence =
+                draft.fields.recur != draft.original.recur || draft.fields.due != draft.original.due
+                || draft.fields.until != draft.original.until || owner == .sheet
+            if recurrence, let problem = Recurrence.problem(with: draft.fields) { throw problem }
             switch owner {
             case .sheet:
                 // Over a task's screen, a subtask of that task.

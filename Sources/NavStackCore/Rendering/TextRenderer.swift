@@ -317,7 +317,16 @@ public struct TextRenderer {
         date(.labelScheduled, fields.scheduled)
         date(.labelWait, fields.wait)
         date(.labelUntil, fields.until)
-        if let recur = fields.recur { pairs.append((t(.labelRecur), recur.escapedForDisplay)) }
+        if let recur = fields.recur {
+            // An open instance shows when the next one will be due.
+            var text = recur.escapedForDisplay
+            if !fields.done, let due = fields.due, let next = Recurrence.next(after: due, rule: recur, zone: zone),
+                fields.until.map({ next <= $0 }) ?? true
+            {
+                text += " · " + t(.labelNext, ("date", zone.screenText(next)))
+            }
+            pairs.append((t(.labelRecur), text))
+        }
         if let priority = fields.priority { pairs.append((t(.labelPriority), priority.rawValue)) }
         if let project = fields.project { pairs.append((t(.labelProject), project.escapedForDisplay)) }
         if !fields.tags.isEmpty { pairs.append((t(.labelTags), fields.tags.map { "+" + $0 }.joined(separator: " ").escapedForDisplay)) }

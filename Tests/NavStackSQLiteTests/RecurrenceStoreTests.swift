@@ -1,0 +1,116 @@
+import NavStackCore
+import NavStackTime
+import XCTest
+
+@testable import NavStackSQLite
+
+/// Marking a recurring instance done makes the next in the same change: in its place, with
+/// a uuid derived from the instance done, taken back by undo.
+final class RecurrenceStoreTests: XCTestCase {
+    private let user = "ana"
+
+    private func instant(_ text: String) -> Instant { Instant(iso8601: text)! }
+
+    private func store() throws -> SQLiteStore {
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: .utc, fixedNow: instant("2026-11-27T09:00:00Z"))
+        try store.openProfile(user, sample: true)
+        return store
+    }
+
+    private func monthly(_ store: SQLiteStore, under parent: Int? = nil) throws -> TaskItem {
+        try store.insertAtTop(
+            user, DraftFields(title: "Pay rent", due: instant("2027-01-31T10:00:00Z"), recur: "monthly", tags: ["home"]),
+            under: parent, as: .add)
+    }
+
+    private func open(_ store: SQLiteStore) throws -> [TaskItem] {
+        try store.page(user, ListQuery(filter: .open, search: "Pay rent"), offset: 0, limit: 100)
+    }
+
+    func testToggleMakesTheNextInstanceInItsPlaceAndUndoTakesItBack() throws {
+        let store = try store()
+        let first = try monthly(store)
+        _ = try store.toggle(user, id: first.id)
+        let next = try XCTUnwrap(try open(store).first)
+        XCTAssertEqual(next.due, instant("2027-02-28T10:00:00Z"))
+        XCTAssertEqual(next.uuid, SQLiteStore.nextInstanceUUID(after: first.uuid))
+        XCTAssertEqual(next.tags, ["home"])
+        XCTAssertEqual(next.recur, "monthly")
+        // In the place of the one done: the top of the list, beside it.
+        let top = try store.page(user, ListQuery(), offset: 0, limit: 2).map(\.id)
+        XCTAssertEqual(Set(top), [first.id, next.id])
+        XCTAssertEqual(try store.counts(user), TaskCounts(open: 3, done: 2))
+        // Undo takes both back: the first is open again and the next is gone.
+        XCTAssertEqual(try store.undo(user), .toggle)
+        XCTAssertEqual(try open(store).map(\.id), [first.id])
+        XCTAssertNil(try store.task(user, uuid: next.uuid))
+        // Done again: the same next instance, by its uuid.
+        _ = try store.toggle(user, id: first.id)
+        XCTAssertEqual(try open(store).map(\.uuid), [next.uuid])
+        // Redo after undo brings it back too.
+        _ = try store.undo(user)
+        _ = try store.redo(user)
+        XCTAssertEqual(try open(store).map(\.uuid), [next.uuid])
+        // Reopening an instance makes nothing; marking it done again finds its next there.
+        _ = try store.toggle(user, id: first.id)
+        _ = try store.toggle(user, id: first.id)
+        XCTAssertEqual(try open(store).map(\.uuid), [next.uuid])
+    }
+
+    func testDoneSavedFromADraftMakesTheNextInstanceToo() throws {
+        let store = try store()
+        let first = try monthly(store)
+        var fields = first.fields
+        fields.done = true
+        _ = try store.write(user, id: first.id, [.done], from: fields, as: .save)
+        XCTAssertEqual(try open(store).map(\.due), [instant("2027-02-28T10:00:00Z")])
+    }
+
+    func testTheSeriesEndsWithItsRuleItsEndOrTheInstanceDeleted() throws {
+        let store = try store()
+        // `recur none`: this instance is the last.
+        var fields = try monthly(store).fields
+        let id = try XCTUnwrap(try open(store).first).id
+        fields.recur = nil
+        _ = try store.write(user, id: id, [.recur], from: fields, as: .save)
+        _ = try store.toggle(user, id: id)
+        XCTAssertEqual(try open(store), [])
+        // `until` before the next due date.
+        let ending = try store.insertAtTop(
+            user,
+            DraftFields(title: "Pay rent", due: instant("2027-01-31T10:00:00Z"), until: instant("2027-02-15T00:00:00Z"), recur: "monthly"),
+            under: nil, as: .add)
+        _ = try store.toggle(user, id: ending.id)
+        XCTAssertEqual(try open(store), [])
+        // Deleted: nothing comes after it.
+        let deleted = try monthly(store)
+        XCTAssertTrue(try store.delete(user, id: deleted.id))
+        XCTAssertEqual(try open(store), [])
+    }
+
+    /// A recurring task with subtasks: the subtasks stay with the instance done; the next
+    /// instance starts with none, under the same parent.
+    func testSubtasksStayWithTheInstanceDone() throws {
+        let store = try store()
+        let parent = try store.insertAtTop(user, DraftFields(title: "Chores"), under: nil, as: .add)
+        let first = try monthly(store, under: parent.id)
+        let step = try store.insertAtTop(user, DraftFields(title: "Find the bill"), under: first.id, as: .add)
+        _ = try store.toggle(user, id: first.id)
+        let next = try XCTUnwrap(try open(store).first)
+        XCTAssertEqual(next.parent, parent.id)
+        XCTAssertEqual(next.subtasks.total, 0)
+        XCTAssertEqual(try store.task(user, id: step.id)?.parent, first.id)
+        XCTAssertEqual(try store.task(user, id: parent.id)?.subtasks.total, 2)
+    }
+
+    func testTheNextInstancesUUIDIsAVersion8UUIDOfTheOneDone() {
+        let uuid = SQLiteStore.nextInstanceUUID(after: "018cc251-f400-7000-b516-f52548da1785")
+        XCTAssertTrue(uuid.isUUID, uuid)
+        let characters = Array(uuid)
+        XCTAssertEqual(characters[14], "8", "version 8")
+        XCTAssertTrue("89ab".contains(characters[19]), "RFC 9562's variant")
+        XCTAssertEqual(uuid, SQLiteStore.nextInstanceUUID(after: "018CC251-F400-7000-B516-F52548DA1785"), "case does not matter")
+        XCTAssertNotEqual(uuid, SQLiteStore.nextInstanceUUID(after: uuid))
+    }
+}
