@@ -67,6 +67,7 @@ extension SQLiteStore {
             try Self.place(db, user, state, touched, registers, unknown: unknown)
             try registers.write()
             let conflicts = try recordLosses(db, user, state.profile, lost, before: before)
+            if !touched.isEmpty { try Self.settleSeries(db, user, profile: state.profile) }
             // What the server acknowledged, and where the pull goes on, are this replica's
             // only while the store has the replica id the request named: another process
             // on the store may have taken a new one meanwhile, numbered the outbox again and

@@ -207,6 +207,8 @@ extension SQLiteStore {
                 try Self.addNextInstance(db, user, after: pair.after ?? after, zone: clock.zone, &log)
             {
                 cache.wrote(.tasks)
+            } else if before.fields.done, !after.fields.done, try Self.takeBackNextInstance(db, user, of: after, &log) {
+                cache.wrote(.tasks)
             } else if isCaching {
                 cache.changed(before.item, to: item, stored: pair.after, of: user)
             }
@@ -233,21 +235,83 @@ extension SQLiteStore {
         return true
     }
 
+    /// Deletes the next instance of a recurring task marked open again, while that one is
+    /// open with no subtasks: the series' open instance is this one again (as when the
+    /// completion is undone). Returns whether it deleted one.
+    static func takeBackNextInstance(_ db: Connection, _ user: String, of reopened: StoredTask, _ log: inout ChangeLog) throws -> Bool {
+        guard reopened.fields.recur != nil,
+            let next = try stored(db, user, uuid: nextInstanceUUID(after: reopened.uuid)),
+            !next.fields.done, next.subtasks.total == 0
+        else { return false }
+        _ = try change(db, user, ChangePair(before: next, after: nil), &log)
+        return true
+    }
+
     /// The uuid of the instance after the one with `uuid`: a name-based uuid (version 8,
-    /// RFC 9562's SHA-256 form) of navstack's namespace and that uuid.
+    /// made as RFC 9562's SHA-256 example is) whose first 8 bytes name the series
+    /// (``seriesKey(of:)``) and whose last 8 come from `uuid`. Every instance of a series
+    /// after the first shares those first bytes, so one text range of the uuid index
+    /// holds them all.
     static func nextInstanceUUID(after uuid: String) -> String {
-        // navstack's namespace for the uuids of recurring instances.
-        let namespace: [UInt8] = [
-            0x6e, 0x61, 0x76, 0x73, 0x74, 0x61, 0x63, 0x6b, 0x2d, 0x72, 0x65, 0x63, 0x75, 0x72, 0x00, 0x01,
-        ]
-        var digest = Array(SHA256.hash(namespace + Array(uuid.lowercased().utf8)).prefix(16))
-        digest[6] = digest[6] & 0x0F | 0x80
-        digest[8] = digest[8] & 0x3F | 0x80
-        let hex = digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let name = Array(uuid.lowercased().utf8)
+        var bytes = seriesKey(of: uuid) + Array(SHA256.hash(recurrenceNamespace + [0x6E] + name).prefix(8))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         let parts = [
             hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
         ]
         return parts.joined(separator: "-")
+    }
+
+    /// The 8 bytes that name the series of the instance with `uuid`: the first 8 bytes of
+    /// a uuid this store derived (version 8 in their version nibble), else (the series'
+    /// first instance) 8 bytes of a SHA-256 of it.
+    static func seriesKey(of uuid: String) -> [UInt8] {
+        let hex = uuid.lowercased().filter { $0 != "-" }
+        let bytes = stride(from: 0, to: min(hex.count, 32), by: 2).compactMap { offset -> UInt8? in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+        }
+        if bytes.count == 16, bytes[6] >> 4 == 8 { return Array(bytes.prefix(8)) }
+        var key = Array(SHA256.hash(recurrenceNamespace + [0x73] + Array(uuid.lowercased().utf8)).prefix(8))
+        key[6] = key[6] & 0x0F | 0x80
+        return key
+    }
+
+    /// navstack's namespace for the uuids of recurring instances.
+    private static let recurrenceNamespace: [UInt8] = [
+        0x6e, 0x61, 0x76, 0x73, 0x74, 0x61, 0x63, 0x6b, 0x2d, 0x72, 0x65, 0x63, 0x75, 0x72, 0x00, 0x01,
+    ]
+
+    /// Leaves one open instance in each series: replicas that completed and undid
+    /// instances of one series concurrently can end with an earlier instance open beside
+    /// a later one. The later (by due date, then uuid) stays open; the others are marked
+    /// done, as this replica's own change (sent like any other, outside the undo history).
+    /// Every replica decides alike from the same tasks. Returns how many it marked done.
+    @discardableResult
+    static func settleSeries(_ db: Connection, _ user: String, profile: Int64) throws -> Int {
+        let open = try db.prepare(
+            "SELECT uuid, due FROM task WHERE profile_id = ? AND done = 0 AND recur IS NOT NULL AND due IS NOT NULL"
+        ).all([profile]) { ($0.text(0), $0.int64(1)) }
+        guard open.count > 1 else { return 0 }
+        var bySeries: [[UInt8]: [(uuid: String, due: Int64)]] = [:]
+        for (uuid, due) in open { bySeries[seriesKey(of: uuid), default: []].append((uuid, due)) }
+        var settled = 0
+        var log: ChangeLog?
+        for instances in bySeries.values where instances.count > 1 {
+            let kept = instances.max { ($0.due, $0.uuid) < ($1.due, $1.uuid) }!
+            for instance in instances where instance.uuid != kept.uuid {
+                guard let before = try stored(db, user, uuid: instance.uuid) else { continue }
+                var after = before
+                after.fields.done = true
+                after.rev += 1
+                if log == nil { log = ChangeLog(outsideHistory: ChangeKind.sync.rawValue, of: profile) }
+                _ = try change(db, user, ChangePair(before: before, after: after), &log!)
+                settled += 1
+            }
+        }
+        return settled
     }
 
     public func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {

@@ -58,6 +58,40 @@ final class RecurrenceStoreTests: XCTestCase {
         XCTAssertEqual(try open(store).map(\.uuid), [next.uuid])
     }
 
+    /// Marking an instance open again takes back the next one while that is still open
+    /// with no subtasks: the series has one open instance either way.
+    func testReopeningAnInstanceTakesItsNextBack() throws {
+        let store = try store()
+        let first = try monthly(store)
+        _ = try store.toggle(user, id: first.id)
+        _ = try store.toggle(user, id: first.id)
+        XCTAssertEqual(try open(store).map(\.id), [first.id])
+        // A next instance given a subtask stays.
+        _ = try store.toggle(user, id: first.id)
+        let next = try XCTUnwrap(try open(store).first)
+        _ = try store.insertAtTop(user, DraftFields(title: "Find the bill"), under: next.id, as: .add)
+        _ = try store.toggle(user, id: first.id)
+        XCTAssertEqual(Set(try open(store).map(\.id)), [first.id, next.id])
+        // Undo of the reopening brings the instance done back, and the next one was never gone.
+        _ = try store.undo(user)
+        XCTAssertEqual(try open(store).map(\.id), [next.id])
+    }
+
+    /// Two open instances of one series (replicas that completed and undid concurrently):
+    /// the later stays open, the earlier is marked done, as a change of this replica's.
+    func testOneOpenInstanceIsLeftInASeries() throws {
+        let store = try store()
+        let first = try monthly(store)
+        _ = try store.toggle(user, id: first.id)
+        let next = try XCTUnwrap(try open(store).first)
+        try store.db.run("UPDATE task SET done = 0 WHERE id = ?", [first.id])
+        let settled = try store.writing { db in try SQLiteStore.settleSeries(db, user, profile: try store.profileID(db, user)) }
+        XCTAssertEqual(settled, 1)
+        XCTAssertEqual(try open(store).map(\.id), [next.id])
+        XCTAssertEqual(SQLiteStore.seriesKey(of: first.uuid), SQLiteStore.seriesKey(of: next.uuid))
+        XCTAssertEqual(SQLiteStore.seriesKey(of: next.uuid), SQLiteStore.seriesKey(of: SQLiteStore.nextInstanceUUID(after: next.uuid)))
+    }
+
     func testDoneSavedFromADraftMakesTheNextInstanceToo() throws {
         let store = try store()
         let first = try monthly(store)

@@ -63,7 +63,7 @@ extension SyncMergeTests {
             let ids = try store.reading { db in try db.prepare("SELECT id FROM task ORDER BY id").all { $0.int(0) } }
             let pick = ids.isEmpty ? nil : ids[Int(random.next() % UInt64(ids.count))]
             do {
-                switch random.next() % 15 {
+                switch random.next() % 18 {
                 case 0, 1:
                     let under = random.next() % 2 == 0 ? pick : nil
                     added[which].append(
@@ -104,7 +104,9 @@ extension SyncMergeTests {
                     let replica = try SQLiteStore(path: copy)
                     replica.uuids = TaskUUIDSource(clock: { SQLiteStore.milliseconds() })
                     stores.append(replica)
-                    added.append([])
+                    // The copy's undo history is the original's: its undo may take away
+                    // what the original added.
+                    added.append(added[which])
                 case 11 where log.snapshotsAfter != nil && stores.count < 5:
                     // A new replica joins: from the snapshot, when the log has one.
                     stores.append(try replica(log))
@@ -133,6 +135,25 @@ extension SyncMergeTests {
                         fields.project = [nil, "home", "work.q4"][Int(random.next() % 3)]
                         _ = try store.write(user, id: pick, [.due, .priority, .project], from: fields, as: .save)
                     }
+                case 14:
+                    // A series: daily, weekly or monthly from a day of 2027.
+                    let rule = ["daily", "weekly", "monthly", "weekdays"][Int(random.next() % 4)]
+                    let due = Instant(secondsSinceEpoch: 1_798_761_600 + Int64(random.next() % 300) * 86_400)
+                    added[which].append(
+                        try store.insertAtTop(
+                            user, DraftFields(title: "s\(random.next() % 1000)", due: due, recur: rule), under: nil, as: .add
+                        )
+                        .uuid)
+                case 15, 16:
+                    // An open instance of a series marked done (its next one made), or a done
+                    // one marked open again (its next one taken back).
+                    let instances = try store.reading { db in
+                        try db.prepare("SELECT id FROM task WHERE recur IS NOT NULL ORDER BY done, id").all { $0.int(0) }
+                    }
+                    if !instances.isEmpty {
+                        let index = random.next() % 3 == 0 ? Int(random.next() % UInt64(instances.count)) : 0
+                        _ = try store.toggle(user, id: instances[index])
+                    }
                 default: try log.sync(store, user, batch: 1 + Int(random.next() % 20))
                 }
             } catch is NavError {
@@ -149,6 +170,16 @@ extension SyncMergeTests {
             }
         }
         for store in stores { try assertCountsMatch(store, "seed \(seed)") }
+        // One open instance in each series, on every replica.
+        for store in stores {
+            let open = try store.reading { db in
+                try db.prepare("SELECT uuid FROM task WHERE done = 0 AND recur IS NOT NULL AND due IS NOT NULL").all { $0.text(0) }
+            }
+            let series = Dictionary(grouping: open, by: SQLiteStore.seriesKey(of:))
+            for (_, instances) in series where instances.count > 1 {
+                XCTFail("seed \(seed): one series has \(instances.count) open instances: \(instances)")
+            }
+        }
         let kept = Set(added.joined()).subtracting(unsure)
         for store in stores {
             let held = Set(try store.reading { db in try db.prepare("SELECT uuid FROM task").all { $0.text(0) } })

@@ -28,7 +28,7 @@ final class SyncMergeTests: XCTestCase {
                 SELECT t.uuid, t.title, t.notes, t.done, coalesce(p.uuid, '-'),
                        row_number() OVER (PARTITION BY t.parent ORDER BY t.position, t.uuid),
                        coalesce(t.due, '') || '|' || coalesce(t.priority, '') || '|' || coalesce(t.project, '') || '|' || t.tags
-                           || '|' || t.annotations || '|' || t.depends
+                           || '|' || t.annotations || '|' || t.depends || '|' || coalesce(t.recur, '')
                 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent ORDER BY t.uuid
                 """
             ).all {

@@ -7,11 +7,14 @@ exports NAVSTACK_PG_URL, NAVSTACK_SERVER_A/_B, NAVSTACK_SERVER_BIN, NAVSTACK_PG_
     scripts/sync-env python3 Tests/Sync/client_checks.py --bin .build/debug/navstack [--seeds 1 2 3]
 
 Checks:
+  - a recurring instance completed on two replicas offline: after both sync, each holds
+    the instance done and one next instance, the same task (one uuid) on both.
   - convergence: for each seed, three replicas (store files) run random offline commands
-    (adds, edits through drafts, toggles, deletes with their confirmation, moves, undo)
-    and sync in a random order through both servers; after a final round (each twice) all
-    three hold identical tasks (uuid, title, notes, done, parent, order among siblings);
-    every task added and never deleted anywhere is there.
+    (adds, edits through drafts, toggles, deletes with their confirmation, moves, undo,
+    recurring tasks and their completions on the agenda) and sync in a random order through
+    both servers; after a final round (each twice) all three hold identical tasks (uuid,
+    title, notes, done, parent, order among siblings, due, rule); every task added and never
+    deleted anywhere is there; each series has at most one open instance.
   - kill -9 of the client mid-sync, while a proxy holds back the server's answer to its
     first request (committed on the server, not yet applied in the store): running sync
     again sends everything again, and the server then holds exactly the operations the
@@ -25,6 +28,7 @@ Checks:
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`.
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -186,8 +190,32 @@ def export_items(binary, store, user):
 
 def tasks(binary, store, user):
     """Every task as replicas must agree on it, by uuid."""
-    return {item["uuid"]: (item["title"], item["notes"], item["done"], parent and parent["uuid"], index)
+    return {item["uuid"]: (item["title"], item["notes"], item["done"], parent and parent["uuid"], index, item.get("due"),
+                           item.get("recur"))
             for item, parent, index in export_items(binary, store, user)}
+
+
+# navstack's namespace for the uuids of recurring instances (SQLiteStore.nextInstanceUUID).
+RECUR_NAMESPACE = bytes([0x6e, 0x61, 0x76, 0x73, 0x74, 0x61, 0x63, 0x6b, 0x2d, 0x72, 0x65, 0x63, 0x75, 0x72, 0x00, 0x01])
+
+
+def series_key(uuid):
+    """The 8 bytes that name a recurring instance's series, as navstack derives them."""
+    raw = bytes.fromhex(uuid.replace("-", ""))
+    if len(raw) == 16 and raw[6] >> 4 == 8:
+        return raw[:8]
+    key = bytearray(hashlib.sha256(RECUR_NAMESPACE + b"s" + uuid.lower().encode()).digest()[:8])
+    key[6] = key[6] & 0x0F | 0x80
+    return bytes(key)
+
+
+def open_instances(state):
+    """The open recurring tasks of a replica's tasks, by series."""
+    series = {}
+    for uuid, (_title, _notes, done, _parent, _index, due, recur) in state.items():
+        if not done and recur and due:
+            series.setdefault(series_key(uuid), []).append(uuid)
+    return series
 
 
 def sync(binary, store, server, tok=None):
@@ -215,8 +243,12 @@ def random_commands(rng, label, count):
             lines += ["root", f"move {row} to top" if rng.random() < 0.3 else f"move {row} to {rng.randint(1, 30)}"]
         elif roll < 0.80:
             lines += ["undo"]
-        elif roll < 0.88:
+        elif roll < 0.84:
             lines += ["root", "new", f"title {label}-n{step}", "save"]
+        elif roll < 0.86:
+            lines += ["root", f"add {label}-r{step} due:2026-11-{rng.randint(20, 30)}T09:00 recur:{rng.choice(['daily', 'weekly', 'monthly'])}"]
+        elif roll < 0.88:
+            lines += ["go agenda", f"toggle {rng.randint(1, 2)}", "root"]
         else:
             lines += ["root", f"open {row}", "edit", f"title {label}-x{step}", "back!"]
     return "\n".join(lines) + "\n"
@@ -253,7 +285,38 @@ def converge(binary, seed, workdir):
             return f"replica {n} differs from replica 0: {differ}"
     if not states[0]:
         return "no task at all: the walk did nothing"
+    doubled = [uuids for uuids in open_instances(states[0]).values() if len(uuids) > 1]
+    if doubled:
+        return f"series with more than one open instance: {doubled[:3]}"
     return None
+
+
+def recurring_offline(binary, workdir, server_a, server_b):
+    """One recurring instance completed on two replicas offline: one next instance on both."""
+    user = "recurring"
+    tok = token(user)
+    a, b = os.path.join(workdir, "recur-a.sqlite"), os.path.join(workdir, "recur-b.sqlite")
+    # On a fixed clock, in Madrid.
+    fixed = dict(ENV, NAVSTACK_NOW="2026-11-27T07:00:00Z", TZ="Europe/Madrid")
+    run(binary, a, "-c", f"login {user}", "-c", "add Water the plants due:2026-11-27T09:00 recur:daily", env=fixed)
+    out = sync(binary, a, server_a, tok)
+    check(out.returncode == 0, "the series is sent from the first replica", out.stderr)
+    run(binary, b, "-c", f"login {user}")
+    out = sync(binary, b, server_b, tok)
+    check(out.returncode == 0 and out.stdout.startswith("sent 0, received "), "the second replica receives it", out.stdout + out.stderr)
+    # Offline, both mark the same instance done.
+    for store in (a, b):
+        out = run(binary, store, "-c", "go agenda", "-c", "toggle 1", env=fixed)
+        check(out.returncode == 0, "the instance is marked done on the agenda", out.stderr)
+    for store, server in ((a, server_a), (b, server_b), (a, server_a)):
+        out = sync(binary, store, server)
+        check(out.returncode == 0, "the replicas sync", out.stderr)
+    states = [tasks(binary, store, user) for store in (a, b)]
+    check(states[0] == states[1], "both replicas hold the same tasks", str(states))
+    waters = sorted(v[2] for v in states[0].values() if v[0] == "Water the plants")
+    opened = [(uuid, v[5]) for uuid, v in states[0].items() if v[0] == "Water the plants" and not v[2]]
+    check(waters == [False, True] and len(opened) == 1 and opened[0][1] == "2026-11-28T08:00:00Z",
+          "one instance done and one next instance, due the next day at 09:00 in Madrid", str(states[0]))
 
 
 def main():
@@ -264,6 +327,8 @@ def main():
     binary = os.path.abspath(args.bin)
     workdir = tempfile.mkdtemp(prefix="navstack-sync-client.")
     server_a, server_b = os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]
+
+    recurring_offline(binary, workdir, server_a, server_b)
 
     for seed in args.seeds:
         problem = converge(binary, seed, workdir)
