@@ -247,21 +247,35 @@ extension SQLiteStore {
         return true
     }
 
-    /// The uuid of the instance after the one with `uuid`: a name-based uuid (version 8,
-    /// made as RFC 9562's SHA-256 example is) whose first 8 bytes name the series
-    /// (``seriesKey(of:)``) and whose last 8 come from `uuid`. Every instance of a series
-    /// after the first shares those first bytes, so one text range of the uuid index
-    /// holds them all.
+    /// The uuid of the instance after the one with `uuid`: a version-8 uuid whose first 8
+    /// bytes name the series (``seriesKey(of:)``, a SHA-256 of the first instance's uuid,
+    /// as RFC 9562's name-based example makes them) and whose last 62 bits count the
+    /// instances down from the largest number (``instanceNumber(of:)``). Every instance of
+    /// a series after the first shares the first bytes, so instances are grouped without
+    /// a field of their own; and as equal positions are ordered by uuid, the instances in
+    /// one place (each takes the place of the one done) list the newest first, the open
+    /// one above those done.
     static func nextInstanceUUID(after uuid: String) -> String {
-        let name = Array(uuid.lowercased().utf8)
-        var bytes = seriesKey(of: uuid) + Array(SHA256.hash(recurrenceNamespace + [0x6E] + name).prefix(8))
+        let count = (UInt64(1) << 62 - 1) - (instanceNumber(of: uuid) + 1)
+        var bytes = seriesKey(of: uuid)
         bytes[6] = bytes[6] & 0x0F | 0x80
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift))) }
         bytes[8] = bytes[8] & 0x3F | 0x80
         let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         let parts = [
             hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
         ]
         return parts.joined(separator: "-")
+    }
+
+    /// An instance's place in its series: 0 for the first (a uuid not derived here), else
+    /// what its last 62 bits count down from the largest number.
+    static func instanceNumber(of uuid: String) -> UInt64 {
+        let hex = uuid.lowercased().filter { $0 != "-" }
+        guard hex.count == 32, hex[hex.index(hex.startIndex, offsetBy: 12)] == "8",
+            let tail = UInt64(hex.suffix(16), radix: 16), tail >> 62 == 0b10
+        else { return 0 }
+        return (UInt64(1) << 62 - 1) - (tail & (UInt64(1) << 62 - 1))
     }
 
     /// The 8 bytes that name the series of the instance with `uuid`: the first 8 bytes of

@@ -146,5 +146,32 @@ final class RecurrenceStoreTests: XCTestCase {
         XCTAssertTrue("89ab".contains(characters[19]), "RFC 9562's variant")
         XCTAssertEqual(uuid, SQLiteStore.nextInstanceUUID(after: "018CC251-F400-7000-B516-F52548DA1785"), "case does not matter")
         XCTAssertNotEqual(uuid, SQLiteStore.nextInstanceUUID(after: uuid))
+        // Instances count down: a series' later instances sort first.
+        XCTAssertEqual(SQLiteStore.instanceNumber(of: "018cc251-f400-7000-b516-f52548da1785"), 0)
+        XCTAssertEqual(SQLiteStore.instanceNumber(of: uuid), 1)
+        let third = SQLiteStore.nextInstanceUUID(after: uuid)
+        XCTAssertEqual(SQLiteStore.instanceNumber(of: third), 2)
+        XCTAssertLessThan(third, uuid)
+        XCTAssertEqual(SQLiteStore.seriesKey(of: third), SQLiteStore.seriesKey(of: uuid))
+        XCTAssertTrue(third.isUUID, third)
+    }
+
+    /// Each instance takes the place of the one done: the open one lists above them.
+    func testTheOpenInstanceListsAboveTheOnesDoneInItsPlace() throws {
+        let store = try store()
+        let first = try monthly(store)
+        var id = first.id
+        for _ in 0..<5 {
+            _ = try store.toggle(user, id: id)
+            id = try XCTUnwrap(try open(store).first).id
+        }
+        // The first instance's own uuid sorts before or after the others; those the store
+        // derived list the open one first, then those done, the newest first.
+        let listed = try store.page(user, ListQuery(), offset: 0, limit: 10).filter { $0.title == "Pay rent" && $0.id != first.id }
+        XCTAssertEqual(listed.count, 5)
+        XCTAssertFalse(listed[0].done, "the open instance first")
+        XCTAssertEqual(listed.dropFirst().filter { !$0.done }.count, 0)
+        let dues = listed.compactMap(\.due)
+        XCTAssertEqual(dues, dues.sorted(by: >))
     }
 }
