@@ -228,12 +228,15 @@ extension SQLiteStore {
     {
         guard done.fields.recur != nil, let fields = Recurrence.nextInstance(of: done.fields, zone: zone) else { return false }
         let uuid = nextInstanceUUID(after: done.uuid)
-        guard try db.first("SELECT 1 FROM task WHERE uuid = ?", [uuid], { _ in true }) == nil else { return false }
+        guard try db.statement(uuidTaken).first({ $0.text(uuid) }, reading: { _ in true }) == nil else { return false }
         var next = StoredTask(id: nil, position: done.position, uuid: uuid, fields)
         next.parent = done.parent
         _ = try change(db, user, ChangePair(before: nil, after: next), &log)
         return true
     }
+
+    /// Whether a task has a uuid.
+    private static let uuidTaken = SQL("SELECT 1 FROM task WHERE uuid = ?")
 
     /// Deletes the next instance of a recurring task marked open again, while that one is
     /// open with no subtasks: the series' open instance is this one again (as when the
@@ -261,33 +264,55 @@ extension SQLiteStore {
         bytes[6] = bytes[6] & 0x0F | 0x80
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift))) }
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        let parts = [
-            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
-        ]
-        return parts.joined(separator: "-")
+        // 8-4-4-4-12 lowercase hexadecimal digits.
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// An instance's place in its series: 0 for the first (a uuid not derived here), else
     /// what its last 62 bits count down from the largest number.
     static func instanceNumber(of uuid: String) -> UInt64 {
-        let hex = uuid.lowercased().filter { $0 != "-" }
-        guard hex.count == 32, hex[hex.index(hex.startIndex, offsetBy: 12)] == "8",
-            let tail = UInt64(hex.suffix(16), radix: 16), tail >> 62 == 0b10
-        else { return 0 }
+        guard let bytes = uuidBytes(uuid), bytes[6] >> 4 == 8, bytes[8] >> 6 == 0b10 else { return 0 }
+        let tail = bytes[8...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return (UInt64(1) << 62 - 1) - (tail & (UInt64(1) << 62 - 1))
+    }
+
+    /// A uuid's 16 bytes from its text (either case, with or without dashes); `nil` for
+    /// text that is not one.
+    static func uuidBytes(_ uuid: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for character in uuid.utf8 where character != UInt8(ascii: "-") {
+            let value: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes.count == 16 && high == nil ? bytes : nil
     }
 
     /// The 8 bytes that name the series of the instance with `uuid`: the first 8 bytes of
     /// a uuid this store derived (version 8 in their version nibble), else (the series'
     /// first instance) 8 bytes of a SHA-256 of it.
     static func seriesKey(of uuid: String) -> [UInt8] {
-        let hex = uuid.lowercased().filter { $0 != "-" }
-        let bytes = stride(from: 0, to: min(hex.count, 32), by: 2).compactMap { offset -> UInt8? in
-            let start = hex.index(hex.startIndex, offsetBy: offset)
-            return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
-        }
-        if bytes.count == 16, bytes[6] >> 4 == 8 { return Array(bytes.prefix(8)) }
+        if let bytes = uuidBytes(uuid), bytes[6] >> 4 == 8 { return Array(bytes.prefix(8)) }
         var key = Array(SHA256.hash(recurrenceNamespace + [0x73] + Array(uuid.lowercased().utf8)).prefix(8))
         key[6] = key[6] & 0x0F | 0x80
         return key

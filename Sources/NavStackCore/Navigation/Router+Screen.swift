@@ -216,16 +216,20 @@ extension Router {
         configuration.catalog.dayText(date)
     }
 
-    /// The visible page of the agenda: its rows (one more is read, to know whether a next
-    /// page has any), numbered across pages, in their sections.
+    /// The visible page of the agenda: its rows, numbered across pages, in their sections.
     func agendaPage(of session: Session) throws(NavError) -> AgendaPage {
         let clock = configuration.clock
         let pageSize = configuration.pageSize
         let page = session.agendaPage
         let offset = (page - 1) * pageSize
-        var tasks = try storeCall { try store.page(session.user, .agenda(clock), offset: offset, limit: pageSize + 1) }
-        let more = tasks.count > pageSize
-        if more { tasks.removeLast() }
+        // The page as row numbers read it (one answer, kept for both), then whether the
+        // next page has a row: one look at the index.
+        let query = ListQuery.agenda(clock)
+        let tasks = try storeCall { try store.page(session.user, query, offset: offset, limit: pageSize) }
+        var more = false
+        if tasks.count == pageSize {
+            more = !(try storeCall { try store.page(session.user, query, offset: offset + pageSize, limit: 1) }).isEmpty
+        }
         let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
         return AgendaPage(rows: rows, page: page, more: more, today: clock.zone.local(clock.now()).date, zone: clock.zone)
     }
