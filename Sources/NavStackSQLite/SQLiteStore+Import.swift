@@ -40,6 +40,8 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         case parentNotFound(String)
         /// The record would be deeper than ``TreeLimits/depth`` levels (`depth` is how deep).
         case tooDeep(depth: Int)
+        /// A field whose value is not what it must be (another program's record).
+        case badValue(key: String, expected: String)
 
         /// The words, in a catalog's language.
         public func message(in t: Catalog) -> String {
@@ -63,6 +65,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
             case .parentCycle: t(.recordParentCycle)
             case .parentNotFound(let uuid): t(.recordParentNotFound, ("uuid", uuid))
             case .tooDeep(let depth): NavError.tooDeep(depth: depth).message(in: t)
+            case .badValue(let key, let expected): t(.recordBadValue, ("key", key), ("expected", expected))
             }
         }
     }

@@ -22,18 +22,45 @@ struct Import: Subcommand {
             order mark is skipped. The import is one transaction: a bad record fails it \
             whole, naming its index (from 0), and nothing is added. The profile is created \
             if missing; --user is held to the rules of `login NAME`.
+
+            --from taskwarrior reads what `task export` prints (Taskwarrior 2.6 or 3: a JSON \
+            array, or one object a line) and keeps every attribute: the ones navstack has a \
+            field for in it, the rest (user-defined attributes, start, a recurring \
+            instance's parent and imask) as custom fields with their text exactly. Pending \
+            and waiting tasks are open, completed ones done; deleted tasks and recurring \
+            templates are counted, not imported. A task whose uuid the profile holds is \
+            updated when the record was modified later, never duplicated: importing the \
+            same file twice changes nothing the second time. --dry-run says what would be \
+            added, updated and left, and writes nothing.
             """,
-        options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")],
+        options: StoreOptions.fileOptions + [
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+            .init(
+                "from", value: "format", complete: .choices(["navstack", "taskwarrior"]),
+                help: "The file's format: navstack (the default: navstack's own export) or taskwarrior (task export)."),
+            .init("dry-run", help: "Say what the import would do, and write nothing (with --from taskwarrior)."),
+        ],
         arguments: [.init("file", complete: .file, help: "The file to read, or - for stdin.")])
 
     let storage: StoreOptions
     let user: String?
     let file: String
+    /// `taskwarrior` for `task export`'s records; else navstack's own.
+    let fromTaskwarrior: Bool
+    let dryRun: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "import")
         user = parsed.value("user")
         file = parsed.arguments[0]
+        switch parsed.value("from") {
+        case nil, "navstack": fromTaskwarrior = false
+        case "taskwarrior": fromTaskwarrior = true
+        case let other?:
+            throw .invalidValue(option: "--from", value: other.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior"]))
+        }
+        dryRun = parsed.flag("dry-run")
+        if dryRun && !fromTaskwarrior { throw .conflictingOptions("--dry-run", "--from navstack") }
     }
 
     func run() throws {
@@ -60,6 +87,7 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
+        if fromTaskwarrior { return try importTaskwarrior(data, source: source, user: user, streams) }
         let records: ImportInput
         do {
             records = try SQLiteStore.parseImport(data, source: source)
@@ -73,6 +101,33 @@ struct Import: Subcommand {
             let count = try store.importTasks(records, user: try store.profile(named: user))
             let t = Navstack.messageCatalog
             streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
+        } catch {
+            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
+            throw ExitStatus.failure
+        }
+    }
+}
+
+extension Import {
+    /// `--from taskwarrior`: reads every record, then imports them in one transaction
+    /// (or, with `--dry-run`, only counts what it would do).
+    private func importTaskwarrior(_ data: [UInt8], source: String, user: String?, _ streams: StandardStreams) throws {
+        let records: [TaskwarriorRecord]
+        do {
+            records = try TaskwarriorReader.read(data, source: source)
+        } catch {
+            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
+            throw ExitStatus.failure
+        }
+        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
+        defer { store.close() }
+        do {
+            let done = try store.importTaskwarrior(records, user: try store.profile(named: user), dryRun: dryRun)
+            let t = Navstack.messageCatalog
+            let line = t(
+                dryRun ? .importDryRun : .importSummary, ("added", done.added), ("updated", done.updated),
+                ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
+            streams.write(line + "\n", to: .output)
         } catch {
             streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure

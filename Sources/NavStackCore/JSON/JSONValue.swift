@@ -29,7 +29,7 @@ public enum JSONValue: Equatable, Sendable {
         let value: JSONValue? = text.withUTF8Bytes { bytes in
             do throws(JSONError) {
                 var reader = try JSONReader(bytes)
-                let value = try Self.read(&reader, depth: 0)
+                let value = try Self.read(&reader, depth: 0, decimalsAsText: false)
                 reader.skipBlanks()
                 return reader.index == reader.end ? value : nil
             } catch {
@@ -38,6 +38,24 @@ public enum JSONValue: Equatable, Sendable {
         }
         guard let value else { return nil }
         self = value
+    }
+
+    /// Parses a whole document from another program, failing with where it is not JSON.
+    /// A number that is not a whole `Int` (`4.5`, `1e3`) is kept as the string of its text:
+    /// such files carry numbers navstack only keeps, never computes with.
+    public static func parse(foreign text: String) throws(JSONError) -> JSONValue {
+        let result: Result<JSONValue, JSONError> = text.withUTF8Bytes { bytes in
+            do throws(JSONError) {
+                var reader = try JSONReader(bytes)
+                guard let value = try Self.read(&reader, depth: 0, decimalsAsText: true) else { throw .badNumber(at: reader.index) }
+                reader.skipBlanks()
+                guard reader.index == reader.end else { throw reader.unexpected() }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// Writes the value back as compact JSON.
@@ -85,7 +103,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// One value and what it holds; `nil` for a number that is not a whole `Int`.
-    private static func read(_ reader: inout JSONReader, depth: Int) throws(JSONError) -> JSONValue? {
+    private static func read(_ reader: inout JSONReader, depth: Int, decimalsAsText: Bool) throws(JSONError) -> JSONValue? {
         reader.skipBlanks()
         guard let byte = reader.peek else { throw .unexpectedEnd }
         switch byte {
@@ -107,7 +125,7 @@ public enum JSONValue: Equatable, Sendable {
                         reader.skipBlanks()
                         try reader.expect(UInt8(ascii: ":"))
                     }
-                    guard let value = try read(&reader, depth: depth + 1) else { return nil }
+                    guard let value = try read(&reader, depth: depth + 1, decimalsAsText: decimalsAsText) else { return nil }
                     members.append((key, value))
                     reader.skipBlanks()
                     if reader.peek == close { reader.index += 1; break }
@@ -121,8 +139,9 @@ public enum JSONValue: Equatable, Sendable {
         case UInt8(ascii: "n") where reader.literal("null"): return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let (range, whole) = try reader.number()
-            guard whole else { return nil }
-            return Int(reader.bytes.string(range)).map(JSONValue.number)
+            let text = reader.bytes.string(range)
+            guard whole, let number = Int(text) else { return decimalsAsText ? .string(text) : nil }
+            return .number(number)
         default:
             throw reader.unexpected()
         }

@@ -493,5 +493,10 @@ extension Catalog {
         .recurNeedsDue: "a recurring task needs a due date: set one with due DATE, or recur none",
         .untilBeforeDue: "until is before the due date: a series cannot end before its first instance",
         .labelNext: "next {date}",
+        .recordBadValue: "'{key}' is not what it must be: {expected}",
+        .importSummary:
+            "added {added}, updated {updated}, unchanged {unchanged}; not imported: {deleted} deleted, {templates} series templates (their open instances carry the rule)",
+        .importDryRun:
+            "dry run, nothing written: would add {added}, update {updated}, leave {unchanged} unchanged; not imported: {deleted} deleted, {templates} series templates",
     ]
 }

@@ -497,5 +497,10 @@ extension Catalog {
         .recurNeedsDue: "uma tarefa recorrente precisa de uma data de vencimento: defina uma com due DATA, ou recur none",
         .untilBeforeDue: "until é anterior ao vencimento: uma série não pode terminar antes da primeira ocorrência",
         .labelNext: "próxima {date}",
+        .recordBadValue: "'{key}' não é o que deve ser: {expected}",
+        .importSummary:
+            "adicionadas {added}, atualizadas {updated}, sem mudança {unchanged}; não importadas: {deleted} apagadas, {templates} modelos de série (as ocorrências abertas levam a regra)",
+        .importDryRun:
+            "simulação, nada gravado: adicionaria {added}, atualizaria {updated}, deixaria {unchanged} sem mudança; não importadas: {deleted} apagadas, {templates} modelos de série",
     ]
 }

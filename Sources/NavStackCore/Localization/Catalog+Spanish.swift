@@ -495,5 +495,10 @@ extension Catalog {
         .recurNeedsDue: "una tarea recurrente necesita una fecha de vencimiento: pon una con due FECHA, o recur none",
         .untilBeforeDue: "until es anterior al vencimiento: una serie no puede terminar antes de su primera instancia",
         .labelNext: "siguiente {date}",
+        .recordBadValue: "'{key}' no es lo que debe ser: {expected}",
+        .importSummary:
+            "añadidas {added}, actualizadas {updated}, sin cambios {unchanged}; no importadas: {deleted} borradas, {templates} plantillas de serie (sus instancias abiertas llevan la regla)",
+        .importDryRun:
+            "simulación, nada escrito: añadiría {added}, actualizaría {updated}, dejaría {unchanged} sin cambios; no importadas: {deleted} borradas, {templates} plantillas de serie",
     ]
 }

@@ -429,6 +429,9 @@ extension Phrase {
         case .recurNeedsDue: 418
         case .untilBeforeDue: 419
         case .labelNext: 420
+        case .recordBadValue: 421
+        case .importSummary: 422
+        case .importDryRun: 423
         }
     }
 }

@@ -451,4 +451,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case recurNeedsDue = "error.recurNeedsDue"
     case untilBeforeDue = "error.untilBeforeDue"
     case labelNext = "label.next"
+    case recordBadValue = "record.badValue"
+    case importSummary = "import.summary"
+    case importDryRun = "import.dryRun"
 }

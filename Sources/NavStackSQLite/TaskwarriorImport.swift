@@ -1,0 +1,276 @@
+import NavStackCore
+import NavStackTime
+
+/// A record of Taskwarrior's `task export` (2.6 and 3) as navstack takes it.
+public struct TaskwarriorRecord: Equatable, Sendable {
+    /// What the record's `status` makes of it.
+    public enum Status: Equatable, Sendable {
+        /// `pending` or `waiting`: an open task.
+        case open
+        /// `completed`: a task done.
+        case done
+        /// `deleted`: not imported, counted.
+        case deleted
+        /// `recurring`: a series' template, whose rule its open instance carries.
+        case template
+    }
+
+    public var uuid: String
+    public var fields: DraftFields
+    public var stamps: TaskStamps
+    public var status: Status
+}
+
+/// What an import did, or would do with `--dry-run`.
+public struct ImportSummary: Equatable, Sendable {
+    public var added = 0
+    public var updated = 0
+    /// Tasks the profile holds as the record has them, or changed later than the record.
+    public var unchanged = 0
+    /// Records not imported: deleted tasks, and series' templates (their open instance
+    /// carries the rule).
+    public var deleted = 0
+    public var templates = 0
+}
+
+/// Reads what `task export` prints: a JSON array of objects, or one object a line.
+public enum TaskwarriorReader {
+    /// The records, in order; the first bad one fails the whole input, named by its index
+    /// (from 0) and the field.
+    public static func read(_ data: [UInt8], source: String) throws(ImportError) -> [TaskwarriorRecord] {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let valid = bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil } ?? bytes.startIndex
+            throw .notJSON(.invalidUTF8(at: valid - bytes.startIndex))
+        }
+        let trimmed = text.drop(while: \.isWhitespace)
+        guard let first = trimmed.first else { throw .empty(source: source) }
+        var objects: [JSONValue] = []
+        if first == "[" {
+            do throws(JSONError) {
+                guard let array = try JSONValue.parse(foreign: text).array else { throw .unexpectedEnd }
+                objects = array
+            } catch {
+                throw .notJSON(error)
+            }
+        } else {
+            // One object a line; a line is a record, numbered among the records.
+            for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+                do throws(JSONError) {
+                    objects.append(try JSONValue.parse(foreign: String(line)))
+                } catch {
+                    throw .badRecord(index: objects.count, .notJSON(error))
+                }
+            }
+        }
+        var records: [TaskwarriorRecord] = []
+        records.reserveCapacity(objects.count)
+        var seen: Set<String> = []
+        for (index, object) in objects.enumerated() {
+            let record = try self.record(object, index: index)
+            guard seen.insert(record.uuid).inserted else { throw .badRecord(index: index, .duplicateUUID(record.uuid)) }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// One record: every attribute kept, those navstack has a field for in it, the rest
+    /// (user-defined attributes, `start`, a template's `mask`, an instance's `parent` and
+    /// `imask`) as custom fields with their text exactly; `id` and `urgency`, which
+    /// Taskwarrior works out, are left out.
+    static func record(_ object: JSONValue, index: Int) throws(ImportError) -> TaskwarriorRecord {
+        func bad(_ problem: ImportError.Record) -> ImportError { .badRecord(index: index, problem) }
+        guard case .object(let members) = object else { throw bad(.notAnObject) }
+        guard let uuidValue = object["uuid"] else { throw bad(.badValue(key: "uuid", expected: "8-4-4-4-12")) }
+        guard let uuid = uuidValue.string?.lowercased(), uuid.isUUID else { throw bad(.notAUUID) }
+        guard let description = object["description"] else { throw bad(.badValue(key: "description", expected: "\"…\"")) }
+        guard let title = description.string else { throw bad(.wrongType("description")) }
+        guard !title.isBlank else { throw bad(.blankTitle) }
+        guard title.count <= Limits.titleCharacters else {
+            throw bad(.tooLong(.title, count: title.count, limit: Limits.titleCharacters))
+        }
+        if let control = title.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw bad(.controlCharacter(.title, control))
+        }
+        var fields = DraftFields(title: title)
+        var stamps = TaskStamps()
+        var status = TaskwarriorRecord.Status.open
+        var invalidTags: [String] = []
+        for (key, value) in members {
+            switch key {
+            case "uuid", "description", "id", "urgency":
+                continue
+            case "status":
+                switch value.string {
+                case "pending", "waiting": status = .open
+                case "completed": status = .done
+                case "deleted": status = .deleted
+                case "recurring": status = .template
+                default: throw bad(.badValue(key: key, expected: "pending, waiting, completed, deleted, recurring"))
+                }
+            case "entry": stamps.created = try date(value, key, index: index)
+            case "modified": stamps.modified = try date(value, key, index: index)
+            case "end": stamps.completed = try date(value, key, index: index)
+            case "due": fields.due = try date(value, key, index: index)
+            case "scheduled": fields.scheduled = try date(value, key, index: index)
+            case "wait": fields.wait = try date(value, key, index: index)
+            case "until": fields.until = try date(value, key, index: index)
+            case "priority" where Priority(letter: value.string ?? "") != nil && value.string?.count == 1:
+                fields.priority = Priority(letter: value.string!)
+            case "project" where value.string.map(TaskWords.isProject) ?? false:
+                fields.project = value.string
+            case "recur" where value.string.flatMap(RecurRule.normalized) != nil:
+                fields.recur = RecurRule.normalized(value.string!)
+            case "tags":
+                guard let tags = value.array?.compactMap(\.string), tags.count == value.array?.count else {
+                    throw bad(.badValue(key: key, expected: "[\"…\"]"))
+                }
+                fields.tags = tags.filter(TaskWords.isTag)
+                invalidTags = tags.filter { !TaskWords.isTag($0) }
+            case "annotations":
+                guard let list = value.array else { throw bad(.badValue(key: key, expected: "[{\"entry\", \"description\"}]")) }
+                for annotation in list {
+                    guard let text = annotation["description"]?.string, let entry = annotation["entry"] else {
+                        throw bad(.badValue(key: key, expected: "[{\"entry\", \"description\"}]"))
+                    }
+                    fields.annotations.append(Annotation(entry: try date(entry, key, index: index), text: text))
+                }
+            case "depends":
+                // A string of uuids joined by commas (2.6), or an array (3).
+                let uuids: [String]
+                if let text = value.string {
+                    uuids = text.split(separator: ",").map { String($0.filter { $0 != " " }).lowercased() }
+                } else if let list = value.array?.compactMap(\.string), list.count == value.array?.count {
+                    uuids = list.map { $0.lowercased() }
+                } else {
+                    throw bad(.badValue(key: key, expected: "8-4-4-4-12,…"))
+                }
+                guard uuids.allSatisfy(\.isUUID) else { throw bad(.badValue(key: key, expected: "8-4-4-4-12,…")) }
+                fields.depends = uuids
+            default:
+                fields.custom.append(CustomField(name: key, value: text(of: value)))
+            }
+        }
+        if !invalidTags.isEmpty { fields.custom.append(CustomField(name: "tags", value: invalidTags.joined(separator: ","))) }
+        fields.done = status == .done
+        return TaskwarriorRecord(uuid: uuid, fields: fields, stamps: stamps, status: status)
+    }
+
+    /// `20261127T090000Z`, Taskwarrior's form (an ISO 8601 instant is taken too).
+    static func date(_ value: JSONValue, _ key: String, index: Int) throws(ImportError) -> Instant {
+        let bad = ImportError.badRecord(index: index, .badValue(key: key, expected: "YYYYMMDDTHHMMSSZ"))
+        guard let text = value.string else { throw bad }
+        if let instant = Instant(iso8601: text) { return instant }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { throw bad }
+        func number(_ range: Range<Int>) -> Int? {
+            var result = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                result = result * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return result
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
+            let minute = number(11..<13), let second = number(13..<15),
+            let civil = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { throw bad }
+        return Zone.utc.instant(civil)
+    }
+
+    /// An attribute's text: a string as it is, a number as written, anything else as JSON.
+    static func text(of value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return String(number)
+        default:
+            var writer = JSONWriter()
+            value.write(to: &writer)
+            return writer.text
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// Imports Taskwarrior's records as one transaction (one change for `undo`): a task the
+    /// profile holds by the record's uuid is updated when the record was modified later
+    /// than the task (its fields become the record's; a field changed in navstack since
+    /// is then replaced), else left; the others are added after the profile's tasks.
+    /// Deleted tasks and series' templates are counted, not imported. With `dryRun`,
+    /// nothing is written.
+    public func importTaskwarrior(_ records: [TaskwarriorRecord], user: String, dryRun: Bool) throws -> ImportSummary {
+        var summary = ImportSummary()
+        if dryRun {
+            try reading { db in
+                for record in records {
+                    switch record.status {
+                    case .deleted: summary.deleted += 1
+                    case .template: summary.templates += 1
+                    case .open, .done:
+                        if let stored = try Self.stored(db, user, uuid: record.uuid) {
+                            if Self.replaces(record, stored) { summary.updated += 1 } else { summary.unchanged += 1 }
+                        } else {
+                            summary.added += 1
+                        }
+                    }
+                }
+            }
+            return summary
+        }
+        try writing { db in
+            try openProfile(user, sample: false)
+            var log: ChangeLog?
+            for record in records {
+                switch record.status {
+                case .deleted:
+                    summary.deleted += 1
+                    continue
+                case .template:
+                    summary.templates += 1
+                    continue
+                case .open, .done:
+                    break
+                }
+                if let stored = try Self.stored(db, user, uuid: record.uuid) {
+                    guard Self.replaces(record, stored) else {
+                        summary.unchanged += 1
+                        continue
+                    }
+                    summary.updated += 1
+                    var after = stored
+                    after.fields = record.fields
+                    after.rev += 1
+                    if log == nil { log = try beginChange(db, user, .import) }
+                    let pair = try Self.change(db, user, ChangePair(before: stored, after: after), &log!)
+                    try Self.keepStamps(db, record.stamps, id: pair.after?.id ?? stored.id)
+                } else {
+                    summary.added += 1
+                    let bottom = try db.first("SELECT bottom + 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
+                    var task = StoredTask(id: nil, position: bottom, uuid: record.uuid, record.fields)
+                    task.stamps = record.stamps
+                    if log == nil { log = try beginChange(db, user, .import) }
+                    _ = try Self.change(db, user, ChangePair(before: nil, after: task), &log!)
+                }
+            }
+        }
+        return summary
+    }
+
+    /// Whether a record replaces the task the profile holds by its uuid: it was modified
+    /// later than the task, and differs from it.
+    private static func replaces(_ record: TaskwarriorRecord, _ stored: StoredTask) -> Bool {
+        guard let modified = record.stamps.modified else { return false }
+        return (stored.stamps.modified.map { modified > $0 } ?? true) && stored.fields != record.fields
+    }
+
+    /// Gives a task the stamps its record has (those it has: the rest stay as written).
+    private static func keepStamps(_ db: Connection, _ stamps: TaskStamps, id: Int?) throws {
+        guard let id else { return }
+        try db.run(
+            """
+            UPDATE task SET created = coalesce(?, created), modified = coalesce(?, modified), completed = CASE WHEN done THEN coalesce(?, completed) END
+            WHERE id = ?
+            """, [stamps.created?.secondsSinceEpoch, stamps.modified?.secondsSinceEpoch, stamps.completed?.secondsSinceEpoch, id])
+    }
+}
