@@ -289,8 +289,8 @@ check "'open 2' shows the task 'Study SwiftUI'" wait_for '^Title: +Study SwiftUI
 check "on the task the prompt is 'tasks/2> '" line_is 'tasks/2> '
 
 mark
-type_text 'tab a'; send Tab
-check "'tab a' + Tab completes to 'tab account '" line_is 'tasks/2> tab account '
+type_text 'tab ac'; send Tab
+check "'tab ac' + Tab completes to 'tab account '" line_is 'tasks/2> tab account '
 send Enter
 check "Enter on 'tab account' shows the Account screen" wait_for '^Account · navstack://account$'
 check "on Account the prompt is 'account> '" line_is 'account> '

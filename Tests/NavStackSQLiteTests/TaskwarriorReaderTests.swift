@@ -1,0 +1,98 @@
+import NavStackCore
+import NavStackTime
+import XCTest
+
+@testable import NavStackSQLite
+
+/// What `task export` prints, as navstack reads it (the real program's output is checked in
+/// Tests/EndToEndTests/TaskwarriorImportTests).
+final class TaskwarriorReaderTests: XCTestCase {
+    private let uuid = "7e160343-d492-49b6-8ab5-ec32f89ee792"
+
+    private func read(_ text: String) throws(ImportError) -> [TaskwarriorRecord] {
+        try TaskwarriorReader.read(Array(text.utf8), source: "test")
+    }
+
+    private func failure(_ text: String) -> ImportError? {
+        do {
+            _ = try read(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testEveryAttributeHasItsPlace() throws {
+        let records = try read(
+            """
+            \u{FEFF}[{"id": 3, "uuid": "7E160343-D492-49B6-8AB5-EC32F89EE792", "description": "Write report", "status": "completed",
+              "entry": "20261120T080000Z", "modified": "20261121T080000Z", "end": "2026-11-22T08:00:00Z",
+              "due": "20261130T170000Z", "scheduled": "20261129T000000Z", "wait": "20261128T000000Z", "until": "20270101T000000Z",
+              "priority": "H", "project": "work.reports", "recur": "Weekly", "tags": ["work", "c++"],
+              "annotations": [{"entry": "20261121T090000Z", "description": "asked Bob"}],
+              "depends": "03fdcbd3-03be-44cc-b7a2-ce08f3d23c56,03457da3-a364-4d9d-9ea0-998491920997",
+              "urgency": 4.9, "estimate": 2.5, "client": "ACME", "start": "20261121T100000Z", "flagged": true}]
+            """)
+        let record = try XCTUnwrap(records.first)
+        XCTAssertEqual(record.uuid, uuid)
+        XCTAssertEqual(record.status, .done)
+        XCTAssertEqual(record.stamps.created, Instant(iso8601: "2026-11-20T08:00:00Z"))
+        XCTAssertEqual(record.stamps.modified, Instant(iso8601: "2026-11-21T08:00:00Z"))
+        XCTAssertEqual(record.stamps.completed, Instant(iso8601: "2026-11-22T08:00:00Z"))
+        let fields = record.fields
+        XCTAssertEqual(fields.title, "Write report")
+        XCTAssertTrue(fields.done)
+        XCTAssertEqual(fields.due, Instant(iso8601: "2026-11-30T17:00:00Z"))
+        XCTAssertEqual(fields.until, Instant(iso8601: "2027-01-01T00:00:00Z"))
+        XCTAssertEqual(fields.priority, .high)
+        XCTAssertEqual(fields.project, "work.reports")
+        XCTAssertEqual(fields.recur, "weekly")
+        XCTAssertEqual(fields.tags, ["work"])
+        XCTAssertEqual(fields.annotations, [Annotation(entry: Instant(iso8601: "2026-11-21T09:00:00Z")!, text: "asked Bob")])
+        XCTAssertEqual(fields.depends, ["03fdcbd3-03be-44cc-b7a2-ce08f3d23c56", "03457da3-a364-4d9d-9ea0-998491920997"])
+        XCTAssertEqual(
+            fields.custom,
+            [
+                CustomField(name: "estimate", value: "2.5"), CustomField(name: "client", value: "ACME"),
+                CustomField(name: "start", value: "20261121T100000Z"), CustomField(name: "flagged", value: "true"),
+                CustomField(name: "tags", value: "c++"),
+            ])
+    }
+
+    func testStatusesAndOneObjectALine() throws {
+        let lines = ["pending", "waiting", "completed", "deleted", "recurring"].enumerated().map { index, status in
+            "{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee79\(index)\", \"description\": \"t\(index)\", \"status\": \"\(status)\"}"
+        }
+        let records = try read(lines.joined(separator: "\n") + "\n\n")
+        XCTAssertEqual(records.map(\.status), [.open, .open, .done, .deleted, .template])
+        // Taskwarrior 3's array of dependencies; a priority and a project navstack lacks stay as text.
+        let three = try read(
+            "[{\"uuid\": \"\(uuid)\", \"description\": \"x\", \"depends\": [\"03FDCBD3-03be-44cc-b7a2-ce08f3d23c56\"], \"priority\": \"U\", \"project\": \"a..b\"}]"
+        )
+        XCTAssertEqual(three.first?.fields.depends, ["03fdcbd3-03be-44cc-b7a2-ce08f3d23c56"])
+        XCTAssertEqual(
+            three.first?.fields.custom, [CustomField(name: "priority", value: "U"), CustomField(name: "project", value: "a..b")])
+    }
+
+    func testABadRecordIsNamedByItsIndexAndField() {
+        XCTAssertEqual(failure("   "), .empty(source: "test"))
+        XCTAssertEqual(
+            failure("{\"uuid\": \"\(uuid)\", \"description\": \"ok\"}\nnot json"), .badRecord(index: 1, .notJSON(.unexpected("n", at: 0))))
+        XCTAssertEqual(
+            failure("[{\"uuid\": \"\(uuid)\", \"description\": \"a\"}, {\"uuid\": \"\(uuid)\", \"description\": \"b\"}]"),
+            .badRecord(index: 1, .duplicateUUID(uuid)))
+        XCTAssertEqual(
+            failure("[{\"uuid\": \"\(uuid)\", \"description\": \"a\", \"due\": \"20260230T000000Z\"}]"),
+            .badRecord(index: 0, .badValue(key: "due", expected: "YYYYMMDDTHHMMSSZ")))
+        XCTAssertEqual(failure("[{\"uuid\": \"\(uuid)\"}]"), .badRecord(index: 0, .badValue(key: "description", expected: "\"…\"")))
+        XCTAssertEqual(failure("[{\"description\": \"a\"}]"), .badRecord(index: 0, .badValue(key: "uuid", expected: "8-4-4-4-12")))
+        XCTAssertEqual(
+            failure("[{\"uuid\": \"\(uuid)\", \"description\": \"a\\u0007\"}]"), .badRecord(index: 0, .controlCharacter(.title, "\u{7}")))
+        XCTAssertEqual(failure("[{\"uuid\": \"\(uuid)\", \"description\": \"  \"}]"), .badRecord(index: 0, .blankTitle))
+        XCTAssertEqual(failure("[3]"), .badRecord(index: 0, .notAnObject))
+        if case .notJSON? = failure("[{\"uuid\": ") {} else { XCTFail("a cut array is not JSON") }
+        XCTAssertThrowsError(try TaskwarriorReader.read([0x5B, 0xFF, 0x5D], source: "test")) { error in
+            guard case .notJSON(.invalidUTF8(at: 1))? = error as? ImportError else { return XCTFail("\(error)") }
+        }
+    }
+}
