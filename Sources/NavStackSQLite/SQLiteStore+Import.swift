@@ -8,6 +8,8 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
     case notJSON(JSONError)
     /// The first bad record, numbered from 0.
     case badRecord(index: Int, Record)
+    /// The first bad line of a file of lines (todo.txt), numbered from 1.
+    case badLine(number: Int, Record)
     case noProfile
     /// The input holds nothing but blanks.
     case empty(source: String)
@@ -77,6 +79,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         switch self {
         case .notJSON(let failure): t(.importNotJSON, ("reason", failure.message(in: t)))
         case .badRecord(let index, let problem): t(.importBadRecord, ("index", index), ("reason", problem.message(in: t)))
+        case .badLine(let number, let problem): t(.importBadLine, ("number", number), ("reason", problem.message(in: t)))
         case .noProfile: t(.importNoProfile)
         case .empty(let source): t(.importEmpty, ("file", source))
         case .tooLarge(let source): t(.importTooLarge, ("file", source), ("mib", JSONReader.maximumBytes >> 20))

@@ -32,21 +32,28 @@ struct Import: Subcommand {
             updated when the record was modified later, never duplicated: importing the \
             same file twice changes nothing the second time. --dry-run says what would be \
             added, updated and left, and writes nothing.
+
+            --from todotxt reads todo.txt, one task a line: x and the completion date, (A) \
+            to (Z) (A, B and C are priorities H, M and L; the others a custom field pri), \
+            the creation date, +project and @context words (kept in the title, and each a \
+            tag), due:, t: (wait) and rec: (the rule); every other key:value is a custom \
+            field. Dates are days in the local time zone. A line's uuid comes from its \
+            text: importing the same file twice changes nothing the second time.
             """,
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init(
-                "from", value: "format", complete: .choices(["navstack", "taskwarrior"]),
-                help: "The file's format: navstack (the default: navstack's own export) or taskwarrior (task export)."),
-            .init("dry-run", help: "Say what the import would do, and write nothing (with --from taskwarrior)."),
+                "from", value: "format", complete: .choices(["navstack", "taskwarrior", "todotxt"]),
+                help: "The file's format: navstack (the default: navstack's own export), taskwarrior (task export) or todotxt."),
+            .init("dry-run", help: "Say what the import would do, and write nothing (with --from taskwarrior or todotxt)."),
         ],
         arguments: [.init("file", complete: .file, help: "The file to read, or - for stdin.")])
 
     let storage: StoreOptions
     let user: String?
     let file: String
-    /// `taskwarrior` for `task export`'s records; else navstack's own.
-    let fromTaskwarrior: Bool
+    /// Another program's format (`taskwarrior`, `todotxt`); `nil` for navstack's own.
+    let from: String?
     let dryRun: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -54,13 +61,14 @@ struct Import: Subcommand {
         user = parsed.value("user")
         file = parsed.arguments[0]
         switch parsed.value("from") {
-        case nil, "navstack": fromTaskwarrior = false
-        case "taskwarrior": fromTaskwarrior = true
+        case nil, "navstack": from = nil
+        case let format? where format == "taskwarrior" || format == "todotxt": from = format
         case let other?:
-            throw .invalidValue(option: "--from", value: other.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior"]))
+            throw .invalidValue(
+                option: "--from", value: other.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior", "todotxt"]))
         }
         dryRun = parsed.flag("dry-run")
-        if dryRun && !fromTaskwarrior { throw .conflictingOptions("--dry-run", "--from navstack") }
+        if dryRun && from == nil { throw .conflictingOptions("--dry-run", "--from navstack") }
     }
 
     func run() throws {
@@ -87,7 +95,7 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
             throw ExitStatus.failure
         }
-        if fromTaskwarrior { return try importTaskwarrior(data, source: source, user: user, streams) }
+        if let from { return try importForeign(from, data, source: source, user: user, streams) }
         let records: ImportInput
         do {
             records = try SQLiteStore.parseImport(data, source: source)
@@ -109,12 +117,15 @@ struct Import: Subcommand {
 }
 
 extension Import {
-    /// `--from taskwarrior`: reads every record, then imports them in one transaction
-    /// (or, with `--dry-run`, only counts what it would do).
-    private func importTaskwarrior(_ data: [UInt8], source: String, user: String?, _ streams: StandardStreams) throws {
+    /// `--from taskwarrior` or `--from todotxt`: reads every record, then imports them in
+    /// one transaction (or, with `--dry-run`, only counts what it would do).
+    private func importForeign(_ format: String, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams) throws {
         let records: [TaskwarriorRecord]
         do {
-            records = try TaskwarriorReader.read(data, source: source)
+            records =
+                format == "todotxt"
+                ? try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
+                : try TaskwarriorReader.read(data, source: source)
         } catch {
             streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure

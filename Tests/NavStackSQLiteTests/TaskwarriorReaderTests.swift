@@ -14,12 +14,7 @@ final class TaskwarriorReaderTests: XCTestCase {
     }
 
     private func failure(_ text: String) -> ImportError? {
-        do {
-            _ = try read(text)
-            return nil
-        } catch {
-            return error
-        }
+        importFailure { () throws(ImportError) in _ = try read(text) }
     }
 
     func testEveryAttributeHasItsPlace() throws {

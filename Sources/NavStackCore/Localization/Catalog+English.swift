@@ -498,5 +498,6 @@ extension Catalog {
             "added {added}, updated {updated}, unchanged {unchanged}; not imported: {deleted} deleted, {templates} series templates (their open instances carry the rule)",
         .importDryRun:
             "dry run, nothing written: would add {added}, update {updated}, leave {unchanged} unchanged; not imported: {deleted} deleted, {templates} series templates",
+        .importBadLine: "line {number}: {reason}; nothing was imported",
     ]
 }

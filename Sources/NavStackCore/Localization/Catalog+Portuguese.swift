@@ -502,5 +502,6 @@ extension Catalog {
             "adicionadas {added}, atualizadas {updated}, sem mudança {unchanged}; não importadas: {deleted} apagadas, {templates} modelos de série (as ocorrências abertas levam a regra)",
         .importDryRun:
             "simulação, nada gravado: adicionaria {added}, atualizaria {updated}, deixaria {unchanged} sem mudança; não importadas: {deleted} apagadas, {templates} modelos de série",
+        .importBadLine: "linha {number}: {reason}; nada foi importado",
     ]
 }

@@ -500,5 +500,6 @@ extension Catalog {
             "añadidas {added}, actualizadas {updated}, sin cambios {unchanged}; no importadas: {deleted} borradas, {templates} plantillas de serie (sus instancias abiertas llevan la regla)",
         .importDryRun:
             "simulación, nada escrito: añadiría {added}, actualizaría {updated}, dejaría {unchanged} sin cambios; no importadas: {deleted} borradas, {templates} plantillas de serie",
+        .importBadLine: "línea {number}: {reason}; no se importó nada",
     ]
 }

@@ -432,6 +432,7 @@ extension Phrase {
         case .recordBadValue: 421
         case .importSummary: 422
         case .importDryRun: 423
+        case .importBadLine: 424
         }
     }
 }

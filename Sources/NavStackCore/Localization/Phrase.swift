@@ -454,4 +454,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case recordBadValue = "record.badValue"
     case importSummary = "import.summary"
     case importDryRun = "import.dryRun"
+    case importBadLine = "import.badLine"
 }
