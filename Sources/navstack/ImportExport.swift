@@ -135,9 +135,13 @@ extension Import {
         do {
             let done = try store.importTaskwarrior(records, user: try store.profile(named: user), dryRun: dryRun)
             let t = Navstack.messageCatalog
-            let line = t(
-                dryRun ? .importDryRun : .importSummary, ("added", done.added), ("updated", done.updated),
-                ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
+            // todo.txt has no deleted tasks nor templates, and a line changed is a new task.
+            let line =
+                format == "todotxt"
+                ? t(dryRun ? .importDryRunLines : .importSummaryLines, ("added", done.added), ("unchanged", done.unchanged))
+                : t(
+                    dryRun ? .importDryRun : .importSummary, ("added", done.added), ("updated", done.updated),
+                    ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
             streams.write(line + "\n", to: .output)
         } catch {
             streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)

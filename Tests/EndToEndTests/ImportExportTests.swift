@@ -89,6 +89,26 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(result.stdout, "imported 1 task\n")
     }
 
+    /// todo.txt: each line a task once; the same file again, or as a dry run, writes nothing.
+    func testATodoTxtFileImportsOnce() throws {
+        let lines = Array("(A) 2026-11-20 Call Mom @phone due:2026-12-01\nx 2026-11-25 2026-11-20 Pay rent +home\n".utf8)
+        let dry = try importing(lines, ["--user", "ana", "--from", "todotxt", "--dry-run"])
+        XCTAssertEqual(dry.stdout, "dry run, nothing written: would add 2, leave 0 unchanged\n", dry.stderr)
+        let none = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertEqual(none.status, 1, "a dry run writes nothing, not even the profile")
+        let first = try importing(lines, ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(first.stdout, "added 2, unchanged 0\n", first.stderr)
+        let again = try importing(lines, ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(again.stdout, "added 0, unchanged 2\n", again.stderr)
+        let exported = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
+        XCTAssertTrue(
+            exported.stdout.contains("\"title\": \"Call Mom @phone\"") || exported.stdout.contains("\"title\":\"Call Mom @phone\""),
+            exported.stdout)
+        let bad = try importing(Array("ok\nx due:2026-02-30 y\n".utf8), ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "navstack: import: line 2: 'due' is not what it must be: YYYY-MM-DD; nothing was imported\n")
+    }
+
     func testAnEmptyFileIsAnError() throws {
         let path = try file(Array(" \n\n".utf8), named: "empty.json")
         var result = try NavstackProcess.run(["import", "--store", store, "--user", "ana", path])

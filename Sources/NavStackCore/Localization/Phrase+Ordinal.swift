@@ -433,6 +433,8 @@ extension Phrase {
         case .importSummary: 422
         case .importDryRun: 423
         case .importBadLine: 424
+        case .importSummaryLines: 425
+        case .importDryRunLines: 426
         }
     }
 }

@@ -455,4 +455,6 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case importSummary = "import.summary"
     case importDryRun = "import.dryRun"
     case importBadLine = "import.badLine"
+    case importSummaryLines = "import.summaryLines"
+    case importDryRunLines = "import.dryRunLines"
 }
