@@ -8,6 +8,8 @@ extension SQLiteStore {
     /// The id of the profile named by the statement's argument, in SQL; SQLite looks it
     /// up once a statement.
     static let profileID = "(SELECT id FROM profile WHERE name = ?)"
+    /// The same, named by the statement's first argument again (a subquery after others).
+    static let profileOfFirstArgument = "(SELECT id FROM profile WHERE name = ?1)"
 
     /// The columns a ``StoredTask`` reads, in the order ``storedTask(_:)`` expects.
     static let storedColumns = "id, position, uuid, rev, title, notes, done, parent, subtasks, subtasks_done, \(attributeColumns)"
@@ -261,10 +263,16 @@ extension SQLiteStore {
     static func nextInstanceUUID(after uuid: String) -> String {
         let count = (UInt64(1) << 62 - 1) - (instanceNumber(of: uuid) + 1)
         var bytes = seriesKey(of: uuid)
-        bytes[6] = bytes[6] & 0x0F | 0x80
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift))) }
+        return version8UUID(bytes)
+    }
+
+    /// 16 bytes as a version-8 uuid's text (RFC 9562): the version and variant bits set,
+    /// then 8-4-4-4-12 lowercase hexadecimal digits.
+    static func version8UUID(_ given: [UInt8]) -> String {
+        var bytes = given
+        bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
-        // 8-4-4-4-12 lowercase hexadecimal digits.
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)
@@ -413,8 +421,8 @@ extension SQLiteStore {
         case .day(let from, let before):
             // Each date's own index answers its half.
             sql += """
-                 AND id IN (SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND due >= ? AND due < ?
-                    UNION ALL SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND scheduled >= ? AND scheduled < ?)
+                 AND id IN (SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument) AND due >= ? AND due < ?
+                    UNION ALL SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument) AND scheduled >= ? AND scheduled < ?)
                  AND (done OR wait IS NULL OR wait < ?)
                 """
             arguments += [from.secondsSinceEpoch, before.secondsSinceEpoch, from.secondsSinceEpoch, before.secondsSinceEpoch]
@@ -454,7 +462,7 @@ extension SQLiteStore {
         case .any?: sql += " AND due IS NOT NULL"
         default:
             // The tasks due in the span, from the index of `due` (see `profileTerm`).
-            sql += " AND id IN (SELECT id FROM task WHERE profile_id = (SELECT id FROM profile WHERE name = ?1) AND due IS NOT NULL"
+            sql += " AND id IN (SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument) AND due IS NOT NULL"
             if let from = query.dueFrom {
                 sql += " AND due >= ?"
                 arguments.append(from.secondsSinceEpoch)

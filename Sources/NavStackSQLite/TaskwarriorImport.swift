@@ -157,26 +157,13 @@ public enum TaskwarriorReader {
         return TaskwarriorRecord(uuid: uuid, fields: fields, stamps: stamps, status: status)
     }
 
-    /// `20261127T090000Z`, Taskwarrior's form (an ISO 8601 instant is taken too).
+    /// `20261127T090000Z`, Taskwarrior's form, or an extended ISO 8601 instant: both are
+    /// forms ``Instant/parse(iso8601:)`` reads.
     static func date(_ value: JSONValue, _ key: String, index: Int) throws(ImportError) -> Instant {
-        let bad = ImportError.badRecord(index: index, .badValue(key: key, expected: "YYYYMMDDTHHMMSSZ"))
-        guard let text = value.string else { throw bad }
-        if let instant = Instant(iso8601: text) { return instant }
-        let bytes = Array(text.utf8)
-        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { throw bad }
-        func number(_ range: Range<Int>) -> Int? {
-            var result = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                result = result * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return result
+        guard let text = value.string, let instant = Instant(iso8601: text) else {
+            throw .badRecord(index: index, .badValue(key: key, expected: "YYYYMMDDTHHMMSSZ"))
         }
-        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
-            let minute = number(11..<13), let second = number(13..<15),
-            let civil = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        else { throw bad }
-        return Zone.utc.instant(civil)
+        return instant
     }
 
     /// An attribute's text: a string as it is, a number as written, anything else as JSON.

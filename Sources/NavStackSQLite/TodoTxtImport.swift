@@ -130,17 +130,7 @@ public enum TodoTxtReader {
 
     /// A version-8 uuid of a line's text (RFC 9562's SHA-256 name-based form).
     static func lineUUID(_ name: String) -> String {
-        var bytes = Array(SHA256.hash(Array(name.utf8)).prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x80
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        SQLiteStore.version8UUID(Array(SHA256.hash(Array(name.utf8)).prefix(16)))
     }
 }
 

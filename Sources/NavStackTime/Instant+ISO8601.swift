@@ -92,17 +92,10 @@ extension CivilDate {
     /// Reads `2026-12-01` back: exactly four digits of year, two of month and of day, a
     /// day that exists; `nil` otherwise.
     public init?(isoText text: some StringProtocol) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for byte in bytes[range] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        var scanner = DigitScanner(String(text))
+        guard scanner.count == 10, let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2),
+            scanner.take("-"), let day = scanner.digits(2)
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 }

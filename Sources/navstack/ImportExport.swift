@@ -100,8 +100,7 @@ struct Import: Subcommand {
         do {
             records = try SQLiteStore.parseImport(data, source: source)
         } catch {
-            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
-            throw ExitStatus.failure
+            throw failure(error, streams)
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
@@ -110,13 +109,18 @@ struct Import: Subcommand {
             let t = Navstack.messageCatalog
             streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
         } catch {
-            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
-            throw ExitStatus.failure
+            throw failure(error, streams)
         }
     }
 }
 
 extension Import {
+    /// Says why the import failed, on stderr; the exit status to throw.
+    private func failure(_ error: any Error, _ streams: StandardStreams) -> ExitStatus {
+        streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
+        return .failure
+    }
+
     /// `--from taskwarrior` or `--from todotxt`: reads every record, then imports them in
     /// one transaction (or, with `--dry-run`, only counts what it would do).
     private func importForeign(_ format: String, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams) throws {
@@ -127,8 +131,7 @@ extension Import {
                 ? try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
                 : try TaskwarriorReader.read(data, source: source)
         } catch {
-            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
-            throw ExitStatus.failure
+            throw failure(error, streams)
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         defer { store.close() }
@@ -144,8 +147,7 @@ extension Import {
                     ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
             streams.write(line + "\n", to: .output)
         } catch {
-            streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
-            throw ExitStatus.failure
+            throw failure(error, streams)
         }
     }
 }

@@ -159,7 +159,7 @@ extension Router {
             content = .agenda(try agendaPage(of: session))
         case .day:
             guard case .day(let date)? = session.path.last else { preconditionFailure("a day screen is decided by its route") }
-            title = dayText(date)
+            title = t.dayText(date)
             content = .day(date, try dayPage(of: date, in: session))
         case .login:
             preconditionFailure("signed in")
@@ -202,18 +202,13 @@ extension Router {
             case .edit: breadcrumb.append(t(.crumbEdit))
             case .settings: breadcrumb.append(t(.crumbSettings))
             case .about: breadcrumb.append(t(.crumbAbout))
-            case .day(let date): breadcrumb.append(dayText(date))
+            case .day(let date): breadcrumb.append(t.dayText(date))
             }
         }
         if session.sheet != nil { breadcrumb.append(t(.titleNewTask)) }
         if session.confirm != nil { breadcrumb.append(t(.titleConfirmDelete)) }
         if fromChain { breadcrumbMade.keep(breadcrumb, of: session, chain: chain, language: t.language) }
         return breadcrumb
-    }
-
-    /// A day as screens name it: `Tue 2026-12-01`, the weekday in the session's language.
-    func dayText(_ date: CivilDate) -> String {
-        configuration.catalog.dayText(date)
     }
 
     /// The visible page of the agenda: its rows, numbered across pages, in their sections.

@@ -398,7 +398,7 @@ public struct TextRenderer {
             switch section.label {
             case .overdue: lines.add(t(.agendaOverdue), .error)
             case .today: lines.add(t(.agendaToday), .title)
-            case .date(let date): lines.add(dayText(date), .title)
+            case .date(let date): lines.add(t.dayText(date), .title)
             case .later: lines.add(t(.agendaLater), .title)
             }
             rowLines(section.rows, numberWidth: numberWidth, into: &lines)
@@ -407,11 +407,6 @@ public struct TextRenderer {
             lines.blank()
             lines.add(t(agenda.more ? .agendaPageMore : .agendaPageLast, ("page", agenda.page)))
         }
-    }
-
-    /// A day as screens name it: `Tue 2026-12-01`, the weekday in the catalog's language.
-    func dayText(_ date: CivilDate) -> String {
-        catalog.dayText(date)
     }
 
     /// Numbered rows: ` 1  [ ] Title [1/3]`, with the progress of a task that has
