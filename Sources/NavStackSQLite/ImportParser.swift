@@ -352,19 +352,25 @@ struct ImportParser {
     /// characters than the field's limit, no more bytes than fit on a line after the
     /// command word, and no control or bidi characters other than tab.
     private static func checkText(_ text: String, _ field: TextField, limit: Int) throws(Stop) {
+        if let problem = problem(with: text, field, limit: limit) { throw .problem(problem) }
+    }
+
+    /// What keeps `text` from being a title or notes as ``checkText`` holds them, if anything.
+    static func problem(with text: String, _ field: TextField, limit: Int) -> ImportError.Record? {
         let bytes = text.utf8.count
         let byteLimit = Limits.lineBytes - field.rawValue.utf8.count - 1
-        guard bytes <= byteLimit else { throw .problem(.tooManyBytes(field, bytes: bytes, limit: byteLimit)) }
+        guard bytes <= byteLimit else { return .tooManyBytes(field, bytes: bytes, limit: byteLimit) }
         if bytes > limit {
             let count = text.count
-            guard count <= limit else { throw .problem(.tooLong(field, count: count, limit: limit)) }
+            guard count <= limit else { return .tooLong(field, count: count, limit: limit) }
         }
         // Printable ASCII and tabs need no more checks; notes may hold several lines.
         let lines = field == .notes
-        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09 || lines && $0 == 0x0A) }) else { return }
+        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09 || lines && $0 == 0x0A) }) else { return nil }
         if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" && !(lines && $0 == "\n") }) {
-            throw .problem(.controlCharacter(field, bad))
+            return .controlCharacter(field, bad)
         }
+        return nil
     }
 
     // MARK: - The reader's pieces, their failures as stops

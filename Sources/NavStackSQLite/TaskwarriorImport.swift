@@ -19,6 +19,13 @@ public struct TaskwarriorRecord: Equatable, Sendable {
     public var fields: DraftFields
     public var stamps: TaskStamps
     public var status: Status
+    /// The uuid of the task it is a subtask of (navstack's own export's `navstack_parent`).
+    public var parentUUID: String?
+    /// A template's record as Taskwarrior had it (but `id` and `urgency`), as JSON.
+    public var template: String?
+    /// Whether it replaces the task of its uuid whenever they differ, whatever the stamps:
+    /// a todo.txt line that names its uuid (the file keeps no time of change).
+    public var wins = false
 }
 
 /// What an import did, or would do with `--dry-run`.
@@ -72,7 +79,25 @@ public enum TaskwarriorReader {
             guard seen.insert(record.uuid).inserted else { throw .badRecord(index: index, .duplicateUUID(record.uuid)) }
             records.append(record)
         }
+        keepTemplates(&records)
         return records
+    }
+
+    /// Keeps each series' template whole in one of its instances (the open one, else the
+    /// last), as the custom field ``TaskwarriorWriter/templateField``, so that an export
+    /// to Taskwarrior gives it back.
+    static func keepTemplates(_ records: inout [TaskwarriorRecord]) {
+        var instances: [String: [Int]] = [:]
+        for (index, record) in records.enumerated() where record.status == .open || record.status == .done {
+            if let parent = record.fields.custom.first(where: { $0.name == "parent" })?.value {
+                instances[parent, default: []].append(index)
+            }
+        }
+        for template in records where template.status == .template {
+            guard let text = template.template, let indexes = instances[template.uuid] else { continue }
+            let keeper = indexes.first { records[$0].status == .open } ?? indexes.last!
+            records[keeper].fields.custom.append(CustomField(name: TaskwarriorWriter.templateField, value: text))
+        }
     }
 
     /// One record: every attribute kept, those navstack has a field for in it, the rest
@@ -97,10 +122,17 @@ public enum TaskwarriorReader {
         var stamps = TaskStamps()
         var status = TaskwarriorRecord.Status.open
         var invalidTags: [String] = []
+        var parentUUID: String?
         for (key, value) in members {
             switch key {
             case "uuid", "description", "id", "urgency":
                 continue
+            case TaskwarriorWriter.notesAttribute where value.string != nil:
+                let notes = value.string!
+                if let problem = ImportParser.problem(with: notes, .notes, limit: Limits.notesCharacters) { throw bad(problem) }
+                fields.notes = notes
+            case TaskwarriorWriter.parentAttribute where value.string?.isUUID ?? false:
+                parentUUID = value.string!.lowercased()
             case "status":
                 switch value.string {
                 case "pending", "waiting": status = .open
@@ -126,8 +158,10 @@ public enum TaskwarriorReader {
                 guard let tags = value.array?.compactMap(\.string), tags.count == value.array?.count else {
                     throw bad(.badValue(key: key, expected: "[\"…\"]"))
                 }
-                fields.tags = tags.filter(TaskWords.isTag)
-                invalidTags = tags.filter { !TaskWords.isTag($0) }
+                // navstack's tags are one of each without case: a second `Home` beside
+                // `home` is kept with the tags navstack cannot hold.
+                fields.tags = TaskWords.tagSet(tags.filter(TaskWords.isTag))
+                invalidTags = tags.filter { !fields.tags.contains($0) }
             case "annotations":
                 guard let list = value.array else { throw bad(.badValue(key: key, expected: "[{\"entry\", \"description\"}]")) }
                 for annotation in list {
@@ -154,7 +188,13 @@ public enum TaskwarriorReader {
         }
         if !invalidTags.isEmpty { fields.custom.append(CustomField(name: "tags", value: invalidTags.joined(separator: ","))) }
         fields.done = status == .done
-        return TaskwarriorRecord(uuid: uuid, fields: fields, stamps: stamps, status: status)
+        var template: String?
+        if status == .template {
+            var json = JSONWriter()
+            JSONValue.object(members.filter { $0.0 != "id" && $0.0 != "urgency" }).write(to: &json)
+            template = json.text
+        }
+        return TaskwarriorRecord(uuid: uuid, fields: fields, stamps: stamps, status: status, parentUUID: parentUUID, template: template)
     }
 
     /// `20261127T090000Z`, Taskwarrior's form, or an extended ISO 8601 instant: both are
@@ -190,7 +230,7 @@ extension SQLiteStore {
         var summary = ImportSummary()
         if dryRun {
             try reading { db in
-                for record in records {
+                for (index, record) in records.enumerated() {
                     switch record.status {
                     case .deleted: summary.deleted += 1
                     case .template: summary.templates += 1
@@ -198,6 +238,7 @@ extension SQLiteStore {
                         if let stored = try Self.stored(db, user, uuid: record.uuid) {
                             if Self.replaces(record, stored) { summary.updated += 1 } else { summary.unchanged += 1 }
                         } else {
+                            try Self.checkUUIDFree(db, record.uuid, index: index)
                             summary.added += 1
                         }
                     }
@@ -208,7 +249,7 @@ extension SQLiteStore {
         try writing { db in
             try openProfile(user, sample: false)
             var log: ChangeLog?
-            for record in records {
+            for (index, record) in records.enumerated() {
                 switch record.status {
                 case .deleted:
                     summary.deleted += 1
@@ -232,10 +273,20 @@ extension SQLiteStore {
                     let pair = try Self.change(db, user, ChangePair(before: stored, after: after), &log!)
                     try Self.keepStamps(db, record.stamps, id: pair.after?.id ?? stored.id)
                 } else {
+                    try Self.checkUUIDFree(db, record.uuid, index: index)
                     summary.added += 1
                     let bottom = try db.first("SELECT bottom + 1 FROM profile WHERE name = ?", [user]) { $0.int(0) } ?? 0
                     var task = StoredTask(id: nil, position: bottom, uuid: record.uuid, record.fields)
                     task.stamps = record.stamps
+                    if let parentUUID = record.parentUUID {
+                        // A subtask goes under its task when the profile holds it (navstack's
+                        // own export writes a task before its subtasks); else the link is kept.
+                        if let parent = try Self.stored(db, user, uuid: parentUUID)?.id {
+                            task.parent = parent
+                        } else {
+                            task.fields.custom.append(CustomField(name: TaskwarriorWriter.parentAttribute, value: parentUUID))
+                        }
+                    }
                     if log == nil { log = try beginChange(db, user, .import) }
                     _ = try Self.change(db, user, ChangePair(before: nil, after: task), &log!)
                 }
@@ -244,9 +295,17 @@ extension SQLiteStore {
         return summary
     }
 
+    /// Fails when another profile of the store holds a task of this uuid.
+    private static func checkUUIDFree(_ db: Connection, _ uuid: String, index: Int) throws {
+        if try db.first("SELECT 1 FROM task WHERE uuid = ?", [uuid], { $0.int(0) }) != nil {
+            throw ImportError.badRecord(index: index, .uuidInStore(uuid))
+        }
+    }
+
     /// Whether a record replaces the task the profile holds by its uuid: it was modified
     /// later than the task, and differs from it.
     private static func replaces(_ record: TaskwarriorRecord, _ stored: StoredTask) -> Bool {
+        if record.wins { return stored.fields != record.fields }
         guard let modified = record.stamps.modified else { return false }
         return (stored.stamps.modified.map { modified > $0 } ?? true) && stored.fields != record.fields
     }

@@ -21,6 +21,7 @@ public enum TodoTxtReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         var records: [TaskwarriorRecord] = []
         var seen: [String: Int] = [:]
+        var uuids: Set<String> = []
         var number = 0
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
@@ -33,10 +34,10 @@ public enum TodoTxtReader {
             if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
                 throw .badLine(number: number, .controlCharacter(.title, control))
             }
-            let occurrence = seen[text, default: 0]
-            seen[text] = occurrence + 1
             do throws(ImportError.Problem) {
-                records.append(try record(text, occurrence: occurrence, zone: zone))
+                let record = try record(text, seen: &seen, zone: zone)
+                guard uuids.insert(record.uuid).inserted else { throw ImportError.Problem(.duplicateUUID(record.uuid)) }
+                records.append(record)
             } catch {
                 throw .badLine(number: number, error.record)
             }
@@ -46,7 +47,39 @@ public enum TodoTxtReader {
     }
 
     /// One line's task.
-    static func record(_ line: String, occurrence: Int, zone: Zone) throws(ImportError.Problem) -> TaskwarriorRecord {
+    ///
+    /// Without a `uuid:`, its uuid is derived from the line as ``TodoTxtWriter`` would
+    /// write the task (and from how many lines before gave the same text), so a file
+    /// navstack wrote comes back to the same tasks. A line navstack would write otherwise
+    /// (its `key:value` words in another order, say) is kept whole in the custom field
+    /// ``TodoTxtWriter/lineField``, so that it comes back as it was while the task is not
+    /// changed.
+    static func record(_ line: String, seen: inout [String: Int], zone: Zone) throws(ImportError.Problem) -> TaskwarriorRecord {
+        var task = try parse(line, zone: zone)
+        let canonical = TodoTxtWriter.line(task.fields, stamps: task.stamps, parentUUID: task.parentUUID, zone: zone)
+        if canonical + (task.uuid.map { " uuid:" + $0 } ?? "") != line {
+            task.fields.custom.append(CustomField(name: TodoTxtWriter.lineField, value: line))
+        }
+        let status: TaskwarriorRecord.Status = task.fields.done ? .done : .open
+        guard let uuid = task.uuid else {
+            let derived = derivedUUID(canonical, seen: &seen)
+            return TaskwarriorRecord(uuid: derived, fields: task.fields, stamps: task.stamps, status: status, parentUUID: task.parentUUID)
+        }
+        return TaskwarriorRecord(
+            uuid: uuid, fields: task.fields, stamps: task.stamps, status: status, parentUUID: task.parentUUID, wins: true)
+    }
+
+    /// What a line holds.
+    struct Line {
+        var fields: DraftFields
+        var stamps: TaskStamps
+        var parentUUID: String?
+        /// The uuid its `uuid:` names.
+        var uuid: String?
+    }
+
+    /// The fields of a line.
+    static func parse(_ line: String, zone: Zone) throws(ImportError.Problem) -> Line {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)[...]
         var fields = DraftFields()
         var stamps = TaskStamps()
@@ -54,7 +87,16 @@ public enum TodoTxtReader {
             guard let word, let date = CivilDate(isoText: word) else { return nil }
             return zone.instant(CivilDateTime(midnightOf: date))
         }
+        /// A day, or a day and a time of it (`2026-12-01T09:30`, seconds optional).
+        func moment(_ key: String, _ word: String) throws(ImportError.Problem) -> Instant {
+            guard let civil = CivilDateTime(shortISOText: word) else {
+                throw ImportError.Problem(.badValue(key: key, expected: "YYYY-MM-DD"))
+            }
+            return zone.instant(civil)
+        }
         var letter: Character?
+        var parentUUID: String?
+        var uuid: String?
         if words.first == "x" {
             fields.done = true
             words = words.dropFirst()
@@ -93,18 +135,33 @@ public enum TodoTxtReader {
                 let key = String(word[..<colon])
                 let value = String(word[word.index(after: colon)...])
                 switch key {
-                case "due":
-                    guard let due = day(value) else { throw ImportError.Problem(.badValue(key: key, expected: "YYYY-MM-DD")) }
-                    fields.due = due
-                case "t":
-                    guard let wait = day(value) else { throw ImportError.Problem(.badValue(key: key, expected: "YYYY-MM-DD")) }
-                    fields.wait = wait
+                case "due": fields.due = try moment(key, value)
+                case "t": fields.wait = try moment(key, value)
+                case "scheduled": fields.scheduled = try moment(key, value)
+                case "until": fields.until = try moment(key, value)
+                case "project" where TaskWords.isProject(value): fields.project = value
+                case "depends" where value.split(separator: ",").allSatisfy({ String($0).isUUID }):
+                    fields.depends = value.split(separator: ",").map { $0.lowercased() }
+                case "notes":
+                    let notes = TodoTxtWriter.decoded(value)
+                    if let problem = ImportParser.problem(with: notes, .notes, limit: Limits.notesCharacters) {
+                        throw ImportError.Problem(problem)
+                    }
+                    fields.notes = notes
+                case "ann":
+                    let parts = value.split(separator: ":", maxSplits: 1)
+                    guard parts.count == 2, let entry = Instant(iso8601: String(parts[0])) else {
+                        throw ImportError.Problem(.badValue(key: key, expected: "YYYYMMDDTHHMMSSZ:TEXT"))
+                    }
+                    fields.annotations.append(Annotation(entry: entry, text: TodoTxtWriter.decoded(String(parts[1]))))
+                case TaskwarriorWriter.parentAttribute where value.isUUID: parentUUID = value.lowercased()
+                case "uuid" where value.isUUID: uuid = value.lowercased()
                 case "rec" where RecurRule.normalized(value.hasPrefix("+") ? String(value.dropFirst()) : value) != nil:
                     fields.recur = RecurRule.normalized(value.hasPrefix("+") ? String(value.dropFirst()) : value)
                 case "pri" where fields.done && value.count == 1:
                     letter = value.first
                 default:
-                    fields.custom.append(CustomField(name: key, value: value))
+                    fields.custom.append(CustomField(name: key, value: TodoTxtWriter.decoded(value)))
                 }
                 continue
             }
@@ -122,10 +179,16 @@ public enum TodoTxtReader {
         guard fields.title.count <= Limits.titleCharacters else {
             throw ImportError.Problem(.tooLong(.title, count: fields.title.count, limit: Limits.titleCharacters))
         }
-        var seenTags: Set<String> = []
-        fields.tags = tags.filter { seenTags.insert($0.lowercased()).inserted }
-        let name = "todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : "")
-        return TaskwarriorRecord(uuid: lineUUID(name), fields: fields, stamps: stamps, status: fields.done ? .done : .open)
+        fields.tags = TaskWords.tagSet(tags)
+        return Line(fields: fields, stamps: stamps, parentUUID: parentUUID, uuid: uuid)
+    }
+
+    /// The uuid of a line without `uuid:`: of its text and of how many lines before it
+    /// had the same text.
+    static func derivedUUID(_ line: String, seen: inout [String: Int]) -> String {
+        let occurrence = seen[line, default: 0]
+        seen[line] = occurrence + 1
+        return lineUUID("todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : ""))
     }
 
     /// A version-8 uuid of a line's text (RFC 9562's SHA-256 name-based form).

@@ -110,6 +110,34 @@ func fourDigits(_ value: Int) -> String {
     return String(repeating: "0", count: max(0, 4 - text.count)) + text
 }
 
+extension CivilDateTime {
+    /// `2026-12-01` at midnight, else `2026-12-01T09:30` (with `:SS` when the seconds
+    /// are not zero): the shortest ISO 8601 form that keeps it.
+    public var shortISOText: String {
+        guard hour != 0 || minute != 0 || second != 0 else { return date.isoText }
+        return "\(date.isoText)T\(twoDigits(hour)):\(twoDigits(minute))" + (second != 0 ? ":\(twoDigits(second))" : "")
+    }
+
+    /// Reads ``shortISOText`` back: `2026-12-01` (midnight), `2026-12-01T09:30` or
+    /// `2026-12-01T09:30:15`; `nil` for anything else or a time that is not one.
+    public init?(shortISOText text: some StringProtocol) {
+        guard let date = CivilDate(isoText: text.prefix(10)) else { return nil }
+        guard text.count > 10 else {
+            self.init(midnightOf: date)
+            return
+        }
+        var scanner = DigitScanner(String(text.dropFirst(10)))
+        guard scanner.take("T"), let hour = scanner.digits(2), scanner.take(":"), let minute = scanner.digits(2) else { return nil }
+        var second = 0
+        if scanner.take(":") {
+            guard let value = scanner.digits(2) else { return nil }
+            second = value
+        }
+        guard scanner.atEnd else { return nil }
+        self.init(date: date, hour: hour, minute: minute, second: second)
+    }
+}
+
 /// Reads ASCII digits and marks from the front of a text, by byte: the forms read here
 /// are all ASCII, and any other byte simply fails to match.
 struct DigitScanner {

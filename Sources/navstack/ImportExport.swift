@@ -27,8 +27,11 @@ struct Import: Subcommand {
             array, or one object a line) and keeps every attribute: the ones navstack has a \
             field for in it, the rest (user-defined attributes, start, a recurring \
             instance's parent and imask) as custom fields with their text exactly. Pending \
-            and waiting tasks are open, completed ones done; deleted tasks and recurring \
-            templates are counted, not imported. A task whose uuid the profile holds is \
+            and waiting tasks are open, completed ones done; deleted tasks are counted, not \
+            imported; a series' template is counted and kept whole in its open instance's \
+            custom field template, for --to taskwarrior. navstack_notes and navstack_parent \
+            (which export --to taskwarrior writes) are the notes and the task it is a subtask \
+            of. A uuid another profile of the store holds fails the record. A task whose uuid the profile holds is \
             updated when the record was modified later, never duplicated: importing the \
             same file twice changes nothing the second time. --dry-run says what would be \
             added, updated and left, and writes nothing.
@@ -37,8 +40,13 @@ struct Import: Subcommand {
             to (Z) (A, B and C are priorities H, M and L; the others a custom field pri), \
             the creation date, +project and @context words (kept in the title, and each a \
             tag), due:, t: (wait) and rec: (the rule); every other key:value is a custom \
-            field. Dates are days in the local time zone. A line's uuid comes from its \
-            text: importing the same file twice changes nothing the second time.
+            field, except those export --to todotxt writes for navstack's own fields \
+            (scheduled:, until:, project:, depends:, notes:, ann:, navstack_parent: and \
+            uuid:), which are read back as them. Dates are \
+            days in the local time zone, or a day and a time (2026-12-01T09:30). A line \
+            without uuid: takes its uuid from its text as export --to todotxt would write \
+            it: importing the same file twice changes nothing the second time, and a line \
+            with uuid: replaces that task when they differ.
             """,
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
@@ -138,10 +146,12 @@ extension Import {
         do {
             let done = try store.importTaskwarrior(records, user: try store.profile(named: user), dryRun: dryRun)
             let t = Navstack.messageCatalog
-            // todo.txt has no deleted tasks nor templates, and a line changed is a new task.
+            // todo.txt has no deleted tasks nor templates.
             let line =
                 format == "todotxt"
-                ? t(dryRun ? .importDryRunLines : .importSummaryLines, ("added", done.added), ("unchanged", done.unchanged))
+                ? t(
+                    dryRun ? .importDryRunLines : .importSummaryLines, ("added", done.added), ("updated", done.updated),
+                    ("unchanged", done.unchanged))
                 : t(
                     dryRun ? .importDryRun : .importSummary, ("added", done.added), ("updated", done.updated),
                     ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
@@ -152,32 +162,71 @@ extension Import {
     }
 }
 
-/// `navstack export`: prints the profile's tasks as a JSON array, in list order.
+/// `navstack export`: prints the profile's tasks as a JSON array, in list order, or in
+/// Taskwarrior's or todo.txt's format.
 struct Export: Subcommand {
     static let spec = CommandSpec(
         name: "navstack export",
         abstract:
             "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.",
-        discussion: "A profile that does not exist is an error, as is no --user when no one is signed in.",
-        options: StoreOptions.fileOptions + [.init("user", value: "name", help: "The profile (default: the signed-in one).")])
+        discussion: """
+            A profile that does not exist is an error, as is no --user when no one is signed in.
+
+            --to taskwarrior prints what `task import` takes: a JSON array, one task a line, \
+            with Taskwarrior's attributes and dates. Custom fields go back as the attributes \
+            they came from; a series' template comes back as it was imported (one is made \
+            for a series begun in navstack); notes and subtask links travel as navstack_notes \
+            and navstack_parent, which --from taskwarrior reads back.
+
+            --to todotxt prints todo.txt, a line a task: x and the dates, (A) to (C) for \
+            priorities H, M and L, the title, +TAG for tags the title does not show, due:, \
+            t: and rec:, then scheduled:, until:, project:, depends:, notes:, ann: and the \
+            custom fields (spaces and line feeds as %20 and %0A), and uuid: when the line's \
+            text alone would not give the task back. Dates are days in the local time zone, \
+            with the time when it is not midnight.
+            """,
+        options: StoreOptions.fileOptions + [
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+            .init(
+                "to", value: "format", complete: .choices(["navstack", "taskwarrior", "todotxt"]),
+                help: "The format: navstack (the default), taskwarrior (what task import takes) or todotxt."),
+        ])
 
     let storage: StoreOptions
     let user: String?
+    /// Another program's format; `nil` for navstack's own.
+    let format: ForeignFormat?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "export")
         user = parsed.value("user")
+        switch parsed.value("to") {
+        case nil, "navstack": format = nil
+        case let name?:
+            guard let format = ForeignFormat(rawValue: name) else {
+                throw .invalidValue(
+                    option: "--to", value: name.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior", "todotxt"]))
+            }
+            self.format = format
+        }
     }
 
     func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
+        let clock = try StoreOptions.clock()
         let store = try storage.open(streams, catalog: Navstack.messageCatalog, creating: false)
         defer { store.close() }
         do {
-            try store.exportTasks(user: try store.profile(named: user, existing: true)) { text in
+            let profile = try store.profile(named: user, existing: true)
+            let write = { (text: String) throws in
                 streams.write(text, to: .output)
                 if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
+            }
+            if let format {
+                try store.exportTasks(to: format, user: profile, clock: clock, write: write)
+            } else {
+                try store.exportTasks(user: profile, write: write)
             }
             try streams.flush()
         } catch let failure as FileError {

@@ -93,13 +93,13 @@ final class ImportExportTests: XCTestCase {
     func testATodoTxtFileImportsOnce() throws {
         let lines = Array("(A) 2026-11-20 Call Mom @phone due:2026-12-01\nx 2026-11-25 2026-11-20 Pay rent +home\n".utf8)
         let dry = try importing(lines, ["--user", "ana", "--from", "todotxt", "--dry-run"])
-        XCTAssertEqual(dry.stdout, "dry run, nothing written: would add 2, leave 0 unchanged\n", dry.stderr)
+        XCTAssertEqual(dry.stdout, "dry run, nothing written: would add 2, update 0, leave 0 unchanged\n", dry.stderr)
         let none = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertEqual(none.status, 1, "a dry run writes nothing, not even the profile")
         let first = try importing(lines, ["--user", "ana", "--from", "todotxt"])
-        XCTAssertEqual(first.stdout, "added 2, unchanged 0\n", first.stderr)
+        XCTAssertEqual(first.stdout, "added 2, updated 0, unchanged 0\n", first.stderr)
         let again = try importing(lines, ["--user", "ana", "--from", "todotxt"])
-        XCTAssertEqual(again.stdout, "added 0, unchanged 2\n", again.stderr)
+        XCTAssertEqual(again.stdout, "added 0, updated 0, unchanged 2\n", again.stderr)
         let exported = try NavstackProcess.run(["export", "--store", store, "--user", "ana"])
         XCTAssertTrue(
             exported.stdout.contains("\"title\": \"Call Mom @phone\"") || exported.stdout.contains("\"title\":\"Call Mom @phone\""),

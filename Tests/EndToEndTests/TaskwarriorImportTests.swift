@@ -10,32 +10,34 @@ final class TaskwarriorImportTests: XCTestCase {
         try XCTSkipUnless(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "taskwarrior is not installed (scripts/test installs it)")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-tw-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
-        let taskrc = """
-            data.location=\(folder.appendingPathComponent("data").path)
-            confirmation=off
-            verbose=nothing
-            recurrence.confirmation=off
-            uda.estimate.type=numeric
-            uda.estimate.label=Estimate
-            uda.client.type=string
-            uda.client.label=Client
+        for name in ["data", "empty", "third"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+            let taskrc = """
+                data.location=\(folder.appendingPathComponent(name).path)
+                confirmation=off
+                verbose=nothing
+                recurrence.confirmation=off
+                uda.estimate.type=numeric
+                uda.estimate.label=Estimate
+                uda.client.type=string
+                uda.client.label=Client
 
-            """
-        try taskrc.write(to: folder.appendingPathComponent("taskrc"), atomically: true, encoding: .utf8)
+                """
+            try taskrc.write(to: folder.appendingPathComponent("\(name).taskrc"), atomically: true, encoding: .utf8)
+        }
     }
 
     override func tearDownWithError() throws {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Runs `task` on this test's data.
+    /// Runs `task` on this test's data (`data`), or on another Taskwarrior's.
     @discardableResult
-    private func task(_ arguments: String...) throws -> String {
+    private func task(_ arguments: String..., data: String = "data") throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/task")
         process.arguments = arguments
-        process.environment = ["TASKRC": folder.appendingPathComponent("taskrc").path, "TZ": "UTC", "HOME": folder.path]
+        process.environment = ["TASKRC": folder.appendingPathComponent("\(data).taskrc").path, "TZ": "UTC", "HOME": folder.path]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -121,6 +123,105 @@ final class TaskwarriorImportTests: XCTestCase {
         let update = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "--from", "taskwarrior", file.path])
         XCTAssertTrue(update.stdout.hasPrefix("added 0, updated 1, unchanged 4"), update.stdout)
         XCTAssertNotNil(try exported().first { $0["title"] as? String == "Write the report" && $0["tags"] as? [String] == ["work"] })
+    }
+
+    /// The records of a `task export`, by uuid, without what Taskwarrior works out (`id`,
+    /// `urgency`) and without deleted tasks (which navstack counts and does not import).
+    private static func records(_ text: String) throws -> [String: [String: NSObject]] {
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: NSObject]])
+        var records: [String: [String: NSObject]] = [:]
+        for var record in list where record["status"] as? String != "deleted" {
+            record["id"] = nil
+            record["urgency"] = nil
+            records[record["uuid"] as! String] = record
+        }
+        return records
+    }
+
+    func testATaskwarriorExportComesBackFromNavstackToAnEmptyTaskwarriorAsItWas() throws {
+        let long = String(repeating: "ü", count: 150) + " long, with “quotes” and \\ a backslash"
+        try task("add", "Pay rent", "due:2026-12-01", "recur:monthly", "project:home.bills", "+bills", "priority:H")
+        try task("add", "Water plants", "due:2026-11-30T08:00", "recur:2d", "until:2027-03-01", "+Home", "+home")
+        try task("add", "Café com açúcar — ünïcode", "project:home", "+errand", "+Zeta", "+alpha", "estimate:2.5", "client:ACME Corp")
+        try task("add", long, "scheduled:2026-11-29", "priority:M")
+        try task("add", "Write report", "due:2026-11-30T17:00", "wait:2026-12-20")
+        try task("add", "Review report", "priority:L")
+        try task("add", "Old thing")
+        try task("add", "Gone")
+        try task("list")
+        let byTitle = { (title: String) in
+            try self.task("_uuids").split(separator: "\n").map(String.init).first {
+                try self.task("_get", "\($0).description").hasPrefix(title) && self.task("_get", "\($0).status") != "recurring\n"
+            }!
+        }
+        let report = try byTitle("Write report")
+        try task(report, "annotate", "asked Bob")
+        try task(report, "annotate", "Bob said: next week")
+        try task(try byTitle("Review report"), "modify", "depends:\(report)")
+        try task(try byTitle("Old thing"), "done")
+        try task(try byTitle("Gone"), "delete")
+        let original = try task("export")
+        let file = folder.appendingPathComponent("export.json")
+        try original.write(to: file, atomically: true, encoding: .utf8)
+
+        let imported = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "--from", "taskwarrior", file.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let back = try NavstackProcess.run(["export", "--store", store, "--user", "ana", "--to", "taskwarrior"])
+        XCTAssertEqual(back.status, 0, back.stderr)
+        let backFile = folder.appendingPathComponent("back.json")
+        try back.stdout.write(to: backFile, atomically: true, encoding: .utf8)
+        try task("import", backFile.path, data: "empty")
+        let again = try task("export", data: "empty")
+
+        let theirs = try Self.records(original)
+        let ours = try Self.records(again)
+        XCTAssertEqual(theirs.count, 9, "seven tasks, two templates")
+        XCTAssertEqual(Set(ours.keys), Set(theirs.keys))
+        for (uuid, record) in theirs {
+            let other = try XCTUnwrap(ours[uuid])
+            for key in Set(record.keys).union(other.keys) {
+                XCTAssertEqual(other[key], record[key], "\(record["description"] ?? "" as NSString) · \(key)")
+            }
+        }
+        // Nothing of navstack's own was added on the way.
+        XCTAssertFalse(again.contains("navstack_"), again)
+    }
+
+    func testNavstacksOwnNotesAndSubtasksTravelThroughTaskwarriorAndComeBack() throws {
+        let records = """
+            [{"title": "Plan the trip", "notes": "flights first\\nthen hotels", "subtasks": [
+              {"title": "Book flights", "done": true},
+              {"title": "Book hotel", "notes": "near the station"}]},
+             {"title": "Alone"}]
+            """
+        let made = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "-"], input: Data(records.utf8))
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let before = try exported()
+        let out = try NavstackProcess.run(["export", "--store", store, "--user", "ana", "--to", "taskwarrior"])
+        let file = folder.appendingPathComponent("navstack.json")
+        try out.stdout.write(to: file, atomically: true, encoding: .utf8)
+        try task("import", file.path, data: "third")
+        try task("export", data: "third").write(to: file, atomically: true, encoding: .utf8)
+        // The same uuids in another profile of the store are refused, by record.
+        let taken = try NavstackProcess.run(["import", "--store", store, "--user", "bea", "--from", "taskwarrior", file.path])
+        XCTAssertEqual(taken.status, 1)
+        XCTAssertTrue(taken.stderr.contains("record 0:") && taken.stderr.hasSuffix("nothing was imported\n"), taken.stderr)
+        let other = folder.appendingPathComponent("other.sqlite").path
+        let home = try NavstackProcess.run(["import", "--store", other, "--user", "bea", "--from", "taskwarrior", file.path])
+        XCTAssertEqual(home.status, 0, home.stderr)
+        let after = try NavstackProcess.run(["export", "--store", other, "--user", "bea"])
+        let tasks = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])
+        /// A task tree as uuids, titles, notes, done and subtasks, without ids. Tasks under
+        /// one parent are compared in uuid order: Taskwarrior keeps no order of its own (its
+        /// export lists pending tasks before completed ones).
+        func shape(_ tasks: [[String: Any]]) -> String {
+            tasks.map { task in
+                "\(task["uuid"]!) \(task["title"]!) \(task["notes"]!) \(task["done"]!) ["
+                    + shape(task["subtasks"] as? [[String: Any]] ?? []) + "]"
+            }.sorted().joined(separator: "; ")
+        }
+        XCTAssertEqual(shape(tasks), shape(before))
+        XCTAssertTrue(shape(tasks).contains("flights first\nthen hotels"), shape(tasks))
     }
 
     func testABadRecordFailsTheWholeImportNamingItsIndexAndField() throws {

@@ -31,9 +31,10 @@ BUILD_PACKAGES=(libedit-dev libsqlite3-dev libncurses-dev libbsd-dev libmd-dev l
 # What scripts/test runs besides: a terminal (tmux), the shells whose completion scripts
 # are loaded, faketime for a machine whose clock is ahead (Tests/Sync/defect_checks.py),
 # openssl to make the certificates of Tests/Sync/tls_checks.py, the time-zone database
-# that NavStackTimeTests read and hold to the system's `date`, and Taskwarrior, whose real
-# exports `import --from taskwarrior` is checked against (Tests/EndToEndTests).
-TEST_PACKAGES=(tmux python3 zsh fish faketime openssl tzdata taskwarrior)
+# that NavStackTimeTests read and hold to the system's `date`, and Taskwarrior and
+# todo.txt's todo.sh (todo-txt), the real programs the imports and exports are checked
+# against, both ways (Tests/EndToEndTests).
+TEST_PACKAGES=(tmux python3 zsh fish faketime openssl tzdata taskwarrior todotxt-cli)
 
 # build_release — builds .build/release/navstack as one static executable: the Swift
 # runtime, SQLite, libedit, OpenSSL and the C library linked in. Nothing is loaded at

@@ -499,7 +499,7 @@ extension Catalog {
         .importDryRun:
             "dry run, nothing written: would add {added}, update {updated}, leave {unchanged} unchanged; not imported: {deleted} deleted, {templates} series templates",
         .importBadLine: "line {number}: {reason}; nothing was imported",
-        .importSummaryLines: "added {added}, unchanged {unchanged}",
-        .importDryRunLines: "dry run, nothing written: would add {added}, leave {unchanged} unchanged",
+        .importSummaryLines: "added {added}, updated {updated}, unchanged {unchanged}",
+        .importDryRunLines: "dry run, nothing written: would add {added}, update {updated}, leave {unchanged} unchanged",
     ]
 }

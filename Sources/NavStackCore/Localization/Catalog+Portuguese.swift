@@ -503,7 +503,7 @@ extension Catalog {
         .importDryRun:
             "simulação, nada gravado: adicionaria {added}, atualizaria {updated}, deixaria {unchanged} sem mudança; não importadas: {deleted} apagadas, {templates} modelos de série",
         .importBadLine: "linha {number}: {reason}; nada foi importado",
-        .importSummaryLines: "adicionadas {added}, sem mudança {unchanged}",
-        .importDryRunLines: "simulação, nada gravado: adicionaria {added}, deixaria {unchanged} sem mudança",
+        .importSummaryLines: "adicionadas {added}, atualizadas {updated}, sem mudança {unchanged}",
+        .importDryRunLines: "simulação, nada gravado: adicionaria {added}, atualizaria {updated}, deixaria {unchanged} sem mudança",
     ]
 }

@@ -501,7 +501,7 @@ extension Catalog {
         .importDryRun:
             "simulación, nada escrito: añadiría {added}, actualizaría {updated}, dejaría {unchanged} sin cambios; no importadas: {deleted} borradas, {templates} plantillas de serie",
         .importBadLine: "línea {number}: {reason}; no se importó nada",
-        .importSummaryLines: "añadidas {added}, sin cambios {unchanged}",
-        .importDryRunLines: "simulación, nada escrito: añadiría {added}, dejaría {unchanged} sin cambios",
+        .importSummaryLines: "añadidas {added}, actualizadas {updated}, sin cambios {unchanged}",
+        .importDryRunLines: "simulación, nada escrito: añadiría {added}, actualizaría {updated}, dejaría {unchanged} sin cambios",
     ]
 }
