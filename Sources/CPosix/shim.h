@@ -8,6 +8,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
+#include <string.h>
 #include <pthread.h>
 #ifdef __GLIBC__
 #include <link.h>
@@ -99,6 +101,28 @@ static inline int ns_keep_freed_memory(int bytes) {
     (void)bytes;
     return 0;
 #endif
+}
+
+/// Ctrl-C and SIGTERM only recorded (without SA_RESTART, so a wait returns with EINTR),
+/// for a loop that ends cleanly when asked to: `navstack watch`.
+static volatile sig_atomic_t ns_stop_requested = 0;
+
+static void ns_on_stop(int signo) {
+    (void)signo;
+    ns_stop_requested = 1;
+}
+
+static inline int ns_install_stop_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = ns_on_stop;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    return sigaction(SIGINT, &sa, NULL) | sigaction(SIGTERM, &sa, NULL);
+}
+
+static inline int ns_stop_was_requested(void) {
+    return ns_stop_requested;
 }
 
 #endif

@@ -151,9 +151,15 @@ extension SavedSession {
 
 extension SQLiteStore {
     public func loadPhase() throws -> Phase {
+        try loadPhase(user: nil)
+    }
+
+    /// The phase kept, or `user`'s session in it (where that profile was) when given.
+    public func loadPhase(user named: String?) throws -> Phase {
         try reading { db in
             let row = try db.first("SELECT user, pending FROM session WHERE id = 1") { ($0.optionalText(0), $0.optionalText(1)) }
-            let (user, pending) = row ?? (nil, nil)
+            var (user, pending) = row ?? (nil, nil)
+            if let named { user = named }
             guard let user else {
                 return .signedOut(pending: pending.flatMap { try? DeepLink(parsing: $0) })
             }
@@ -196,5 +202,13 @@ extension SQLiteStore {
                 try db.run("UPDATE profile SET state = ? WHERE name = ?", [state, session.user])
             }
         }
+    }
+}
+
+extension SQLiteStore {
+    /// A number that changes when another connection commits to the store (SQLite's
+    /// `data_version`): what a screen left on view is checked against.
+    public func dataVersion() throws -> Int {
+        try reading { db in try db.first("PRAGMA data_version") { $0.int(0) } ?? 0 }
     }
 }

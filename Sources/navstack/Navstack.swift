@@ -42,7 +42,7 @@ struct Navstack: Subcommand {
     static let version = "0.2.0"
 
     static let subcommands = [
-        Import.entry, Export.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry,
+        Import.entry, Export.entry, WatchCommand.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry,
     ]
 
     /// The deep links `--open` completes to: each screen's URL and its short form.

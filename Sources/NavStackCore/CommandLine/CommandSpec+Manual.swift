@@ -44,7 +44,8 @@ public struct ManualPage: Sendable {
             parts.append("[" + name + value + "]" + (option.repeatable ? " ..." : ""))
         }
         for argument in spec.arguments {
-            parts.append("\\fI\(Self.escaped(argument.name))\\fR" + (argument.repeating ? " ..." : ""))
+            let word = "\\fI\(Self.escaped(argument.name))\\fR" + (argument.repeating ? " ..." : "")
+            parts.append(argument.optional ? "[" + word + "]" : word)
         }
         if !spec.subcommands.isEmpty { parts.append("[\\fIsubcommand\\fR]") }
         if !parts.isEmpty { line += parts.joined(separator: " ") + "\n" }

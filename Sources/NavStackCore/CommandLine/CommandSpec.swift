@@ -62,14 +62,26 @@ public struct CommandSpec: Sendable {
         public var help: String
         /// Whether it takes every remaining argument (at least one).
         public var repeating: Bool
+        /// Whether it may be left out (the last argument only).
+        public var optional: Bool
         /// What shell completion offers for it.
         public var completion: ValueCompletion
 
-        public init(_ name: String, repeating: Bool = false, complete completion: ValueCompletion = .none, help: String) {
+        public init(
+            _ name: String, repeating: Bool = false, optional: Bool = false, complete completion: ValueCompletion = .none,
+            help: String
+        ) {
             self.name = name
             self.help = help
             self.repeating = repeating
+            self.optional = optional
             self.completion = completion
+        }
+
+        /// `<file>`, `<path> ...`, `[<url>]`.
+        var synopsis: String {
+            let word = "<\(name)>" + (repeating ? " ..." : "")
+            return optional ? "[\(word)]" : word
         }
     }
 
@@ -207,7 +219,10 @@ public struct CommandSpec: Sendable {
     private func matchArguments(_ positionals: [String]) throws(UsageError) -> [String] {
         var remaining = positionals[...]
         for argument in arguments {
-            if remaining.isEmpty { throw .missingArgument("<\(argument.name)>") }
+            if remaining.isEmpty {
+                if argument.optional { break }
+                throw .missingArgument("<\(argument.name)>")
+            }
             if argument.repeating { return positionals }
             remaining.removeFirst()
         }
@@ -224,9 +239,7 @@ public struct CommandSpec: Sendable {
             let synopsis = option.synopsis + (option.repeatable ? " ..." : "")
             parts.append("[\(synopsis)]")
         }
-        for argument in arguments {
-            parts.append("<\(argument.name)>" + (argument.repeating ? " ..." : ""))
-        }
+        for argument in arguments { parts.append(argument.synopsis) }
         if !subcommands.isEmpty { parts.append("[<subcommand>]") }
         return parts.joined(separator: " ")
     }

@@ -81,6 +81,8 @@ public struct Interpreter {
     /// style and the language) stays the same: a terminal assigns its width again every
     /// line, which changes nothing when the window kept its size.
     private var kept: Kept?
+    /// The screen printed last: what ``refresh(before:to:)`` compares with.
+    private var shownScreen: Screen?
     /// The number of the last line handled.
     public private(set) var lineNumber = 0
     /// How many commands failed.
@@ -238,6 +240,7 @@ public struct Interpreter {
     }
 
     private mutating func print(_ response: Response, to sink: some OutputSink) {
+        if case .screen(let screen) = response { shownScreen = screen }
         let kept = keptNow()
         let printed = kept.printed.value(for: response) {
             switch kept.format {
@@ -259,12 +262,52 @@ public struct Interpreter {
             print(response, to: sink)
             return report(error, to: sink)
         }
+        if case .screen(let screen) = response { shownScreen = screen }
         var text = ""
         JSONRenderer().render(response, to: &text)
         guard text.hasSuffix("}\n") else { return sink.write(text, to: .output) }
         text.removeLast(2)
         let quoted = error.message(in: router.configuration.catalog).jsonQuoted
         sink.write(text + ",\"error\":{\"message\":" + quoted + ",\"line\":\(lineNumber)}}\n", to: .output)
+    }
+
+    /// Reads the screen printed last again and, when what it prints changed (another
+    /// process committed to the store), prints `before`, in text a line saying what
+    /// changed, and the screen as it is now; whether it printed. A draft is never changed
+    /// here: an edit screen shows its draft rebased on its task as stored now, with the
+    /// fields both changed, as `save` will find them.
+    public mutating func refresh(before: String = "", to sink: some OutputSink) -> Bool {
+        guard let old = shownScreen, let new = try? router.show() else { return false }
+        guard bytes(of: .screen(new)) != bytes(of: .screen(old)) else {
+            shownScreen = new
+            return false
+        }
+        var lead = before
+        if options.format == .text {
+            let t = router.configuration.catalog
+            let line =
+                switch new.tasksChanged(since: old) {
+                case 0: t(.refreshScreen)
+                case 1: t(.refreshOne)
+                case let count: t(.refreshMany, ("count", count))
+                }
+            lead += line + "\n"
+        }
+        if !lead.isEmpty { sink.write(lead, to: .output) }
+        print(.screen(new), to: sink)
+        return true
+    }
+
+    /// What `response` prints, made afresh.
+    private mutating func bytes(of response: Response) -> [UInt8] {
+        let kept = keptNow()
+        switch kept.format {
+        case .text: return kept.renderer.printed(response).withBytes { Array($0) }
+        case .json:
+            var rendered: [UInt8] = []
+            JSONRenderer().render(response, into: &rendered)
+            return rendered
+        }
     }
 
     /// The text renderer for the current options and language.

@@ -501,5 +501,8 @@ extension Catalog {
         .importBadLine: "line {number}: {reason}; nothing was imported",
         .importSummaryLines: "added {added}, updated {updated}, unchanged {unchanged}",
         .importDryRunLines: "dry run, nothing written: would add {added}, update {updated}, leave {unchanged} unchanged",
+        .refreshOne: "1 task changed elsewhere",
+        .refreshMany: "{count} tasks changed elsewhere",
+        .refreshScreen: "this screen changed elsewhere",
     ]
 }

@@ -505,5 +505,8 @@ extension Catalog {
         .importBadLine: "linha {number}: {reason}; nada foi importado",
         .importSummaryLines: "adicionadas {added}, atualizadas {updated}, sem mudança {unchanged}",
         .importDryRunLines: "simulação, nada gravado: adicionaria {added}, atualizaria {updated}, deixaria {unchanged} sem mudança",
+        .refreshOne: "1 tarefa mudou em outro lugar",
+        .refreshMany: "{count} tarefas mudaram em outro lugar",
+        .refreshScreen: "esta tela mudou em outro lugar",
     ]
 }

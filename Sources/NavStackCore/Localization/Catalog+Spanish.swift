@@ -503,5 +503,8 @@ extension Catalog {
         .importBadLine: "línea {number}: {reason}; no se importó nada",
         .importSummaryLines: "añadidas {added}, actualizadas {updated}, sin cambios {unchanged}",
         .importDryRunLines: "simulación, nada escrito: añadiría {added}, actualizaría {updated}, dejaría {unchanged} sin cambios",
+        .refreshOne: "1 tarea cambió en otro lugar",
+        .refreshMany: "{count} tareas cambiaron en otro lugar",
+        .refreshScreen: "esta pantalla cambió en otro lugar",
     ]
 }

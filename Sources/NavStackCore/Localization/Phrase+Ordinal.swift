@@ -435,6 +435,9 @@ extension Phrase {
         case .importBadLine: 424
         case .importSummaryLines: 425
         case .importDryRunLines: 426
+        case .refreshOne: 427
+        case .refreshMany: 428
+        case .refreshScreen: 429
         }
     }
 }

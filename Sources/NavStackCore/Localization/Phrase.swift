@@ -457,4 +457,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case importBadLine = "import.badLine"
     case importSummaryLines = "import.summaryLines"
     case importDryRunLines = "import.dryRunLines"
+    case refreshOne = "refresh.one"
+    case refreshMany = "refresh.many"
+    case refreshScreen = "refresh.screen"
 }

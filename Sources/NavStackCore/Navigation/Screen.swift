@@ -297,3 +297,34 @@ extension Response: MemoKey {
         return hasher.value
     }
 }
+
+extension Screen {
+    /// The tasks it shows, by uuid: a list's or a day's rows, the agenda's, a task and
+    /// its subtasks, the task a draft edits or a deletion would take.
+    var shownTasks: [String: TaskItem] {
+        var tasks: [String: TaskItem] = [:]
+        func add(_ rows: [ListRow]) { for row in rows { tasks[row.task.uuid] = row.task } }
+        switch content {
+        case .list(let page), .day(_, let page): add(page.rows)
+        case .detail(let task, let subtasks):
+            tasks[task.uuid] = task
+            add(subtasks.rows)
+        case .agenda(let agenda): add(agenda.sections.flatMap(\.rows))
+        case .confirm(let task, _, _): tasks[task.uuid] = task
+        case .draft(let draft, _, _):
+            if let uuid = draft.uuid { tasks[uuid] = TaskItem(id: 0, uuid: uuid, title: draft.fields.title) }
+        case .login, .notFound, .account, .settings, .about: break
+        }
+        return tasks
+    }
+
+    /// How many of the tasks shown here and on `old` differ: come, gone or changed. A
+    /// draft's task counts once when the draft's screen changed.
+    func tasksChanged(since old: Screen) -> Int {
+        if case .draft = content { return shownTasks.count }
+        let (before, after) = (old.shownTasks, shownTasks)
+        var count = before.keys.filter { after[$0] == nil }.count
+        for (uuid, task) in after where before[uuid] != task { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,132 @@
+import NavStackCore
+import NavStackIO
+import NavStackSQLite
+
+/// `navstack watch [URL]`: a screen, printed again each time what it shows changes.
+struct WatchCommand: Subcommand {
+    /// How long the store is left between two looks at whether another process wrote it.
+    static let lookEveryMilliseconds: Int32 = 200
+
+    static let spec = CommandSpec(
+        name: "navstack watch",
+        abstract: "Print the screen at URL (default: where the profile is), then again each time what it shows changes.",
+        discussion: """
+            Looks five times a second at whether another connection committed to the store \
+            (SQLite's data_version: a look that finds nothing costs next to nothing), and then \
+            reads the screen again: when what it prints changed (another navstack's command, \
+            an import, a sync), it prints it again, in text after a line saying how many of \
+            its tasks changed, in --format json as one object a change. A change to another \
+            profile, another page or a field the screen does not show prints nothing. A task \
+            deleted elsewhere shows the not-found screen, and the watch goes on. It never \
+            writes to the store: where the profile is stays as it was, and drafts are not \
+            touched. It ends on Ctrl-C, SIGTERM or the end of its input, with status 0.
+            """,
+        options: StoreOptions.fileOptions + [
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."),
+            .init(
+                "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
+                help: "Output format: text or json (one JSON object a line; default: text)."),
+            .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
+            .init("page-size", value: "page-size", help: "Rows per list page (default: 20)."),
+            .init("no-color", help: "Never use colour."),
+            .init(
+                "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
+                help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
+        ],
+        arguments: [
+            .init(
+                "url", optional: true, complete: .choices(Navstack.linkCompletions),
+                help: "The screen to watch: a navstack:// link or its path (default: where the profile is).")
+        ])
+
+    let storage: StoreOptions
+    let user: String?
+    let format: Interpreter.Format
+    let width: Int?
+    let pageSize: Int?
+    let noColor: Bool
+    let lang: Language?
+    let link: DeepLink?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        storage = try StoreOptions(fileOnly: parsed, command: "watch")
+        user = parsed.value("user")
+        format = try parsed.choice("format", as: Interpreter.Format.self) ?? .text
+        width = try parsed.integer("width", in: TextRenderer.minimumWidth...1000)
+        pageSize = try parsed.integer("page-size", in: 1...1000)
+        noColor = parsed.flag("no-color")
+        lang = try parsed.choice("lang", as: Language.self)
+        if let text = parsed.arguments.first {
+            do {
+                link = try DeepLink(parsing: text)
+            } catch {
+                throw .invalidValue(option: "<url>", value: text.escapedForDisplay, problem: .badLink(error))
+            }
+        } else {
+            link = nil
+        }
+    }
+
+    func run() throws {
+        let streams = StandardStreams.shared
+        let catalog = Catalog(lang ?? Language.from(environment: Terminal.localeEnvironment()))
+        let user = try checkedUser(self.user, streams, command: "watch")
+        let store = try storage.open(streams, catalog: catalog, creating: false)
+        defer { store.close() }
+        let phase: Phase
+        do {
+            phase = try store.loadPhase(user: try store.profile(named: user, existing: true))
+        } catch {
+            streams.write("navstack: watch: \(Navstack.words(for: error, in: catalog).escapedForDisplay)\n", to: .error)
+            throw ExitStatus.failure
+        }
+        var router = Router(
+            store: store,
+            configuration: .init(
+                pageSize: pageSize ?? 20, storeDescription: store.path, version: Navstack.version, catalog: catalog,
+                savesNavigation: false, clock: store.clock),
+            phase: phase)
+        if let link {
+            do {
+                _ = try router.apply(.go(link))
+            } catch {
+                streams.write("navstack: watch: \(error.message(in: catalog))\n", to: .error)
+                throw ExitStatus.failure
+            }
+        }
+        let colors = !noColor && Terminal.allowsColor && Terminal.isTTY(1)
+        var interpreter = Interpreter(
+            router: router,
+            options: .init(
+                format: format, numberErrors: false, width: width ?? Terminal.size()?.columns ?? 80, style: colors ? .ansi : .plain))
+        InputWait.catchStopSignals()
+        var version = try store.dataVersion()
+        var today = store.clock.zone.local(store.clock.now()).date
+        do {
+            try interpreter.launch(to: streams)
+        } catch {
+            streams.write("navstack: watch: \(error.message(in: catalog))\n", to: .error)
+            throw ExitStatus.failure
+        }
+        try flush(streams)
+        // Each look asks SQLite whether another connection committed; only then, or when
+        // the day changed (the agenda's sections move at midnight), is the screen read.
+        while InputWait.wait(milliseconds: Self.lookEveryMilliseconds) == .look {
+            let (seen, day) = (try store.dataVersion(), store.clock.zone.local(store.clock.now()).date)
+            guard seen != version || day != today else { continue }
+            (version, today) = (seen, day)
+            if interpreter.refresh(to: streams) { try flush(streams) }
+        }
+        try flush(streams)
+    }
+
+    /// Writes what waits; a reader that went away ends the watch with status 1.
+    private func flush(_ streams: StandardStreams) throws {
+        do {
+            try streams.flush()
+        } catch {
+            streams.writeLastWord(Navstack.outputFailure(error))
+            throw ExitStatus.failure
+        }
+    }
+}
