@@ -3,7 +3,11 @@
 #ifndef NAVSTACK_CEDITLINE_SHIM_H
 #define NAVSTACK_CEDITLINE_SHIM_H
 
+#include <errno.h>
 #include <histedit.h>
+#include <poll.h>
+#include <unistd.h>
+#include <wchar.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -99,6 +103,70 @@ static inline int ns_take_interrupt(void) {
     int was = ns_interrupted;
     ns_interrupted = 0;
     return was;
+}
+
+/// What runs while the prompt waits (every `ns_idle_milliseconds` without a key): 1 when
+/// it printed above the prompt, which is then drawn again with what was typed, the cursor
+/// where it was.
+typedef int (*ns_idle_fn)(void);
+static ns_idle_fn ns_idle = NULL;
+static int ns_idle_milliseconds = 200;
+
+/// libedit's character reader, with a wait that runs `ns_idle` between keys. As libedit's
+/// own: one UTF-8 character from standard input (a sequence that is not UTF-8 is dropped),
+/// 0 at the end of input, -1 with EINTR after Ctrl-C; other signals (a resized window)
+/// only wake it.
+static int ns_read_char(EditLine *el, wchar_t *character) {
+    unsigned char bytes[4];
+    int have = 0, need = 1;
+    for (;;) {
+        if (have == 0 && ns_idle != NULL) {
+            struct pollfd input;
+            input.fd = 0;
+            input.events = POLLIN;
+            input.revents = 0;
+            int ready = poll(&input, 1, ns_idle_milliseconds);
+            if (ready == 0) {
+                if (ns_idle()) el_set(el, EL_REFRESH);
+                continue;
+            }
+            if (ready < 0 && errno == EINTR) {
+                if (ns_interrupted) {
+                    *character = 0;
+                    return -1;
+                }
+                continue;
+            }
+        }
+        ssize_t count = read(0, bytes + have, 1);
+        if (count < 0) {
+            if (errno == EINTR && !ns_interrupted) continue;
+            *character = 0;
+            return -1;
+        }
+        if (count == 0) {
+            *character = 0;
+            return 0;
+        }
+        if (have == 0) need = bytes[0] < 0xC0 ? 1 : bytes[0] < 0xE0 ? 2 : bytes[0] < 0xF0 ? 3 : 4;
+        have++;
+        if (have < need) continue;
+        mbstate_t state;
+        memset(&state, 0, sizeof state);
+        wchar_t decoded;
+        size_t used = mbrtowc(&decoded, (const char *)bytes, (size_t)have, &state);
+        have = 0;
+        if (used == (size_t)-1 || used == (size_t)-2) continue;
+        *character = decoded;
+        return 1;
+    }
+}
+
+/// Reads keys with `ns_read_char`, running `idle` while none comes.
+static inline int ns_el_set_idle(EditLine *el, ns_idle_fn idle, int milliseconds) {
+    ns_idle = idle;
+    ns_idle_milliseconds = milliseconds;
+    return el_set(el, EL_GETCFN, ns_read_char);
 }
 
 #endif

@@ -15,8 +15,14 @@ public struct EditLineReader: LineReader {
     private let history: OpaquePointer
     private let historyPath: String?
 
-    /// Sets up libedit; `nil` when the terminal cannot be edited.
-    public init?(historyPath: String?, complete: @escaping (String) -> Completion) {
+    /// Sets up libedit; `nil` when the terminal cannot be edited. `idle` runs while the
+    /// prompt waits for a key, every `idleMilliseconds`: when it printed something
+    /// (above the prompt, from the start of the prompt's line) it answers `true`, and the
+    /// prompt is drawn again under it with the line being typed, the cursor where it was.
+    public init?(
+        historyPath: String?, complete: @escaping (String) -> Completion, idle: (() -> Bool)? = nil,
+        idleMilliseconds: Int32 = 200
+    ) {
         Self.useUTF8Locale()
         guard let editLine = ns_el_init("navstack"), let history = ns_history_init(1000) else { return nil }
         self.editLine = editLine
@@ -30,6 +36,10 @@ public struct EditLineReader: LineReader {
         EditLineContext.complete = complete
         ns_el_add_function(editLine, "navstack-complete", "Complete the command or its argument", completeCallback)
         ns_el_bind(editLine, "^I", "navstack-complete")
+        if let idle {
+            EditLineContext.idle = idle
+            ns_el_set_idle(editLine, idleCallback, idleMilliseconds)
+        }
         el_source(editLine, nil)
         if let historyPath, Self.isPlainFile(historyPath) { ns_history_load(history, historyPath) }
     }
@@ -115,6 +125,7 @@ public struct EditLineReader: LineReader {
 public enum EditLineContext {
     public nonisolated(unsafe) static let prompt = KeptCString("> ")
     public nonisolated(unsafe) static var complete: (String) -> Completion = { _ in Completion(typed: "", candidates: []) }
+    public nonisolated(unsafe) static var idle: () -> Bool = { false }
 
     public static func setPrompt(_ text: String) {
         prompt.set(text)
@@ -122,6 +133,8 @@ public enum EditLineContext {
 }
 
 private let promptCallback: ns_prompt_fn = { _ in EditLineContext.prompt.characters }
+
+private let idleCallback: ns_idle_fn = { EditLineContext.idle() ? 1 : 0 }
 
 /// Tab: completes the word before the cursor as far as every candidate agrees; when
 /// that adds nothing, lists the candidates under the line.

@@ -298,7 +298,8 @@ struct Navstack: Subcommand {
         }
         if interactive,
             let editor = EditLineReader(
-                historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) })
+                historyPath: historyPath, complete: { text in shell.interpreter.router.completions(for: text) },
+                idle: storage.memory ? nil : screenKeptTrue(shell, store, streams))
         {
             reader = editor
         }
@@ -368,6 +369,25 @@ final class Delivery {
 }
 
 extension Navstack {
+    /// While the prompt waits: when another process committed to the store and what the
+    /// screen shows changed, the screen is printed again above the prompt (from the start
+    /// of its line, which is cleared) after a line saying what changed. The line being
+    /// typed is drawn again under it by libedit; a draft is never changed.
+    func screenKeptTrue(_ shell: Shell, _ store: SQLiteStore, _ streams: StandardStreams) -> () -> Bool {
+        var seen = try? store.dataVersion()
+        return {
+            guard let version = try? store.dataVersion(), version != seen else { return false }
+            seen = version
+            guard shell.interpreter.refresh(before: "\r\u{1B}[J", to: streams) else { return false }
+            do {
+                try streams.flush()
+            } catch {
+                return false
+            }
+            return true
+        }
+    }
+
     /// On a terminal, screens take its width and the list as many rows as leave the
     /// whole screen and the prompt visible, unless --width or --page-size say otherwise.
     func fitToWindow(_ shell: Shell, _ window: (columns: Int, rows: Int)?) {
