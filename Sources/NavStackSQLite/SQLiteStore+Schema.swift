@@ -374,7 +374,70 @@ extension SQLiteStore {
                 WHERE done = 0 AND (due IS NOT NULL OR scheduled IS NOT NULL);
             """
         ),
+        // The words of tags and projects, for the list by a tag or a project: found from
+        // this table's key rather than by a look at every task. Triggers keep it, so every
+        // way a task is written (a command, an import, sync, undo) keeps it alike; they
+        // call nothing but SQLite's own functions, so any program may write the store.
+        (
+            "v14: the words of tags and projects",
+            taskWordSchema + """
+                INSERT OR IGNORE INTO task_word (profile_id, word, id)
+                    SELECT task.profile_id, '#' || lower(tag.value), task.id FROM task, json_each(\(tagArray("task"))) AS tag
+                        WHERE task.tags != ''
+                    UNION ALL
+                    SELECT task.profile_id, '@' || lower(substr(task.project, 1, \(prefixLength("task", "part")))), task.id
+                        FROM task, json_each(\(partArray("task"))) AS part WHERE task.project IS NOT NULL;
+                """
+        ),
     ]
+
+    /// The table of tags' and projects' words and the triggers that keep it: a tag is
+    /// `#home` (lower case, as SQLite folds it: ASCII), a project is `@home`,
+    /// `@home.garden` for `home.garden` (itself and each project above it).
+    static let taskWordSchema = """
+        CREATE TABLE task_word (
+            profile_id INTEGER NOT NULL,
+            word TEXT NOT NULL,
+            id INTEGER NOT NULL,
+            PRIMARY KEY (profile_id, word, id)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER task_words_made AFTER INSERT ON task WHEN new.tags != '' OR new.project IS NOT NULL BEGIN
+            INSERT OR IGNORE INTO task_word (profile_id, word, id) \(words("new"));
+        END;
+        CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project ON task
+            WHEN old.tags IS NOT new.tags OR old.project IS NOT new.project BEGIN
+            DELETE FROM task_word WHERE (profile_id, word, id) IN (\(words("old")));
+            INSERT OR IGNORE INTO task_word (profile_id, word, id) \(words("new"));
+        END;
+        CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
+            DELETE FROM task_word WHERE (profile_id, word, id) IN (\(words("old")));
+        END;
+
+        """
+
+    /// The words of the task `row` (`new` or `old` in a trigger) as rows of (profile, word, id).
+    private static func words(_ row: String) -> String {
+        """
+        SELECT \(row).profile_id, '#' || lower(tag.value), \(row).id FROM json_each(\(tagArray(row))) AS tag WHERE \(row).tags != '' \
+        UNION ALL SELECT \(row).profile_id, '@' || lower(substr(\(row).project, 1, \(prefixLength(row, "part")))), \(row).id \
+        FROM json_each(\(partArray(row))) AS part WHERE \(row).project IS NOT NULL
+        """
+    }
+
+    /// A task's tags (words joined by a space: letters, digits, `-`, `_`) as a JSON array.
+    private static func tagArray(_ row: String) -> String {
+        "'[\"' || replace(\(row).tags, ' ', '\",\"') || '\"]'"
+    }
+
+    /// A task's project's parts (`home`, `garden`) as a JSON array.
+    private static func partArray(_ row: String) -> String {
+        "'[\"' || replace(\(row).project, '.', '\",\"') || '\"]'"
+    }
+
+    /// How long the project is up to the end of the part `part` of ``partArray(_:)``.
+    private static func prefixLength(_ row: String, _ part: String) -> String {
+        "(SELECT sum(length(each.value)) + count(*) - 1 FROM json_each(\(partArray(row))) AS each WHERE each.key <= \(part).key)"
+    }
 
     /// A new store's schema in one script: what the first `version` migrations make of
     /// an empty database (a test compares the two, table by table and index by index),
@@ -382,7 +445,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        13,
+        14,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -548,7 +611,7 @@ extension SQLiteStore {
             sealed TEXT NOT NULL,
             PRIMARY KEY (profile_id, replica, seq)
         ) WITHOUT ROWID;
-        """
+        """ + taskWordSchema
     )
 
     /// A random (version 4) uuid as lowercase text, in SQL: for the tasks a migration
@@ -655,7 +718,9 @@ extension SQLiteStore {
         v12["undone_task"]? += attributes
         v12["sync_register"]? += ["more"]
         // v13 made an index only.
-        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12]
+        var v14 = v12
+        v14["task_word"] = ["profile_id", "word", "id"]
+        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

@@ -444,12 +444,23 @@ extension SQLiteStore {
         case .every:
             break
         }
+        // A tag or project in ASCII is looked up in the words' table (SQLite folds ASCII
+        // alone; `profileTerm` then keeps the profile's index out of the plan); any other
+        // is matched on each task, as Swift folds it.
         if let tag = query.terms.tag {
-            sql += " AND tags != '' AND navstack_has_tag(tags, ?)"
+            if tag.utf8.allSatisfy({ $0 < 0x80 }) {
+                sql += " AND id IN (SELECT id FROM task_word WHERE profile_id = \(profileOfFirstArgument) AND word = '#' || lower(?))"
+            } else {
+                sql += " AND tags != '' AND navstack_has_tag(tags, ?)"
+            }
             arguments.append(tag)
         }
         if let project = query.terms.project {
-            sql += " AND project IS NOT NULL AND navstack_in_project(project, ?)"
+            if project.utf8.allSatisfy({ $0 < 0x80 }) {
+                sql += " AND id IN (SELECT id FROM task_word WHERE profile_id = \(profileOfFirstArgument) AND word = '@' || lower(?))"
+            } else {
+                sql += " AND project IS NOT NULL AND navstack_in_project(project, ?)"
+            }
             arguments.append(project)
         }
         if let priority = query.terms.priority {
@@ -485,13 +496,16 @@ extension SQLiteStore {
         return (sql, arguments)
     }
 
-    /// `profile_id = …`, the first term of a list's statement. A day's tasks, and those a
-    /// due term bounds, are looked up by id from the indexes of their dates: there the
+    /// `profile_id = …`, the first term of a list's statement. A day's tasks, those a due
+    /// term bounds and those of a tag or a project are looked up by id from the indexes of
+    /// their dates or the words' table: there the
     /// profile's index is kept out of the plan (`+`), which would otherwise walk every
     /// task of the profile.
     static func profileTerm(_ query: ListQuery) -> String {
         if case .day = query.scope { return "+profile_id = \(profileID)" }
         if query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil { return "+profile_id = \(profileID)" }
+        let ascii = { (text: String?) in text.map { $0.utf8.allSatisfy { $0 < 0x80 } } ?? false }
+        if ascii(query.terms.tag) || ascii(query.terms.project) { return "+profile_id = \(profileID)" }
         return "profile_id = \(profileID)"
     }
 

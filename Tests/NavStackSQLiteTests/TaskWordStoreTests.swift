@@ -1,0 +1,119 @@
+import NavStackCore
+import NavStackTime
+import TestSeeds
+import XCTest
+
+@testable import NavStackSQLite
+
+/// The list by a tag or a project, read from the words' table the store's triggers keep,
+/// holds what the terms' definitions pick, whatever wrote the tasks.
+final class TaskWordStoreTests: XCTestCase {
+    private let user = "ana"
+    private let tags = ["home", "Home", "work", "errand", "x_1", "Ärger", "ärger", "kitchen-sink"]
+    private let projects = ["home", "home.garden", "Home.Bills", "work", "work.reports.q1", "homework", "Küche.oben"]
+
+    private func someTags(_ rng: inout SplitMix64) -> [String] {
+        TaskWords.tagSet((0..<Int.random(in: 0...3, using: &rng)).map { _ in tags.randomElement(using: &rng)! })
+    }
+
+    private func someProject(_ rng: inout SplitMix64) -> String? {
+        Bool.random(using: &rng) ? projects.randomElement(using: &rng) : nil
+    }
+
+    /// A store written every way a task is written: added, changed, toggled, deleted,
+    /// undone and redone, and imported in bulk.
+    private func store(seed: UInt64) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: nil)
+        store.clock = TaskClock(zone: .utc, fixedNow: Instant(iso8601: "2026-11-27T09:00:00Z")!)
+        try store.openProfile(user, sample: false)
+        var rng = SplitMix64(state: seed)
+        var ids: [Int] = []
+        for index in 0..<80 {
+            var fields = DraftFields(title: "Task \(index)", done: Int.random(in: 0..<4, using: &rng) == 0)
+            fields.tags = someTags(&rng)
+            fields.project = someProject(&rng)
+            let parent = ids.isEmpty || Bool.random(using: &rng) ? nil : ids.randomElement(using: &rng)
+            ids.append(try store.insertAtTop(user, fields, under: parent, as: .add).id)
+        }
+        for _ in 0..<60 {
+            let id = ids.randomElement(using: &rng)!
+            guard let task = try store.task(user, id: id) else { continue }
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0, 1:
+                var fields = task.fields
+                fields.tags = someTags(&rng)
+                fields.project = someProject(&rng)
+                _ = try store.write(user, id: id, [.tags, .project], from: fields, as: .save)
+            case 2: _ = try store.toggle(user, id: id)
+            case 3: _ = try store.delete(user, id: id)
+            case 4: _ = try store.undo(user)
+            default: _ = try store.redo(user)
+            }
+        }
+        let records = (0..<20).map { index in
+            var rng = SplitMix64(state: seed &+ UInt64(index))
+            let tags = someTags(&rng).map { "\"\($0)\"" }.joined(separator: ",")
+            let project = someProject(&rng).map { ", \"project\": \"\($0)\"" } ?? ""
+            return "{\"title\": \"Task i\(index)\", \"tags\": [\(tags)]\(project)}"
+        }
+        _ = try store.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
+        return store
+    }
+
+    func testTheListsByATagOrAProjectAreWhatTheirTermsPick() throws {
+        for seed in 1...3 {
+            let store = try store(seed: UInt64(seed))
+            let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
+            XCTAssertGreaterThan(all.count, 50)
+            var terms = tags.map { ListTerms(tag: $0) } + ["HOME", "garden", "ÄRGER", "kitchen"].map { ListTerms(tag: $0) }
+            terms += (projects + ["HOME", "home.GARDEN", "work.reports", "hom", "küche"]).map { ListTerms(project: $0) }
+            terms.append(ListTerms(tag: "home", project: "work"))
+            for term in terms {
+                for filter in ListFilter.allCases {
+                    let query = ListQuery(filter: filter, terms: term, clock: store.clock)
+                    let ids = try store.page(user, query, offset: 0, limit: 10_000).map(\.id)
+                    XCTAssertEqual(Set(ids), Set(all.filter(query.includes).map(\.id)), "\(term) \(filter) seed \(seed)")
+                    XCTAssertEqual(ids.count, Set(ids).count)
+                    XCTAssertEqual(try store.count(user, query), ids.count, "\(term) \(filter)")
+                }
+            }
+            // The table holds exactly the words of the tasks there are.
+            let words = try store.db.prepare("SELECT count(*) FROM task_word").all { $0.int(0) }.first ?? 0
+            /// `home.garden`: `home` and `home.garden`.
+            func prefixes(_ project: String) -> Set<String> {
+                let parts = project.split(separator: ".")
+                return Set(parts.indices.map { parts[...$0].joined(separator: ".").lowercasedASCII })
+            }
+            let expected = all.reduce(0) { sum, task in
+                sum + Set(task.tags.map { $0.lowercasedASCII }).count + (task.project.map { prefixes($0).count } ?? 0)
+            }
+            XCTAssertEqual(words, expected, "seed \(seed)")
+        }
+    }
+
+    /// A tag or project in ASCII is found from the words' table, never by a look at every
+    /// task; counted the same way.
+    func testATagOrAProjectIsFoundFromTheWordsTable() throws {
+        let store = try store(seed: 7)
+        for terms in [ListTerms(tag: "home"), ListTerms(project: "work")] {
+            let query = ListQuery(filter: .all, terms: terms, clock: store.clock)
+            let (sql, arguments) = SQLiteStore.pageQuery(query, user)
+            let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + sql).all(arguments + [10, 0]) { $0.text(3) }
+            XCTAssertTrue(plan.contains { $0.contains("task_word") }, "\(plan)")
+            XCTAssertFalse(plan.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(plan)")
+            let (clause, countArguments) = SQLiteStore.whereClause(query, user)
+            let count = try store.db.prepare(
+                "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM task WHERE \(SQLiteStore.profileTerm(query))\(clause)"
+            )
+            .all(countArguments) { $0.text(3) }
+            XCTAssertFalse(count.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(count)")
+        }
+    }
+}
+
+extension String {
+    /// Lower case as SQLite's `lower` makes it: ASCII letters alone.
+    fileprivate var lowercasedASCII: String {
+        String(String.UnicodeScalarView(unicodeScalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value + 32)! : $0 }))
+    }
+}
