@@ -24,10 +24,11 @@ final class AutoSync {
     }
 
     /// Syncs the profile when it has a server and (unless `always`) unsent changes, then
-    /// prints the notices of local values another device replaced.
-    func sync(_ user: String?, always: Bool) {
-        guard let user else { return }
-        if let quietUntil, ContinuousClock.now < quietUntil { return }
+    /// prints the notices of local values another device replaced. Whether it synced.
+    @discardableResult
+    func sync(_ user: String?, always: Bool) -> Bool {
+        guard let user else { return false }
+        if let quietUntil, ContinuousClock.now < quietUntil { return false }
         do {
             // Each step is a transaction of its own: the store is never locked across the
             // exchange with the server, nor while the prompt waits for input after it.
@@ -59,9 +60,10 @@ final class AutoSync {
                 }
                 return true
             }
-            guard synced else { return }
+            guard synced else { return false }
             quietUntil = nil
             failedLast = false
+            return true
         } catch {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
@@ -71,6 +73,7 @@ final class AutoSync {
                 streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error, in: t), reason, in: t))\n", to: .error)
             }
             failedLast = true
+            return false
         }
     }
 

@@ -308,7 +308,13 @@ struct Navstack: Subcommand {
         while !delivery.failed {
             if interactive {
                 guard delivery.deliver() else { break }
-                autoSync?.sync(shell.interpreter.router.session?.user, always: false)
+                // What a sync brought that the screen shows is printed before the prompt
+                // (this process's own writes do not move the store's data_version).
+                if autoSync?.sync(shell.interpreter.router.session?.user, always: false) == true,
+                    shell.interpreter.refresh(to: streams)
+                {
+                    guard delivery.deliver() else { break }
+                }
             }
             guard let line = reader.next(prompt: { (shell.interpreter.router.session?.link.path ?? "login") + "> " })
             else { break }

@@ -6,6 +6,8 @@ import NavStackSQLite
 struct WatchCommand: Subcommand {
     /// How long the store is left between two looks at whether another process wrote it.
     static let lookEveryMilliseconds: Int32 = 200
+    /// How often automatic sync runs for a profile with a server.
+    static let syncEvery: Duration = .seconds(10)
 
     static let spec = CommandSpec(
         name: "navstack watch",
@@ -18,8 +20,11 @@ struct WatchCommand: Subcommand {
             its tasks changed, in --format json as one object a change. A change to another \
             profile, another page or a field the screen does not show prints nothing. A task \
             deleted elsewhere shows the not-found screen, and the watch goes on. It never \
-            writes to the store: where the profile is stays as it was, and drafts are not \
-            touched. It ends on Ctrl-C, SIGTERM or the end of its input, with status 0.
+            writes to the store itself: where the profile is stays as it was, and drafts are \
+            not touched; for a profile with a sync server, automatic sync runs every 10 s, as \
+            any navstack command runs it, so changes from other devices show too \
+            (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its \
+            input, with status 0.
             """,
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
@@ -100,6 +105,10 @@ struct WatchCommand: Subcommand {
             options: .init(
                 format: format, numberErrors: false, width: width ?? Terminal.size()?.columns ?? 80, style: colors ? .ansi : .plain))
         InputWait.catchStopSignals()
+        // Automatic sync, as any navstack command runs it: other devices' changes come in.
+        let autoSync = AutoSync(store: store, streams: streams, memory: false)
+        let profile = interpreter.router.session?.user
+        var syncedAt = ContinuousClock.now
         var version = try store.dataVersion()
         var today = store.clock.zone.local(store.clock.now()).date
         do {
@@ -112,8 +121,14 @@ struct WatchCommand: Subcommand {
         // Each look asks SQLite whether another connection committed; only then, or when
         // the day changed (the agenda's sections move at midnight), is the screen read.
         while InputWait.wait(milliseconds: Self.lookEveryMilliseconds) == .look {
+            // A sync by this connection does not move data_version: it counts as a change.
+            var pulled = false
+            if let autoSync, ContinuousClock.now - syncedAt >= Self.syncEvery {
+                pulled = autoSync.sync(profile, always: true)
+                syncedAt = ContinuousClock.now
+            }
             let (seen, day) = (try store.dataVersion(), store.clock.zone.local(store.clock.now()).date)
-            guard seen != version || day != today else { continue }
+            guard pulled || seen != version || day != today else { continue }
             (version, today) = (seen, day)
             if interpreter.refresh(to: streams) { try flush(streams) }
         }

@@ -9,6 +9,8 @@ exports NAVSTACK_PG_URL, NAVSTACK_SERVER_A/_B, NAVSTACK_SERVER_BIN, NAVSTACK_PG_
 Checks:
   - a recurring instance completed on two replicas offline: after both sync, each holds
     the instance done and one next instance, the same task (one uuid) on both.
+  - `navstack watch` on one replica prints the list again when another device's task
+    arrives, pulled by its automatic sync.
   - convergence: for each seed, three replicas (store files) run random offline commands
     (adds, edits through drafts, toggles, deletes with their confirmation, moves, undo,
     recurring tasks and their completions on the agenda) and sync in a random order through
@@ -319,6 +321,40 @@ def recurring_offline(binary, workdir, server_a, server_b):
           "one instance done and one next instance, due the next day at 09:00 in Madrid", str(states[0]))
 
 
+def watch_sees_other_devices(binary, workdir, server_a, server_b):
+    """`navstack watch` on one replica shows what another device sent: its automatic sync
+    pulls every 10 s."""
+    user = "watcher"
+    tok = token(user)
+    a, b = os.path.join(workdir, "watch-a.sqlite"), os.path.join(workdir, "watch-b.sqlite")
+    run(binary, a, "-c", f"login {user}", "-c", "add First")
+    check(sync(binary, a, server_a, tok).returncode == 0, "watch: the first replica sends its task")
+    run(binary, b, "-c", f"login {user}")
+    check(sync(binary, b, server_b, tok).returncode == 0, "watch: the second replica receives it")
+    watch = subprocess.Popen([binary, "--store", b, "watch", "--format", "json", "navstack://tasks"],
+                             env=dict(ENV, NAVSTACK_SYNC="1"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(watch.stdout.readline, "")), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 15
+    while not lines and time.monotonic() < deadline:
+        time.sleep(0.05)
+    first = json.loads(lines[0]) if lines else {}
+    check([item["title"] for item in first.get("items", [])] == ["First"], "watch: the list as the second replica has it",
+          str(lines[:1]))
+    run(binary, a, "-c", "tab tasks", "-c", "root", "-c", "add Second")
+    check(sync(binary, a, server_a).returncode == 0, "watch: the first replica sends a second task")
+    deadline = time.monotonic() + 25
+    while not any('"Second"' in line for line in lines) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    seen = [json.loads(line) for line in lines if '"Second"' in line]
+    check(bool(seen) and [item["title"] for item in seen[0]["items"]] == ["Second", "First"],
+          "watch: the other device's task shows within 25 s, pulled by automatic sync", str(lines))
+    watch.stdin.close()
+    check(watch.wait(timeout=15) == 0, "watch: the end of its input ends it with status 0", watch.stderr.read())
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/debug/navstack")
@@ -329,6 +365,7 @@ def main():
     server_a, server_b = os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]
 
     recurring_offline(binary, workdir, server_a, server_b)
+    watch_sees_other_devices(binary, workdir, server_a, server_b)
 
     for seed in args.seeds:
         problem = converge(binary, seed, workdir)
