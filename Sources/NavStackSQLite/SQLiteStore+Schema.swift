@@ -374,54 +374,62 @@ extension SQLiteStore {
                 WHERE done = 0 AND (due IS NOT NULL OR scheduled IS NOT NULL);
             """
         ),
-        // The words of tags and projects, for the list by a tag or a project: found from
-        // this table's key rather than by a look at every task. Triggers keep it, so every
-        // way a task is written (a command, an import, sync, undo) keeps it alike; they
-        // call nothing but SQLite's own functions, so any program may write the store.
+        // The words of tags and projects, for the list by a tag or a project: read in list
+        // order from this table's key, with the task's place in it, rather than by a look
+        // at every task. Triggers keep it, so every way a task is written (a command, an
+        // import, sync, undo, a move) keeps it alike; they call nothing but SQLite's own
+        // functions, so any program may write the store.
         (
             "v14: the words of tags and projects",
             taskWordSchema + """
-                INSERT OR IGNORE INTO task_word (profile_id, word, id)
-                    SELECT task.profile_id, '#' || lower(tag.value), task.id FROM task, json_each(\(tagArray("task"))) AS tag
-                        WHERE task.tags != ''
-                    UNION ALL
-                    SELECT task.profile_id, '@' || lower(substr(task.project, 1, \(prefixLength("task", "part")))), task.id
-                        FROM task, json_each(\(partArray("task"))) AS part WHERE task.project IS NOT NULL;
+                INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("task", from: "FROM task,"));
                 """
         ),
     ]
 
     /// The table of tags' and projects' words and the triggers that keep it: a tag is
     /// `#home` (lower case, as SQLite folds it: ASCII), a project is `@home`,
-    /// `@home.garden` for `home.garden` (itself and each project above it).
+    /// `@home.garden` for `home.garden` (itself and each project above it). Each row
+    /// carries its task's place in the list (parent, position, uuid: `under`, `place`,
+    /// `tie`), so a word's tasks are read in list order; its columns are named apart from
+    /// the task's, so the two join without qualifying every name.
     static let taskWordSchema = """
         CREATE TABLE task_word (
-            profile_id INTEGER NOT NULL,
+            profile INTEGER NOT NULL,
             word TEXT NOT NULL,
-            id INTEGER NOT NULL,
-            PRIMARY KEY (profile_id, word, id)
+            under INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            tie TEXT NOT NULL,
+            task_id INTEGER NOT NULL,
+            PRIMARY KEY (profile, word, under, place, tie, task_id)
         ) WITHOUT ROWID;
         CREATE TRIGGER task_words_made AFTER INSERT ON task WHEN new.tags != '' OR new.project IS NOT NULL BEGIN
-            INSERT OR IGNORE INTO task_word (profile_id, word, id) \(words("new"));
+            INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("new"));
         END;
-        CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project ON task
-            WHEN old.tags IS NOT new.tags OR old.project IS NOT new.project BEGIN
-            DELETE FROM task_word WHERE (profile_id, word, id) IN (\(words("old")));
-            INSERT OR IGNORE INTO task_word (profile_id, word, id) \(words("new"));
+        CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project, parent, position ON task
+            WHEN old.tags IS NOT new.tags OR old.project IS NOT new.project OR old.parent IS NOT new.parent
+                OR old.position IS NOT new.position BEGIN
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(words("old")));
+            INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("new"));
         END;
         CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
-            DELETE FROM task_word WHERE (profile_id, word, id) IN (\(words("old")));
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(words("old")));
         END;
 
         """
 
-    /// The words of the task `row` (`new` or `old` in a trigger) as rows of (profile, word, id).
-    private static func words(_ row: String) -> String {
-        """
-        SELECT \(row).profile_id, '#' || lower(tag.value), \(row).id FROM json_each(\(tagArray(row))) AS tag WHERE \(row).tags != '' \
-        UNION ALL SELECT \(row).profile_id, '@' || lower(substr(\(row).project, 1, \(prefixLength(row, "part")))), \(row).id \
-        FROM json_each(\(partArray(row))) AS part WHERE \(row).project IS NOT NULL
-        """
+    /// The words of the task `row` (`new` or `old` in a trigger, or each `task` read
+    /// `from` the table) as rows of task_word.
+    private static func words(_ row: String, from table: String = "FROM") -> String {
+        func place(_ word: String) -> String {
+            "\(row).profile_id, \(word), \(row).parent, \(row).position, \(row).uuid, \(row).id"
+        }
+        let tag = place("'#' || lower(tag.value)")
+        let project = place("'@' || lower(substr(\(row).project, 1, \(prefixLength(row, "part"))))")
+        return """
+            SELECT \(tag) \(table) json_each(\(tagArray(row))) AS tag WHERE \(row).tags != '' \
+            UNION ALL SELECT \(project) \(table) json_each(\(partArray(row))) AS part WHERE \(row).project IS NOT NULL
+            """
     }
 
     /// A task's tags (words joined by a space: letters, digits, `-`, `_`) as a JSON array.
@@ -719,7 +727,7 @@ extension SQLiteStore {
         v12["sync_register"]? += ["more"]
         // v13 made an index only.
         var v14 = v12
-        v14["task_word"] = ["profile_id", "word", "id"]
+        v14["task_word"] = ["profile", "word", "under", "place", "tie", "task_id"]
         return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14]
     }()
 

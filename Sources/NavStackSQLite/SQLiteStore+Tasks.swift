@@ -71,6 +71,17 @@ extension SQLiteStore {
                 case .done, .waiting: return counters.done
                 }
             }
+            if let word = Self.listWord(query) {
+                // Every task of the word, when none is hidden: the table's key alone.
+                let hidesNone = try query.filter == .every || (query.filter == .all && !Self.anyWaiting(db, user, at: query.now))
+                if hidesNone {
+                    return try db.first("SELECT COUNT(*) FROM task_word WHERE profile = \(Self.profileID) AND word = ?", [user, word]) {
+                        $0.int(0)
+                    } ?? 0
+                }
+                let (sql, arguments) = Self.wordQuery(query, user, word: word, select: "COUNT(*)")
+                return try db.first(sql, arguments) { $0.int(0) } ?? 0
+            }
             let (clause, arguments) = Self.whereClause(query, user)
             return try db.first(
                 "SELECT COUNT(*) FROM task WHERE \(Self.profileTerm(query))\(clause)",
@@ -91,6 +102,10 @@ extension SQLiteStore {
     /// Equal positions (given by two replicas) are ordered by uuid, alike everywhere: the
     /// index `task_in_order` gives that order, so no page is sorted.
     static func pageQuery(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
+        if let word = listWord(query) {
+            let (sql, arguments) = wordQuery(query, user, word: word, select: columns)
+            return (sql + " ORDER BY under, place, tie LIMIT ? OFFSET ?", arguments)
+        }
         let (clause, arguments) = whereClause(query, user)
         let order =
             switch query.scope {
@@ -449,7 +464,7 @@ extension SQLiteStore {
         // is matched on each task, as Swift folds it.
         if let tag = query.terms.tag {
             if tag.utf8.allSatisfy({ $0 < 0x80 }) {
-                sql += " AND id IN (SELECT id FROM task_word WHERE profile_id = \(profileOfFirstArgument) AND word = '#' || lower(?))"
+                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = '#' || lower(?))"
             } else {
                 sql += " AND tags != '' AND navstack_has_tag(tags, ?)"
             }
@@ -457,7 +472,7 @@ extension SQLiteStore {
         }
         if let project = query.terms.project {
             if project.utf8.allSatisfy({ $0 < 0x80 }) {
-                sql += " AND id IN (SELECT id FROM task_word WHERE profile_id = \(profileOfFirstArgument) AND word = '@' || lower(?))"
+                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = '@' || lower(?))"
             } else {
                 sql += " AND project IS NOT NULL AND navstack_in_project(project, ?)"
             }
@@ -494,6 +509,31 @@ extension SQLiteStore {
                 """
         }
         return (sql, arguments)
+    }
+
+    /// The word of a list that one tag or one project alone narrows (in ASCII, which
+    /// SQLite folds), with no search: `#home`, `@home.garden`. Such a list is read from
+    /// `task_word`, whose key holds a word's tasks in list order.
+    static func listWord(_ query: ListQuery) -> String? {
+        guard query.scope == .everywhere, query.search == nil, query.terms.priority == nil, query.terms.due == nil else { return nil }
+        let ascii = { (text: String) in text.utf8.allSatisfy { $0 < 0x80 } }
+        switch (query.terms.tag, query.terms.project) {
+        case (let tag?, nil) where ascii(tag): return "#" + tag.lowercased()
+        case (nil, let project?) where ascii(project): return "@" + project.lowercased()
+        default: return nil
+        }
+    }
+
+    /// `SELECT select` of a word's tasks (``listWord(_:)``) that the query's filter keeps,
+    /// from `task_word` in list order, each task read by its id; the arguments.
+    static func wordQuery(_ query: ListQuery, _ user: String, word: String, select: String) -> (String, [any SQLArgument]) {
+        var filtered = query
+        filtered.terms = ListTerms()
+        let (clause, arguments) = whereClause(filtered, user)
+        return (
+            "SELECT \(select) FROM task_word CROSS JOIN task ON task.id = task_word.task_id WHERE task_word.profile = \(profileID)"
+                + "\(clause) AND task_word.word = ?", arguments + [word]
+        )
     }
 
     /// `profile_id = …`, the first term of a list's statement. A day's tasks, those a due

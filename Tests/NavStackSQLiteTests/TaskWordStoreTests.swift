@@ -38,7 +38,7 @@ final class TaskWordStoreTests: XCTestCase {
         for _ in 0..<60 {
             let id = ids.randomElement(using: &rng)!
             guard let task = try store.task(user, id: id) else { continue }
-            switch Int.random(in: 0..<6, using: &rng) {
+            switch Int.random(in: 0..<8, using: &rng) {
             case 0, 1:
                 var fields = task.fields
                 fields.tags = someTags(&rng)
@@ -47,7 +47,11 @@ final class TaskWordStoreTests: XCTestCase {
             case 2: _ = try store.toggle(user, id: id)
             case 3: _ = try store.delete(user, id: id)
             case 4: _ = try store.undo(user)
-            default: _ = try store.redo(user)
+            case 5: _ = try store.redo(user)
+            default:
+                // Under another task (not one below it), or to the top.
+                let parent = Bool.random(using: &rng) ? nil : ids.randomElement(using: &rng)
+                _ = try? store.move(user, id: id, under: parent)
             }
         }
         let records = (0..<20).map { index in
@@ -73,6 +77,11 @@ final class TaskWordStoreTests: XCTestCase {
                     let query = ListQuery(filter: filter, terms: term, clock: store.clock)
                     let ids = try store.page(user, query, offset: 0, limit: 10_000).map(\.id)
                     XCTAssertEqual(Set(ids), Set(all.filter(query.includes).map(\.id)), "\(term) \(filter) seed \(seed)")
+                    // In list order, as the tasks' own index gives it (a search every title
+                    // matches reads the list the general way).
+                    let general = ListQuery(filter: filter, terms: term, search: "Task", clock: store.clock)
+                    XCTAssertEqual(ids, try store.page(user, general, offset: 0, limit: 10_000).map(\.id), "\(term) \(filter)")
+                    XCTAssertEqual(try store.page(user, query, offset: 5, limit: 7).map(\.id), Array(ids.dropFirst(5).prefix(7)))
                     XCTAssertEqual(ids.count, Set(ids).count)
                     XCTAssertEqual(try store.count(user, query), ids.count, "\(term) \(filter)")
                 }
