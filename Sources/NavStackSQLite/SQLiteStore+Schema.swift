@@ -392,7 +392,8 @@ extension SQLiteStore {
     /// `@home.garden` for `home.garden` (itself and each project above it). Each row
     /// carries its task's place in the list (parent, position, uuid: `under`, `place`,
     /// `tie`), so a word's tasks are read in list order; its columns are named apart from
-    /// the task's, so the two join without qualifying every name.
+    /// the task's, so the two join without qualifying every name. `word_count` counts each
+    /// word's tasks, kept by triggers on `task_word`.
     static let taskWordSchema = """
         CREATE TABLE task_word (
             profile INTEGER NOT NULL,
@@ -414,6 +415,19 @@ extension SQLiteStore {
         END;
         CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
             DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(words("old")));
+        END;
+        CREATE TABLE word_count (
+            profile INTEGER NOT NULL,
+            word TEXT NOT NULL,
+            tasks INTEGER NOT NULL,
+            PRIMARY KEY (profile, word)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER word_counted AFTER INSERT ON task_word BEGIN
+            INSERT INTO word_count (profile, word, tasks) VALUES (new.profile, new.word, 1)
+                ON CONFLICT (profile, word) DO UPDATE SET tasks = tasks + 1;
+        END;
+        CREATE TRIGGER word_uncounted AFTER DELETE ON task_word BEGIN
+            UPDATE word_count SET tasks = tasks - 1 WHERE profile = old.profile AND word = old.word;
         END;
 
         """
@@ -728,6 +742,7 @@ extension SQLiteStore {
         // v13 made an index only.
         var v14 = v12
         v14["task_word"] = ["profile", "word", "under", "place", "tie", "task_id"]
+        v14["word_count"] = ["profile", "word", "tasks"]
         return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14]
     }()
 

@@ -72,15 +72,23 @@ extension SQLiteStore {
                 }
             }
             if let word = Self.listWord(query) {
-                // Every task of the word, when none is hidden: the table's key alone.
+                // Every task of the word, when none is hidden: its count, kept.
                 let hidesNone = try query.filter == .every || (query.filter == .all && !Self.anyWaiting(db, user, at: query.now))
                 if hidesNone {
-                    return try db.first("SELECT COUNT(*) FROM task_word WHERE profile = \(Self.profileID) AND word = ?", [user, word]) {
+                    return try db.first("SELECT tasks FROM word_count WHERE profile = \(Self.profileID) AND word = ?", [user, word]) {
                         $0.int(0)
                     } ?? 0
                 }
                 let (sql, arguments) = Self.wordQuery(query, user, word: word, select: "COUNT(*)")
                 return try db.first(sql, arguments) { $0.int(0) } ?? 0
+            }
+            if let span = Self.dueSpan(query),
+                try query.filter == .every || (query.filter == .all && !Self.anyWaiting(db, user, at: query.now))
+            {
+                // Every task due in the span, when none is hidden: the index of `due` alone.
+                return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(span.sql)", [user] + span.arguments) {
+                    $0.int(0)
+                } ?? 0
             }
             let (clause, arguments) = Self.whereClause(query, user)
             return try db.first(
@@ -105,6 +113,16 @@ extension SQLiteStore {
         if let word = listWord(query) {
             let (sql, arguments) = wordQuery(query, user, word: word, select: columns)
             return (sql + " ORDER BY under, place, tie LIMIT ? OFFSET ?", arguments)
+        }
+        if let span = dueSpan(query) {
+            // Read from the index of `due`, each task as it comes (no list of ids made first).
+            var filtered = query
+            filtered.terms = ListTerms()
+            let (clause, arguments) = whereClause(filtered, user)
+            return (
+                "SELECT \(columns) FROM task INDEXED BY task_by_due WHERE profile_id = \(profileID)\(span.sql)\(clause)"
+                    + " ORDER BY parent, position, uuid LIMIT ? OFFSET ?", [user] + span.arguments + arguments.dropFirst()
+            )
         }
         let (clause, arguments) = whereClause(query, user)
         let order =
@@ -534,6 +552,25 @@ extension SQLiteStore {
             "SELECT \(select) FROM task_word CROSS JOIN task ON task.id = task_word.task_id WHERE task_word.profile = \(profileID)"
                 + "\(clause) AND task_word.word = ?", arguments + [word]
         )
+    }
+
+    /// The span of a list that a due term with dates alone narrows (`due:week`, no search,
+    /// tag, project or priority), as SQL after `profile_id = …` and its arguments.
+    static func dueSpan(_ query: ListQuery) -> (sql: String, arguments: [any SQLArgument])? {
+        guard query.scope == .everywhere, query.search == nil, query.terms.tag == nil, query.terms.project == nil,
+            query.terms.priority == nil, query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil
+        else { return nil }
+        var sql = " AND due IS NOT NULL"
+        var arguments: [any SQLArgument] = []
+        if let from = query.dueFrom {
+            sql += " AND due >= ?"
+            arguments.append(from.secondsSinceEpoch)
+        }
+        if let before = query.dueBefore {
+            sql += " AND due < ?"
+            arguments.append(before.secondsSinceEpoch)
+        }
+        return (sql, arguments)
     }
 
     /// `profile_id = …`, the first term of a list's statement. A day's tasks, those a due

@@ -89,6 +89,10 @@ final class AgendaStoreTests: XCTestCase {
                 XCTAssertEqual(Set(ids), Set(all.filter(query.includes).map(\.id)), "\(due) \(filter)")
                 XCTAssertEqual(ids.count, Set(ids).count)
                 XCTAssertEqual(try store.count(user, query), ids.count, "\(due) \(filter)")
+                // In list order, as the general way reads it (a search every title matches).
+                let general = ListQuery(filter: filter, terms: ListTerms(due: due), search: "Task", clock: store.clock)
+                XCTAssertEqual(ids, try store.page(user, general, offset: 0, limit: 10_000).map(\.id), "\(due) \(filter)")
+                XCTAssertEqual(try store.page(user, query, offset: 3, limit: 5).map(\.id), Array(ids.dropFirst(3).prefix(5)))
             }
         }
     }

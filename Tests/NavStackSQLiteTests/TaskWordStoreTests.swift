@@ -97,6 +97,11 @@ final class TaskWordStoreTests: XCTestCase {
                 sum + Set(task.tags.map { $0.lowercasedASCII }).count + (task.project.map { prefixes($0).count } ?? 0)
             }
             XCTAssertEqual(words, expected, "seed \(seed)")
+            // And each word's count is its rows.
+            let counts = try store.db.prepare(
+                "SELECT count(*) FROM word_count AS c WHERE tasks != (SELECT count(*) FROM task_word AS w WHERE w.profile = c.profile AND w.word = c.word)"
+            ).all { $0.int(0) }
+            XCTAssertEqual(counts, [0], "seed \(seed)")
         }
     }
 
