@@ -377,23 +377,24 @@ extension SQLiteStore {
         // The words of tags and projects, for the list by a tag or a project: read in list
         // order from this table's key, with the task's place in it, rather than by a look
         // at every task. Triggers keep it, so every way a task is written (a command, an
-        // import, sync, undo, a move) keeps it alike; they call nothing but SQLite's own
-        // functions, so any program may write the store.
+        // import, sync, undo, a move) keeps it alike. They call `navstack_words`, which
+        // navstack registers on each connection: tasks are written through navstack.
         (
             "v14: the words of tags and projects",
             taskWordSchema + """
-                INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("task", from: "FROM task,"));
+                INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id)
+                    SELECT task.profile_id, word.value, task.parent, task.position, task.uuid, task.id
+                    FROM task, json_each(navstack_words(task.tags, task.project)) AS word
+                    WHERE task.tags != '' OR task.project IS NOT NULL;
                 """
         ),
     ]
 
-    /// The table of tags' and projects' words and the triggers that keep it: a tag is
-    /// `#home` (lower case, as SQLite folds it: ASCII), a project is `@home`,
-    /// `@home.garden` for `home.garden` (itself and each project above it). Each row
-    /// carries its task's place in the list (parent, position, uuid: `under`, `place`,
-    /// `tie`), so a word's tasks are read in list order; its columns are named apart from
-    /// the task's, so the two join without qualifying every name. `word_count` counts each
-    /// word's tasks, kept by triggers on `task_word`.
+    /// The table of tags' and projects' words and the triggers that keep it (the words:
+    /// ``wordsOf(tags:project:)``). Each row carries its task's place in the list (parent,
+    /// position, uuid: `under`, `place`, `tie`), so a word's tasks are read in list order;
+    /// its columns are named apart from the task's, so the two join without qualifying
+    /// every name. `word_count` counts each word's tasks, kept by triggers on `task_word`.
     static let taskWordSchema = """
         CREATE TABLE task_word (
             profile INTEGER NOT NULL,
@@ -405,16 +406,20 @@ extension SQLiteStore {
             PRIMARY KEY (profile, word, under, place, tie, task_id)
         ) WITHOUT ROWID;
         CREATE TRIGGER task_words_made AFTER INSERT ON task WHEN new.tags != '' OR new.project IS NOT NULL BEGIN
-            INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("new"));
+            INSERT OR IGNORE INTO task_word SELECT new.profile_id, value, new.parent, new.position, new.uuid, new.id
+                FROM json_each(navstack_words(new.tags, new.project));
         END;
         CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project, parent, position ON task
             WHEN old.tags IS NOT new.tags OR old.project IS NOT new.project OR old.parent IS NOT new.parent
                 OR old.position IS NOT new.position BEGIN
-            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(words("old")));
-            INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id) \(words("new"));
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (SELECT old.profile_id, value, old.parent,
+                old.position, old.uuid, old.id FROM json_each(navstack_words(old.tags, old.project)));
+            INSERT OR IGNORE INTO task_word SELECT new.profile_id, value, new.parent, new.position, new.uuid, new.id
+                FROM json_each(navstack_words(new.tags, new.project));
         END;
         CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
-            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(words("old")));
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (SELECT old.profile_id, value, old.parent,
+                old.position, old.uuid, old.id FROM json_each(navstack_words(old.tags, old.project)));
         END;
         CREATE TABLE word_count (
             profile INTEGER NOT NULL,
@@ -423,8 +428,7 @@ extension SQLiteStore {
             PRIMARY KEY (profile, word)
         ) WITHOUT ROWID;
         CREATE TRIGGER word_counted AFTER INSERT ON task_word BEGIN
-            INSERT INTO word_count (profile, word, tasks) VALUES (new.profile, new.word, 1)
-                ON CONFLICT (profile, word) DO UPDATE SET tasks = tasks + 1;
+            INSERT INTO word_count VALUES (new.profile, new.word, 1) ON CONFLICT (profile, word) DO UPDATE SET tasks = tasks + 1;
         END;
         CREATE TRIGGER word_uncounted AFTER DELETE ON task_word BEGIN
             UPDATE word_count SET tasks = tasks - 1 WHERE profile = old.profile AND word = old.word;
@@ -432,33 +436,23 @@ extension SQLiteStore {
 
         """
 
-    /// The words of the task `row` (`new` or `old` in a trigger, or each `task` read
-    /// `from` the table) as rows of task_word.
-    private static func words(_ row: String, from table: String = "FROM") -> String {
-        func place(_ word: String) -> String {
-            "\(row).profile_id, \(word), \(row).parent, \(row).position, \(row).uuid, \(row).id"
+    /// The words `task_word` keeps of a task: `#home` for each tag, `@home` and
+    /// `@home.garden` for the project `home.garden` (itself and each project above it),
+    /// their ASCII letters in lower case (the list's words are ASCII; another is matched
+    /// task by task, as Swift folds it).
+    static func wordsOf(tags: String, project: String?) -> [String] {
+        func folded(_ text: Substring) -> String {
+            String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
         }
-        let tag = place("'#' || lower(tag.value)")
-        let project = place("'@' || lower(substr(\(row).project, 1, \(prefixLength(row, "part"))))")
-        return """
-            SELECT \(tag) \(table) json_each(\(tagArray(row))) AS tag WHERE \(row).tags != '' \
-            UNION ALL SELECT \(project) \(table) json_each(\(partArray(row))) AS part WHERE \(row).project IS NOT NULL
-            """
-    }
-
-    /// A task's tags (words joined by a space: letters, digits, `-`, `_`) as a JSON array.
-    private static func tagArray(_ row: String) -> String {
-        "'[\"' || replace(\(row).tags, ' ', '\",\"') || '\"]'"
-    }
-
-    /// A task's project's parts (`home`, `garden`) as a JSON array.
-    private static func partArray(_ row: String) -> String {
-        "'[\"' || replace(\(row).project, '.', '\",\"') || '\"]'"
-    }
-
-    /// How long the project is up to the end of the part `part` of ``partArray(_:)``.
-    private static func prefixLength(_ row: String, _ part: String) -> String {
-        "(SELECT sum(length(each.value)) + count(*) - 1 FROM json_each(\(partArray(row))) AS each WHERE each.key <= \(part).key)"
+        var words = tags.split(separator: " ").map { "#" + folded($0) }
+        if let project {
+            var end = project.startIndex
+            while end < project.endIndex {
+                end = project[project.index(after: end)...].firstIndex(of: ".") ?? project.endIndex
+                words.append("@" + folded(project[..<end]))
+            }
+        }
+        return words
     }
 
     /// A new store's schema in one script: what the first `version` migrations make of

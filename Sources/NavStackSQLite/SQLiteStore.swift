@@ -165,7 +165,7 @@ public final class SQLiteStore: TaskStore {
     @Sendable public static func milliseconds() -> UInt64 { UInt64(SyncClock.wallMillis()) }
 
     /// `navstack_matches(title, notes, search)`: the list's search, in SQL.
-    private static func addFunctions(to db: Connection) throws(SQLiteError) {
+    static func addFunctions(to db: Connection) throws(SQLiteError) {
         try db.check(
             sqlite3_create_function_v2(
                 db.handle, "navstack_matches", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
@@ -188,6 +188,21 @@ public final class SQLiteStore: TaskStore {
                         return String(decodingC: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
                     }
                     sqlite3_result_int(context, TaskWords.tags(text(0).split(separator: " "), contain: text(1)) ? 1 : 0)
+                }, nil, nil, nil))
+        // `navstack_words(tags, project)`: the words the table task_word keeps of a task,
+        // as a JSON array (see ``SQLiteStore/wordsOf(tags:project:)``); the store's
+        // triggers call it.
+        try db.check(
+            sqlite3_create_function_v2(
+                db.handle, "navstack_words", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                { context, _, values in
+                    func text(_ index: Int) -> String? {
+                        guard let value = values?[index], sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+                        return String(decodingC: sqlite3_value_text(value), count: Int(sqlite3_value_bytes(value)))
+                    }
+                    var json = JSONWriter()
+                    json.strings(SQLiteStore.wordsOf(tags: text(0) ?? "", project: text(1)))
+                    sqlite3_result_text(context, json.text, -1, ns_sqlite_transient())
                 }, nil, nil, nil))
         // `navstack_in_project(project, filter)`: the project is the filter's or one of
         // its sub-projects, without case.

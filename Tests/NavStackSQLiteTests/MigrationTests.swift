@@ -7,6 +7,14 @@ import XCTest
 /// The schema's migrations: each brings a store of the version before it up to date
 /// with its data, with foreign keys off so that rebuilding a table deletes nothing.
 final class MigrationTests: StoreFolderTestCase {
+    /// A connection as the store makes one: with navstack's SQL functions, which the
+    /// triggers of `task_word` call.
+    private func connected(_ path: String) throws -> Connection {
+        let db = try Connection(path: path)
+        try SQLiteStore.addFunctions(to: db)
+        return db
+    }
+
 
     /// The current migrations and one that rebuilds the profile table (with a new
     /// column), as SQLite's documentation says a table is changed.
@@ -47,7 +55,7 @@ final class MigrationTests: StoreFolderTestCase {
     func testAStoreAtEachEarlierVersionMigratesKeepingItsData() throws {
         for version in 0..<SQLiteStore.migrations.count {
             try? FileManager.default.removeItem(atPath: path)
-            let db = try Connection(path: path)
+            let db = try connected(path)
             try SQLiteStore.migrate(db, path: path, with: Array(SQLiteStore.migrations[..<version]))
             XCTAssertEqual(try SQLiteStore.userVersion(db), version)
             if version >= 1 {
@@ -68,7 +76,7 @@ final class MigrationTests: StoreFolderTestCase {
     func testTheKnownTablesAreWhatTheMigrationsMake() throws {
         XCTAssertEqual(SQLiteStore.storeColumns.count, SQLiteStore.migrations.count)
         for version in 1...SQLiteStore.migrations.count {
-            let db = try Connection(path: ":memory:")
+            let db = try connected(":memory:")
             try SQLiteStore.migrate(db, path: ":memory:", with: Array(SQLiteStore.migrations[..<version]))
             XCTAssertEqual(try SQLiteStore.columns(db), SQLiteStore.storeColumns[version - 1], "version \(version)")
             db.close()
@@ -77,7 +85,7 @@ final class MigrationTests: StoreFolderTestCase {
 
     func testRebuildingTheProfileTableDeletesNoTask() throws {
         try makeStoreWithTasks()
-        let db = try Connection(path: path)
+        let db = try connected(path)
         // As a session's connection is: foreign keys on.
         try db.execute("PRAGMA foreign_keys = ON")
         try SQLiteStore.migrate(db, path: path, with: rebuildingProfile)
@@ -90,7 +98,7 @@ final class MigrationTests: StoreFolderTestCase {
 
     func testAMigrationThatBreaksForeignKeysIsUndone() throws {
         try makeStoreWithTasks()
-        let db = try Connection(path: path)
+        let db = try connected(path)
         let orphaning = SQLiteStore.migrations + [("test: profiles dropped", "DELETE FROM profile")]
         XCTAssertThrowsError(try SQLiteStore.migrate(db, path: path, with: orphaning)) { error in
             XCTAssertEqual(error as? StoreError, .migrationBroken(path: self.path, migration: "test: profiles dropped"))
@@ -120,7 +128,7 @@ final class MigrationTests: StoreFolderTestCase {
 
     /// The schema every migration in turn makes of an empty database.
     private func replayedSchema() throws -> [String] {
-        let db = try Connection(path: ":memory:")
+        let db = try connected(":memory:")
         defer { db.close() }
         try SQLiteStore.migrate(db, path: ":memory:", newStore: nil)
         return try schema(of: db)
@@ -128,7 +136,7 @@ final class MigrationTests: StoreFolderTestCase {
 
     func testANewStoreSchemaIsWhatTheMigrationsMake() throws {
         let (version, sql) = SQLiteStore.newStoreSchema
-        let db = try Connection(path: ":memory:")
+        let db = try connected(":memory:")
         defer { db.close() }
         try db.execute(sql)
         try db.execute("PRAGMA user_version = \(version)")
@@ -143,7 +151,7 @@ final class MigrationTests: StoreFolderTestCase {
     /// A new store, in memory or in a file, is made from the one script; a store made
     /// so opens again as it is.
     func testANewStoreStartsFromTheNewStoreSchema() throws {
-        let fresh = try Connection(path: ":memory:")
+        let fresh = try connected(":memory:")
         defer { fresh.close() }
         try fresh.execute(SQLiteStore.newStoreSchema.sql)
         let script = try fresh.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all { "\($0.text(0)): \($0.text(1))" }
