@@ -15,7 +15,6 @@ final class MigrationTests: StoreFolderTestCase {
         return db
     }
 
-
     /// The current migrations and one that rebuilds the profile table (with a new
     /// column), as SQLite's documentation says a table is changed.
     private let rebuildingProfile =
