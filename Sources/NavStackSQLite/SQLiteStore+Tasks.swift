@@ -506,16 +506,9 @@ extension SQLiteStore {
         case .any?: sql += " AND due IS NOT NULL"
         default:
             // The tasks due in the span, from the index of `due` (see `profileTerm`).
-            sql += " AND id IN (SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument) AND due IS NOT NULL"
-            if let from = query.dueFrom {
-                sql += " AND due >= ?"
-                arguments.append(from.secondsSinceEpoch)
-            }
-            if let before = query.dueBefore {
-                sql += " AND due < ?"
-                arguments.append(before.secondsSinceEpoch)
-            }
-            sql += ")"
+            let bounds = dueBounds(query)
+            sql += " AND id IN (SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument)\(bounds.sql))"
+            arguments += bounds.arguments
         }
         if let search = query.search {
             // The annotations' texts too (not their instants nor JSON's own words).
@@ -560,6 +553,12 @@ extension SQLiteStore {
         guard query.scope == .everywhere, query.search == nil, query.terms.tag == nil, query.terms.project == nil,
             query.terms.priority == nil, query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil
         else { return nil }
+        return dueBounds(query)
+    }
+
+    /// ` AND due IS NOT NULL AND due >= ? AND due < ?`, with the bounds the query's due
+    /// term has, and their arguments.
+    private static func dueBounds(_ query: ListQuery) -> (sql: String, arguments: [any SQLArgument]) {
         var sql = " AND due IS NOT NULL"
         var arguments: [any SQLArgument] = []
         if let from = query.dueFrom {

@@ -35,9 +35,7 @@ public enum TaskwarriorWriter {
         if let index = instance.firstIndex(where: { $0.name == templateField }) {
             let kept = instance.remove(at: index)
             // A template kept on a task done since belongs to a series navstack moved on.
-            if !task.done, case .object? = try? JSONValue.parse(foreign: kept.value) {
-                template = try? JSONValue.parse(foreign: kept.value)
-            }
+            if !task.done, let value = try? JSONValue.parse(foreign: kept.value), case .object = value { template = value }
         }
         if !task.done, task.recur != nil, template == nil, !instance.contains(where: { $0.name == "parent" }) {
             // A series begun (or carried on) in navstack: a template Taskwarrior will read.

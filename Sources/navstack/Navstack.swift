@@ -70,10 +70,7 @@ struct Navstack: Subcommand {
 
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
-        options: StoreOptions.options + [
-            .init(
-                "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
-                help: "Output format: text or json (one JSON object a line; default: text)."),
+        options: StoreOptions.options + [formatOption] + [
             .init(
                 "echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
             .init("bail", help: "Stop at the first command that fails."),
@@ -83,12 +80,21 @@ struct Navstack: Subcommand {
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
             .init("page-size", value: "page-size", help: "Rows per list page (default: fits the terminal, else 20)."),
             .init("", short: "c", value: "command", repeatable: true, help: "Run this command instead of reading stdin (repeatable)."),
-            .init("no-color", help: "Never use colour."),
-            .init(
-                "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
-                help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
-        ],
+        ] + lookOptions,
         subcommands: subcommands.map { ($0.name, $0.spec.abstract) })
+
+    /// `--format`, which `watch` takes too.
+    static let formatOption = CommandSpec.Option(
+        "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
+        help: "Output format: text or json (one JSON object a line; default: text).")
+
+    /// `--no-color` and `--lang`, which `watch` takes too.
+    static let lookOptions: [CommandSpec.Option] = [
+        .init("no-color", help: "Never use colour."),
+        .init(
+            "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
+            help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
+    ]
 
     /// Parses the command line and runs what it names; returns the exit status.
     static func main() {

@@ -27,17 +27,11 @@ struct WatchCommand: Subcommand {
             input, with status 0.
             """,
         options: StoreOptions.fileOptions + [
-            .init("user", value: "name", help: "The profile (default: the signed-in one)."),
-            .init(
-                "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
-                help: "Output format: text or json (one JSON object a line; default: text)."),
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."), Navstack.formatOption,
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
+            // No prompt to fit the window around.
             .init("page-size", value: "page-size", help: "Rows per list page (default: 20)."),
-            .init("no-color", help: "Never use colour."),
-            .init(
-                "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
-                help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
-        ],
+        ] + Navstack.lookOptions,
         arguments: [
             .init(
                 "url", optional: true, complete: .choices(Navstack.linkCompletions),
