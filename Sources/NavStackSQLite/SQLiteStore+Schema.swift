@@ -381,7 +381,7 @@ extension SQLiteStore {
         // navstack registers on each connection: tasks are written through navstack.
         (
             "v14: the words of tags and projects",
-            taskWordSchema + """
+            taskWordSchema + dueInOrder + """
                 INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id)
                     SELECT task.profile_id, word.value, task.parent, task.position, task.uuid, task.id
                     FROM task, json_each(navstack_words(task.tags, task.project)) AS word
@@ -389,6 +389,15 @@ extension SQLiteStore {
                 """
         ),
     ]
+
+    /// The index of `due` carries each task's place in the list and what the list's filter
+    /// asks (`done`, `wait`): a list by a due term is sorted and counted from it alone, each
+    /// task read only for the page shown.
+    static let dueInOrder = """
+        DROP INDEX task_by_due;
+        CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait) WHERE due IS NOT NULL;
+
+        """
 
     /// The table of tags' and projects' words and the triggers that keep it (the words:
     /// ``wordsOf(tags:project:)``). Each row carries its task's place in the list (parent,
@@ -503,7 +512,7 @@ extension SQLiteStore {
         );
         CREATE UNIQUE INDEX task_by_uuid ON task(uuid);
         CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
-        CREATE INDEX task_by_due ON task(profile_id, due) WHERE due IS NOT NULL;
+        CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait) WHERE due IS NOT NULL;
         CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
         CREATE INDEX task_by_wait ON task(profile_id, wait) WHERE wait IS NOT NULL;
         CREATE INDEX task_on_agenda ON task(profile_id, coalesce(min(due, scheduled), due, scheduled), uuid)

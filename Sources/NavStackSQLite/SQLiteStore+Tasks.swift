@@ -82,13 +82,13 @@ extension SQLiteStore {
                 let (sql, arguments) = Self.wordQuery(query, user, word: word, select: "COUNT(*)")
                 return try db.first(sql, arguments) { $0.int(0) } ?? 0
             }
-            if let span = Self.dueSpan(query),
-                try query.filter == .every || (query.filter == .all && !Self.anyWaiting(db, user, at: query.now))
-            {
-                // Every task due in the span, when none is hidden: the index of `due` alone.
-                return try db.first("SELECT COUNT(*) FROM task WHERE profile_id = \(Self.profileID)\(span.sql)", [user] + span.arguments) {
-                    $0.int(0)
-                } ?? 0
+            if let span = Self.dueSpan(query) {
+                // The tasks due in the span that the filter keeps: the index of `due` alone.
+                let (clause, arguments) = Self.filterClause(query, user)
+                return try db.first(
+                    "SELECT COUNT(*) FROM task INDEXED BY task_by_due WHERE profile_id = \(Self.profileID)\(span.sql)\(clause)",
+                    [user] + span.arguments + arguments.dropFirst()
+                ) { $0.int(0) } ?? 0
             }
             let (clause, arguments) = Self.whereClause(query, user)
             return try db.first(
@@ -115,13 +115,14 @@ extension SQLiteStore {
             return (sql + " ORDER BY under, place, tie LIMIT ? OFFSET ?", arguments)
         }
         if let span = dueSpan(query) {
-            // Read from the index of `due`, each task as it comes (no list of ids made first).
-            var filtered = query
-            filtered.terms = ListTerms()
-            let (clause, arguments) = whereClause(filtered, user)
+            let (clause, arguments) = filterClause(query, user)
+            // The page's ids sorted from the index alone (it holds the order and the
+            // filter's columns), then only those tasks read.
             return (
-                "SELECT \(columns) FROM task INDEXED BY task_by_due WHERE profile_id = \(profileID)\(span.sql)\(clause)"
-                    + " ORDER BY parent, position, uuid LIMIT ? OFFSET ?", [user] + span.arguments + arguments.dropFirst()
+                "SELECT \(columns) FROM task WHERE id IN (SELECT id FROM task INDEXED BY task_by_due WHERE profile_id = \(profileID)"
+                    + "\(span.sql)\(clause) ORDER BY parent, position, uuid LIMIT ?\(arguments.count + span.arguments.count + 1)"
+                    + " OFFSET ?\(arguments.count + span.arguments.count + 2)) ORDER BY parent, position, uuid",
+                [user] + span.arguments + arguments.dropFirst()
             )
         }
         let (clause, arguments) = whereClause(query, user)
@@ -538,13 +539,18 @@ extension SQLiteStore {
     /// `SELECT select` of a word's tasks (``listWord(_:)``) that the query's filter keeps,
     /// from `task_word` in list order, each task read by its id; the arguments.
     static func wordQuery(_ query: ListQuery, _ user: String, word: String, select: String) -> (String, [any SQLArgument]) {
-        var filtered = query
-        filtered.terms = ListTerms()
-        let (clause, arguments) = whereClause(filtered, user)
+        let (clause, arguments) = filterClause(query, user)
         return (
             "SELECT \(select) FROM task_word CROSS JOIN task ON task.id = task_word.task_id WHERE task_word.profile = \(profileID)"
                 + "\(clause) AND task_word.word = ?", arguments + [word]
         )
+    }
+
+    /// The query's filter alone (its terms left out), as ``whereClause(_:_:)`` writes it.
+    static func filterClause(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
+        var filtered = query
+        filtered.terms = ListTerms()
+        return whereClause(filtered, user)
     }
 
     /// The span of a list that a due term with dates alone narrows (`due:week`, no search,

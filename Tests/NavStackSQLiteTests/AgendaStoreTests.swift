@@ -161,5 +161,19 @@ final class AgendaStoreTests: XCTestCase {
         ).all(arguments) { $0.text(3) }
         XCTAssertTrue(count.contains { $0.contains("PRIMARY KEY") }, "\(count)")
         XCTAssertFalse(count.contains { $0.contains("task_in_order") }, "\(count)")
+        // A list by a due term alone: its page sorted, and counted, from the index of `due`
+        // alone; only the page's tasks read from the table.
+        for filter in [ListFilter.all, .open, .done] {
+            let week = ListQuery(filter: filter, terms: ListTerms(due: .week), clock: store.clock)
+            let page = try plan(week)
+            XCTAssertTrue(page.contains { $0.contains("COVERING INDEX task_by_due") }, "\(page)")
+            XCTAssertFalse(page.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(page)")
+            let sql = "SELECT COUNT(*) FROM task INDEXED BY task_by_due WHERE profile_id = \(SQLiteStore.profileID)"
+            let (clause, arguments) = SQLiteStore.filterClause(week, user)
+            let span = try XCTUnwrap(SQLiteStore.dueSpan(week))
+            let counted = try store.db.prepare("EXPLAIN QUERY PLAN " + sql + span.sql + clause)
+                .all([user] + span.arguments + arguments.dropFirst()) { $0.text(3) }
+            XCTAssertTrue(counted.contains { $0.contains("COVERING INDEX task_by_due") }, "\(counted)")
+        }
     }
 }
