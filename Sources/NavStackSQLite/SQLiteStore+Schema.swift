@@ -415,20 +415,16 @@ extension SQLiteStore {
             PRIMARY KEY (profile, word, under, place, tie, task_id)
         ) WITHOUT ROWID;
         CREATE TRIGGER task_words_made AFTER INSERT ON task WHEN new.tags != '' OR new.project IS NOT NULL BEGIN
-            INSERT OR IGNORE INTO task_word SELECT new.profile_id, value, new.parent, new.position, new.uuid, new.id
-                FROM json_each(navstack_words(new.tags, new.project));
+            INSERT OR IGNORE INTO task_word \(wordRows("new"));
         END;
         CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project, parent, position ON task
             WHEN old.tags IS NOT new.tags OR old.project IS NOT new.project OR old.parent IS NOT new.parent
                 OR old.position IS NOT new.position BEGIN
-            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (SELECT old.profile_id, value, old.parent,
-                old.position, old.uuid, old.id FROM json_each(navstack_words(old.tags, old.project)));
-            INSERT OR IGNORE INTO task_word SELECT new.profile_id, value, new.parent, new.position, new.uuid, new.id
-                FROM json_each(navstack_words(new.tags, new.project));
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(wordRows("old")));
+            INSERT OR IGNORE INTO task_word \(wordRows("new"));
         END;
         CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
-            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (SELECT old.profile_id, value, old.parent,
-                old.position, old.uuid, old.id FROM json_each(navstack_words(old.tags, old.project)));
+            DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(wordRows("old")));
         END;
         CREATE TABLE word_count (
             profile INTEGER NOT NULL,
@@ -445,23 +441,45 @@ extension SQLiteStore {
 
         """
 
+    /// The rows of `task_word` of the task `row` (`new` or `old` in a trigger).
+    private static func wordRows(_ row: String) -> String {
+        "SELECT \(row).profile_id, value, \(row).parent, \(row).position, \(row).uuid, \(row).id "
+            + "FROM json_each(navstack_words(\(row).tags, \(row).project))"
+    }
+
     /// The words `task_word` keeps of a task: `#home` for each tag, `@home` and
     /// `@home.garden` for the project `home.garden` (itself and each project above it),
     /// their ASCII letters in lower case (the list's words are ASCII; another is matched
     /// task by task, as Swift folds it).
     static func wordsOf(tags: String, project: String?) -> [String] {
-        func folded(_ text: Substring) -> String {
-            String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-        }
-        var words = tags.split(separator: " ").map { "#" + folded($0) }
+        var words = tags.split(separator: " ").map { word(.tag, $0) }
         if let project {
             var end = project.startIndex
             while end < project.endIndex {
                 end = project[project.index(after: end)...].firstIndex(of: ".") ?? project.endIndex
-                words.append("@" + folded(project[..<end]))
+                words.append(word(.project, project[..<end]))
             }
         }
         return words
+    }
+
+    /// What a word of `task_word` names.
+    enum WordKind: String {
+        case tag = "#"
+        case project = "@"
+    }
+
+    /// A tag's or a project's word in `task_word`: its sign, then its text with the ASCII
+    /// letters in lower case.
+    static func word(_ kind: WordKind, _ text: some StringProtocol) -> String {
+        kind.rawValue + String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The word of a list's tag or project term, when `task_word` can answer it: a term in
+    /// ASCII (another is matched task by task, as Swift folds it); `nil` for no term.
+    static func listWord(_ kind: WordKind, _ term: String?) -> String? {
+        guard let term, term.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return word(kind, term)
     }
 
     /// A new store's schema in one script: what the first `version` migrations make of

@@ -478,24 +478,20 @@ extension SQLiteStore {
         case .every:
             break
         }
-        // A tag or project in ASCII is looked up in the words' table (SQLite folds ASCII
-        // alone; `profileTerm` then keeps the profile's index out of the plan); any other
-        // is matched on each task, as Swift folds it.
-        if let tag = query.terms.tag {
-            if tag.utf8.allSatisfy({ $0 < 0x80 }) {
-                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = '#' || lower(?))"
+        // A tag or project the words' table answers is looked up there (`profileTerm` then
+        // keeps the profile's index out of the plan); any other is matched on each task.
+        for (kind, term, match) in [
+            (WordKind.tag, query.terms.tag, "tags != '' AND navstack_has_tag(tags, ?)"),
+            (.project, query.terms.project, "project IS NOT NULL AND navstack_in_project(project, ?)"),
+        ] {
+            guard let term else { continue }
+            if let word = listWord(kind, term) {
+                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = ?)"
+                arguments.append(word)
             } else {
-                sql += " AND tags != '' AND navstack_has_tag(tags, ?)"
+                sql += " AND " + match
+                arguments.append(term)
             }
-            arguments.append(tag)
-        }
-        if let project = query.terms.project {
-            if project.utf8.allSatisfy({ $0 < 0x80 }) {
-                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = '@' || lower(?))"
-            } else {
-                sql += " AND project IS NOT NULL AND navstack_in_project(project, ?)"
-            }
-            arguments.append(project)
         }
         if let priority = query.terms.priority {
             sql += " AND priority = ?"
@@ -523,15 +519,14 @@ extension SQLiteStore {
         return (sql, arguments)
     }
 
-    /// The word of a list that one tag or one project alone narrows (in ASCII, which
-    /// SQLite folds), with no search: `#home`, `@home.garden`. Such a list is read from
-    /// `task_word`, whose key holds a word's tasks in list order.
+    /// The word of a list that one tag or one project alone narrows, with no search:
+    /// `#home`, `@home.garden` (``listWord(_:_:)``). Such a list is read from `task_word`,
+    /// whose key holds a word's tasks in list order.
     static func listWord(_ query: ListQuery) -> String? {
         guard query.scope == .everywhere, query.search == nil, query.terms.priority == nil, query.terms.due == nil else { return nil }
-        let ascii = { (text: String) in text.utf8.allSatisfy { $0 < 0x80 } }
         switch (query.terms.tag, query.terms.project) {
-        case (let tag?, nil) where ascii(tag): return "#" + tag.lowercased()
-        case (nil, let project?) where ascii(project): return "@" + project.lowercased()
+        case (let tag?, nil): return listWord(.tag, tag)
+        case (nil, let project?): return listWord(.project, project)
         default: return nil
         }
     }
@@ -586,8 +581,9 @@ extension SQLiteStore {
     static func profileTerm(_ query: ListQuery) -> String {
         if case .day = query.scope { return "+profile_id = \(profileID)" }
         if query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil { return "+profile_id = \(profileID)" }
-        let ascii = { (text: String?) in text.map { $0.utf8.allSatisfy { $0 < 0x80 } } ?? false }
-        if ascii(query.terms.tag) || ascii(query.terms.project) { return "+profile_id = \(profileID)" }
+        if listWord(.tag, query.terms.tag) != nil || listWord(.project, query.terms.project) != nil {
+            return "+profile_id = \(profileID)"
+        }
         return "profile_id = \(profileID)"
     }
 
