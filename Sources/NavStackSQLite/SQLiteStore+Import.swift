@@ -130,14 +130,8 @@ extension SQLiteStore {
         return try writing { db in
             try openProfile(user, sample: false)
             guard !records.isEmpty else { return 0 }
-            let known = try db.prepare(
-                """
-                SELECT 1 FROM task WHERE uuid = ?1 UNION ALL SELECT 1 FROM undone_task WHERE uuid = ?1 LIMIT 1
-                """)
             for (index, record) in records.enumerated() {
-                if let uuid = record.uuid, try known.first([uuid], { _ in true }) != nil {
-                    throw ImportError.badRecord(index: index, .uuidInStore(uuid))
-                }
+                if let uuid = record.uuid { try Self.checkUUIDFree(db, uuid, index: index) }
             }
             guard
                 let (profileID, bottom) = try db.first(
@@ -357,4 +351,16 @@ extension SQLiteStore {
             "{\"id\":\(task.id),\"uuid\":\(task.uuid.jsonQuoted),\"title\":\(task.title.jsonQuoted),\"notes\":\(task.notes.jsonQuoted),\"done\":\(task.done),\"parent\":\(task.parent.map(String.init) ?? "null")"
             + "," + attributes + (closed ? "}" : "")
     }
+}
+
+extension SQLiteStore {
+    /// Fails the import at record `index` when the store knows the uuid: a task of any
+    /// profile has it, or one that undo or redo could bring back.
+    static func checkUUIDFree(_ db: Connection, _ uuid: String, index: Int) throws {
+        if try db.statement(uuidKnown).first({ $0.text(uuid) }, reading: { _ in true }) != nil {
+            throw ImportError.badRecord(index: index, .uuidInStore(uuid))
+        }
+    }
+
+    private static let uuidKnown = SQL("SELECT 1 FROM task WHERE uuid = ?1 UNION ALL SELECT 1 FROM undone_task WHERE uuid = ?1 LIMIT 1")
 }

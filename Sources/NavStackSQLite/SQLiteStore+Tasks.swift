@@ -301,6 +301,12 @@ extension SQLiteStore {
         return version8UUID(bytes)
     }
 
+    /// A name-based uuid of `name`: version 8, from the first 16 bytes of its SHA-256, as
+    /// RFC 9562's example makes them.
+    static func nameUUID(_ name: String) -> String {
+        version8UUID(Array(SHA256.hash(Array(name.utf8)).prefix(16)))
+    }
+
     /// 16 bytes as a version-8 uuid's text (RFC 9562): the version and variant bits set,
     /// then 8-4-4-4-12 lowercase hexadecimal digits.
     static func version8UUID(_ given: [UInt8]) -> String {

@@ -1,5 +1,4 @@
 import NavStackCore
-import NavStackSync
 import NavStackTime
 
 /// Writes tasks as `task import` takes them: one JSON object a line, in an array, with
@@ -39,7 +38,7 @@ public enum TaskwarriorWriter {
         }
         if !task.done, task.recur != nil, template == nil, !instance.contains(where: { $0.name == "parent" }) {
             // A series begun (or carried on) in navstack: a template Taskwarrior will read.
-            let uuid = SQLiteStore.version8UUID(Array(SHA256.hash(Array("taskwarrior template\n\(task.uuid)".utf8)).prefix(16)))
+            let uuid = SQLiteStore.nameUUID("taskwarrior template\n\(task.uuid)")
             var json = JSONWriter()
             json.object { json in
                 write(task, status: "recurring", uuid: uuid, custom: [], parentUUID: nil, into: &json)
@@ -58,7 +57,7 @@ public enum TaskwarriorWriter {
             template.write(to: &json)
             lines.append(json.text)
         }
-        let status = task.done ? "completed" : (task.wait.map { $0 > now } ?? false) ? "waiting" : "pending"
+        let status = task.done ? "completed" : task.isWaiting(at: now) ? "waiting" : "pending"
         var json = JSONWriter()
         json.object { json in
             write(task, status: status, uuid: task.uuid, custom: instance, parentUUID: parentUUID, into: &json)

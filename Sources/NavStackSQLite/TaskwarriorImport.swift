@@ -295,13 +295,6 @@ extension SQLiteStore {
         return summary
     }
 
-    /// Fails when another profile of the store holds a task of this uuid.
-    private static func checkUUIDFree(_ db: Connection, _ uuid: String, index: Int) throws {
-        if try db.first("SELECT 1 FROM task WHERE uuid = ?", [uuid], { $0.int(0) }) != nil {
-            throw ImportError.badRecord(index: index, .uuidInStore(uuid))
-        }
-    }
-
     /// Whether a record replaces the task the profile holds by its uuid: it was modified
     /// later than the task, and differs from it.
     private static func replaces(_ record: TaskwarriorRecord, _ stored: StoredTask) -> Bool {

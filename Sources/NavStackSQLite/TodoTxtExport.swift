@@ -24,9 +24,6 @@ public enum TodoTxtWriter {
     /// name no todo.txt key can have: keys hold no `/`).
     public static let lineField = "todo.txt/line"
 
-    /// The keys navstack writes for its own fields, which the reader takes back.
-    static let ownKeys: Set<String> = ["scheduled", "until", "project", "depends", "notes", "ann", "navstack_parent", "uuid"]
-
     /// The line, without `uuid:` (the reader derives the uuid from this text).
     public static func line(_ fields: DraftFields, stamps: TaskStamps, parentUUID: String?, zone: Zone) -> String {
         var words: [String] = []

@@ -1,5 +1,4 @@
 import NavStackCore
-import NavStackSync
 import NavStackTime
 
 /// Reads todo.txt (todotxt/todo.txt's format): one task a line.
@@ -8,13 +7,15 @@ import NavStackTime
 /// may start with its priority, `(A)`, then its creation date. `(A)`, `(B)` and `(C)` are
 /// priorities `H`, `M` and `L`; another letter is kept as the custom field `pri`, as is
 /// a done task's `pri:X`. `due:DATE`, `t:DATE` (the threshold) and `rec:RULE` are the due
-/// date, `wait` and the rule; every other `key:value` is a custom field, out of the title.
+/// date, `wait` and the rule; the keys ``TodoTxtWriter`` writes for navstack's own fields
+/// are read back as them; every other `key:value` is a custom field, out of the title.
 /// `+project` and `@context` words stay in the title, where they came from, and each is
-/// a tag too (its word without the sign). Dates are days in the local time zone.
+/// a tag too (its word without the sign). Dates are days in the local time zone, or a day
+/// and a time of it (`2026-12-01T09:30`).
 ///
-/// A line has no identity of its own: its uuid is derived from its text (and how many
-/// times the same text came before it), so importing the same file twice changes nothing
-/// the second time, and a line changed since is a new task.
+/// A line without `uuid:` has no identity of its own: its uuid is derived from it (see
+/// ``record(_:seen:zone:)``), so importing the same file twice changes nothing the second
+/// time, and a line changed since is a new task.
 public enum TodoTxtReader {
     public static func read(_ data: [UInt8], source: String, zone: Zone) throws(ImportError) -> [TaskwarriorRecord] {
         var bytes = data[...]
@@ -188,12 +189,7 @@ public enum TodoTxtReader {
     static func derivedUUID(_ line: String, seen: inout [String: Int]) -> String {
         let occurrence = seen[line, default: 0]
         seen[line] = occurrence + 1
-        return lineUUID("todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : ""))
-    }
-
-    /// A version-8 uuid of a line's text (RFC 9562's SHA-256 name-based form).
-    static func lineUUID(_ name: String) -> String {
-        SQLiteStore.version8UUID(Array(SHA256.hash(Array(name.utf8)).prefix(16)))
+        return SQLiteStore.nameUUID("todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : ""))
     }
 }
 

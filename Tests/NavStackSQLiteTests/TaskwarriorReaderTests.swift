@@ -90,4 +90,26 @@ final class TaskwarriorReaderTests: XCTestCase {
             guard case .notJSON(.invalidUTF8(at: 1))? = error as? ImportError else { return XCTFail("\(error)") }
         }
     }
+
+    /// A uuid the store knows is refused by record, as navstack's own import refuses it:
+    /// held by another profile, or by an own import that was undone (redo would bring its
+    /// task back).
+    func testAUUIDTheStoreKnowsFailsTheRecord() throws {
+        let store = try SQLiteStore(path: nil)
+        let records = try read("[{\"uuid\": \"\(uuid)\", \"description\": \"Pay rent\"}]")
+        XCTAssertEqual(try store.importTaskwarrior(records, user: "ana", dryRun: false).added, 1)
+        for dryRun in [true, false] {
+            XCTAssertThrowsError(try store.importTaskwarrior(records, user: "bea", dryRun: dryRun)) { error in
+                XCTAssertEqual(error as? ImportError, .badRecord(index: 0, .uuidInStore(uuid)))
+            }
+        }
+        let other = "0f3c1b2a-9d8e-4f7a-8b6c-5d4e3f2a1b0c"
+        _ = try store.importTasks(try SQLiteStore.parseImport(Array("[{\"title\": \"Own\", \"uuid\": \"\(other)\"}]".utf8)), user: "cy")
+        XCTAssertEqual(try store.undo("cy"), .import)
+        let again = try read("[{\"uuid\": \"\(other)\", \"description\": \"Own\"}]")
+        XCTAssertThrowsError(try store.importTaskwarrior(again, user: "cy", dryRun: false)) { error in
+            XCTAssertEqual(error as? ImportError, .badRecord(index: 0, .uuidInStore(other)))
+        }
+        XCTAssertEqual(try store.redo("cy"), .import, "the import undone comes back")
+    }
 }
