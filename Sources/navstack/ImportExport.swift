@@ -51,7 +51,7 @@ struct Import: Subcommand {
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init(
-                "from", value: "format", complete: .choices(["navstack", "taskwarrior", "todotxt"]),
+                "from", value: "format", complete: .choices(ForeignFormat.choices),
                 help: "The file's format: navstack (the default: navstack's own export), taskwarrior (task export) or todotxt."),
             .init("dry-run", help: "Say what the import would do, and write nothing (with --from taskwarrior or todotxt)."),
         ],
@@ -60,21 +60,15 @@ struct Import: Subcommand {
     let storage: StoreOptions
     let user: String?
     let file: String
-    /// Another program's format (`taskwarrior`, `todotxt`); `nil` for navstack's own.
-    let from: String?
+    /// Another program's format; `nil` for navstack's own.
+    let from: ForeignFormat?
     let dryRun: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "import")
         user = parsed.value("user")
         file = parsed.arguments[0]
-        switch parsed.value("from") {
-        case nil, "navstack": from = nil
-        case let format? where format == "taskwarrior" || format == "todotxt": from = format
-        case let other?:
-            throw .invalidValue(
-                option: "--from", value: other.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior", "todotxt"]))
-        }
+        from = try ForeignFormat.parsed(parsed, option: "from")
         dryRun = parsed.flag("dry-run")
         if dryRun && from == nil { throw .conflictingOptions("--dry-run", "--from navstack") }
     }
@@ -131,13 +125,15 @@ extension Import {
 
     /// `--from taskwarrior` or `--from todotxt`: reads every record, then imports them in
     /// one transaction (or, with `--dry-run`, only counts what it would do).
-    private func importForeign(_ format: String, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams) throws {
+    private func importForeign(_ format: ForeignFormat, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams)
+        throws
+    {
         let records: [TaskwarriorRecord]
         do {
-            records =
-                format == "todotxt"
-                ? try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
-                : try TaskwarriorReader.read(data, source: source)
+            switch format {
+            case .todotxt: records = try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
+            case .taskwarrior: records = try TaskwarriorReader.read(data, source: source)
+            }
         } catch {
             throw failure(error, streams)
         }
@@ -148,7 +144,7 @@ extension Import {
             let t = Navstack.messageCatalog
             // todo.txt has no deleted tasks nor templates.
             let line =
-                format == "todotxt"
+                format == .todotxt
                 ? t(
                     dryRun ? .importDryRunLines : .importSummaryLines, ("added", done.added), ("updated", done.updated),
                     ("unchanged", done.unchanged))
@@ -188,7 +184,7 @@ struct Export: Subcommand {
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."),
             .init(
-                "to", value: "format", complete: .choices(["navstack", "taskwarrior", "todotxt"]),
+                "to", value: "format", complete: .choices(ForeignFormat.choices),
                 help: "The format: navstack (the default), taskwarrior (what task import takes) or todotxt."),
         ])
 
@@ -200,21 +196,12 @@ struct Export: Subcommand {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "export")
         user = parsed.value("user")
-        switch parsed.value("to") {
-        case nil, "navstack": format = nil
-        case let name?:
-            guard let format = ForeignFormat(rawValue: name) else {
-                throw .invalidValue(
-                    option: "--to", value: name.escapedForDisplay, problem: .notOneOf(["navstack", "taskwarrior", "todotxt"]))
-            }
-            self.format = format
-        }
+        format = try ForeignFormat.parsed(parsed, option: "to")
     }
 
     func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
-        let clock = try StoreOptions.clock()
         let store = try storage.open(streams, catalog: Navstack.messageCatalog, creating: false)
         defer { store.close() }
         do {
@@ -224,7 +211,7 @@ struct Export: Subcommand {
                 if streams.pendingBytes >= Delivery.batchBytes { try streams.flush() }
             }
             if let format {
-                try store.exportTasks(to: format, user: profile, clock: clock, write: write)
+                try store.exportTasks(to: format, user: profile, clock: store.clock, write: write)
             } else {
                 try store.exportTasks(user: profile, write: write)
             }
@@ -247,5 +234,19 @@ func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) t
     } catch {
         streams.write("navstack: \(command): --user: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
         throw ExitStatus.failure
+    }
+}
+
+extension ForeignFormat {
+    /// What `--from` and `--to` take: `navstack` (the default), then the others.
+    static let choices = ["navstack"] + allCases.map(\.rawValue)
+
+    /// The format `--OPTION` names; `nil` for navstack's own (or none given).
+    static func parsed(_ parsed: ParsedArguments, option: String) throws(UsageError) -> ForeignFormat? {
+        guard let name = parsed.value(option), name != "navstack" else { return nil }
+        guard let format = ForeignFormat(rawValue: name) else {
+            throw .invalidValue(option: "--" + option, value: name.escapedForDisplay, problem: .notOneOf(choices))
+        }
+        return format
     }
 }
