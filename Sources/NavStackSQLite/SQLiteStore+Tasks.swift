@@ -120,8 +120,7 @@ extension SQLiteStore {
             // filter's columns), then only those tasks read.
             return (
                 "SELECT \(columns) FROM task WHERE id IN (SELECT id FROM task INDEXED BY task_by_due WHERE profile_id = \(profileID)"
-                    + "\(span.sql)\(clause) ORDER BY parent, position, uuid LIMIT ?\(arguments.count + span.arguments.count + 1)"
-                    + " OFFSET ?\(arguments.count + span.arguments.count + 2)) ORDER BY parent, position, uuid",
+                    + "\(span.sql)\(clause) ORDER BY parent, position, uuid LIMIT ? OFFSET ?) ORDER BY parent, position, uuid",
                 [user] + span.arguments + arguments.dropFirst()
             )
         }

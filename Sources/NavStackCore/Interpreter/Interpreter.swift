@@ -242,15 +242,7 @@ public struct Interpreter {
     private mutating func print(_ response: Response, to sink: some OutputSink) {
         if case .screen(let screen) = response { shownScreen = screen }
         let kept = keptNow()
-        let printed = kept.printed.value(for: response) {
-            switch kept.format {
-            case .text: return kept.renderer.printed(response)
-            case .json:
-                var rendered: [UInt8] = []
-                JSONRenderer().render(response, into: &rendered)
-                return PrintedBytes(rendered)
-            }
-        }
+        let printed = kept.printed.value(for: response) { Self.rendered(response, kept) }
         if !printed.isEmpty { sink.write(to: .output) { output in printed.withBytes { output.append(contentsOf: $0) } } }
     }
 
@@ -300,13 +292,17 @@ public struct Interpreter {
 
     /// What `response` prints, made afresh.
     private mutating func bytes(of response: Response) -> [UInt8] {
-        let kept = keptNow()
+        Self.rendered(response, keptNow()).withBytes { Array($0) }
+    }
+
+    /// What `response` prints in the kept format.
+    private static func rendered(_ response: Response, _ kept: Kept) -> PrintedBytes {
         switch kept.format {
-        case .text: return kept.renderer.printed(response).withBytes { Array($0) }
+        case .text: return kept.renderer.printed(response)
         case .json:
             var rendered: [UInt8] = []
             JSONRenderer().render(response, into: &rendered)
-            return rendered
+            return PrintedBytes(rendered)
         }
     }
 
