@@ -87,3 +87,22 @@ extension String {
             with: "", options: .regularExpression)
     }
 }
+
+/// Runs another program the tests compare navstack with (Taskwarrior, todo.sh), with no
+/// input and its errors dropped.
+enum OtherProgram {
+    static func run(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+}

@@ -34,18 +34,10 @@ final class TaskwarriorImportTests: XCTestCase {
     /// Runs `task` on this test's data (`data`), or on another Taskwarrior's.
     @discardableResult
     private func task(_ arguments: String..., data: String = "data") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/task")
-        process.arguments = arguments
-        process.environment = ["TASKRC": folder.appendingPathComponent("\(data).taskrc").path, "TZ": "UTC", "HOME": folder.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try OtherProgram.run(
+            "/usr/bin/task", arguments,
+            environment: ["TASKRC": folder.appendingPathComponent("\(data).taskrc").path, "TZ": "UTC", "HOME": folder.path]
+        ).output
     }
 
     private var store: String { folder.appendingPathComponent("navstack.sqlite").path }

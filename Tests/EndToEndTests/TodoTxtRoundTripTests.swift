@@ -33,19 +33,11 @@ final class TodoTxtRoundTripTests: XCTestCase {
     /// without moving done tasks to done.txt until `archive`.
     @discardableResult
     private func todo(_ arguments: String..., list: String = "mine") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: todo)
-        process.arguments = ["-d", folder.appendingPathComponent("\(list).cfg").path, "-f", "-p", "-a"] + arguments
-        process.environment = ["TZ": "UTC", "HOME": folder.path, "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, arguments.joined(separator: " "))
-        return String(decoding: data, as: UTF8.self)
+        let result = try OtherProgram.run(
+            todo, ["-d", folder.appendingPathComponent("\(list).cfg").path, "-f", "-p", "-a"] + arguments,
+            environment: ["TZ": "UTC", "HOME": folder.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 0, arguments.joined(separator: " "))
+        return result.output
     }
 
     private var store: String { folder.appendingPathComponent("navstack.sqlite").path }
