@@ -65,6 +65,12 @@ final class InstantTests: XCTestCase {
         XCTAssertEqual(instant.iso8601, "2026-12-01T00:00:00Z")
         XCTAssertEqual(instant.compactISO8601, "20261201T000000Z")
         XCTAssertEqual(Instant(secondsSinceEpoch: -1).iso8601, "1969-12-31T23:59:59Z")
+        // The ends of four-digit years, and the years beyond them, written with the digits they need.
+        XCTAssertEqual(Instant(secondsSinceEpoch: -62_167_219_200).iso8601, "0000-01-01T00:00:00Z")
+        XCTAssertEqual(Instant(secondsSinceEpoch: 253_402_300_799).iso8601, "9999-12-31T23:59:59Z")
+        XCTAssertEqual(Instant(secondsSinceEpoch: 253_402_300_800).iso8601, "10000-01-01T00:00:00Z")
+        XCTAssertEqual(Instant(secondsSinceEpoch: -62_167_219_201).iso8601, "-0001-12-31T23:59:59Z")
+        XCTAssertEqual(CivilDate(year: 7, month: 3, day: 9)?.isoText, "0007-03-09")
     }
 
     func testExtremeInstantsNeitherTrapNorWrap() {
