@@ -699,10 +699,11 @@ extension SQLiteStore {
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
         let task = stamped(task, replacing: nil, at: db.now)
         try insertRow(db, user, task)
-        try db.run(
-            """
-            UPDATE profile SET total = total + 1, done = done + ?, top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?
-            """, [task.fields.done ? 1 : 0, task.position, task.position, user])
+        try db.statement(countInserted).run {
+            $0.int(task.fields.done ? 1 : 0)
+            $0.int(task.position)
+            $0.text(user)
+        }
         try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
         var inserted = task
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
@@ -724,25 +725,51 @@ extension SQLiteStore {
 
     /// The task's row alone, without the counts of its profile and parent.
     static func insertRow(_ db: Connection, _ user: String, _ task: StoredTask) throws {
-        try db.run(
-            """
-            INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent, \(attributeColumns))
-            VALUES (?, \(Self.profileID), ?, ?, ?, ?, ?, ?, ?, \(attributePlaceholders))
-            """,
-            [task.id, user, task.position, task.fields.title, task.fields.notes, task.fields.done, task.uuid, task.rev, task.parent]
-                + attributeArguments(task.fields, task.stamps))
+        try db.statement(insertTask).run {
+            $0.int(task.id)
+            $0.text(user)
+            $0.int(task.position)
+            $0.text(task.fields.title)
+            $0.text(task.fields.notes)
+            $0.bool(task.fields.done)
+            $0.text(task.uuid)
+            $0.int(task.rev)
+            $0.int(task.parent)
+            $0.attributes(task.fields, task.stamps)
+        }
     }
+
+    /// The statements of a task inserted: its row, and its profile's counts.
+    private static let insertTask = SQL(
+        """
+        INSERT INTO task (id, profile_id, position, title, notes, done, uuid, rev, parent, \(attributeColumns))
+        VALUES (?, \(profileID), ?, ?, ?, ?, ?, ?, ?, \(attributePlaceholders))
+        """)
+    private static let countInserted = SQL(
+        "UPDATE profile SET total = total + 1, done = done + ?1, top = min(top, ?2), bottom = max(bottom, ?2) WHERE name = ?3")
 
     /// Counts tasks joining (positive) or leaving (negative) a parent's subtasks, or the
     /// top of the list (parent 0).
     static func countSubtask(_ db: Connection, _ user: String, parent: Int, total: Int, done: Int) throws {
         guard total != 0 || done != 0 else { return }
         if parent == 0 {
-            try db.run("UPDATE profile SET roots = roots + ?, roots_done = roots_done + ? WHERE name = ?", [total, done, user])
+            try db.statement(countRoots).run {
+                $0.int(total)
+                $0.int(done)
+                $0.text(user)
+            }
         } else {
-            try db.run("UPDATE task SET subtasks = subtasks + ?, subtasks_done = subtasks_done + ? WHERE id = ?", [total, done, parent])
+            try db.statement(countSubtasks).run {
+                $0.int(total)
+                $0.int(done)
+                $0.int(parent)
+            }
         }
     }
+
+    private static let countRoots = SQL("UPDATE profile SET roots = roots + ?, roots_done = roots_done + ? WHERE name = ?")
+    private static let countSubtasks = SQL(
+        "UPDATE task SET subtasks = subtasks + ?, subtasks_done = subtasks_done + ? WHERE id = ?")
 
     /// Makes a change of one task and logs its operations with `log`: the pair as made
     /// (an inserted task with its id).
