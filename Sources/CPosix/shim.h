@@ -2,6 +2,7 @@
 #ifndef NAVSTACK_CPOSIX_SHIM_H
 #define NAVSTACK_CPOSIX_SHIM_H
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <netdb.h>
@@ -25,6 +26,15 @@ extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *acti
 /// The spawned process starts in `path` (glibc 2.29 and later).
 static inline int ns_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+// glibc declares this only with _GNU_SOURCE too.
+extern int pipe2(int fds[2], int flags);
+
+/// A pipe whose two ends are not inherited by a spawned process (but where dup2 puts
+/// them): `fds[0]` to read, `fds[1]` to write.
+static inline int ns_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }
 
 // Swift imports glibc's socket types and message flags as enums; these wrappers take and

@@ -215,10 +215,81 @@ public enum Files {
         _ program: String, _ arguments: [String], in folder: String, environment: [String: String],
         input: String, output: String
     ) throws(FileError) -> Int32 {
+        let pid = try spawn(program, arguments, in: folder, environment: environment, input: .file(input), output: output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard Glibc.errno == EINTR else { throw .errno("waitpid") }
+        }
+        return status
+    }
+
+    /// A program running beside this one (``start(_:_:in:environment:output:)``), its
+    /// stdin a pipe this process holds open.
+    public struct Background: Sendable {
+        public let pid: pid_t
+        fileprivate let input: Int32
+    }
+
+    /// Starts a program in `folder` with `environment`, stdout and stderr both into the
+    /// file `output`, its stdin a pipe left open until ``finish(_:within:)``.
+    public static func start(
+        _ program: String, _ arguments: [String], in folder: String, environment: [String: String], output: String
+    ) throws(FileError) -> Background {
+        var ends: [Int32] = [0, 0]
+        // Close-on-exec: no other program started meanwhile holds the pipe open.
+        guard ns_pipe_cloexec(&ends) == 0 else { throw .errno("pipe") }
+        defer { close(ends[0]) }
+        do {
+            let pid = try spawn(program, arguments, in: folder, environment: environment, input: .descriptor(ends[0]), output: output)
+            return Background(pid: pid, input: ends[1])
+        } catch {
+            close(ends[1])
+            throw error
+        }
+    }
+
+    /// Ends a program started with ``start(_:_:in:environment:output:)``: closes its
+    /// input, waits up to `seconds` for it to end, then sends SIGTERM and, a second
+    /// later, SIGKILL. Returns its status as `waitpid` gives it.
+    public static func finish(_ background: Background, within seconds: Double) -> Int32 {
+        close(background.input)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var signalled: Int32 = 0
+        while true {
+            var status: Int32 = 0
+            let ended = waitpid(background.pid, &status, WNOHANG)
+            if ended == background.pid || (ended < 0 && Glibc.errno != EINTR) { return status }
+            let waited = start.duration(to: clock.now)
+            if signalled == 0, waited > .seconds(seconds) {
+                signalled = SIGTERM
+                kill(background.pid, SIGTERM)
+            } else if signalled == SIGTERM, waited > .seconds(seconds + 1) {
+                signalled = SIGKILL
+                kill(background.pid, SIGKILL)
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Where a started program reads its stdin from.
+    private enum Input {
+        case file(String)
+        case descriptor(Int32)
+    }
+
+    /// Starts a program, stdout and stderr both into the file `output`; returns its pid.
+    private static func spawn(
+        _ program: String, _ arguments: [String], in folder: String, environment: [String: String], input: Input,
+        output: String
+    ) throws(FileError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        switch input {
+        case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         ns_spawn_file_actions_addchdir(&actions, folder)
@@ -231,11 +302,13 @@ public enum Files {
         var pid = pid_t()
         let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
         guard code == 0 else { throw FileError(step: .running(program), reason: String(cString: strerror(code))) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard Glibc.errno == EINTR else { throw .errno("waitpid") }
-        }
-        return status
+        return pid
+    }
+
+    /// A file's size in bytes, or nil when it cannot be had.
+    public static func size(of path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
     }
 
     /// The process's environment.
