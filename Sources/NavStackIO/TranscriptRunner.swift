@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import NavStackCore
 import Synchronization
 
@@ -125,20 +126,118 @@ public struct TranscriptRunner: Sendable {
     private func execute(_ transcript: Transcript) throws(FileError) -> String {
         let scratch = try Files.temporaryFolder(prefix: "navstack-test-")
         defer { Files.remove(scratch) }
+        let environment = Self.environment(of: transcript, in: scratch)
+        if let lines = transcript.commandLines { return try execute(lines, in: scratch, environment: environment) }
         let input = scratch + "/input"
         let output = scratch + "/output"
         try Files.write(transcript.commands.map { $0 + "\n" }.joined().utf8, to: input)
-        // Nothing the child reads to find a store or its state leads out of the scratch
-        // folder (and the header cannot name one: see `Transcript.storeOptions`).
+        try Files.run(
+            binary, transcript.options + ["--echo"], in: scratch, environment: environment,
+            input: input, output: output)
+        return String(decoding: try Files.read(output), as: UTF8.self)
+    }
+
+    /// The environment a transcript's processes run in. Nothing they read to find a store
+    /// or their state leads out of the scratch folder (and a header cannot name one: see
+    /// `Transcript.storeOptions`); the clock is the transcript's.
+    private static func environment(of transcript: Transcript, in scratch: String) -> [String: String] {
         var environment = Files.environment()
         environment["NAVSTACK_STORE"] = nil
         environment["HOME"] = scratch
         environment["XDG_DATA_HOME"] = scratch + "/data"
         environment["XDG_STATE_HOME"] = scratch + "/state"
         environment.merge(transcript.environment) { $1 }
-        try Files.run(
-            binary, transcript.options + ["--echo"], in: scratch, environment: environment,
-            input: input, output: output)
-        return String(decoding: try Files.read(output), as: UTF8.self)
+        if transcript.commandLines != nil {
+            // Command lines give no --lang: English, whatever the machine's language; and
+            // no server is reached.
+            environment["LC_ALL"] = "C.UTF-8"
+            environment["NAVSTACK_SYNC"] = "0"
+        }
+        return environment
+    }
+
+    /// How long a process in the background has to print its first screen, and to print
+    /// again after a command line changed what it shows.
+    static let firstOutputWait = 10.0
+    static let reactionWait = 3.0
+    /// The quiet after its last byte that ends what it printed at once.
+    static let quiet = Duration.milliseconds(300)
+
+    /// Runs command lines one after another, each a process with stdin from /dev/null
+    /// and its output below its line; a line ending in `&` runs on beside the others
+    /// until the last line has run, its input then closed, and everything it printed
+    /// shows below it. A status other than 0 follows a line's output as
+    /// `(exit status N)`.
+    ///
+    /// A process in the background reacts to each line after it before the next runs:
+    /// the runner waits until it printed (and then printed nothing for a moment), or for
+    /// ``reactionWait`` when the line changed nothing it shows. So two changes are never
+    /// seen as one, and the transcript reads the same each run.
+    private func execute(
+        _ lines: [Transcript.CommandLine], in scratch: String, environment: [String: String]
+    ) throws(FileError) -> String {
+        var outputs = [String](repeating: "", count: lines.count)
+        var statuses = [Int32](repeating: 0, count: lines.count)
+        var running: [(line: Int, process: Files.Background, printed: Int)] = []
+        defer {
+            for job in running { _ = Files.finish(job.process, within: 0) }
+        }
+        func path(_ line: Int) -> String { scratch + "/output-\(line)" }
+        for (index, line) in lines.enumerated() {
+            if line.inBackground {
+                let process = try Files.start(binary, line.arguments, in: scratch, environment: environment, output: path(index))
+                running.append((index, process, Self.settle(path(index), from: 0, within: Self.firstOutputWait)))
+                continue
+            }
+            statuses[index] = try Files.run(
+                binary, line.arguments, in: scratch, environment: environment, input: "/dev/null", output: path(index))
+            outputs[index] = String(decoding: try Files.read(path(index)), as: UTF8.self)
+            for job in running.indices {
+                running[job].printed = Self.settle(path(running[job].line), from: running[job].printed, within: Self.reactionWait)
+            }
+        }
+        let jobs = running
+        running = []
+        for job in jobs {
+            statuses[job.line] = Files.finish(job.process, within: Self.firstOutputWait)
+            outputs[job.line] = String(decoding: try Files.read(path(job.line)), as: UTF8.self)
+        }
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            text += line.text + "\n" + outputs[index]
+            if !outputs[index].isEmpty, !outputs[index].hasSuffix("\n") { text += "\n" }
+            if let status = Self.statusLine(statuses[index]) { text += status + "\n" }
+        }
+        return text
+    }
+
+    /// Waits until a file grew past `size` and then stayed as it was for ``quiet``, or
+    /// until `seconds` passed with no growth; returns its size then.
+    static func settle(_ path: String, from size: Int, within seconds: Double) -> Int {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var last = size
+        var grewAt: ContinuousClock.Instant?
+        while true {
+            usleep(20_000)
+            let now = clock.now
+            if let current = Files.size(of: path), current != last {
+                last = current
+                grewAt = now
+            }
+            if let grewAt {
+                if grewAt.duration(to: now) >= quiet { return last }
+            } else if start.duration(to: now) >= .seconds(seconds) {
+                return last
+            }
+        }
+    }
+
+    /// `(exit status N)` or `(signal N)` for a status `waitpid` gave; nil for 0.
+    static func statusLine(_ status: Int32) -> String? {
+        let signal = status & 0x7F
+        if signal != 0 { return "(signal \(signal))" }
+        let code = (status >> 8) & 0xFF
+        return code == 0 ? nil : "(exit status \(code))"
     }
 }

@@ -16,6 +16,15 @@ struct TestCommand: Subcommand {
             choose a store (--store): a transcript never touches yours. Only regular files \
             up to 16 MiB are read; a named pipe, device or broken link fails with the reason.
 
+            A transcript whose first line (after the header) starts with '$ ' holds command \
+            lines instead: each '$ navstack ARGUMENTS' runs in a process of its own, all of them \
+            on the transcript's one store and in English, and the lines under it are what it \
+            printed, then '(exit status N)' when that was not 0. A line ending in '&' runs on \
+            beside the lines after it (navstack watch): after each of them it is given up to 3 s \
+            to print what that line changed, and everything it printed shows under it. The \
+            header of such a transcript gives only NAVSTACK_NOW= and TZ=; a line may not choose \
+            a store or run navstack test.
+
             In a Markdown file (*.md) each fenced block whose info string starts with \
             'transcript' (```transcript) holds a transcript; other blocks are left alone. A \
             block is named by the file and the line of its opening fence (README.md:42), \

@@ -117,6 +117,59 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(result.stdout, "2 passed, 0 failed\n", "neither run sees the other's task, nor the user's store")
     }
 
+    // MARK: - Command lines
+
+    /// A transcript of command lines: each its own process on the transcript's one store,
+    /// a `watch` in the background printing each change the lines after it make, and
+    /// the change to another profile printing nothing.
+    func testAWatchBesideCommandLinesReplaysAsRecorded() throws {
+        let file = folder.appendingPathComponent("watch.transcript")
+        try """
+        #! navstack NAVSTACK_NOW=2026-11-27T09:00:00Z TZ=Europe/Madrid
+        $ navstack --width 40 -c 'login ana' -c 'add Water the plants due:today' -c root
+        $ navstack watch agenda --width 40 &
+        $ navstack -c 'add Call the bank due:tomorrow' -c root
+        $ navstack -c 'tab account' -c logout -c 'login bo' -c 'add Not on the agenda of ana due:today' -c 'tab account' -c logout -c 'login ana'
+        $ navstack -c 'go agenda' -c 'toggle 1'
+        $ navstack -c 'toggle 9'
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try test(["--update", file.path]).status, 0)
+        let recorded = try String(contentsOf: file, encoding: .utf8)
+        let watch =
+            try XCTUnwrap(recorded.components(separatedBy: "$ navstack watch agenda --width 40 &\n").last)
+            .components(separatedBy: "\n$ navstack -c").first ?? ""
+        XCTAssertEqual(watch.components(separatedBy: "changed elsewhere").count - 1, 2, "two changes of ana's agenda: \(watch)")
+        XCTAssertTrue(watch.contains("1 task changed elsewhere\nAgenda"), watch)
+        XCTAssertTrue(watch.contains("Call the bank"), watch)
+        XCTAssertFalse(watch.contains("Not on the"), "another profile's task is not on the screen watched")
+        XCTAssertTrue(recorded.hasSuffix("(exit status 1)\n"), "a failing line shows its status")
+        // Replayed again, byte for byte; and a line changed fails.
+        XCTAssertEqual(try test([file.path]).stdout, "1 passed, 0 failed\n")
+        let edited = try XCTUnwrap(recorded.range(of: "1 task changed elsewhere\n"))
+        try recorded.replacingCharacters(in: edited, with: "3 tasks changed elsewhere\n").write(to: file, atomically: true, encoding: .utf8)
+        let changed = try test([file.path])
+        XCTAssertEqual(changed.status, 1)
+        XCTAssertTrue(changed.stdout.contains("\n-3 tasks changed elsewhere\n+1 task changed elsewhere\n"), changed.stdout)
+    }
+
+    /// A command line cannot reach the user's store, nor run another program.
+    func testCommandLinesStayInTheTranscriptsStore() throws {
+        let store = folder.appendingPathComponent("mine.sqlite")
+        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
+        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
+        let file = folder.appendingPathComponent("escape.transcript")
+        try "$ navstack --store \(store.path) -c 'login ana' -c 'delete 1'\n".write(to: file, atomically: true, encoding: .utf8)
+        let other = folder.appendingPathComponent("other.transcript")
+        try "$ navstack -c root\n$ touch \(folder.path)/touched\n".write(to: other, atomically: true, encoding: .utf8)
+        let result = try test([file.path, other.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stdout.contains("FAIL \(file.path): the command line '$ navstack --store "), result.stdout)
+        XCTAssertTrue(result.stdout.contains("FAIL \(other.path): a command line of a transcript runs navstack"), result.stdout)
+        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("touched").path))
+    }
+
     // MARK: - The sandbox
 
     /// A header cannot point a transcript at a store of the user's: the transcript fails

@@ -504,5 +504,11 @@ extension Catalog {
         .refreshOne: "1 task changed elsewhere",
         .refreshMany: "{count} tasks changed elsewhere",
         .refreshScreen: "this screen changed elsewhere",
+        .transcriptCommandLineHeader:
+            "a transcript of command lines ($ navstack …) takes only NAVSTACK_NOW= and TZ= in its header: each line gives its own options",
+        .transcriptNotNavstack: "a command line of a transcript runs navstack: '$ navstack ARGUMENTS [&]' (got '{line}')",
+        .transcriptNestedTest: "a command line of a transcript cannot replay transcripts (got '{line}')",
+        .transcriptStoreOptionInLine:
+            "the command line '{line}' chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
     ]
 }

@@ -508,5 +508,11 @@ extension Catalog {
         .refreshOne: "1 tarefa mudou em outro lugar",
         .refreshMany: "{count} tarefas mudaram em outro lugar",
         .refreshScreen: "esta tela mudou em outro lugar",
+        .transcriptCommandLineHeader:
+            "uma transcrição de linhas de comando ($ navstack …) aceita só NAVSTACK_NOW= e TZ= no cabeçalho: cada linha dá as próprias opções",
+        .transcriptNotNavstack: "uma linha de comando de uma transcrição roda o navstack: '$ navstack ARGUMENTOS [&]' (veio '{line}')",
+        .transcriptNestedTest: "uma linha de comando de uma transcrição não pode reproduzir transcrições (veio '{line}')",
+        .transcriptStoreOptionInLine:
+            "a linha de comando '{line}' escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
     ]
 }

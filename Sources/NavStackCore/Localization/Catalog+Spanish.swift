@@ -506,5 +506,11 @@ extension Catalog {
         .refreshOne: "1 tarea cambió en otro lugar",
         .refreshMany: "{count} tareas cambiaron en otro lugar",
         .refreshScreen: "esta pantalla cambió en otro lugar",
+        .transcriptCommandLineHeader:
+            "una transcripción de líneas de órdenes ($ navstack …) solo admite NAVSTACK_NOW= y TZ= en su cabecera: cada línea da sus propias opciones",
+        .transcriptNotNavstack: "una línea de órdenes de una transcripción ejecuta navstack: '$ navstack ARGUMENTOS [&]' (llegó '{line}')",
+        .transcriptNestedTest: "una línea de órdenes de una transcripción no puede reproducir transcripciones (llegó '{line}')",
+        .transcriptStoreOptionInLine:
+            "la línea de órdenes '{line}' elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
     ]
 }

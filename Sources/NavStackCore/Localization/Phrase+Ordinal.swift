@@ -438,6 +438,10 @@ extension Phrase {
         case .refreshOne: 427
         case .refreshMany: 428
         case .refreshScreen: 429
+        case .transcriptCommandLineHeader: 430
+        case .transcriptNotNavstack: 431
+        case .transcriptNestedTest: 432
+        case .transcriptStoreOptionInLine: 433
         }
     }
 }

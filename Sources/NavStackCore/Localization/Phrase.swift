@@ -460,4 +460,8 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case refreshOne = "refresh.one"
     case refreshMany = "refresh.many"
     case refreshScreen = "refresh.screen"
+    case transcriptCommandLineHeader = "transcript.commandLineHeader"
+    case transcriptNotNavstack = "transcript.notNavstack"
+    case transcriptNestedTest = "transcript.nestedTest"
+    case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
 }

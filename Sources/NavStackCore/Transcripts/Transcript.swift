@@ -2,6 +2,11 @@
 /// order. Lines that start with `> ` are the commands; an optional first line
 /// `#! navstack [NAVSTACK_NOW=…] [TZ=…] OPTIONS` gives the clock and the options.
 ///
+/// Or, when its first line after the header starts with `$ `, command lines
+/// (``CommandLine``): each `$ navstack …` runs in a process of its own, all on one store,
+/// and the lines under it are what it printed. A line ending in `&` runs on beside the
+/// lines after it (a `watch`), and everything it printed shows under it.
+///
 /// Screens show dates, so every transcript runs on a fixed clock: ``defaultClock``
 /// unless its header names its own.
 public struct Transcript: Equatable, Sendable {
@@ -28,6 +33,31 @@ public struct Transcript: Equatable, Sendable {
     /// Whether the file's lines end in CR LF, kept when it is rewritten.
     public var crlf = false
 
+    /// For a transcript of command lines (its first line after the header starts with
+    /// `$ `): the lines, each run in a process of its own against the transcript's one
+    /// store, its output below it. `nil` for a transcript of one process's commands.
+    public var commandLines: [CommandLine]?
+
+    /// A line `$ navstack ARGUMENTS` of a transcript of command lines; with `&` at its
+    /// end, a process that runs on beside the lines after it (`navstack watch … &`).
+    public struct CommandLine: Equatable, Sendable {
+        /// The line as written, which the output repeats.
+        public var text: String
+        /// The words after `navstack`, split as a shell splits plain and quoted words.
+        public var arguments: [String]
+        /// Whether it runs on beside the lines after it, until the transcript ends.
+        public var inBackground: Bool
+
+        public init(text: String, arguments: [String], inBackground: Bool) {
+            self.text = text
+            self.arguments = arguments
+            self.inBackground = inBackground
+        }
+    }
+
+    /// What starts a command line.
+    public static let commandLinePrefix = "$ "
+
     /// The commands to replay: the `> ` lines, without their prefix.
     public var commands: [String] {
         expected.filter { $0.hasPrefix("> ") || $0 == ">" }.map { String($0.dropFirst(2)) }
@@ -39,6 +69,7 @@ public struct Transcript: Equatable, Sendable {
         crlf = lines.first?.hasSuffix("\r") ?? false
         lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
         if lines.last == "" { lines.removeLast() }
+        var headerGivesOptions = false
         if let first = lines.first, first.hasPrefix("#!") {
             guard first.hasPrefix(Self.headerPrefix + " ") || first == Self.headerPrefix else {
                 throw .badHeader(first)
@@ -53,6 +84,7 @@ public struct Transcript: Equatable, Sendable {
                 options.removeFirst()
                 named = true
             }
+            headerGivesOptions = !options.isEmpty
             // A header that names only the clock runs with the usual options.
             if named && options.isEmpty { options = Self.defaultOptions }
             lines.removeFirst()
@@ -72,6 +104,29 @@ public struct Transcript: Equatable, Sendable {
             }
         }
         expected = lines
+        if lines.first?.hasPrefix(Self.commandLinePrefix) ?? false {
+            // Each line gives its own options; the header gives only the clock.
+            guard !headerGivesOptions else { throw .commandLineHeader }
+            commandLines = try lines.filter { $0.hasPrefix(Self.commandLinePrefix) }.map(Self.commandLine)
+        }
+    }
+
+    /// Reads a line `$ navstack ARGUMENTS [&]`.
+    static func commandLine(_ line: String) throws(TranscriptError) -> CommandLine {
+        var words = try Self.words(String(line.dropFirst(commandLinePrefix.count)))
+        guard words.first == "navstack" else { throw .notNavstack(line) }
+        words.removeFirst()
+        let inBackground = words.last == "&"
+        if inBackground { words.removeLast() }
+        // As in a header, a store of the transcript's own: never the user's.
+        for word in words {
+            for refused in storeOptions where word == refused || word.hasPrefix(refused + "=") {
+                throw .storeOptionInLine(refused, line: line)
+            }
+        }
+        // Nor a replay of transcripts, which could replay this one.
+        guard words.first(where: { !["--memory", "--sample"].contains($0) }) != "test" else { throw .nestedTest(line) }
+        return CommandLine(text: line, arguments: words, inBackground: inBackground)
     }
 
     /// The lines of a text, split at each LF only (a CR before it stays on its line);
@@ -189,6 +244,14 @@ public enum TranscriptError: CatalogError, Equatable, Sendable, CustomStringConv
     case tooLarge(bytes: Int)
     /// A symbolic link whose target is missing.
     case danglingLink
+    /// A transcript of command lines whose header gives options: each line gives its own.
+    case commandLineHeader
+    /// A command line that gives an option that chooses a store.
+    case storeOptionInLine(String, line: String)
+    /// A command line that runs another program than navstack.
+    case notNavstack(String)
+    /// A command line that runs `navstack test`.
+    case nestedTest(String)
     /// A block of a Markdown file that no closing fence (the opening one's characters)
     /// ends.
     case unclosedBlock(fence: String)
@@ -203,6 +266,11 @@ public enum TranscriptError: CatalogError, Equatable, Sendable, CustomStringConv
         case .notRegularFile: t(.transcriptNotRegularFile)
         case .tooLarge(let bytes): t(.transcriptTooLarge, ("bytes", bytes), ("limit", Transcript.sizeLimit))
         case .danglingLink: t(.transcriptDanglingLink)
+        case .commandLineHeader: t(.transcriptCommandLineHeader)
+        case .storeOptionInLine(let option, let line):
+            t(.transcriptStoreOptionInLine, ("option", option.escapedForDisplay), ("line", line.escapedForDisplay))
+        case .notNavstack(let line): t(.transcriptNotNavstack, ("line", line.escapedForDisplay))
+        case .nestedTest(let line): t(.transcriptNestedTest, ("line", line.escapedForDisplay))
         case .unclosedBlock(let fence): t(.transcriptUnclosedBlock, ("fence", fence))
         }
     }

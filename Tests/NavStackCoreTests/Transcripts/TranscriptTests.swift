@@ -25,6 +25,56 @@ final class TranscriptTests: XCTestCase {
         }
     }
 
+    func testCommandLinesAreReadWithTheirOwnOptions() throws {
+        let text = """
+            #! navstack NAVSTACK_NOW=2026-12-01T08:00:00Z TZ=Europe/Madrid
+            $ navstack -c 'login ana' -c "add Buy milk"
+            My Tasks
+            $ navstack watch agenda --format json &
+            {"screen":"agenda"}
+            $ navstack   -c root
+
+            """
+        let transcript = try Transcript(text: text)
+        XCTAssertEqual(transcript.commands, [], "no line of one process's commands")
+        XCTAssertEqual(transcript.environment, ["NAVSTACK_NOW": "2026-12-01T08:00:00Z", "TZ": "Europe/Madrid"])
+        XCTAssertEqual(
+            transcript.commandLines,
+            [
+                .init(
+                    text: "$ navstack -c 'login ana' -c \"add Buy milk\"", arguments: ["-c", "login ana", "-c", "add Buy milk"],
+                    inBackground: false),
+                .init(
+                    text: "$ navstack watch agenda --format json &", arguments: ["watch", "agenda", "--format", "json"], inBackground: true),
+                .init(text: "$ navstack   -c root", arguments: ["-c", "root"], inBackground: false),
+            ])
+        XCTAssertEqual(transcript.expected.count, 5, "the lines under each command line are its expected output")
+        XCTAssertNil(try Transcript(text: "> login ana\n$ navstack -c root\n").commandLines, "a transcript of one process's commands")
+    }
+
+    func testBadCommandLinesAreRefused() {
+        let refused: [(String, TranscriptError)] = [
+            ("#! navstack --width 40\n$ navstack -c root\n", .commandLineHeader),
+            ("$ ls -l\n", .notNavstack("$ ls -l")),
+            ("$ navstack -c root\n$ rm -rf / &\n", .notNavstack("$ rm -rf / &")),
+            (
+                "$ navstack --store /home/me/navstack.sqlite -c root\n",
+                .storeOptionInLine("--store", line: "$ navstack --store /home/me/navstack.sqlite -c root")
+            ),
+            ("$ navstack watch --store=x.sqlite &\n", .storeOptionInLine("--store", line: "$ navstack watch --store=x.sqlite &")),
+            ("$ navstack test .\n", .nestedTest("$ navstack test .")),
+            ("$ navstack --memory test x.transcript\n", .nestedTest("$ navstack --memory test x.transcript")),
+            ("$ navstack -c 'root\n", .unclosedQuote),
+        ]
+        for (text, error) in refused {
+            XCTAssertThrowsError(try Transcript(text: text), text) { XCTAssertEqual($0 as? TranscriptError, error, text) }
+        }
+        XCTAssertNoThrow(try Transcript(text: "$ navstack -c test\n"), "a command named test is no replay")
+        XCTAssertEqual(
+            TranscriptError.notNavstack("$ ls").message(in: .english),
+            "a command line of a transcript runs navstack: '$ navstack ARGUMENTS [&]' (got '$ ls')")
+    }
+
     func testAnyTextWithinALineMatchesTheWildcard() {
         XCTAssertTrue(Transcript.line("navstack 0.2.0", matches: "navstack [..]"))
         XCTAssertTrue(Transcript.line("Store: /tmp/x/navstack.sqlite", matches: "Store: [..]/navstack.sqlite"))
