@@ -117,7 +117,7 @@ extension CivilDate {
 
 /// Writes a date of the years 0000–9999 as `2026-12-01` at the start of `text`;
 /// returns how many bytes it wrote (10).
-private func writeDate(_ date: CivilDate, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+func writeDate(_ date: CivilDate, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
     text[4] = UInt8(ascii: "-")
     text[7] = UInt8(ascii: "-")
     _ = writeDigits(date.year, count: 4, into: text, at: 0)
@@ -127,7 +127,7 @@ private func writeDate(_ date: CivilDate, into text: UnsafeMutableBufferPointer<
 
 /// Writes the last `count` decimal digits of a value not below zero at `at`; returns
 /// where they end.
-private func writeDigits(_ value: Int, count: Int, into text: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+func writeDigits(_ value: Int, count: Int, into text: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
     var rest = value
     for place in stride(from: at + count - 1, through: at, by: -1) {
         text[place] = UInt8(ascii: "0") + UInt8(rest % 10)

@@ -10,7 +10,16 @@ extension LocalTime {
     /// `2026-12-01 09:30`, or `2026-12-01` alone when the wall clock shows 00:00 (a date
     /// typed without a time); seconds are never shown (`eod` is `… 23:59`).
     public var dateTimeText: String {
-        hour == 0 && minute == 0 ? dateText : "\(dateText) \(twoDigits(hour)):\(twoDigits(minute))"
+        guard hour != 0 || minute != 0 else { return dateText }
+        guard (0...9999).contains(date.year) else { return "\(dateText) \(twoDigits(hour)):\(twoDigits(minute))" }
+        // Digit by digit, as ISO 8601 texts are: a list writes one a row.
+        return String(unsafeUninitializedCapacity: 16) { text in
+            _ = writeDate(date, into: text)
+            text[10] = UInt8(ascii: " ")
+            text[13] = UInt8(ascii: ":")
+            _ = writeDigits(hour, count: 2, into: text, at: 11)
+            return writeDigits(minute, count: 2, into: text, at: 14)
+        }
     }
 }
 
