@@ -2,13 +2,18 @@
 // schema in memory: target 11 of scripts/bench compares `toggle` and an edit's `save`
 // with it (docs/performance.md).
 //
-//   bench-floor STORE toggle|save N
+//   bench-floor STORE toggle|save|complete N
 //
 // STORE is a store navstack made (`--store STORE --sample -c 'login ana'`): its schema and
 // its three sample tasks are copied into memory (foreign keys on, as navstack opens a
 // store). Then N changes, each one transaction with prepared statements: read the task,
 // update it with its revision (a toggle's done, or a save's title), append one row to the
 // op log. Prints the microseconds a change took on average (the total over N).
+//
+// `complete` is the least a completion of a recurring instance must do (issue 46): mark
+// the open instance done with its revision and log it, as a toggle does, then insert the
+// next instance (its fields, `due` a day on, a uuid of its own, in the same place) and log
+// it as one `task` operation whose value is the task as JSON, as navstack logs a task made.
 //
 // Built by scripts/bench with the system's C compiler against libsqlite3 (the library
 // navstack links).
@@ -25,6 +30,12 @@ static void fail(const char *what) {
     exit(1);
 }
 
+static void no_words(sqlite3_context *context, int count, sqlite3_value **values) {
+    (void)count;
+    (void)values;
+    sqlite3_result_text(context, "[]", 2, SQLITE_STATIC);
+}
+
 static sqlite3_stmt *prepare(const char *sql) {
     sqlite3_stmt *statement;
     if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, NULL) != SQLITE_OK) fail(sql);
@@ -36,11 +47,12 @@ static void step(sqlite3_stmt *statement, int expected, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4 || (strcmp(argv[2], "toggle") != 0 && strcmp(argv[2], "save") != 0)) {
-        fprintf(stderr, "usage: bench-floor STORE toggle|save N\n");
+    if (argc != 4 || (strcmp(argv[2], "toggle") != 0 && strcmp(argv[2], "save") != 0 && strcmp(argv[2], "complete") != 0)) {
+        fprintf(stderr, "usage: bench-floor STORE toggle|save|complete N\n");
         return 64;
     }
-    int toggle = strcmp(argv[2], "toggle") == 0;
+    int complete = strcmp(argv[2], "complete") == 0;
+    int toggle = complete || strcmp(argv[2], "toggle") == 0;
     long count = atol(argv[3]);
     sqlite3 *file;
     if (sqlite3_open_v2(argv[1], &file, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) fail("open the store");
@@ -67,6 +79,26 @@ int main(int argc, char **argv) {
         profile = sqlite3_column_int64(ids, 1);
     }
     if (tasks == 0) fail("the store has no task");
+    // The series' first instance: due 2026-11-27 09:00 UTC, daily, at the top. (The
+    // triggers that keep tags and projects name navstack's function, which a task with
+    // neither never calls: one that gives no words stands in for it.)
+    if (complete && sqlite3_create_function(db, "navstack_words", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, no_words, NULL,
+                        NULL) != SQLITE_OK)
+        fail("navstack_words");
+    sqlite3_stmt *insert = !complete ? NULL : prepare(
+        "INSERT INTO task (profile_id, position, title, notes, done, uuid, rev, parent, due, recur, created, modified) "
+        "VALUES (?1, -1, 'Water the plants', '', 0, ?2, 1, 0, ?3, 'daily', ?4, ?4)");
+    long due = 1795770000L;
+    if (complete) {
+        sqlite3_bind_int64(insert, 1, profile);
+        sqlite3_bind_text(insert, 2, "00000000-0000-8000-8000-000000000000", -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(insert, 3, due);
+        sqlite3_bind_int64(insert, 4, 1795770000L);
+        step(insert, SQLITE_DONE, "add the series");
+        sqlite3_reset(insert);
+        task[0] = sqlite3_last_insert_rowid(db);
+        tasks = 1;
+    }
 
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
@@ -110,6 +142,31 @@ int main(int argc, char **argv) {
         sqlite3_bind_int64(log, 7, 1795711974404L + i);
         step(log, SQLITE_DONE, "append to the op log");
         sqlite3_reset(log);
+        if (complete) {
+            due += 86400;
+            snprintf(uuid, sizeof uuid, "00000000-0000-8000-8000-%012ld", i + 1);
+            sqlite3_bind_int64(insert, 1, profile);
+            sqlite3_bind_text(insert, 2, uuid, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(insert, 3, due);
+            sqlite3_bind_int64(insert, 4, 1795770000L + i);
+            step(insert, SQLITE_DONE, "add the next instance");
+            sqlite3_reset(insert);
+            task[0] = sqlite3_last_insert_rowid(db);
+            snprintf(new, sizeof new,
+                "{\"id\":%lld,\"position\":-1,\"uuid\":\"%s\",\"rev\":1,\"title\":\"Water the plants\",\"notes\":\"\","
+                "\"done\":false,\"due\":\"2026-11-28T09:00:00Z\",\"recur\":\"daily\",\"created\":\"2026-11-27T09:00:00Z\","
+                "\"modified\":\"2026-11-27T09:00:00Z\"}",
+                (long long)task[0], uuid);
+            sqlite3_bind_int64(log, 1, profile);
+            sqlite3_bind_text(log, 2, "toggle", -1, SQLITE_STATIC);
+            sqlite3_bind_text(log, 3, uuid, -1, SQLITE_STATIC);
+            sqlite3_bind_text(log, 4, "task", -1, SQLITE_STATIC);
+            sqlite3_bind_null(log, 5);
+            sqlite3_bind_text(log, 6, new, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(log, 7, 1795711974404L + i);
+            step(log, SQLITE_DONE, "log the next instance");
+            sqlite3_reset(log);
+        }
         step(commit, SQLITE_DONE, "commit");
         sqlite3_reset(commit);
     }
