@@ -237,11 +237,17 @@ extension SQLiteStore {
             let pair = try Self.change(db, user, ChangePair(before: before, after: after), &log)
             let item = pair.after?.item ?? after.item
             // An instance of a series marked done makes the next, in the same change
-            // (undo takes both back); the store then holds one task more.
+            // (undo takes both back); the store then holds one task more, which the
+            // cache is told of too.
             if !before.fields.done, after.fields.done,
-                try Self.addNextInstance(db, user, after: pair.after ?? after, zone: clock.zone, &log)
+                let next = try Self.addNextInstance(db, user, after: pair.after ?? after, zone: clock.zone, &log)
             {
-                cache.wrote(.tasks)
+                if isCaching {
+                    cache.changed(before.item, to: item, stored: pair.after, of: user)
+                    cache.added(next, of: user)
+                } else {
+                    cache.wrote(.tasks)
+                }
             } else if before.fields.done, !after.fields.done, try Self.takeBackNextInstance(db, user, of: after, &log) {
                 cache.wrote(.tasks)
             } else if isCaching {
@@ -258,16 +264,16 @@ extension SQLiteStore {
     /// The next instance's uuid is derived from the instance done (``nextInstanceUUID(after:)``):
     /// replicas that complete the same instance offline make the same task, which sync
     /// then merges into one, and completing, undoing and completing again makes the same
-    /// uuid again.
-    static func addNextInstance(_ db: Connection, _ user: String, after done: StoredTask, zone: Zone, _ log: inout ChangeLog) throws -> Bool
-    {
-        guard done.fields.recur != nil, let fields = Recurrence.nextInstance(of: done.fields, zone: zone) else { return false }
+    /// uuid again. Returns the instance as stored, or nil when it added none.
+    static func addNextInstance(
+        _ db: Connection, _ user: String, after done: StoredTask, zone: Zone, _ log: inout ChangeLog
+    ) throws -> StoredTask? {
+        guard done.fields.recur != nil, let fields = Recurrence.nextInstance(of: done.fields, zone: zone) else { return nil }
         let uuid = nextInstanceUUID(after: done.uuid)
-        guard try db.statement(uuidTaken).first({ $0.text(uuid) }, reading: { _ in true }) == nil else { return false }
+        guard try db.statement(uuidTaken).first({ $0.text(uuid) }, reading: { _ in true }) == nil else { return nil }
         var next = StoredTask(id: nil, position: done.position, uuid: uuid, fields)
         next.parent = done.parent
-        _ = try change(db, user, ChangePair(before: nil, after: next), &log)
-        return true
+        return try change(db, user, ChangePair(before: nil, after: next), &log).after
     }
 
     /// Whether a task has a uuid.
@@ -699,12 +705,13 @@ extension SQLiteStore {
     static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
         let task = stamped(task, replacing: nil, at: db.now)
         try insertRow(db, user, task)
-        try db.statement(countInserted).run {
+        // At the top of the list, the profile's counts of its tasks and of the top's at once.
+        try db.statement(task.parent == 0 ? countInsertedAtTop : countInserted).run {
             $0.int(task.fields.done ? 1 : 0)
             $0.int(task.position)
             $0.text(user)
         }
-        try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0)
+        if task.parent != 0 { try countSubtask(db, user, parent: task.parent, total: 1, done: task.fields.done ? 1 : 0) }
         var inserted = task
         inserted.id = task.id ?? Int(db.lastInsertedRowID)
         if task.id != nil {
@@ -747,6 +754,11 @@ extension SQLiteStore {
         """)
     private static let countInserted = SQL(
         "UPDATE profile SET total = total + 1, done = done + ?1, top = min(top, ?2), bottom = max(bottom, ?2) WHERE name = ?3")
+    private static let countInsertedAtTop = SQL(
+        """
+        UPDATE profile SET total = total + 1, done = done + ?1, top = min(top, ?2), bottom = max(bottom, ?2),
+            roots = roots + 1, roots_done = roots_done + ?1 WHERE name = ?3
+        """)
 
     /// Counts tasks joining (positive) or leaving (negative) a parent's subtasks, or the
     /// top of the list (parent 0).
@@ -988,6 +1000,8 @@ struct StoredTask: Equatable {
 
     var json: String {
         var writer = JSONWriter()
+        // A task's JSON is a few hundred bytes: one buffer, not several grown.
+        writer.reserveCapacity(512)
         write(to: &writer)
         return writer.text
     }
@@ -1006,9 +1020,9 @@ struct StoredTask: Equatable {
             json.key("done"); json.bool(fields.done)
             if parent != 0 { json.key("parent"); json.number(parent) }
             fields.writeSetAttributes(to: &json)
-            for (name, stamp) in [("created", stamps.created), ("modified", stamps.modified), ("completed", stamps.completed)] {
-                if let stamp { json.key(name); json.string(stamp.iso8601) }
-            }
+            if let created = stamps.created { json.key("created"); json.string(created.iso8601) }
+            if let modified = stamps.modified { json.key("modified"); json.string(modified.iso8601) }
+            if let completed = stamps.completed { json.key("completed"); json.string(completed.iso8601) }
         }
     }
 
@@ -1133,9 +1147,17 @@ final class ReadCache {
 
         /// Puts the last answer into the table, when it is not there yet.
         private func putLastInValues() {
-            if let last, !lastIsInValues { values[last.key] = last.value }
+            if let last, !lastIsInValues {
+                // A bounded table: a long walk over many tasks (completing a series, day
+                // after day) starts it again rather than growing it.
+                if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+                values[last.key] = last.value
+            }
             lastIsInValues = true
         }
+
+        /// The most answers kept besides the last.
+        static var limit: Int { 256 }
 
         /// Changes every answer in place, or forgets it (`change` returns false).
         func update(_ change: (Key, inout Value) -> Bool) {
@@ -1229,11 +1251,89 @@ final class ReadCache {
         }
         pages.update { key, rows in
             guard key.user == user else { return true }
+            // The agenda's rows are in the order of their dates: the task may move.
+            if key.query.scope.isDated { return Self.mend(&rows, of: key, from: old, to: new) }
             guard key.query.includes(old) == key.query.includes(new) else { return false }
-            // The agenda's rows are in the order of their dates.
-            if key.query.scope.isDated, old.due != new.due || old.scheduled != new.scheduled { return false }
             if let index = rows.firstIndex(where: { $0.id == new.id }) { rows[index] = new }
             return true
+        }
+    }
+
+    /// Mends what was read for a task added at the top of the list (the next instance of
+    /// a series, which has no subtasks): it is there to be read as it was stored, counts
+    /// and pages of the agenda take it in, and other pages that show it are forgotten.
+    func added(_ task: StoredTask, of user: String) {
+        let item = task.item
+        guard item.parent == nil, item.subtasks.total == 0 else { return forgetAll() }
+        let key = Task(user: user, id: item.id)
+        tasks[key] = .some(item)
+        chains[key] = nil
+        storedTasks[key] = task
+        counters.update { name, counts in
+            if name == user { counts = TaskCounts(open: counts.open + (item.done ? 0 : 1), done: counts.done + (item.done ? 1 : 0)) }
+            return true
+        }
+        counts.update { query, count in
+            if query.user == user, query.query.includes(item) { count += 1 }
+            return true
+        }
+        pages.update { query, rows in
+            guard query.user == user, query.query.includes(item) else { return true }
+            // A list's rows are in the order of places, which its rows do not hold.
+            return query.query.scope.isDated && Self.mend(&rows, of: query, from: nil, to: item)
+        }
+    }
+
+    /// Mends a page of the agenda or of a day, in the order of its dates (``agendaKey``),
+    /// for a task that was `old` (nil: not there) and is `new` (nil: gone). Returns false
+    /// when what the page now holds cannot be known without reading it: a row that
+    /// left a full page lets in one from past it, and a row that came or went before a
+    /// later page moves its rows along by one.
+    static func mend(_ rows: inout [TaskItem], of key: Query, from old: TaskItem?, to new: TaskItem?) -> Bool {
+        let full = rows.count == key.limit
+        var left = false
+        if let old {
+            if let index = rows.firstIndex(where: { $0.id == old.id }) {
+                rows.remove(at: index)
+                left = true
+            } else if key.offset > 0, key.query.includes(old), rows.first.map({ agendaKey(old) < agendaKey($0) }) ?? true {
+                return false
+            }
+        }
+        guard let new, key.query.includes(new) else { return !(left && full) }
+        let place = agendaKey(new)
+        if rows.last.map({ agendaKey($0) < place }) ?? true {
+            // Past every row kept: on this page only when nothing past them was left out,
+            // and, on a later page that held none, never known.
+            if left && full || rows.isEmpty && key.offset > 0 { return false }
+            if !full { rows.append(new) }
+            return true
+        }
+        if key.offset > 0, let first = rows.first, place < agendaKey(first) { return false }
+        rows.insert(new, at: rows.firstIndex { place < agendaKey($0) } ?? rows.endIndex)
+        if rows.count > key.limit { rows.removeLast() }
+        return true
+    }
+
+    /// A task's place on the agenda, as `agendaOrder` and then the uuid order it: the
+    /// earlier of its due and scheduled dates, then its uuid's bytes.
+    static func agendaKey(_ task: TaskItem) -> AgendaKey {
+        let date =
+            switch (task.due, task.scheduled) {
+            case (let due?, let scheduled?): min(due, scheduled)
+            case (let one?, nil), (nil, let one?): one
+            case (nil, nil): nil as Instant?
+            }
+        return AgendaKey(seconds: date?.secondsSinceEpoch ?? .min, uuid: task.uuid)
+    }
+
+    struct AgendaKey: Comparable {
+        var seconds: Int64
+        var uuid: String
+
+        /// Uuids in the order of their bytes, as SQLite orders text.
+        static func < (a: AgendaKey, b: AgendaKey) -> Bool {
+            a.seconds != b.seconds ? a.seconds < b.seconds : a.uuid.utf8.lexicographicallyPrecedes(b.uuid.utf8)
         }
     }
 }

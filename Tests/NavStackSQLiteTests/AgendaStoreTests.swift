@@ -137,6 +137,70 @@ final class AgendaStoreTests: XCTestCase {
         XCTAssertEqual(try store.count(user, agenda), 0)
     }
 
+    /// Pages of the agenda and of a day read before a change and mended by it (a task
+    /// that comes, goes or moves in date order, the next instance of a series) are what a
+    /// store without a cache reads: seeded walks of adds, completions, date changes and
+    /// deletes, with pages small enough to be full, and later pages.
+    func testAgendaPagesMendedByChangesAreWhatAStoreWithoutACacheReads() throws {
+        let now = instant("2026-11-27T09:00:00Z")
+        forEachSeed(1...6) { seed in
+            var rng = SplitMix64(state: seed)
+            let stores = try [true, false].map { caching in
+                let store = try SQLiteStore(path: nil)
+                store.cachesReads = caching
+                store.clock = TaskClock(zone: try Zone.named("Europe/Madrid"), fixedNow: now)
+                try store.openProfile(user, sample: false)
+                return store
+            }
+            let queries = [
+                ListQuery.agenda(stores[0].clock), .day(CivilDate(year: 2026, month: 11, day: 28)!, stores[0].clock),
+            ]
+            let pages = [(0, 3), (3, 3), (6, 3), (0, 1), (1, 1), (3, 1)]
+            func read(_ store: SQLiteStore) throws -> [[Int]] {
+                try queries.flatMap { query in
+                    try pages.map { try store.page(user, query, offset: $0.0, limit: $0.1).map(\.id) }
+                        + [[try store.count(user, query)]]
+                }
+            }
+            var ids: [Int] = []
+            func someDate() -> Instant? {
+                guard Int.random(in: 0..<4, using: &rng) > 0 else { return nil }
+                return now.adding(seconds: Int64(Int.random(in: -2 * 24...6 * 24, using: &rng)) * 3600)
+            }
+            for step in 0..<250 {
+                let before = try stores.map(read)
+                XCTAssertEqual(before[0], before[1], "seed \(seed), before step \(step)")
+                let choice = Int.random(in: 0..<10, using: &rng)
+                let id = ids.randomElement(using: &rng)
+                var dates = (someDate(), Int.random(in: 0..<3, using: &rng) == 0 ? someDate() : nil)
+                if dates.0 == nil, dates.1 == nil { dates.0 = now }
+                let recur = ["daily", "weekly", "monthly", nil].randomElement(using: &rng)!
+                for store in stores {
+                    switch (choice, id) {
+                    case (0..<4, _), (_, nil):
+                        var fields = DraftFields(title: "Task \(step)", due: dates.0, recur: recur)
+                        fields.scheduled = dates.1
+                        let made = try store.insertAtTop(user, fields, under: nil, as: .add)
+                        if store === stores[0] { ids.append(made.id) }
+                    case (4..<7, let id?):
+                        _ = try store.toggle(user, id: id)
+                    case (7..<9, let id?):
+                        guard let task = try store.task(user, id: id) else { continue }
+                        var fields = task.fields
+                        fields.due = dates.0
+                        fields.scheduled = dates.1
+                        _ = try store.write(user, id: id, [.due, .scheduled], from: fields, as: .save)
+                    case (_, let id?):
+                        _ = try store.delete(user, id: id)
+                    }
+                }
+                let after = try stores.map(read)
+                XCTAssertEqual(after[0], after[1], "seed \(seed), step \(step), choice \(choice)")
+                if after[0] != after[1] { return }
+            }
+        }
+    }
+
     /// The agenda is read in order from its own index (never sorted), a day from the
     /// indexes of `due` and `scheduled`.
     func testTheAgendaAndADayAreReadFromIndexes() throws {

@@ -25,6 +25,11 @@ final class CachesOffTests: XCTestCase {
         "move 2 to top", "move 1 to 3", "go tasks/1", "go tasks/2/edit", "go tasks/new", "go tasks?filter=done",
         "undo", "undo", "redo", "where", "help", "tab account", "tab tasks", "settings", "logout", "login ana",
         "login bo",
+        // The agenda, in the order of its dates, and series whose instances come and go.
+        "tab agenda", "tab agenda", "add Pay rent due:today recur:monthly", "add Water due:tomorrow recur:daily",
+        "add Call due:+2d", "add Walk scheduled:today", "add Plan due:yesterday recur:weekly", "due tomorrow",
+        "due +3d", "due none", "scheduled today", "recur daily", "recur none", "day 2026-11-28", "go agenda/2026-11-27",
+        "go agenda",
     ]
 
     private struct Session {
