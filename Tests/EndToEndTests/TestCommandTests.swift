@@ -155,9 +155,7 @@ final class TestCommandTests: XCTestCase {
 
     /// A command line cannot reach the user's store, nor run another program.
     func testCommandLinesStayInTheTranscriptsStore() throws {
-        let store = folder.appendingPathComponent("mine.sqlite")
-        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
-        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
+        let (store, before) = try usersStore()
         let file = folder.appendingPathComponent("escape.transcript")
         try "$ navstack --store \(store.path) -c 'login ana' -c 'delete 1'\n".write(to: file, atomically: true, encoding: .utf8)
         let other = folder.appendingPathComponent("other.transcript")
@@ -166,7 +164,7 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdout.contains("FAIL \(file.path): the command line '$ navstack --store "), result.stdout)
         XCTAssertTrue(result.stdout.contains("FAIL \(other.path): a command line of a transcript runs navstack"), result.stdout)
-        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+        XCTAssertEqual(try exported(store), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("touched").path))
     }
 
@@ -175,10 +173,7 @@ final class TestCommandTests: XCTestCase {
     /// A header cannot point a transcript at a store of the user's: the transcript fails
     /// naming the option, and the store is left as it was.
     func testAHeaderThatChoosesAStoreIsRefusedAndTheStoreIsUntouched() throws {
-        let store = folder.appendingPathComponent("mine.sqlite")
-        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
-        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
-        XCTAssertTrue(before.contains("Buy fruit"), before)
+        let (store, before) = try usersStore()
         let spaced = folder.appendingPathComponent("spaced.transcript")
         try "#! navstack --store \(store.path)\n> login ana\n> delete 1\n".write(to: spaced, atomically: true, encoding: .utf8)
         let joined = folder.appendingPathComponent("joined.transcript")
@@ -188,18 +183,29 @@ final class TestCommandTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("FAIL \(spaced.path): the header chooses a store with '--store'"), result.stdout)
         XCTAssertTrue(result.stdout.contains("FAIL \(joined.path): the header chooses a store with '--store'"), result.stdout)
         XCTAssertTrue(result.stdout.hasSuffix("0 passed, 2 failed\n"), result.stdout)
-        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+        XCTAssertEqual(try exported(store), before)
+    }
+
+    /// A store of the user's, with the sample tasks, and its export.
+    private func usersStore() throws -> (URL, String) {
+        let store = folder.appendingPathComponent("mine.sqlite")
+        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
+        let before = try exported(store)
+        XCTAssertTrue(before.contains("Buy fruit"), before)
+        return (store, before)
+    }
+
+    private func exported(_ store: URL) throws -> String {
+        try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
     }
 
     /// `NAVSTACK_STORE` and `HOME` of the caller never reach the replayed process.
     func testTheCallersStoreVariablesDoNotReachTheReplay() throws {
-        let store = folder.appendingPathComponent("env.sqlite")
-        XCTAssertEqual(try NavstackProcess.run(["--store", store.path, "--sample", "-c", "login ana"]).status, 0)
+        let (store, before) = try usersStore()
         let file = folder.appendingPathComponent("env.transcript")
         try "#! navstack --width 60\n> login ana\n> delete 1\n".write(to: file, atomically: true, encoding: .utf8)
-        let before = try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout
         _ = try NavstackProcess.run(["test", file.path], environment: ["NAVSTACK_STORE": store.path, "HOME": folder.path])
-        XCTAssertEqual(try NavstackProcess.run(["export", "--store", store.path, "--user", "ana"]).stdout, before)
+        XCTAssertEqual(try exported(store), before)
     }
 
     // MARK: - Transcripts in Markdown files
