@@ -8,7 +8,8 @@ import NavStackTime
 /// priorities `H`, `M` and `L`; another letter is kept as the custom field `pri`, as is
 /// a done task's `pri:X`. `due:DATE`, `t:DATE` (the threshold) and `rec:RULE` are the due
 /// date, `wait` and the rule; the keys ``TodoTxtWriter`` writes for navstack's own fields
-/// are read back as them; every other `key:value` is a custom field, out of the title.
+/// are read back as them; every other `key:value` whose key starts with a letter is a
+/// custom field, out of the title (a time, `10:30`, stays in it).
 /// `+project` and `@context` words stay in the title, where they came from, and each is
 /// a tag too (its word without the sign). Dates are days in the local time zone, or a day
 /// and a time of it (`2026-12-01T09:30`).
@@ -130,7 +131,8 @@ public enum TodoTxtReader {
                 title.append(word)
                 continue
             }
-            if let colon = word.firstIndex(of: ":"), colon != word.startIndex, word.index(after: colon) != word.endIndex,
+            // A key starts with a letter: `10:30`, `16:9` and `3:16` are words of the title.
+            if let colon = word.firstIndex(of: ":"), word.first?.isLetter ?? false, word.index(after: colon) != word.endIndex,
                 !word[word.index(after: colon)...].hasPrefix("//"), !word[..<colon].contains(where: { $0 == "/" || $0 == ":" })
             {
                 let key = String(word[..<colon])

@@ -53,6 +53,18 @@ final class TodoTxtReaderTests: XCTestCase {
         XCTAssertEqual(call.fields.custom, [], "a line as navstack writes it keeps nothing more")
     }
 
+    /// A word with a colon is `key:value` only when its key starts with a letter: a time,
+    /// a ratio or a verse stays in the title, and comes back there.
+    func testTimesAndRatiosStayInTheTitle() throws {
+        let records = try read("Call the bank at 10:30 about 16:9 screens, John 3:16 h:1 x1:y\n")
+        XCTAssertEqual(records[0].fields.title, "Call the bank at 10:30 about 16:9 screens, John 3:16")
+        XCTAssertEqual(records[0].fields.custom, [CustomField(name: "h", value: "1"), CustomField(name: "x1", value: "y")])
+        var fields = DraftFields(title: "Stand-up 09:15")
+        fields.due = Instant(iso8601: "2026-12-01T00:00:00Z")
+        let line = TodoTxtWriter.line(fields, stamps: TaskStamps(), parentUUID: nil, zone: .utc)
+        XCTAssertEqual(try read(line + "\n")[0].fields.title, "Stand-up 09:15")
+    }
+
     func testTheWriterWritesWhatTheReaderReadsBack() throws {
         let madrid = try Zone.named("Europe/Madrid")
         var fields = DraftFields(title: "Plan +trip the 100% way", notes: "first line\nsecond\tthird %20 literal", done: false)
