@@ -1,3 +1,4 @@
+import NavStackBytes
 import NavStackCore
 import NavStackTime
 
@@ -47,40 +48,61 @@ public enum TaskwarriorReader {
     public static func read(_ data: [UInt8], source: String) throws(ImportError) -> [TaskwarriorRecord] {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            let valid = bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil } ?? bytes.startIndex
-            throw .notJSON(.invalidUTF8(at: valid - bytes.startIndex))
+        guard let first = bytes.first(where: { !isBlank($0) }) else { throw .empty(source: source) }
+        // Each record as it is read: only the records are held, never the whole document
+        // as values.
+        var records: [TaskwarriorRecord] = []
+        var seen: Set<String> = []
+        func add(_ object: JSONValue) throws(ImportError) {
+            let record = try self.record(object, index: records.count)
+            guard seen.insert(record.uuid).inserted else { throw .badRecord(index: records.count, .duplicateUUID(record.uuid)) }
+            records.append(record)
         }
-        let trimmed = text.drop(while: \.isWhitespace)
-        guard let first = trimmed.first else { throw .empty(source: source) }
-        var objects: [JSONValue] = []
-        if first == "[" {
-            do throws(JSONError) {
-                guard let array = try JSONValue.parse(foreign: text).array else { throw .unexpectedEnd }
-                objects = array
-            } catch {
-                throw .notJSON(error)
-            }
-        } else {
-            // One object a line; a line is a record, numbered among the records.
-            for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+        if first == UInt8(ascii: "[") {
+            try bytes.withByteView { (view: ByteView) throws(ImportError) in
+                var elements: JSONArrayReader
                 do throws(JSONError) {
-                    objects.append(try JSONValue.parse(foreign: String(line)))
+                    // It starts with `[`: an array, read one element at a time.
+                    guard let array = try JSONArrayReader(foreign: view) else { throw .unexpectedEnd }
+                    elements = array
                 } catch {
-                    throw .badRecord(index: objects.count, .notJSON(error))
+                    throw .notJSON(error)
+                }
+                while true {
+                    let element: JSONValue?
+                    do throws(JSONError) {
+                        element = try elements.next()
+                    } catch {
+                        throw .notJSON(error)
+                    }
+                    guard let element else { break }
+                    try add(element)
                 }
             }
-        }
-        var records: [TaskwarriorRecord] = []
-        records.reserveCapacity(objects.count)
-        var seen: Set<String> = []
-        for (index, object) in objects.enumerated() {
-            let record = try self.record(object, index: index)
-            guard seen.insert(record.uuid).inserted else { throw .badRecord(index: index, .duplicateUUID(record.uuid)) }
-            records.append(record)
+        } else {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                let valid =
+                    bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil } ?? bytes.startIndex
+                throw .notJSON(.invalidUTF8(at: valid - bytes.startIndex))
+            }
+            // One object a line; a line is a record, numbered among the records.
+            for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+                let object: JSONValue
+                do throws(JSONError) {
+                    object = try JSONValue.parse(foreign: String(line))
+                } catch {
+                    throw .badRecord(index: records.count, .notJSON(error))
+                }
+                try add(object)
+            }
         }
         keepTemplates(&records)
         return records
+    }
+
+    /// A space, tab or line break: what may stand around JSON's values.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Keeps each series' template whole in one of its instances (the open one, else the

@@ -103,7 +103,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// One value and what it holds; `nil` for a number that is not a whole `Int`.
-    private static func read(_ reader: inout JSONReader, depth: Int, decimalsAsText: Bool) throws(JSONError) -> JSONValue? {
+    static func read(_ reader: inout JSONReader, depth: Int, decimalsAsText: Bool) throws(JSONError) -> JSONValue? {
         reader.skipBlanks()
         guard let byte = reader.peek else { throw .unexpectedEnd }
         switch byte {
@@ -145,5 +145,42 @@ public enum JSONValue: Equatable, Sendable {
         default:
             throw reader.unexpected()
         }
+    }
+}
+
+/// Reads the elements of a document's top array one at a time, as ``JSONValue/parse(foreign:)``
+/// reads them: a file of many records is never held as one value, only the record being
+/// read.
+public struct JSONArrayReader {
+    private var reader: JSONReader
+    private var started = false
+    private var finished = false
+
+    /// Starts reading `bytes` from another program; nil when its first value is not an
+    /// array.
+    public init?(foreign bytes: ByteView) throws(JSONError) {
+        var reader = try JSONReader(bytes)
+        reader.skipBlanks()
+        guard reader.peek == UInt8(ascii: "[") else { return nil }
+        reader.index += 1
+        self.reader = reader
+    }
+
+    /// The next element; nil once the array and the document have ended. Fails where the
+    /// text is not JSON, or goes on past the array.
+    public mutating func next() throws(JSONError) -> JSONValue? {
+        guard !finished else { return nil }
+        reader.skipBlanks()
+        if reader.peek == UInt8(ascii: "]") {
+            reader.index += 1
+            finished = true
+            reader.skipBlanks()
+            guard reader.index == reader.end else { throw reader.unexpected() }
+            return nil
+        }
+        if started { try reader.expect(UInt8(ascii: ",")) }
+        started = true
+        guard let value = try JSONValue.read(&reader, depth: 1, decimalsAsText: true) else { throw .badNumber(at: reader.index) }
+        return value
     }
 }

@@ -17,6 +17,32 @@ final class JSONValueTests: XCTestCase {
         XCTAssertNil(value?["a"]?.string)
     }
 
+    /// The elements of a top array one at a time, as `parse(foreign:)` reads the whole:
+    /// the same values, and the same failures at the same places.
+    func testAnArrayIsReadOneElementAtATime() throws {
+        func elements(_ text: String) throws -> [JSONValue]? {
+            try text.withUTF8Bytes { bytes -> [JSONValue]? in
+                guard var reader = try JSONArrayReader(foreign: bytes) else { return nil }
+                var values: [JSONValue] = []
+                while let value = try reader.next() { values.append(value) }
+                XCTAssertNil(try reader.next(), "nothing after the end")
+                return values
+            }
+        }
+        for text in [" [ ] ", "[1]", "[{\"a\": [1, 2.5]}, \"x\", null, true]\n", "[[[]]]"] {
+            XCTAssertEqual(try elements(text), try JSONValue.parse(foreign: text).array, text)
+        }
+        XCTAssertNil(try elements(" {\"a\": 1}"), "no array at the top")
+        for text in ["[1,]", "[1 2]", "[1] x", "[", "[{\"a\": }]", "[\"\u{7}\"]", "[1], [2]"] {
+            var whole: JSONError?
+            do { _ = try JSONValue.parse(foreign: text) } catch { whole = error }
+            var one: (any Error)?
+            do { _ = try elements(text) } catch { one = error }
+            XCTAssertNotNil(whole, text)
+            XCTAssertEqual(one as? JSONError, whole, text)
+        }
+    }
+
     func testEscapes() {
         XCTAssertEqual(JSONValue(parsing: #""a\"b\\c\/d\n\t\r\b\f\u00e9\ud83d\ude00""#)?.string, "a\"b\\c/d\n\t\r\u{8}\u{C}é😀")
         XCTAssertNil(JSONValue(parsing: #""\ud83d""#), "a lone high surrogate")
