@@ -211,8 +211,13 @@ public struct TranscriptRunner: Sendable {
         return text
     }
 
+    /// The longest a wait for a process in the background lasts, even while it keeps
+    /// printing.
+    static let longestWait = Duration.seconds(30)
+
     /// Waits until a file grew past `size` and then stayed as it was for ``quiet``, or
-    /// until `seconds` passed with no growth; returns its size then.
+    /// until `seconds` passed with no growth (or ``longestWait`` in all); returns its size
+    /// then.
     static func settle(_ path: String, from size: Int, within seconds: Double) -> Int {
         let clock = ContinuousClock()
         let start = clock.now
@@ -230,6 +235,7 @@ public struct TranscriptRunner: Sendable {
             } else if start.duration(to: now) >= .seconds(seconds) {
                 return last
             }
+            if start.duration(to: now) >= longestWait { return last }
         }
     }
 
