@@ -159,7 +159,7 @@ final class TestCommandTests: XCTestCase {
         let file = folder.appendingPathComponent("escape.transcript")
         try "$ navstack --store \(store.path) -c 'login ana' -c 'delete 1'\n".write(to: file, atomically: true, encoding: .utf8)
         let other = folder.appendingPathComponent("other.transcript")
-        try "$ navstack -c root\n$ touch \(folder.path)/touched\n".write(to: other, atomically: true, encoding: .utf8)
+        try "$ touch \(folder.path)/touched\n$ navstack -c root\n".write(to: other, atomically: true, encoding: .utf8)
         let result = try test([file.path, other.path])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stdout.contains("FAIL \(file.path): the command line '$ navstack --store "), result.stdout)

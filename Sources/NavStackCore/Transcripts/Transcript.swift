@@ -104,17 +104,25 @@ public struct Transcript: Equatable, Sendable {
             }
         }
         expected = lines
-        if lines.first?.hasPrefix(Self.commandLinePrefix) ?? false {
+        if let first = lines.first, first.hasPrefix(Self.commandLinePrefix) {
             // Each line gives its own options; the header gives only the clock.
             guard !headerGivesOptions else { throw .commandLineHeader }
-            commandLines = try lines.filter { $0.hasPrefix(Self.commandLinePrefix) }.map(Self.commandLine)
+            guard Self.isCommandLine(first) else { throw .notNavstack(first) }
+            // Only `$ navstack` starts a command line: what a line printed may start with
+            // `$ ` too (a title, `$ 50 to Ana`).
+            commandLines = try lines.filter(Self.isCommandLine).map(Self.commandLine)
         }
+    }
+
+    /// Whether a line of a transcript of command lines is one: `$ navstack`, then nothing
+    /// or a space.
+    static func isCommandLine(_ line: String) -> Bool {
+        line == commandLinePrefix + "navstack" || line.hasPrefix(commandLinePrefix + "navstack ")
     }
 
     /// Reads a line `$ navstack ARGUMENTS [&]`.
     static func commandLine(_ line: String) throws(TranscriptError) -> CommandLine {
         var words = try Self.words(String(line.dropFirst(commandLinePrefix.count)))
-        guard words.first == "navstack" else { throw .notNavstack(line) }
         words.removeFirst()
         let inBackground = words.last == "&"
         if inBackground { words.removeLast() }
@@ -248,7 +256,7 @@ public enum TranscriptError: CatalogError, Equatable, Sendable, CustomStringConv
     case commandLineHeader
     /// A command line that gives an option that chooses a store.
     case storeOptionInLine(String, line: String)
-    /// A command line that runs another program than navstack.
+    /// A transcript of command lines whose first line runs another program than navstack.
     case notNavstack(String)
     /// A command line that runs `navstack test`.
     case nestedTest(String)

@@ -56,7 +56,6 @@ final class TranscriptTests: XCTestCase {
         let refused: [(String, TranscriptError)] = [
             ("#! navstack --width 40\n$ navstack -c root\n", .commandLineHeader),
             ("$ ls -l\n", .notNavstack("$ ls -l")),
-            ("$ navstack -c root\n$ rm -rf / &\n", .notNavstack("$ rm -rf / &")),
             (
                 "$ navstack --store /home/me/navstack.sqlite -c root\n",
                 .storeOptionInLine("--store", line: "$ navstack --store /home/me/navstack.sqlite -c root")
@@ -70,6 +69,9 @@ final class TranscriptTests: XCTestCase {
             XCTAssertThrowsError(try Transcript(text: text), text) { XCTAssertEqual($0 as? TranscriptError, error, text) }
         }
         XCTAssertNoThrow(try Transcript(text: "$ navstack -c test\n"), "a command named test is no replay")
+        // Past the first line, only `$ navstack` starts a command line: the rest is output.
+        let printed = try? Transcript(text: "$ navstack -c 'add $ 50 to Ana'\n$ 50 to Ana\n$ rm -rf / &\n$ navstackx\n")
+        XCTAssertEqual(printed?.commandLines?.map(\.arguments), [["-c", "add $ 50 to Ana"]])
         XCTAssertEqual(
             TranscriptError.notNavstack("$ ls").message(in: .english),
             "a command line of a transcript runs navstack: '$ navstack ARGUMENTS [&]' (got '$ ls')")
