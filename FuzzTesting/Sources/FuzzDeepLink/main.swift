@@ -1,8 +1,8 @@
 import NavStackCore
 
 /// Any text as a deep link: a link that parses prints a URL that parses back to it,
-/// and rebuilds from its tab, path and sheet, with the list's state and the page of
-/// subtasks it names.
+/// and rebuilds from its tab, path and sheet, with the list's state and the page it
+/// names (of subtasks, of the agenda, of a day).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDeepLink(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -13,7 +13,8 @@ public func fuzzDeepLink(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var page = 1
     switch link {
     case .list(let state): list = state
-    case .detail(_, let shown): page = shown
+    // The page a link names: of a task's subtasks, of the agenda, of a day.
+    case .detail(_, let shown), .agenda(let shown), .day(_, let shown), .agendaTask(_, _, _, let shown): page = shown
     default: break
     }
     // A uuid names a task until it is resolved; the link rebuilt from a path names ids.
