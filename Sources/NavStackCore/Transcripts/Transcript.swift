@@ -98,11 +98,7 @@ public struct Transcript: Equatable, Sendable {
         else {
             throw .badHeader(header ?? "")
         }
-        for option in options {
-            for refused in Self.storeOptions where option == refused || option.hasPrefix(refused + "=") {
-                throw .storeOption(refused)
-            }
-        }
+        if let refused = Self.storeOption(in: options) { throw .storeOption(refused) }
         expected = lines
         if let first = lines.first, first.hasPrefix(Self.commandLinePrefix) {
             // Each line gives its own options; the header gives only the clock.
@@ -112,6 +108,15 @@ public struct Transcript: Equatable, Sendable {
             // `$ ` too (a title, `$ 50 to Ana`).
             commandLines = try lines.filter(Self.isCommandLine).map(Self.commandLine)
         }
+    }
+
+    /// The option of ``storeOptions`` that `words` give (`--store PATH` or `--store=PATH`),
+    /// if any.
+    static func storeOption(in words: [String]) -> String? {
+        for word in words {
+            for refused in storeOptions where word == refused || word.hasPrefix(refused + "=") { return refused }
+        }
+        return nil
     }
 
     /// Whether a line of a transcript of command lines is one: `$ navstack`, then nothing
@@ -127,11 +132,7 @@ public struct Transcript: Equatable, Sendable {
         let inBackground = words.last == "&"
         if inBackground { words.removeLast() }
         // As in a header, a store of the transcript's own: never the user's.
-        for word in words {
-            for refused in storeOptions where word == refused || word.hasPrefix(refused + "=") {
-                throw .storeOptionInLine(refused, line: line)
-            }
-        }
+        if let refused = storeOption(in: words) { throw .storeOptionInLine(refused, line: line) }
         // Nor a replay of transcripts, which could replay this one.
         guard words.first(where: { !["--memory", "--sample"].contains($0) }) != "test" else { throw .nestedTest(line) }
         return CommandLine(text: line, arguments: words, inBackground: inBackground)
