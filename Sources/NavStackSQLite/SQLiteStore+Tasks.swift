@@ -1081,12 +1081,12 @@ final class ReadCache {
     }
 
     private func forgetAll() {
-        counts.removeAll()
-        pages.removeAll()
-        tasks.removeAll()
-        chains.removeAll()
-        counters.removeAll()
-        storedTasks.removeAll()
+        madeCounts?.removeAll()
+        madePages?.removeAll()
+        madeTasks?.removeAll()
+        madeChains?.removeAll()
+        madeCounters?.removeAll()
+        madeStoredTasks?.removeAll()
         nothingUndone.removeAll()
     }
 
@@ -1201,15 +1201,31 @@ final class ReadCache {
         }
     }
 
-    let counts = Answers<Query, Int>()
-    let pages = Answers<Query, [TaskItem]>()
+    // Each table is made when first asked: making one makes its generic types' metadata
+    // (about 65,000 instructions each), which a command that asks no such question, or
+    // a start-up, need not pay.
+    var counts: Answers<Query, Int> { made(&madeCounts) }
+    var pages: Answers<Query, [TaskItem]> { made(&madePages) }
     /// A task, or `nil` for one that does not exist.
-    let tasks = Answers<Task, TaskItem?>()
+    var tasks: Answers<Task, TaskItem?> { made(&madeTasks) }
     /// A task's chain, empty for one that does not exist.
-    let chains = Answers<Task, [TaskItem]>()
-    let counters = Answers<String, TaskCounts>()
+    var chains: Answers<Task, [TaskItem]> { made(&madeChains) }
+    var counters: Answers<String, TaskCounts> { made(&madeCounters) }
     /// Tasks with their place and revision, as the last change of each left them.
-    let storedTasks = Answers<Task, StoredTask>()
+    var storedTasks: Answers<Task, StoredTask> { made(&madeStoredTasks) }
+    private var madeCounts: Answers<Query, Int>?
+    private var madePages: Answers<Query, [TaskItem]>?
+    private var madeTasks: Answers<Task, TaskItem?>?
+    private var madeChains: Answers<Task, [TaskItem]>?
+    private var madeCounters: Answers<String, TaskCounts>?
+    private var madeStoredTasks: Answers<Task, StoredTask>?
+
+    private func made<Key, Value>(_ answers: inout Answers<Key, Value>?) -> Answers<Key, Value> {
+        if let answers { return answers }
+        let new = Answers<Key, Value>()
+        answers = new
+        return new
+    }
     /// Profiles known to have nothing undone (nothing `redo` could bring back).
     var nothingUndone: Set<Int64> = []
 
