@@ -23,6 +23,14 @@ extension ByteView {
         try lend { (start, count) throws(E) in try call(start.assumingMemoryBound(to: CChar.self), count) }
     }
 
+    /// The bytes lent to a C call that takes them as `unsigned char *` but is told to
+    /// read them only (`sqlite3_deserialize` with `SQLITE_DESERIALIZE_READONLY`): the
+    /// call must not write through the pointer, nor keep it past its return.
+    @inlinable @inline(__always)
+    public func lendToRead<R, E: Error>(to call: (_ start: UnsafeMutablePointer<UInt8>, _ count: Int) throws(E) -> R) throws(E) -> R {
+        try lend { (start, count) throws(E) in try call(UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: UInt8.self)), count) }
+    }
+
     /// A place for the start of no bytes.
     @usableFromInline static let empty: StaticString = ""
 }

@@ -671,6 +671,8 @@ extension SQLiteStore {
     /// Anything else is refused: another application's database, a negative version, a
     /// version from a newer navstack.
     static func storedVersion(_ db: Connection, path: String) throws -> Int? {
+        // A store at this version that says it is navstack's is known from its header alone.
+        if try applicationID(db) == storeApplicationID, try userVersion(db) == migrations.count { return migrations.count }
         // One read transaction: another process may be migrating the store meanwhile.
         try db.run("BEGIN")
         defer { try? db.run("COMMIT") }
@@ -798,6 +800,17 @@ extension SQLiteStore {
         try db.first("PRAGMA user_version") { $0.int(0) } ?? 0
     }
 
+    /// What the store's header says made it (SQLite's application id, which `file(1)`
+    /// reads): ``storeApplicationID`` once its schema has been checked or made by navstack.
+    static func applicationID(_ db: Connection) throws -> Int {
+        try db.first("PRAGMA application_id") { $0.int(0) } ?? 0
+    }
+
+    /// navstack's application id, "NVST" in ASCII. It is written with the last migration
+    /// (and by an open that finds the store at this version without it), so the tables'
+    /// check runs once a store, not at every open.
+    static let storeApplicationID = 0x4E56_5354
+
     /// Applies the migrations the store lacks, as GRDB's migrator does: with foreign
     /// keys off (a table rebuilt would otherwise cascade its deletion to the rows that
     /// refer to it), each in a transaction of its own that records its number in the
@@ -819,6 +832,9 @@ extension SQLiteStore {
                 guard version <= migrations.count else { throw StoreError.newerSchema(path: path, version: version) }
                 guard version < migrations.count else {
                     if try userVersion(db) != version { try db.execute("PRAGMA user_version = \(version)") }
+                    if try applicationID(db) != storeApplicationID {
+                        try db.execute("PRAGMA application_id = \(storeApplicationID)")
+                    }
                     try db.run("COMMIT")
                     return
                 }
@@ -827,6 +843,7 @@ extension SQLiteStore {
                 {
                     try db.execute(newStore.sql)
                     try db.execute("PRAGMA user_version = \(newStore.version)")
+                    if newStore.version == migrations.count { try db.execute("PRAGMA application_id = \(storeApplicationID)") }
                 } else {
                     let migration = migrations[version]
                     try db.execute(migration.sql)
@@ -834,6 +851,7 @@ extension SQLiteStore {
                         throw StoreError.migrationBroken(path: path, migration: migration.name)
                     }
                     try db.execute("PRAGMA user_version = \(version + 1)")
+                    if version + 1 == migrations.count { try db.execute("PRAGMA application_id = \(storeApplicationID)") }
                 }
                 try db.run("COMMIT")
             } catch {

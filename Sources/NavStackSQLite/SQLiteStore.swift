@@ -120,6 +120,8 @@ public final class SQLiteStore: TaskStore {
         do {
             sqlite3_busy_timeout(db.handle, busyTimeout)
             try Self.addFunctions(to: db)
+            // A store in memory starts as a copy of a new store's image (else its script).
+            if file == nil { _ = Self.copyNewStoreImage(into: db) }
             try Self.whileBusy(for: busyTimeout) { [db, path = self.path] in
                 // Only reads until the file is known to be a store (switching to WAL writes).
                 let version = try Self.storedVersion(db, path: path)
@@ -132,7 +134,9 @@ public final class SQLiteStore: TaskStore {
                     }
                 }
                 try db.execute("PRAGMA synchronous = FULL")
-                if try version != Self.migrations.count || Self.userVersion(db) != Self.migrations.count {
+                if try version != Self.migrations.count || Self.userVersion(db) != Self.migrations.count
+                    || (file?.readOnly != true && Self.applicationID(db) != Self.storeApplicationID)
+                {
                     try Self.migrate(db, path: path)
                 }
             }

@@ -63,6 +63,40 @@ final class BadStoreTests: StoreFolderTestCase {
         try assertRefused(.newerSchema(path: path, version: SQLiteStore.migrations.count + 1))
     }
 
+    /// A store made before the application id was written gets it at its next open,
+    /// after its tables are checked; a read-only one opens without it.
+    func testAStoreWithoutTheApplicationIDGetsItAtItsNextOpen() throws {
+        do {
+            let store = try SQLiteStore(path: path)
+            XCTAssertEqual(try SQLiteStore.applicationID(store.db), SQLiteStore.storeApplicationID)
+            try store.openProfile("ana", sample: true)
+            try store.db.execute("PRAGMA application_id = 0")
+            store.close()
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+        do {
+            let store = try SQLiteStore(path: path, mode: .reading)
+            XCTAssertEqual(try SQLiteStore.applicationID(store.db), 0)
+            store.close()
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try SQLiteStore.applicationID(store.db), SQLiteStore.storeApplicationID)
+        XCTAssertEqual(try store.db.first("SELECT count(*) FROM task") { $0.int(0) }, 3)
+    }
+
+    /// Tables named as a store's, at this version, under another application's id: the
+    /// tables are checked, as for any database that does not say it is a store.
+    func testAnotherApplicationsIDIsNotTakenAsAStore() throws {
+        let db = try Connection(path: path)
+        try db.execute(
+            "CREATE TABLE task (x); CREATE TABLE profile (y); CREATE TABLE session (z); "
+                + "PRAGMA user_version = \(SQLiteStore.migrations.count); PRAGMA application_id = 7")
+        db.close()
+        try assertRefused(.notAStore(path: path))
+    }
+
     func testAReadOnlyFile() throws {
         try SQLiteStore(path: path).close()
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
@@ -186,7 +220,7 @@ final class BadStoreTests: StoreFolderTestCase {
                 return XCTFail("\(thrown)")
             }
             XCTAssertEqual(cause.extendedCode, SQLITE_BUSY)
-            XCTAssertEqual(cause.sql, "SELECT type, name FROM sqlite_master")
+            XCTAssertEqual(cause.sql, "PRAGMA application_id")
             XCTAssertEqual(error.description, "\(self.path) is locked by another process for too long; try again")
         }
         try holder.execute("COMMIT")
