@@ -388,6 +388,17 @@ extension SQLiteStore {
                     WHERE task.tags != '' OR task.project IS NOT NULL;
                 """
         ),
+        // A day of the agenda (the tasks due or scheduled on it) sorted and counted from
+        // the indexes of its two dates alone, each task read only for the page shown.
+        (
+            "v15: a day from the dates' indexes",
+            """
+            DROP INDEX task_by_due;
+            CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait, scheduled) WHERE due IS NOT NULL;
+            DROP INDEX task_by_scheduled;
+            CREATE INDEX task_by_scheduled ON task(profile_id, scheduled, due, uuid, done, wait) WHERE scheduled IS NOT NULL;
+            """
+        ),
     ]
 
     /// The index of `due` carries each task's place in the list and what the list's filter
@@ -488,7 +499,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        14,
+        15,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -530,8 +541,8 @@ extension SQLiteStore {
         );
         CREATE UNIQUE INDEX task_by_uuid ON task(uuid);
         CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
-        CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait) WHERE due IS NOT NULL;
-        CREATE INDEX task_by_scheduled ON task(profile_id, scheduled) WHERE scheduled IS NOT NULL;
+        CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait, scheduled) WHERE due IS NOT NULL;
+        CREATE INDEX task_by_scheduled ON task(profile_id, scheduled, due, uuid, done, wait) WHERE scheduled IS NOT NULL;
         CREATE INDEX task_by_wait ON task(profile_id, wait) WHERE wait IS NOT NULL;
         CREATE INDEX task_on_agenda ON task(profile_id, coalesce(min(due, scheduled), due, scheduled), uuid)
             WHERE done = 0 AND (due IS NOT NULL OR scheduled IS NOT NULL);
@@ -766,7 +777,8 @@ extension SQLiteStore {
         var v14 = v12
         v14["task_word"] = ["profile", "word", "under", "place", "tie", "task_id"]
         v14["word_count"] = ["profile", "word", "tasks"]
-        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14]
+        // v15 changed indexes only.
+        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14, v14]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

@@ -82,6 +82,9 @@ extension SQLiteStore {
                 let (sql, arguments) = Self.wordQuery(query, user, word: word, select: "COUNT(*)")
                 return try db.first(sql, arguments) { $0.int(0) } ?? 0
             }
+            if let day = Self.dayHalves(query, user, select: "COUNT(*)") {
+                return try db.first("SELECT (\(day.due)) + (\(day.scheduled))", day.arguments) { $0.int(0) } ?? 0
+            }
             if let span = Self.dueSpan(query) {
                 // The tasks due in the span that the filter keeps: the index of `due` alone.
                 let (clause, arguments) = Self.filterClause(query, user)
@@ -113,6 +116,14 @@ extension SQLiteStore {
         if let word = listWord(query) {
             let (sql, arguments) = wordQuery(query, user, word: word, select: columns)
             return (sql + " ORDER BY under, place, tie LIMIT ? OFFSET ?", arguments)
+        }
+        if let day = dayHalves(query, user, select: "id, \(agendaOrder) AS soonest, uuid") {
+            // The page's ids sorted from the two indexes alone, then only those tasks read.
+            return (
+                "SELECT \(columns) FROM task WHERE id IN (SELECT id FROM (\(day.due) UNION ALL \(day.scheduled))"
+                    + " ORDER BY soonest, uuid LIMIT ? OFFSET ?) ORDER BY \(agendaOrder), uuid",
+                day.arguments
+            )
         }
         if let span = dueSpan(query) {
             let (clause, arguments) = filterClause(query, user)
@@ -566,6 +577,28 @@ extension SQLiteStore {
             query.terms.priority == nil, query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil
         else { return nil }
         return dueBounds(query)
+    }
+
+    /// A day's tasks that the filter keeps (a day with no search nor terms), as two
+    /// statements that `SELECT select`, each from the index of one date alone: those due
+    /// that day, and those scheduled that day and not due on it. The arguments are those
+    /// of both, in order.
+    static func dayHalves(_ query: ListQuery, _ user: String, select: String)
+        -> (due: String, scheduled: String, arguments: [any SQLArgument])?
+    {
+        guard case .day(let from, let before) = query.scope, query.search == nil, query.terms == ListTerms() else { return nil }
+        var everywhere = query
+        everywhere.scope = .everywhere
+        let (clause, filter) = whereClause(everywhere, user)
+        let (start, end) = (from.secondsSinceEpoch, before.secondsSinceEpoch)
+        // A task waiting past the day is not on it.
+        let shown = " AND (done OR wait IS NULL OR wait < ?)\(clause)"
+        let due = "SELECT \(select) FROM task INDEXED BY task_by_due WHERE profile_id = \(profileID) AND due >= ? AND due < ?\(shown)"
+        let scheduled =
+            "SELECT \(select) FROM task INDEXED BY task_by_scheduled WHERE profile_id = \(profileID)"
+            + " AND scheduled >= ? AND scheduled < ? AND (due IS NULL OR due < ? OR due >= ?)\(shown)"
+        let arguments: [any SQLArgument] = [user, start, end, end] + filter.dropFirst()
+        return (due, scheduled, arguments + [user, start, end, start, end, end] + filter.dropFirst())
     }
 
     /// ` AND due IS NOT NULL AND due >= ? AND due < ?`, with the bounds the query's due

@@ -72,6 +72,15 @@ final class AgendaStoreTests: XCTestCase {
                 XCTAssertEqual(dayIDs, try expected(day, in: store), "\(name) \(today.adding(days: offset).isoText)")
                 XCTAssertEqual(try store.count(user, day), dayIDs.count)
                 seen += dayIDs.count
+                // A day under another filter is read the same way.
+                for filter in ListFilter.allCases {
+                    var filtered = day
+                    filtered.filter = filter
+                    let ids = try store.page(user, filtered, offset: 0, limit: 10_000).map(\.id)
+                    XCTAssertEqual(ids, try expected(filtered, in: store), "\(name) \(today.adding(days: offset).isoText) \(filter)")
+                    XCTAssertEqual(try store.count(user, filtered), ids.count)
+                    XCTAssertEqual(try store.page(user, filtered, offset: 2, limit: 3).map(\.id), Array(ids.dropFirst(2).prefix(3)))
+                }
             }
             XCTAssertGreaterThan(seen, 40, name)
         }
@@ -214,17 +223,22 @@ final class AgendaStoreTests: XCTestCase {
         let agenda = try plan(.agenda(store.clock))
         XCTAssertTrue(agenda.contains { $0.contains("INDEX task_on_agenda") }, "\(agenda)")
         XCTAssertFalse(agenda.contains { $0.contains("TEMP B-TREE") }, "\(agenda)")
-        let day = try plan(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock))
-        XCTAssertTrue(day.contains { $0.contains("INDEX task_by_due") }, "\(day)")
-        XCTAssertTrue(day.contains { $0.contains("INDEX task_by_scheduled") }, "\(day)")
-        XCTAssertFalse(day.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(day)")
-        // Counted the same way.
-        let (clause, arguments) = SQLiteStore.whereClause(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock), user)
-        let count = try store.db.prepare(
-            "EXPLAIN QUERY PLAN SELECT COUNT(*) FROM task WHERE \(SQLiteStore.profileTerm(.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock)))\(clause)"
-        ).all(arguments) { $0.text(3) }
-        XCTAssertTrue(count.contains { $0.contains("PRIMARY KEY") }, "\(count)")
-        XCTAssertFalse(count.contains { $0.contains("task_in_order") }, "\(count)")
+        // A day: its page sorted, and counted, from the indexes of its two dates alone;
+        // only the page's tasks read from the table (by their ids).
+        for filter in ListFilter.allCases {
+            var query = ListQuery.day(CivilDate(year: 2026, month: 12, day: 1)!, store.clock)
+            query.filter = filter
+            let day = try plan(query)
+            XCTAssertTrue(day.contains { $0.contains("COVERING INDEX task_by_due") }, "\(filter) \(day)")
+            XCTAssertTrue(day.contains { $0.contains("COVERING INDEX task_by_scheduled") }, "\(filter) \(day)")
+            XCTAssertTrue(day.contains { $0.contains("SEARCH task USING INTEGER PRIMARY KEY") }, "\(filter) \(day)")
+            XCTAssertFalse(day.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(filter) \(day)")
+            let halves = try XCTUnwrap(SQLiteStore.dayHalves(query, user, select: "COUNT(*)"))
+            let count = try store.db.prepare("EXPLAIN QUERY PLAN SELECT (\(halves.due)) + (\(halves.scheduled))")
+                .all(halves.arguments) { $0.text(3) }
+            XCTAssertEqual(count.filter { $0.contains("COVERING INDEX task_by_") }.count, 2, "\(filter) \(count)")
+            XCTAssertFalse(count.contains { $0.hasPrefix("SCAN task") || $0.contains("task_in_order") }, "\(filter) \(count)")
+        }
         // A list by a due term alone: its page sorted, and counted, from the index of `due`
         // alone; only the page's tasks read from the table.
         for filter in [ListFilter.all, .open, .done] {
