@@ -64,9 +64,15 @@ public final class SQLiteStore: TaskStore {
     /// the profile).
     private var profileIDs = ProfileIDs()
     /// Whether reads are cached: in memory, where no one else writes, and in a file's
-    /// shared transaction (``defersCommits``), which locks every other writer out until
-    /// it commits; never when ``cachesReads`` is off.
-    var isCaching: Bool { cachesReads && (isMemory || pending) }
+    /// transactions, each of which found first that no other connection had committed
+    /// since the cache was read (``checkCache()``); never when ``cachesReads`` is off.
+    var isCaching: Bool { cachesReads && (isMemory || cacheChecked) }
+    /// The file's `PRAGMA data_version` when what the cache holds was read: SQLite
+    /// changes it for this connection when another one commits, never for its own
+    /// commits (which tell the cache what they wrote).
+    private var cacheVersion: Int?
+    /// Whether the transaction under way (or the shared one) checked the cache.
+    private var cacheChecked = false
     /// Whether the store may answer a read from what it read before (``ReadCache``, and
     /// the profiles' ids). Off, every read asks SQLite: the tests compare a walk with and
     /// without them.
@@ -265,11 +271,12 @@ public final class SQLiteStore: TaskStore {
         do {
             try writeDeferredPhase()
             pending = false
-            // Other processes may write from now on.
-            cache.wrote(.elsewhere)
+            // Other processes may write from now on: the next transaction checks.
+            cacheChecked = false
             try db.run("COMMIT")
         } catch {
             pending = false
+            cacheChecked = false
             try? db.run("ROLLBACK")
             rollBack(to: atPending)
             let failure = storeFailure(error)
@@ -317,12 +324,16 @@ public final class SQLiteStore: TaskStore {
             if defersCommits && !isMemory { return try command(body) }
             // A file store locks at once, so what a command reads is still true when it
             // writes; a store in memory has no one to lock out.
-            if !isMemory { try begin() }
+            if !isMemory {
+                try begin()
+                try checkCache()
+            }
             inTransaction = true
             let before = checkpoint
             defer {
                 inTransaction = false
                 began = false
+                cacheChecked = false
             }
             do {
                 try body()
@@ -345,8 +356,12 @@ public final class SQLiteStore: TaskStore {
             // Deferred: a read transaction, which in WAL mode holds no writer back.
             try db.run("BEGIN")
             inTransaction = true
-            defer { inTransaction = false }
+            defer {
+                inTransaction = false
+                cacheChecked = false
+            }
             do {
+                try checkCache()
                 let value = try body()
                 try db.run("COMMIT")
                 return value
@@ -365,6 +380,13 @@ public final class SQLiteStore: TaskStore {
             try db.run("BEGIN IMMEDIATE")
             pending = true
             atPending = checkpoint
+            do {
+                try checkCache()
+            } catch {
+                pending = false
+                try? db.run("ROLLBACK")
+                throw error
+            }
         }
         try db.run("SAVEPOINT command")
         let before = checkpoint
@@ -450,6 +472,21 @@ public final class SQLiteStore: TaskStore {
         try db.run(.begin)
         began = true
     }
+
+    /// At the start of a transaction of a file: what the cache holds is dropped when
+    /// another connection committed since it was read, and is used (and added to) until
+    /// the transaction ends. A read outside a transaction neither uses nor fills it.
+    private func checkCache() throws {
+        guard cachesReads else { return }
+        let version = try db.statement(Self.dataVersion).first({ _ in }, reading: { $0.int(0) }) ?? 0
+        if version != cacheVersion {
+            cache.wrote(.elsewhere)
+            cacheVersion = version
+        }
+        cacheChecked = true
+    }
+
+    private static let dataVersion = SQL("PRAGMA data_version")
 }
 
 /// The ids of the profiles found by name, the last one found kept apart: a session asks

@@ -4,10 +4,42 @@ import XCTest
 
 @testable import NavStackSQLite
 
-/// A store file caches what it reads only while its shared transaction (a burst of
-/// commands) holds the write lock: another process's change made between bursts is read,
-/// and a command that failed leaves nothing it mended behind.
+/// A store file caches what it reads in its transactions, each of which checks first that
+/// no other connection committed since (`PRAGMA data_version`): another process's change
+/// made between bursts is read, what nobody changed is not read again, and a command that
+/// failed leaves nothing it mended behind.
 final class BatchCacheTests: StoreFolderTestCase {
+
+    private func titles(_ store: SQLiteStore) throws -> [String] {
+        try store.snapshot { try store.page("ana", ListQuery(), offset: 0, limit: 20) }.map(\.title)
+    }
+
+    /// A screen read again with nothing changed since is answered from the cache; a
+    /// commit by another connection is seen at the next transaction.
+    func testAReadIsAnsweredAgainUntilAnotherConnectionCommits() throws {
+        let session = try SQLiteStore(path: path)
+        defer { session.close() }
+        try session.openProfile("ana", sample: true)
+        let sample = ["Buy fruit", "Study SwiftUI", "Go for a walk"]
+        XCTAssertEqual(try titles(session), sample)
+        XCTAssertFalse(session.isCaching, "outside a transaction")
+        // Its own connection writing behind the store's back (which no command does)
+        // leaves SQLite's data_version as it was: the page comes from the cache.
+        try session.db.execute("UPDATE task SET title = 'Renamed behind' WHERE id = 1")
+        XCTAssertEqual(try titles(session), sample, "read again, not from the cache")
+        // Another connection's commit moves data_version: the next transaction reads.
+        let other = try SQLiteStore(path: path)
+        _ = try other.insertAtTop("ana", DraftFields(title: "From elsewhere"), as: .add)
+        other.close()
+        XCTAssertEqual(try titles(session), ["From elsewhere", "Renamed behind", "Study SwiftUI", "Go for a walk"])
+        // Its own change is told to the cache.
+        _ = try session.insertAtTop("ana", DraftFields(title: "Mine"), as: .add)
+        XCTAssertEqual(try titles(session).first, "Mine")
+        // With the cache off, every read asks SQLite.
+        session.cachesReads = false
+        try session.db.execute("UPDATE task SET title = 'Behind again' WHERE id = 1")
+        XCTAssertEqual(try titles(session)[2], "Behind again")
+    }
 
     private func firstPage(_ store: SQLiteStore) throws -> [TaskItem] {
         var tasks: [TaskItem] = []
