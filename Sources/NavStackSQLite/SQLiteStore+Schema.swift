@@ -389,14 +389,17 @@ extension SQLiteStore {
                 """
         ),
         // A day of the agenda (the tasks due or scheduled on it) sorted and counted from
-        // the indexes of its two dates alone, each task read only for the page shown.
+        // the indexes of its two dates alone, each task read only for the page shown; and
+        // the tasks with a due date in list order, which a list by a due term walks for
+        // its first pages rather than sorting every task of the span.
         (
-            "v15: a day from the dates' indexes",
+            "v15: a day from the dates' indexes, dated tasks in list order",
             """
             DROP INDEX task_by_due;
             CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait, scheduled) WHERE due IS NOT NULL;
             DROP INDEX task_by_scheduled;
             CREATE INDEX task_by_scheduled ON task(profile_id, scheduled, due, uuid, done, wait) WHERE scheduled IS NOT NULL;
+            CREATE INDEX task_dated_in_order ON task(profile_id, parent, position, uuid, due, done, wait) WHERE due IS NOT NULL;
             """
         ),
     ]
@@ -543,6 +546,7 @@ extension SQLiteStore {
         CREATE INDEX task_in_order ON task(profile_id, parent, position, uuid, done);
         CREATE INDEX task_by_due ON task(profile_id, due, parent, position, uuid, done, wait, scheduled) WHERE due IS NOT NULL;
         CREATE INDEX task_by_scheduled ON task(profile_id, scheduled, due, uuid, done, wait) WHERE scheduled IS NOT NULL;
+        CREATE INDEX task_dated_in_order ON task(profile_id, parent, position, uuid, due, done, wait) WHERE due IS NOT NULL;
         CREATE INDEX task_by_wait ON task(profile_id, wait) WHERE wait IS NOT NULL;
         CREATE INDEX task_on_agenda ON task(profile_id, coalesce(min(due, scheduled), due, scheduled), uuid)
             WHERE done = 0 AND (due IS NOT NULL OR scheduled IS NOT NULL);

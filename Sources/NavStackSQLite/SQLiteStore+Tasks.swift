@@ -73,8 +73,7 @@ extension SQLiteStore {
             }
             if let word = Self.listWord(query) {
                 // Every task of the word, when none is hidden: its count, kept.
-                let hidesNone = try query.filter == .every || (query.filter == .all && !Self.anyWaiting(db, user, at: query.now))
-                if hidesNone {
+                if try Self.hidesNone(db, user, query) {
                     return try db.first("SELECT tasks FROM word_count WHERE profile = \(Self.profileID) AND word = ?", [user, word]) {
                         $0.int(0)
                     } ?? 0
@@ -86,8 +85,9 @@ extension SQLiteStore {
                 return try db.first("SELECT (\(day.due)) + (\(day.scheduled))", day.arguments) { $0.int(0) } ?? 0
             }
             if let span = Self.dueSpan(query) {
-                // The tasks due in the span that the filter keeps: the index of `due` alone.
-                let (clause, arguments) = Self.filterClause(query, user)
+                // The tasks due in the span that the filter keeps: the index of `due` alone,
+                // its range alone (no column of each entry read) when the filter hides none.
+                let (clause, arguments) = try Self.hidesNone(db, user, query) ? ("", [user]) : Self.filterClause(query, user)
                 return try db.first(
                     "SELECT COUNT(*) FROM task INDEXED BY task_by_due WHERE profile_id = \(Self.profileID)\(span.sql)\(clause)",
                     [user] + span.arguments + arguments.dropFirst()
@@ -103,9 +103,36 @@ extension SQLiteStore {
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
+            if Self.dueSpan(query) != nil {
+                // The dated tasks in list order, looked at up to twice as many as the span
+                // holds: a first page is found after a few of them, where sorting the span
+                // would order all of them. A page not found so goes on to the sort.
+                let matches = try count(user, query)
+                let walk = Self.dueWalkQuery(query, user, looking: 2 * matches)!
+                let found = try db.statement(walk.sql).all(walk.arguments + [limit, offset], Self.task)
+                if found.count == min(limit, max(0, matches - offset)) { return found }
+            }
             let (sql, arguments) = Self.pageQuery(query, user)
             return try db.statement(sql).all(arguments + [limit, offset], Self.task)
         }
+    }
+
+    /// The statement of a page of a list by a due term alone (``dueSpan(_:)``) that walks
+    /// the dated tasks in list order (the index `task_dated_in_order`, which holds what the
+    /// span and the filter ask) and looks at `looking` of them at most, with its
+    /// arguments but the limit and the offset. The tasks that pass are taken in the order
+    /// the subquery gives them (SQLite reads a subquery with a `LIMIT` as it yields its
+    /// rows), so the walk stops at the page's last: sorting them there would read every
+    /// one the subquery may give first.
+    static func dueWalkQuery(_ query: ListQuery, _ user: String, looking: Int) -> (sql: String, arguments: [any SQLArgument])? {
+        guard let span = dueSpan(query) else { return nil }
+        let (clause, arguments) = filterClause(query, user)
+        return (
+            "SELECT \(columns) FROM task WHERE id IN (SELECT id FROM (SELECT id, parent, position, uuid, due, done, wait"
+                + " FROM task INDEXED BY task_dated_in_order WHERE profile_id = \(profileID) AND due IS NOT NULL ORDER BY parent, position, uuid LIMIT ?)"
+                + " WHERE 1\(span.sql)\(clause) LIMIT ? OFFSET ?) ORDER BY parent, position, uuid",
+            [user, looking] + span.arguments + arguments.dropFirst()
+        )
     }
 
     /// The statement reading a page of a list, with its arguments but the limit and the
@@ -634,6 +661,12 @@ extension SQLiteStore {
     /// The agenda's order: the earlier of a task's `due` and `scheduled` dates, as the
     /// index `task_on_agenda` has it.
     static let agendaOrder = "coalesce(min(due, scheduled), due, scheduled)"
+
+    /// Whether the query's filter hides none of the profile's tasks now: `every`, or `all`
+    /// while no open task waits.
+    static func hidesNone(_ db: Connection, _ user: String, _ query: ListQuery) throws -> Bool {
+        try query.filter == .every || (query.filter == .all && !anyWaiting(db, user, at: query.now))
+    }
 
     /// Whether the profile has an open task whose `wait` is after `now`.
     static func anyWaiting(_ db: Connection, _ user: String, at now: Instant) throws -> Bool {

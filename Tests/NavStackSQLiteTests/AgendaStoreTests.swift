@@ -14,7 +14,7 @@ final class AgendaStoreTests: XCTestCase {
 
     /// Random tasks at every level around `now` in `zone`: dates a few hours to a few
     /// weeks away (many on one day), some done, some waiting, some with no date.
-    private func store(seed: UInt64, zone: Zone, now: Instant, count: Int = 120) throws -> SQLiteStore {
+    private func store(seed: UInt64, zone: Zone, now: Instant, count: Int = 120, waits: Bool = true) throws -> SQLiteStore {
         let store = try SQLiteStore(path: nil)
         store.clock = TaskClock(zone: zone, fixedNow: now)
         try store.openProfile(user, sample: false)
@@ -29,7 +29,7 @@ final class AgendaStoreTests: XCTestCase {
             var fields = DraftFields(title: "Task \(index)", done: Int.random(in: 0..<5, using: &rng) == 0)
             fields.due = someDate()
             fields.scheduled = someDate()
-            if Int.random(in: 0..<6, using: &rng) == 0 { fields.wait = someDate() }
+            if Int.random(in: 0..<6, using: &rng) == 0, waits { fields.wait = someDate() }
             let parent = ids.isEmpty || Bool.random(using: &rng) ? nil : ids.randomElement(using: &rng)
             let task = try store.insertAtTop(user, fields, under: parent, as: .add)
             ids.append(task.id)
@@ -89,7 +89,14 @@ final class AgendaStoreTests: XCTestCase {
     /// A due term of the list (read from the index of `due`) picks the tasks its
     /// definition picks, in every status, counted alike.
     func testTheListsDueTermsPickWhatTheirDefinitionsPick() throws {
-        let store = try store(seed: 9, zone: try Zone.named("Europe/Madrid"), now: instant("2026-03-28T10:00:00Z"))
+        // With tasks waiting, and with none (then `all` hides nothing, and counts a range).
+        for waits in [true, false] {
+            let store = try store(seed: 9, zone: try Zone.named("Europe/Madrid"), now: instant("2026-03-28T10:00:00Z"), waits: waits)
+            try assertDueTermsPickWhatTheirDefinitionsPick(in: store)
+        }
+    }
+
+    private func assertDueTermsPickWhatTheirDefinitionsPick(in store: SQLiteStore) throws {
         let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
         for due in DueTerm.allCases {
             for filter in ListFilter.allCases {
@@ -101,7 +108,13 @@ final class AgendaStoreTests: XCTestCase {
                 // In list order, as the general way reads it (a search every title matches).
                 let general = ListQuery(filter: filter, terms: ListTerms(due: due), search: "Task", clock: store.clock)
                 XCTAssertEqual(ids, try store.page(user, general, offset: 0, limit: 10_000).map(\.id), "\(due) \(filter)")
-                XCTAssertEqual(try store.page(user, query, offset: 3, limit: 5).map(\.id), Array(ids.dropFirst(3).prefix(5)))
+                // Every page, whether the walk of the dated tasks in list order finds it or
+                // the sort of the span does.
+                for offset in stride(from: 0, through: ids.count, by: 3) {
+                    XCTAssertEqual(
+                        try store.page(user, query, offset: offset, limit: 4).map(\.id), Array(ids.dropFirst(offset).prefix(4)),
+                        "\(due) \(filter) from \(offset)")
+                }
             }
         }
     }
@@ -246,6 +259,11 @@ final class AgendaStoreTests: XCTestCase {
             let page = try plan(week)
             XCTAssertTrue(page.contains { $0.contains("COVERING INDEX task_by_due") }, "\(page)")
             XCTAssertFalse(page.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(page)")
+            // Its first pages: the dated tasks walked in list order from their own index.
+            let walk = try XCTUnwrap(SQLiteStore.dueWalkQuery(week, user, looking: 100))
+            let walked = try store.db.prepare("EXPLAIN QUERY PLAN " + walk.sql).all(walk.arguments + [10, 0]) { $0.text(3) }
+            XCTAssertTrue(walked.contains { $0.contains("COVERING INDEX task_dated_in_order") }, "\(walked)")
+            XCTAssertFalse(walked.contains { $0.contains("SCAN task") || $0.contains("task_by_due") }, "\(walked)")
             let sql = "SELECT COUNT(*) FROM task INDEXED BY task_by_due WHERE profile_id = \(SQLiteStore.profileID)"
             let (clause, arguments) = SQLiteStore.filterClause(week, user)
             let span = try XCTUnwrap(SQLiteStore.dueSpan(week))
