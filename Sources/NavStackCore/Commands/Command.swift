@@ -292,7 +292,7 @@ extension Command {
         case .day: self = .day(try required())
         case .edit: try none(); self = .edit
         case .title: self = .title(try Self.text(try required(), limit: Limits.titleCharacters, what: .title))
-        case .notes: self = .notes(try Self.text(arg ?? "", limit: Limits.notesCharacters, what: .notes))
+        case .notes: self = .notes(try Self.text(Self.lineBreaks(in: arg ?? ""), limit: Limits.notesCharacters, what: .notes))
         case .done:
             switch try required().lowercased() {
             case "on", "yes", "true": self = .done(true)
@@ -417,6 +417,31 @@ extension Command {
         let count = text.count
         guard count <= limit else { throw .textTooLong(what, count: count, limit: limit) }
         return text
+    }
+
+    /// Notes typed on one line: `\n` is a line break and `\\` a backslash; any other
+    /// backslash stays as typed (`C:\Users`).
+    static func lineBreaks(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var escaped = false
+        for byte in text.utf8 {
+            if escaped {
+                escaped = false
+                switch byte {
+                case UInt8(ascii: "n"): bytes.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "\\"): bytes.append(byte)
+                default: bytes += [UInt8(ascii: "\\"), byte]
+                }
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if escaped { bytes.append(UInt8(ascii: "\\")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A profile name given outside a line (`navstack import --user NAME`), held to the

@@ -400,7 +400,7 @@ extension Catalog {
         .summaryPage: "Show page N",
         .summaryEdit: "Edit this task",
         .summaryTitle: "Set the draft's title",
-        .summaryNotes: "Set the draft's notes; notes alone clears them",
+        .summaryNotes: "Set the draft's notes (\\n starts a line); notes alone clears them",
         .summaryDone: "Set whether the draft is done",
         .summarySave: "Save the draft",
         .summaryCancel: "Discard the draft",

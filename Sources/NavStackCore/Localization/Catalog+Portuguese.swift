@@ -404,7 +404,7 @@ extension Catalog {
         .summaryPage: "Mostra a página N",
         .summaryEdit: "Edita esta tarefa",
         .summaryTitle: "Define o título do rascunho",
-        .summaryNotes: "Define as notas do rascunho; notes sozinho as limpa",
+        .summaryNotes: "Define as notas do rascunho (\\n começa uma linha); notes sozinho as limpa",
         .summaryDone: "Define se o rascunho está concluído",
         .summarySave: "Salva o rascunho",
         .summaryCancel: "Cancela: descarta o rascunho",

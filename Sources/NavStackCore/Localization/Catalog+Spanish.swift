@@ -402,7 +402,7 @@ extension Catalog {
         .summaryPage: "Muestra la página N",
         .summaryEdit: "Edita esta tarea",
         .summaryTitle: "Define el título del borrador",
-        .summaryNotes: "Define las notas del borrador; notes solo las limpia",
+        .summaryNotes: "Define las notas del borrador (\\n empieza una línea); notes solo las limpia",
         .summaryDone: "Define si el borrador está completado",
         .summarySave: "Guarda el borrador",
         .summaryCancel: "Cancela: descarta el borrador",

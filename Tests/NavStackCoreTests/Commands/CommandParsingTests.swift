@@ -48,6 +48,24 @@ final class CommandParsingTests: XCTestCase {
         }
     }
 
+    /// Notes of several lines typed on one: `\n` breaks the line, `\\` is a backslash,
+    /// any other backslash stays; the limit counts the notes as kept.
+    func testNotesTypedOnOneLineTakeLineBreaks() throws {
+        let cases: [(String, String)] = [
+            ("notes Buy:\\nmilk\\nbread", "Buy:\nmilk\nbread"), ("notes a\\\\nb", "a\\nb"),
+            ("notes C:\\Users\\ana", "C:\\Users\\ana"), ("notes end\\", "end\\"), ("notes \\n", "\n"),
+            ("notes ação\\nñ", "ação\nñ"),
+        ]
+        for (line, notes) in cases {
+            XCTAssertEqual(try parse(line), .notes(notes), line)
+        }
+        let limit = Limits.notesCharacters
+        XCTAssertEqual(try parse("notes " + String(repeating: "ab\\n", count: limit / 3)), .notes(String(repeating: "ab\n", count: limit / 3)))
+        XCTAssertThrowsError(try parse("notes " + String(repeating: "a\\n", count: limit / 2 + 1))) { error in
+            XCTAssertEqual(error as? NavError, .textTooLong(.notes, count: (limit / 2 + 1) * 2, limit: limit))
+        }
+    }
+
     func testCommandWordsIgnoreCaseAndArgumentsKeepIt() throws {
         XCTAssertEqual(try parse("  OPEN 2  "), .open(row: 2))
         XCTAssertEqual(try parse("Title Keep THIS case"), .title("Keep THIS case"))
