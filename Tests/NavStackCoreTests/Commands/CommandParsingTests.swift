@@ -60,7 +60,8 @@ final class CommandParsingTests: XCTestCase {
             XCTAssertEqual(try parse(line), .notes(notes), line)
         }
         let limit = Limits.notesCharacters
-        XCTAssertEqual(try parse("notes " + String(repeating: "ab\\n", count: limit / 3)), .notes(String(repeating: "ab\n", count: limit / 3)))
+        let typed = "notes " + String(repeating: "ab\\n", count: limit / 3)
+        XCTAssertEqual(try parse(typed), .notes(String(repeating: "ab\n", count: limit / 3)))
         XCTAssertThrowsError(try parse("notes " + String(repeating: "a\\n", count: limit / 2 + 1))) { error in
             XCTAssertEqual(error as? NavError, .textTooLong(.notes, count: (limit / 2 + 1) * 2, limit: limit))
         }
