@@ -263,6 +263,14 @@ public final class SQLiteStore: TaskStore {
         file?.removeLeftovers()
     }
 
+    /// Closes the store after a command that failed and kept nothing: a file this process
+    /// created, and that holds no profile, is removed, as a failed open removes it.
+    public func closeRemovingIfUnused() {
+        let unused = (try? db.first("SELECT count(*) FROM profile") { $0.int(0) }) == 0
+        close()
+        if unused { file?.removeIfCreated() }
+    }
+
     /// Commits the commands since the last commit (with ``defersCommits``). It throws
     /// when they could not be kept: then nothing they printed may be shown.
     public func commitPending() throws {

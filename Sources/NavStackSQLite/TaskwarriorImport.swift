@@ -41,39 +41,119 @@ public struct ImportSummary: Equatable, Sendable {
     public var templates = 0
 }
 
+/// Which instance of each series keeps its template whole (the open one, else the last),
+/// as the custom field ``TaskwarriorWriter/templateField``, so that an export to
+/// Taskwarrior gives it back; told of the records one at a time, in order.
+struct TemplateKeeper {
+    /// Each template's text by its uuid.
+    private var templates: [String: String] = [:]
+    /// The instance chosen so far for each series (by its template's uuid), and whether
+    /// it is open.
+    private var keepers: [String: (uuid: String, open: Bool)] = [:]
+
+    mutating func saw(_ record: TaskwarriorRecord) {
+        switch record.status {
+        case .template:
+            if let text = record.template { templates[record.uuid] = text }
+        case .open, .done:
+            guard let series = record.fields.custom.first(where: { $0.name == "parent" })?.value else { return }
+            if keepers[series]?.open == true { return }
+            keepers[series] = (record.uuid, record.status == .open)
+        case .deleted:
+            break
+        }
+    }
+
+    /// Each template with the instance that keeps it, by the instance's uuid.
+    var kept: [(instance: String, template: String)] {
+        templates.compactMap { uuid, text in keepers[uuid].map { (instance: $0.uuid, template: text) } }
+            .sorted { $0.instance < $1.instance }
+    }
+}
+
+/// A uuid's 128 bits, as a set of the uuids read holds them (a tenth of their texts).
+struct UUIDKey: Hashable {
+    let high: UInt64
+    let low: UInt64
+
+    /// The bits of `text`, a uuid's 8-4-4-4-12 hexadecimal digits.
+    init(_ text: String) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for byte in text.utf8 where byte != UInt8(ascii: "-") {
+            let value = UInt64(
+                byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : (byte | 0x20) &- UInt8(ascii: "a") &+ 10)
+            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
+            digits += 1
+        }
+        self.high = high
+        self.low = low
+    }
+}
+
 /// Reads what `task export` prints: a JSON array of objects, or one object a line.
 public enum TaskwarriorReader {
     /// The records, in order; the first bad one fails the whole input, named by its index
-    /// (from 0) and the field.
+    /// (from 0) and the field. Each series' template is kept in one of its instances
+    /// (``TemplateKeeper``).
     public static func read(_ data: [UInt8], source: String) throws(ImportError) -> [TaskwarriorRecord] {
+        var records: [TaskwarriorRecord] = []
+        let kept: [(instance: String, template: String)]
+        do {
+            kept = try read(data, source: source) { record, _ in records.append(record) }
+        } catch let error as ImportError {
+            throw error
+        } catch {
+            preconditionFailure("only the reader throws while the records are collected: \(error)")
+        }
+        var at: [String: Int] = [:]
+        for (index, record) in records.enumerated() { at[record.uuid] = index }
+        for (instance, template) in kept {
+            records[at[instance]!].fields.custom.append(CustomField(name: TaskwarriorWriter.templateField, value: template))
+        }
+        return records
+    }
+
+    /// Reads the records one at a time, in order, each given to `each` with its index and
+    /// then let go: an import holds one record at a time, never all of them. The first bad
+    /// one fails the whole input, named by its index (from 0) and the field. Returns each
+    /// series' template with the instance that keeps it (``TemplateKeeper``), known only
+    /// once every record has been read.
+    public static func read(
+        _ data: [UInt8], source: String, each: (TaskwarriorRecord, Int) throws -> Void
+    ) throws -> [(instance: String, template: String)] {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let first = bytes.first(where: { !isBlank($0) }) else { throw .empty(source: source) }
-        // Each record as it is read: only the records are held, never the whole document
-        // as values.
-        var records: [TaskwarriorRecord] = []
-        var seen: Set<String> = []
-        func add(_ object: JSONValue) throws(ImportError) {
-            let record = try self.record(object, index: records.count)
-            guard seen.insert(record.uuid).inserted else { throw .badRecord(index: records.count, .duplicateUUID(record.uuid)) }
-            records.append(record)
+        guard let first = bytes.first(where: { !isBlank($0) }) else { throw ImportError.empty(source: source) }
+        var count = 0
+        var seen = Set<UUIDKey>()
+        var keeper = TemplateKeeper()
+        func add(_ object: JSONValue) throws {
+            let record = try self.record(object, index: count)
+            guard seen.insert(UUIDKey(record.uuid)).inserted else {
+                throw ImportError.badRecord(index: count, .duplicateUUID(record.uuid))
+            }
+            keeper.saw(record)
+            try each(record, count)
+            count += 1
         }
         if first == UInt8(ascii: "[") {
-            try bytes.withByteView { (view: ByteView) throws(ImportError) in
+            try bytes.withByteView { (view: ByteView) throws in
                 var elements: JSONArrayReader
                 do throws(JSONError) {
                     // It starts with `[`: an array, read one element at a time.
                     guard let array = try JSONArrayReader(foreign: view) else { throw .unexpectedEnd }
                     elements = array
                 } catch {
-                    throw .notJSON(error)
+                    throw ImportError.notJSON(error)
                 }
                 while true {
                     let element: JSONValue?
                     do throws(JSONError) {
                         element = try elements.next()
                     } catch {
-                        throw .notJSON(error)
+                        throw ImportError.notJSON(error)
                     }
                     guard let element else { break }
                     try add(element)
@@ -83,7 +163,7 @@ public enum TaskwarriorReader {
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 let valid =
                     bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil } ?? bytes.startIndex
-                throw .notJSON(.invalidUTF8(at: valid - bytes.startIndex))
+                throw ImportError.notJSON(.invalidUTF8(at: valid - bytes.startIndex))
             }
             // One object a line; a line is a record, numbered among the records.
             for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
@@ -91,35 +171,17 @@ public enum TaskwarriorReader {
                 do throws(JSONError) {
                     object = try JSONValue.parse(foreign: String(line))
                 } catch {
-                    throw .badRecord(index: records.count, .notJSON(error))
+                    throw ImportError.badRecord(index: count, .notJSON(error))
                 }
                 try add(object)
             }
         }
-        keepTemplates(&records)
-        return records
+        return keeper.kept
     }
 
     /// A space, tab or line break: what may stand around JSON's values.
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    /// Keeps each series' template whole in one of its instances (the open one, else the
-    /// last), as the custom field ``TaskwarriorWriter/templateField``, so that an export
-    /// to Taskwarrior gives it back.
-    static func keepTemplates(_ records: inout [TaskwarriorRecord]) {
-        var instances: [String: [Int]] = [:]
-        for (index, record) in records.enumerated() where record.status == .open || record.status == .done {
-            if let parent = record.fields.custom.first(where: { $0.name == "parent" })?.value {
-                instances[parent, default: []].append(index)
-            }
-        }
-        for template in records where template.status == .template {
-            guard let text = template.template, let indexes = instances[template.uuid] else { continue }
-            let keeper = indexes.first { records[$0].status == .open } ?? indexes.last!
-            records[keeper].fields.custom.append(CustomField(name: TaskwarriorWriter.templateField, value: text))
-        }
     }
 
     /// One record: every attribute kept, those navstack has a field for in it, the rest
@@ -249,10 +311,24 @@ extension SQLiteStore {
     /// Deleted tasks and series' templates are counted, not imported. With `dryRun`,
     /// nothing is written.
     public func importTaskwarrior(_ records: [TaskwarriorRecord], user: String, dryRun: Bool) throws -> ImportSummary {
+        try importTaskwarrior(user: user, dryRun: dryRun) { each in
+            for (index, record) in records.enumerated() { try each(record, index) }
+            return []
+        }
+    }
+
+    /// Imports the records `read` gives, one at a time, as ``importTaskwarrior(_:user:dryRun:)``
+    /// does, in the one transaction; `read` returns each series' template with the instance
+    /// that keeps it, which is given it once every record is in. A failure of `read` (a bad
+    /// record) rolls the whole import back.
+    public func importTaskwarrior(
+        user: String, dryRun: Bool,
+        reading read: (_ each: (TaskwarriorRecord, Int) throws -> Void) throws -> [(instance: String, template: String)]
+    ) throws -> ImportSummary {
         var summary = ImportSummary()
         if dryRun {
             try reading { db in
-                for (index, record) in records.enumerated() {
+                _ = try read { record, index in
                     switch record.status {
                     case .deleted: summary.deleted += 1
                     case .template: summary.templates += 1
@@ -271,29 +347,32 @@ extension SQLiteStore {
         try writing { db in
             try openProfile(user, sample: false)
             var log: ChangeLog?
-            for (index, record) in records.enumerated() {
+            func change(_ pair: ChangePair) throws -> StoredTask? {
+                if log == nil { log = try beginChange(db, user, .import) }
+                return try Self.change(db, user, pair, &log!).after
+            }
+            let kept = try read { record, index in
                 switch record.status {
                 case .deleted:
                     summary.deleted += 1
-                    continue
+                    return
                 case .template:
                     summary.templates += 1
-                    continue
+                    return
                 case .open, .done:
                     break
                 }
                 if let stored = try Self.stored(db, user, uuid: record.uuid) {
                     guard Self.replaces(record, stored) else {
                         summary.unchanged += 1
-                        continue
+                        return
                     }
                     summary.updated += 1
                     var after = stored
-                    after.fields = record.fields
+                    after.fields = Self.keepingTemplate(of: stored, in: record.fields)
                     after.rev += 1
-                    if log == nil { log = try beginChange(db, user, .import) }
-                    let pair = try Self.change(db, user, ChangePair(before: stored, after: after), &log!)
-                    try Self.keepStamps(db, record.stamps, id: pair.after?.id ?? stored.id)
+                    let written = try change(ChangePair(before: stored, after: after))
+                    try Self.keepStamps(db, record.stamps, id: written?.id ?? stored.id)
                 } else {
                     try Self.checkUUIDFree(db, record.uuid, index: index)
                     summary.added += 1
@@ -309,20 +388,43 @@ extension SQLiteStore {
                             task.fields.custom.append(CustomField(name: TaskwarriorWriter.parentAttribute, value: parentUUID))
                         }
                     }
-                    if log == nil { log = try beginChange(db, user, .import) }
-                    _ = try Self.change(db, user, ChangePair(before: nil, after: task), &log!)
+                    _ = try change(ChangePair(before: nil, after: task))
                 }
+            }
+            // Each template into the instance that keeps it, unless it holds it already.
+            let field = TaskwarriorWriter.templateField
+            for (instance, template) in kept {
+                guard let stored = try Self.stored(db, user, uuid: instance),
+                    !stored.fields.custom.contains(CustomField(name: field, value: template))
+                else { continue }
+                var after = stored
+                after.fields.custom.removeAll { $0.name == field }
+                after.fields.custom.append(CustomField(name: field, value: template))
+                after.rev += 1
+                _ = try change(ChangePair(before: stored, after: after))
+                try Self.keepStamps(db, stored.stamps, id: stored.id)
             }
         }
         return summary
     }
 
+    /// A record's fields as they replace a task's: the template the task keeps (which the
+    /// import gives it again once every record is read) stays, when the record has none.
+    private static func keepingTemplate(of stored: StoredTask, in fields: DraftFields) -> DraftFields {
+        let field = TaskwarriorWriter.templateField
+        guard !fields.custom.contains(where: { $0.name == field }) else { return fields }
+        var kept = fields
+        kept.custom += stored.fields.custom.filter { $0.name == field }
+        return kept
+    }
+
     /// Whether a record replaces the task the profile holds by its uuid: it was modified
     /// later than the task, and differs from it.
     private static func replaces(_ record: TaskwarriorRecord, _ stored: StoredTask) -> Bool {
-        if record.wins { return stored.fields != record.fields }
+        let fields = keepingTemplate(of: stored, in: record.fields)
+        if record.wins { return stored.fields != fields }
         guard let modified = record.stamps.modified else { return false }
-        return (stored.stamps.modified.map { modified > $0 } ?? true) && stored.fields != record.fields
+        return (stored.stamps.modified.map { modified > $0 } ?? true) && stored.fields != fields
     }
 
     /// Gives a task the stamps its record has (those it has: the rest stay as written).

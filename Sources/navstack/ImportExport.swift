@@ -123,24 +123,33 @@ extension Import {
         return .failure
     }
 
-    /// `--from taskwarrior` or `--from todotxt`: reads every record, then imports them in
-    /// one transaction (or, with `--dry-run`, only counts what it would do).
+    /// `--from taskwarrior` or `--from todotxt`: imports the records in one transaction (or,
+    /// with `--dry-run`, only counts what it would do). Taskwarrior's records are read one
+    /// at a time as they are imported, so an export of any size is never held whole as
+    /// records; a bad one rolls the import back, and a store the import made is removed.
     private func importForeign(_ format: ForeignFormat, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams)
         throws
     {
-        let records: [TaskwarriorRecord]
-        do {
-            switch format {
-            case .todotxt: records = try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
-            case .taskwarrior: records = try TaskwarriorReader.read(data, source: source)
+        var records: [TaskwarriorRecord] = []
+        if format == .todotxt {
+            do {
+                records = try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
+            } catch {
+                throw failure(error, streams)
             }
-        } catch {
-            throw failure(error, streams)
         }
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
-        defer { store.close() }
+        var imported = false
+        defer { imported ? store.close() : store.closeRemovingIfUnused() }
         do {
-            let done = try store.importTaskwarrior(records, user: try store.profile(named: user), dryRun: dryRun)
+            let user = try store.profile(named: user)
+            let done =
+                format == .todotxt
+                ? try store.importTaskwarrior(records, user: user, dryRun: dryRun)
+                : try store.importTaskwarrior(user: user, dryRun: dryRun) { each in
+                    try TaskwarriorReader.read(data, source: source, each: each)
+                }
+            imported = true
             let t = Navstack.messageCatalog
             // todo.txt has no deleted tasks nor templates.
             let line =

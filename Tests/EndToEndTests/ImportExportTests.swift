@@ -90,6 +90,52 @@ final class ImportExportTests: XCTestCase {
     }
 
     /// todo.txt: each line a task once; the same file again, or as a dry run, writes nothing.
+    /// Taskwarrior's records are imported as they are read, one at a time: a bad record
+    /// after good ones rolls them back, is named by its index, and leaves no store behind;
+    /// a series' template read after its instances is kept by the open one all the same.
+    func testATaskwarriorExportIsImportedAsItIsReadAndABadRecordKeepsNothing() throws {
+        func task(_ uuid: String, _ more: String) -> String {
+            #"{"uuid":"00000000-0000-4000-8000-\#(uuid)","description":"Pay rent","entry":"20261001T090000Z","#
+                + #""modified":"20261101T090000Z",\#(more)}"#
+        }
+        let bad = [
+            task("000000000001", #""status":"pending""#), task("000000000002", #""status":"pending""#),
+            #"{"uuid":"00000000-0000-4000-8000-000000000009","status":"pending"}"#,
+        ]
+        var result = try NavstackProcess.run(
+            [
+                "import", "--from", "taskwarrior", "--store", store, "--user", "ana",
+                try file(Array(("[" + bad.joined(separator: ",\n") + "]").utf8)),
+            ])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "navstack: import: record 2: 'description' is not what it must be: \"…\"; nothing was imported\n")
+        XCTAssertFalse(storeExists, "a store the import made is removed")
+
+        let series = #""due":"20261101T090000Z","recur":"monthly","parent":"00000000-0000-4000-8000-0000000000ff""#
+        let records = [
+            task("00000000000a", #""status":"completed","end":"20261101T090000Z","imask":"0","# + series),
+            task("00000000000b", #""status":"pending","imask":"1","# + series.replacingOccurrences(of: "20261101", with: "20261201")),
+            task("0000000000ff", #""status":"recurring","due":"20261101T090000Z","recur":"monthly","mask":"+-""#),
+        ]
+        let path = try file(Array(("[" + records.joined(separator: ",\n") + "]").utf8))
+        let arguments = ["import", "--from", "taskwarrior", "--store", store, "--user", "ana", path]
+        result = try NavstackProcess.run(arguments)
+        XCTAssertEqual(
+            result.stdout,
+            "added 2, updated 0, unchanged 0; not imported: 0 deleted, 1 series templates (their open instances carry the rule)\n")
+        result = try NavstackProcess.run(["export", "--to", "taskwarrior", "--store", store, "--user", "ana"])
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 5, result.stdout)
+        // The template comes back just before the open instance that kept it.
+        XCTAssertEqual(lines[2], Substring(records[2] + ","))
+        XCTAssertTrue(lines[3].contains("00000000000b"), result.stdout)
+        // The same file again changes nothing.
+        result = try NavstackProcess.run(arguments)
+        XCTAssertEqual(
+            result.stdout,
+            "added 0, updated 0, unchanged 2; not imported: 0 deleted, 1 series templates (their open instances carry the rule)\n")
+    }
+
     func testATodoTxtFileImportsOnce() throws {
         let lines = Array("(A) 2026-11-20 Call Mom @phone due:2026-12-01\nx 2026-11-25 2026-11-20 Pay rent +home\n".utf8)
         let dry = try importing(lines, ["--user", "ana", "--from", "todotxt", "--dry-run"])
