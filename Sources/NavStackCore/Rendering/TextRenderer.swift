@@ -694,7 +694,10 @@ struct Lines: ~Copyable {
     /// escaped (``String/escapedForDisplay``).
     mutating func fields(_ heads: FieldHeads, _ first: String, _ second: String, _ third: String) {
         textField(heads, 0, first)
-        if second.utf8.contains(0x0A) {
+        // One look at the bytes (a generic walk of the view cost a cycle of edit, title
+        // and save 2% of its instructions).
+        let lineBreak = second.withContiguousUTF8IfAvailable { $0.firstIndex(of: 0x0A, in: 0..<$0.count) != nil }
+        if lineBreak ?? second.utf8.contains(0x0A) {
             // Notes of several lines: each under the first, wrapped there, a blank one kept.
             let lines = second.split(separator: "\n", omittingEmptySubsequences: false)
             textField(heads, 1, String(lines[0]))
