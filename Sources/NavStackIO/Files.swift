@@ -55,6 +55,65 @@ public enum Files {
         }
     }
 
+    /// A file, or standard input, read a block at a time: what an import reads while it
+    /// imports, holding one block, never the whole input. It reads no more than `limit`
+    /// bytes in all; a regular file larger than that is known before it is read.
+    public final class BlockReader {
+        /// How many bytes a block holds at most.
+        public static let blockSize = 1 << 20
+        private let fd: Int32
+        private let owned: Bool
+        private let limit: Int
+        private let name: String
+        private var total = 0
+        /// Whether the input goes on past `limit` (a regular file's size says so at once).
+        public private(set) var passedLimit = false
+
+        /// Opens `path`, or reads standard input when it is nil.
+        public init(path: String?, limit: Int) throws(FileError) {
+            self.limit = limit
+            name = path ?? "standard input"
+            if let path {
+                fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw .errno(path) }
+                owned = true
+            } else {
+                fd = 0
+                owned = false
+            }
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) > limit { passedLimit = true }
+        }
+
+        deinit {
+            if owned { close(fd) }
+        }
+
+        /// The next block; nil at the end of the input, or once it passes the limit.
+        public func next() throws(FileError) -> [UInt8]? {
+            guard !passedLimit else { return nil }
+            while true {
+                let wanted = min(Self.blockSize, limit + 1 - total)
+                var count = 0
+                let block = [UInt8](capacity: wanted) { start, room in
+                    count = Glibc.read(fd, start, room)
+                    return count
+                }
+                if count < 0 {
+                    if Glibc.errno == EINTR { continue }
+                    throw .errno(name)
+                }
+                if count == 0 { return nil }
+                total += block.count
+                if total > limit {
+                    passedLimit = true
+                    return nil
+                }
+                return block
+            }
+        }
+    }
+
     /// What ``readRegular(_:limit:)`` found: a regular file's bytes, or why it read nothing.
     public enum RegularFile {
         case bytes([UInt8])

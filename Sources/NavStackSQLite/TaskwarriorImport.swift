@@ -123,9 +123,45 @@ public enum TaskwarriorReader {
     public static func read(
         _ data: [UInt8], source: String, each: (TaskwarriorRecord, Int) throws -> Void
     ) throws -> [(instance: String, template: String)] {
-        var bytes = data[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let first = bytes.first(where: { !isBlank($0) }) else { throw ImportError.empty(source: source) }
+        var given = false
+        return try read(
+            source: source,
+            more: {
+                guard !given else { return nil }
+                given = true
+                return data
+            }, each: each)
+    }
+
+    /// ``read(_:source:each:)`` of an input given a block at a time by `more` (nil at its
+    /// end): only the record being read and a block are held, so an export of any size
+    /// is read in the memory of one block. Offsets in failures count from the input's
+    /// start (after a byte order mark).
+    public static func read(
+        source: String, more: () throws -> [UInt8]?, each: (TaskwarriorRecord, Int) throws -> Void
+    ) throws -> [(instance: String, template: String)] {
+        var buffer: [UInt8] = []
+        var exhausted = false
+        func take() throws -> Bool {
+            guard !exhausted, let block = try more() else {
+                exhausted = true
+                return false
+            }
+            buffer += block
+            return true
+        }
+        // A byte order mark, then the first byte that is not blank says which form.
+        while buffer.count < 3, try take() {}
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
+        var first = 0
+        while true {
+            if let index = buffer[first...].firstIndex(where: { !isBlank($0) }) {
+                first = index
+                break
+            }
+            first = buffer.count
+            guard try take() else { throw ImportError.empty(source: source) }
+        }
         var count = 0
         var seen = Set<UUIDKey>()
         var keeper = TemplateKeeper()
@@ -138,43 +174,52 @@ public enum TaskwarriorReader {
             try each(record, count)
             count += 1
         }
-        if first == UInt8(ascii: "[") {
-            try bytes.withByteView { (view: ByteView) throws in
-                var elements: JSONArrayReader
-                do throws(JSONError) {
-                    // It starts with `[`: an array, read one element at a time.
-                    guard let array = try JSONArrayReader(foreign: view) else { throw .unexpectedEnd }
-                    elements = array
-                } catch {
+        if buffer[first] == UInt8(ascii: "[") {
+            // An array, read one element at a time.
+            var elements = JSONArrayStream(after: buffer, position: first + 1, base: 0)
+            buffer = []
+            while true {
+                let element: JSONValue?
+                do {
+                    element = try elements.next(more: { exhausted ? nil : try more() })
+                } catch let error as JSONError {
                     throw ImportError.notJSON(error)
                 }
-                while true {
-                    let element: JSONValue?
-                    do throws(JSONError) {
-                        element = try elements.next()
-                    } catch {
-                        throw ImportError.notJSON(error)
-                    }
-                    guard let element else { break }
-                    try add(element)
-                }
+                guard let element else { break }
+                try add(element)
             }
         } else {
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                let valid =
-                    bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil } ?? bytes.startIndex
-                throw ImportError.notJSON(.invalidUTF8(at: valid - bytes.startIndex))
-            }
             // One object a line; a line is a record, numbered among the records.
-            for line in text.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+            var start = 0
+            var lineStart = 0
+            func line(_ bytes: ArraySlice<UInt8>, at offset: Int) throws {
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    let valid =
+                        bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil }
+                        ?? bytes.startIndex
+                    throw ImportError.notJSON(.invalidUTF8(at: offset + valid - bytes.startIndex))
+                }
+                guard !text.allSatisfy(\.isWhitespace) else { return }
                 let object: JSONValue
                 do throws(JSONError) {
-                    object = try JSONValue.parse(foreign: String(line))
+                    object = try JSONValue.parse(foreign: text)
                 } catch {
                     throw ImportError.badRecord(index: count, .notJSON(error))
                 }
                 try add(object)
             }
+            while true {
+                while let end = buffer[start...].firstIndex(of: 0x0A) {
+                    try line(buffer[start..<end], at: lineStart + start)
+                    start = end + 1
+                }
+                // What is left is the start of a line: kept, with the next block after it.
+                lineStart += start
+                buffer.removeFirst(start)
+                start = 0
+                guard try take() else { break }
+            }
+            if !buffer.isEmpty { try line(buffer[...], at: lineStart) }
         }
         return keeper.kept
     }

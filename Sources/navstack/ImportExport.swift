@@ -82,21 +82,15 @@ struct Import: Subcommand {
             streams.write("navstack: import: \(Navstack.messageCatalog(.importFileIsFolder, ("path", file)))\n", to: .error)
             throw ExitStatus.failure
         }
-        do {
-            guard
-                let read = file == "-"
-                    ? try Files.readAll(0, limit: JSONReader.maximumBytes)
-                    : try Files.read(file, limit: JSONReader.maximumBytes)
-            else {
-                streams.write("navstack: import: \(Navstack.words(for: ImportError.tooLarge(source: source)))\n", to: .error)
-                throw ExitStatus.failure
-            }
-            data = read
-        } catch let failure as FileError {
-            let what = Navstack.words(for: failure).escapedForDisplay
-            streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
-            throw ExitStatus.failure
+        if from == .taskwarrior { return try importTaskwarrior(source: source, user: user, streams) }
+        let read: [UInt8]?
+        do throws(FileError) {
+            read = file == "-" ? try Files.readAll(0, limit: JSONReader.maximumBytes) : try Files.read(file, limit: JSONReader.maximumBytes)
+        } catch {
+            throw cannotRead(error, streams)
         }
+        guard let read else { throw failure(ImportError.tooLarge(source: source), streams) }
+        data = read
         if let from { return try importForeign(from, data, source: source, user: user, streams) }
         let records: ImportInput
         do {
@@ -123,32 +117,66 @@ extension Import {
         return .failure
     }
 
-    /// `--from taskwarrior` or `--from todotxt`: imports the records in one transaction (or,
-    /// with `--dry-run`, only counts what it would do). Taskwarrior's records are read one
-    /// at a time as they are imported, so an export of any size is never held whole as
-    /// records; a bad one rolls the import back, and a store the import made is removed.
+    /// `--from taskwarrior`: the file read a block at a time while its records are imported
+    /// one at a time, so an export of any size is held neither whole nor as records. A bad
+    /// record, or an input past the limit, rolls the import back, and a store the import
+    /// made is removed.
+    private func importTaskwarrior(source: String, user: String?, _ streams: StandardStreams) throws {
+        let input: Files.BlockReader
+        do {
+            input = try Files.BlockReader(path: file == "-" ? nil : file, limit: JSONReader.maximumBytes)
+        } catch {
+            throw cannotRead(error, streams)
+        }
+        guard !input.passedLimit else { throw failure(ImportError.tooLarge(source: source), streams) }
+        try importForeign(.taskwarrior, source: source, user: user, streams) { each in
+            try TaskwarriorReader.read(
+                source: source,
+                more: {
+                    guard let block = try input.next() else {
+                        if input.passedLimit { throw ImportError.tooLarge(source: source) }
+                        return nil
+                    }
+                    return block
+                }, each: each)
+        }
+    }
+
+    /// Says that the input could not be read, on stderr; the exit status to throw.
+    private func cannotRead(_ error: FileError, _ streams: StandardStreams) -> ExitStatus {
+        let what = Navstack.words(for: error).escapedForDisplay
+        streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
+        return .failure
+    }
+
+    /// `--from todotxt`: reads every line, then imports the tasks in one transaction (or, with
+    /// `--dry-run`, only counts what it would do).
     private func importForeign(_ format: ForeignFormat, _ data: [UInt8], source: String, user: String?, _ streams: StandardStreams)
         throws
     {
-        var records: [TaskwarriorRecord] = []
-        if format == .todotxt {
-            do {
-                records = try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
-            } catch {
-                throw failure(error, streams)
-            }
+        let records: [TaskwarriorRecord]
+        do {
+            records = try TodoTxtReader.read(data, source: source, zone: StoreOptions.clock().zone)
+        } catch {
+            throw failure(error, streams)
         }
+        try importForeign(format, source: source, user: user, streams) { each in
+            for (index, record) in records.enumerated() { try each(record, index) }
+            return []
+        }
+    }
+
+    /// Imports the records `read` gives in one transaction (or, with `--dry-run`, only counts
+    /// what it would do), and says what it did.
+    private func importForeign(
+        _ format: ForeignFormat, source: String, user: String?, _ streams: StandardStreams,
+        reading read: (_ each: (TaskwarriorRecord, Int) throws -> Void) throws -> [(instance: String, template: String)]
+    ) throws {
         let store = try storage.open(streams, catalog: Navstack.messageCatalog)
         var imported = false
         defer { imported ? store.close() : store.closeRemovingIfUnused() }
         do {
-            let user = try store.profile(named: user)
-            let done =
-                format == .todotxt
-                ? try store.importTaskwarrior(records, user: user, dryRun: dryRun)
-                : try store.importTaskwarrior(user: user, dryRun: dryRun) { each in
-                    try TaskwarriorReader.read(data, source: source, each: each)
-                }
+            let done = try store.importTaskwarrior(user: try store.profile(named: user), dryRun: dryRun, reading: read)
             imported = true
             let t = Navstack.messageCatalog
             // todo.txt has no deleted tasks nor templates.
@@ -161,6 +189,8 @@ extension Import {
                     dryRun ? .importDryRun : .importSummary, ("added", done.added), ("updated", done.updated),
                     ("unchanged", done.unchanged), ("deleted", done.deleted), ("templates", done.templates))
             streams.write(line + "\n", to: .output)
+        } catch let error as FileError {
+            throw cannotRead(error, streams)
         } catch {
             throw failure(error, streams)
         }

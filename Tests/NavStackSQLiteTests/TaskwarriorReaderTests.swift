@@ -94,6 +94,62 @@ final class TaskwarriorReaderTests: XCTestCase {
     /// A uuid the store knows is refused by record, as navstack's own import refuses it:
     /// held by another profile, or by an own import that was undone (redo would bring its
     /// task back).
+    /// An export read a block at a time gives what it gives read whole: the same records
+    /// and templates kept, or the same failure (at the same offset), for arrays and for one
+    /// object a line, however small the blocks.
+    func testAnExportReadInBlocksIsTheExportReadWhole() {
+        func outcome(_ bytes: [UInt8], blockSize: Int?) -> String {
+            var offset = 0
+            var records: [TaskwarriorRecord] = []
+            do {
+                let kept = try TaskwarriorReader.read(
+                    source: "test",
+                    more: {
+                        guard offset < bytes.count else { return nil }
+                        let end = blockSize.map { min(bytes.count, offset + $0) } ?? bytes.count
+                        defer { offset = end }
+                        return Array(bytes[offset..<end])
+                    },
+                    each: { record, index in
+                        XCTAssertEqual(index, records.count)
+                        records.append(record)
+                    })
+                return "\(records.map { "\($0)" }) \(kept.map { "\($0)" })"
+            } catch {
+                return "\(error)"
+            }
+        }
+        func task(_ digit: Character, _ more: String = "") -> String {
+            #"{"uuid":"00000000-0000-4000-8000-00000000000\#(digit)","description":"Tarefa ação 😀 \"x\"","status":"pending","#
+                + #""entry":"20261101T090000Z","modified":"20261101T090000Z","urgency":12.5\#(more)}"#
+        }
+        let series = #","parent":"00000000-0000-4000-8000-00000000000f","recur":"weekly","due":"20261201T090000Z""#
+        let template =
+            #"{"uuid":"00000000-0000-4000-8000-00000000000f","description":"T","status":"recurring","recur":"weekly","#
+            + #""due":"20261201T090000Z","entry":"20261101T090000Z"}"#
+        let good = [task("1"), task("2", series), template, task("3")]
+        let texts = [
+            "\u{FEFF}[" + good.joined(separator: ",\n") + "]\n", "  \n" + good.joined(separator: "\r\n") + "\r\n",
+            good.joined(separator: "\n\n  \n"), "[" + good.joined(separator: ",") + ",]", "[" + task("1") + "," + task("1") + "]",
+            task("1") + "\n{\"uuid\": 1}\n", "[" + task("1") + "] x", "[" + task("1"), "   ", "",
+            "[" + task("1", ",\"a\":\"\u{7}\"") + "]", task("1") + "\n" + task("2", ",\"a\":01"),
+        ]
+        for text in texts {
+            var bytes = Array(text.utf8)
+            let whole = outcome(bytes, blockSize: nil)
+            for size in [1, 2, 7, 64, 1000] {
+                XCTAssertEqual(outcome(bytes, blockSize: size), whole, "\(text.debugDescription) in blocks of \(size)")
+            }
+            // A byte that is not UTF-8 in the middle.
+            bytes.insert(0xFF, at: bytes.count / 2)
+            let broken = outcome(bytes, blockSize: nil)
+            for size in [1, 3, 64] { XCTAssertEqual(outcome(bytes, blockSize: size), broken, "\(text.debugDescription) broken") }
+        }
+        let kept = outcome(Array(texts[0].utf8), blockSize: 5)
+        // The template is kept by the open instance of its series (shown escaped, in a list).
+        XCTAssertTrue(kept.contains(#"instance: \"00000000-0000-4000-8000-000000000002\""#), kept)
+    }
+
     func testAUUIDTheStoreKnowsFailsTheRecord() throws {
         let store = try SQLiteStore(path: nil)
         let records = try read("[{\"uuid\": \"\(uuid)\", \"description\": \"Pay rent\"}]")

@@ -43,6 +43,65 @@ final class JSONValueTests: XCTestCase {
         }
     }
 
+    /// An array read a block at a time gives what the whole input gives, element by element
+    /// and failure by failure (at the same offsets), wherever the blocks are cut: inside a
+    /// number, a string, a character of several bytes, an escape or the blanks.
+    func testAnArrayReadInBlocksIsTheArrayReadWhole() throws {
+        func whole(_ bytes: [UInt8]) -> Result<[JSONValue], JSONError> {
+            bytes.withByteView { view in
+                Result { () throws(JSONError) -> [JSONValue] in
+                    guard var reader = try JSONArrayReader(foreign: view) else { throw .unexpectedEnd }
+                    var values: [JSONValue] = []
+                    while let value = try reader.next() { values.append(value) }
+                    return values
+                }
+            }
+        }
+        func blocks(_ bytes: [UInt8], size: Int) -> Result<[JSONValue], JSONError> {
+            let start = bytes.firstIndex(of: UInt8(ascii: "["))!
+            var offset = min(bytes.count, start + 1 + size)
+            var stream = JSONArrayStream(after: Array(bytes[..<offset]), position: start + 1, base: 0)
+            var values: [JSONValue] = []
+            do {
+                while let value = try stream.next(more: {
+                    guard offset < bytes.count else { return nil }
+                    let end = min(bytes.count, offset + size)
+                    defer { offset = end }
+                    return Array(bytes[offset..<end])
+                }) {
+                    values.append(value)
+                }
+                return .success(values)
+            } catch {
+                return .failure(error as! JSONError)
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        let pieces = [
+            #"{"a": 12345, "b": "ação 😀", "c": [1, 2.5e3, -0.25]}"#, #"{"e": "a\"b\u00e9\ud83d\ude00"}"#, "  7 ",
+            #""x""#, "null", "true", #"{"deep": [[[[]]]]}"#, "{}", "[]", "123456789012",
+        ]
+        let bad = [
+            #"{"a": }"#, "1 2", "\"\u{7}\"", #""\ud83d""#, "01", "[1,]", "\"\u{FF}\"", "tru", #"{"a" 1}"#, "1.",
+        ]
+        var checked = 0
+        for round in 0..<400 {
+            var elements = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+            if round % 3 == 0 { elements.insert(bad.randomElement(using: &rng)!, at: Int.random(in: 0...elements.count, using: &rng)) }
+            var text = " [" + elements.joined(separator: Bool.random(using: &rng) ? "," : " ,\n ") + "]"
+            if round % 7 == 0 { text += ["  ", " x", "\n]", ""].randomElement(using: &rng)! }
+            var bytes = Array(text.utf8)
+            if round % 11 == 0, !bytes.isEmpty { bytes.removeLast(Int.random(in: 1...min(3, bytes.count - 2), using: &rng)) }
+            if round % 13 == 0 { bytes.insert(0xFF, at: Int.random(in: 2...bytes.count, using: &rng)) }
+            let expected = whole(bytes)
+            for size in [1, 2, 3, 5, 8, 13, 64, 5000] {
+                XCTAssertEqual(blocks(bytes, size: size), expected, "\(String(decoding: bytes, as: UTF8.self)) in blocks of \(size)")
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 3200)
+    }
+
     func testEscapes() {
         XCTAssertEqual(JSONValue(parsing: #""a\"b\\c\/d\n\t\r\b\f\u00e9\ud83d\ude00""#)?.string, "a\"b\\c/d\n\t\r\u{8}\u{C}é😀")
         XCTAssertNil(JSONValue(parsing: #""\ud83d""#), "a lone high surrogate")
