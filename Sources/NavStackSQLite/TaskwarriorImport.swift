@@ -241,10 +241,11 @@ public enum TaskwarriorReader {
         guard let description = object["description"] else { throw bad(.badValue(key: "description", expected: "\"…\"")) }
         guard let title = description.string else { throw bad(.wrongType("description")) }
         guard !title.isBlank else { throw bad(.blankTitle) }
-        guard title.count <= Limits.titleCharacters else {
+        // A character takes a byte at least: a title of no more bytes is within the limit.
+        guard title.utf8.count <= Limits.titleCharacters || title.count <= Limits.titleCharacters else {
             throw bad(.tooLong(.title, count: title.count, limit: Limits.titleCharacters))
         }
-        if let control = title.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+        if let control = title.unicodeScalars.first(where: \.isControlCharacter) {
             throw bad(.controlCharacter(.title, control))
         }
         var fields = DraftFields(title: title)

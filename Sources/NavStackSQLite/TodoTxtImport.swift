@@ -33,7 +33,7 @@ public enum TodoTxtReader {
                 throw .badLine(number: number, .notJSON(.invalidUTF8(at: 0)))
             }
             guard !text.allSatisfy(\.isWhitespace) else { continue }
-            if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+            if let control = text.unicodeScalars.first(where: { $0.isControlCharacter && $0 != "\t" }) {
                 throw .badLine(number: number, .controlCharacter(.title, control))
             }
             do throws(ImportError.Problem) {

@@ -23,7 +23,7 @@ public final class PassphraseSource {
     /// `text` when it can be a passphrase: 8 to 1024 bytes, no control characters.
     public static func checked(_ text: String, from source: String, whole: Bool = true) throws(SyncSecretError) -> String {
         guard whole, (8...1024).contains(text.utf8.count),
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !text.unicodeScalars.contains(where: \.isControlCharacter)
         else { throw .malformed(.passphrase, source: source) }
         return text
     }

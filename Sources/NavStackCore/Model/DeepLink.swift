@@ -310,7 +310,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             }
             if let search = query.removeValue(forKey: "q") {
                 guard let decoded = search.percentDecoded, !decoded.isBlank,
-                    !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                    !decoded.unicodeScalars.contains(where: \.isControlCharacter)
                 else { throw malformed }
                 state.search = decoded
             }

@@ -141,4 +141,17 @@ final class StringTextTests: XCTestCase {
         }
         XCTAssertTrue(long.hasSameBytes(as: String(decoding: Array(long.utf8), as: UTF8.self)), "apart, same bytes")
     }
+
+    /// A control character is known from its value: exactly the scalars Unicode's table
+    /// puts in the general category Cc, every scalar checked.
+    func testAControlCharacterIsWhatUnicodesTableSays() {
+        var controls = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = scalar.properties.generalCategory == .control
+            if scalar.isControlCharacter != expected { XCTFail("U+\(String(value, radix: 16))") }
+            if expected { controls += 1 }
+        }
+        XCTAssertEqual(controls, 65)
+    }
 }
