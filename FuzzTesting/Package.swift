@@ -24,6 +24,11 @@ let package = Package(
             name: "FuzzImport",
             dependencies: [.product(name: "NavStackCore", package: "navstack"), .product(name: "NavStackSQLite", package: "navstack")]
         ),
+        // Any bytes as a Taskwarrior export: read whole and in blocks, alike.
+        .executableTarget(
+            name: "FuzzTaskwarrior",
+            dependencies: [.product(name: "NavStackCore", package: "navstack"), .product(name: "NavStackSQLite", package: "navstack")]
+        ),
         // Any bytes as a sync request and as an answer: the one codec, both ways.
         .executableTarget(
             name: "FuzzSyncCodec",
