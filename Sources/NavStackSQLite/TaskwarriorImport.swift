@@ -194,10 +194,7 @@ public enum TaskwarriorReader {
             var lineStart = 0
             func line(_ bytes: ArraySlice<UInt8>, at offset: Int) throws {
                 guard let text = String(validating: bytes, as: UTF8.self) else {
-                    let valid =
-                        bytes.indices.first { String(validating: bytes[bytes.startIndex...$0], as: UTF8.self) == nil }
-                        ?? bytes.startIndex
-                    throw ImportError.notJSON(.invalidUTF8(at: offset + valid - bytes.startIndex))
+                    throw ImportError.notJSON(.invalidUTF8(at: offset + (firstNotUTF8(bytes) ?? 0)))
                 }
                 guard !text.allSatisfy(\.isWhitespace) else { return }
                 let object: JSONValue
@@ -222,6 +219,21 @@ public enum TaskwarriorReader {
             if !buffer.isEmpty { try line(buffer[...], at: lineStart) }
         }
         return keeper.kept
+    }
+
+    /// Where (from the start of `bytes`) the first byte is that does not begin a whole
+    /// UTF-8 character, in one pass; nil when they are all UTF-8.
+    static func firstNotUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     /// A space, tab or line break: what may stand around JSON's values.

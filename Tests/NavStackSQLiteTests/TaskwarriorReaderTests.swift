@@ -150,6 +150,21 @@ final class TaskwarriorReaderTests: XCTestCase {
         XCTAssertTrue(kept.contains(#"instance: \"00000000-0000-4000-8000-000000000002\""#), kept)
     }
 
+    /// A byte that is not UTF-8 in one object a line is named at its offset in the input,
+    /// after characters of several bytes too.
+    func testABadByteIsNamedWhereItIs() {
+        let first = #"{"uuid":"00000000-0000-4000-8000-000000000001","description":"One","status":"pending"}"# + "\n"
+        let offset = first.utf8.count
+        for (line, at) in [([0xFF], 0), (Array("é😀x".utf8) + [0xFF], 7), (Array("ab".utf8) + [0xE2, 0x82], 2), ([0x80, 0x41], 0)] {
+            XCTAssertEqual(
+                importFailure { () throws(ImportError) in
+                    _ = try TaskwarriorReader.read(Array(first.utf8) + line + Array("\n".utf8), source: "test")
+                }, .notJSON(.invalidUTF8(at: offset + at)), "\(line)")
+            XCTAssertEqual(TaskwarriorReader.firstNotUTF8(line[...]), at)
+        }
+        XCTAssertNil(TaskwarriorReader.firstNotUTF8(Array("é😀x".utf8)[...]))
+    }
+
     func testAUUIDTheStoreKnowsFailsTheRecord() throws {
         let store = try SQLiteStore(path: nil)
         let records = try read("[{\"uuid\": \"\(uuid)\", \"description\": \"Pay rent\"}]")
