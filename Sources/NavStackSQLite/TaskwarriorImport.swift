@@ -119,17 +119,19 @@ public enum TaskwarriorReader {
     /// then let go: an import holds one record at a time, never all of them. The first bad
     /// one fails the whole input, named by its index (from 0) and the field. Returns each
     /// series' template with the instance that keeps it (``TemplateKeeper``), known only
-    /// once every record has been read.
+    /// once every record has been read. `data` is given to the reader in blocks of
+    /// `blockSize` bytes (whole when nil), as ``read(source:more:each:)`` takes a file.
     public static func read(
-        _ data: [UInt8], source: String, each: (TaskwarriorRecord, Int) throws -> Void
+        _ data: [UInt8], source: String, blockSize: Int? = nil, each: (TaskwarriorRecord, Int) throws -> Void
     ) throws -> [(instance: String, template: String)] {
-        var given = false
+        var offset = 0
         return try read(
             source: source,
             more: {
-                guard !given else { return nil }
-                given = true
-                return data
+                guard offset < data.count else { return nil }
+                let end = blockSize.map { min(data.count, offset + max(1, $0)) } ?? data.count
+                defer { offset = end }
+                return Array(data[offset..<end])
             }, each: each)
     }
 

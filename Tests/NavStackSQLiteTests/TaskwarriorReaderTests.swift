@@ -99,21 +99,12 @@ final class TaskwarriorReaderTests: XCTestCase {
     /// object a line, however small the blocks.
     func testAnExportReadInBlocksIsTheExportReadWhole() {
         func outcome(_ bytes: [UInt8], blockSize: Int?) -> String {
-            var offset = 0
             var records: [TaskwarriorRecord] = []
             do {
-                let kept = try TaskwarriorReader.read(
-                    source: "test",
-                    more: {
-                        guard offset < bytes.count else { return nil }
-                        let end = blockSize.map { min(bytes.count, offset + $0) } ?? bytes.count
-                        defer { offset = end }
-                        return Array(bytes[offset..<end])
-                    },
-                    each: { record, index in
-                        XCTAssertEqual(index, records.count)
-                        records.append(record)
-                    })
+                let kept = try TaskwarriorReader.read(bytes, source: "test", blockSize: blockSize) { record, index in
+                    XCTAssertEqual(index, records.count)
+                    records.append(record)
+                }
                 return "\(records.map { "\($0)" }) \(kept.map { "\($0)" })"
             } catch {
                 return "\(error)"

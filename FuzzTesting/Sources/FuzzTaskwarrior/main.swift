@@ -10,21 +10,12 @@ public func fuzzTaskwarrior(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let size = Int(start[0] % 64) + 1
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     func outcome(blockSize: Int?) -> String {
-        var offset = 0
         var records: [String] = []
         do {
-            let kept = try TaskwarriorReader.read(
-                source: "fuzz",
-                more: {
-                    guard offset < bytes.count else { return nil }
-                    let end = blockSize.map { min(bytes.count, offset + $0) } ?? bytes.count
-                    defer { offset = end }
-                    return Array(bytes[offset..<end])
-                },
-                each: { record, index in
-                    precondition(index == records.count, "record \(index) given as number \(records.count)")
-                    records.append("\(record)")
-                })
+            let kept = try TaskwarriorReader.read(bytes, source: "fuzz", blockSize: blockSize) { record, index in
+                precondition(index == records.count, "record \(index) given as number \(records.count)")
+                records.append("\(record)")
+            }
             return "\(records) \(kept.map { "\($0)" })"
         } catch {
             return "\(error)"
