@@ -209,6 +209,13 @@ extension SQLiteStore {
     /// A number that changes when another connection commits to the store (SQLite's
     /// `data_version`): what a screen left on view is checked against.
     public func dataVersion() throws -> Int {
-        try reading { db in try db.first("PRAGMA data_version") { $0.int(0) } ?? 0 }
+        try reading { db in try Self.dataVersion(db) }
     }
+
+    /// SQLite's `data_version` of the connection, from one statement prepared once.
+    static func dataVersion(_ db: Connection) throws -> Int {
+        try db.statement(dataVersionSQL).first({ _ in }, reading: { $0.int(0) }) ?? 0
+    }
+
+    private static let dataVersionSQL = SQL("PRAGMA data_version")
 }

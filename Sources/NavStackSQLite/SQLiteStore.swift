@@ -486,15 +486,13 @@ public final class SQLiteStore: TaskStore {
     /// the transaction ends. A read outside a transaction neither uses nor fills it.
     private func checkCache() throws {
         guard cachesReads else { return }
-        let version = try db.statement(Self.dataVersion).first({ _ in }, reading: { $0.int(0) }) ?? 0
+        let version = try Self.dataVersion(db)
         if version != cacheVersion {
             cache.wrote(.elsewhere)
             cacheVersion = version
         }
         cacheChecked = true
     }
-
-    private static let dataVersion = SQL("PRAGMA data_version")
 }
 
 /// The ids of the profiles found by name, the last one found kept apart: a session asks
