@@ -157,7 +157,7 @@ public enum TaskwarriorReader {
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
         var first = 0
         while true {
-            if let index = buffer[first...].firstIndex(where: { !isBlank($0) }) {
+            if let index = buffer[first...].firstIndex(where: { !JSONReader.isBlank($0) }) {
                 first = index
                 break
             }
@@ -236,11 +236,6 @@ public enum TaskwarriorReader {
             case .error: return offset
             }
         }
-    }
-
-    /// A space, tab or line break: what may stand around JSON's values.
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// One record: every attribute kept, those navstack has a field for in it, the rest

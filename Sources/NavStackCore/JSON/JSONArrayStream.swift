@@ -56,7 +56,7 @@ public struct JSONArrayStream {
                     base += buffer.count
                     buffer = block
                     position = 0
-                    if let index = block.firstIndex(where: { !Self.isBlank($0) }) {
+                    if let index = block.firstIndex(where: { !JSONReader.isBlank($0) }) {
                         throw Self.failure(in: block, at: index).shifted(by: base)
                     }
                 }
@@ -110,10 +110,6 @@ public struct JSONArrayStream {
                 return .failed(error)
             }
         }
-    }
-
-    static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The failure a byte that may not stand somewhere is, as ``JSONReader`` says it.

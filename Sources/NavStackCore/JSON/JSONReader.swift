@@ -34,12 +34,13 @@ public struct JSONReader {
     /// Moves past spaces, tabs and line breaks.
     @inlinable
     public mutating func skipBlanks() {
-        while index < end {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+        while index < end && Self.isBlank(bytes[index]) { index += 1 }
+    }
+
+    /// A space, tab or line break: what may stand around JSON's values.
+    @inlinable
+    public static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// What stands at the reading position, as a failure.
