@@ -103,12 +103,12 @@ extension SQLiteStore {
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
-            if Self.dueSpan(query) != nil {
+            if let span = Self.dueSpan(query) {
                 // The dated tasks in list order, looked at up to twice as many as the span
                 // holds: a first page is found after a few of them, where sorting the span
                 // would order all of them. A page not found so goes on to the sort.
                 let matches = try count(user, query)
-                let walk = Self.dueWalkQuery(query, user, looking: 2 * matches)!
+                let walk = Self.dueWalkQuery(query, user, span: span, looking: 2 * matches)
                 let found = try db.statement(walk.sql).all(walk.arguments + [limit, offset], Self.task)
                 if found.count == min(limit, max(0, matches - offset)) { return found }
             }
@@ -117,15 +117,16 @@ extension SQLiteStore {
         }
     }
 
-    /// The statement of a page of a list by a due term alone (``dueSpan(_:)``) that walks
+    /// The statement of a page of a list by a due term alone (its `span`: ``dueSpan(_:)``) that walks
     /// the dated tasks in list order (the index `task_dated_in_order`, which holds what the
     /// span and the filter ask) and looks at `looking` of them at most, with its
     /// arguments but the limit and the offset. The tasks that pass are taken in the order
     /// the subquery gives them (SQLite reads a subquery with a `LIMIT` as it yields its
     /// rows), so the walk stops at the page's last: sorting them there would read every
     /// one the subquery may give first.
-    static func dueWalkQuery(_ query: ListQuery, _ user: String, looking: Int) -> (sql: String, arguments: [any SQLArgument])? {
-        guard let span = dueSpan(query) else { return nil }
+    static func dueWalkQuery(
+        _ query: ListQuery, _ user: String, span: (sql: String, arguments: [any SQLArgument]), looking: Int
+    ) -> (sql: String, arguments: [any SQLArgument]) {
         let (clause, arguments) = filterClause(query, user)
         return (
             "SELECT \(columns) FROM task WHERE id IN (SELECT id FROM (SELECT id, parent, position, uuid, due, done, wait"

@@ -260,7 +260,7 @@ final class AgendaStoreTests: XCTestCase {
             XCTAssertTrue(page.contains { $0.contains("COVERING INDEX task_by_due") }, "\(page)")
             XCTAssertFalse(page.contains { $0.contains("SCAN task") || $0.contains("task_in_order") }, "\(page)")
             // Its first pages: the dated tasks walked in list order from their own index.
-            let walk = try XCTUnwrap(SQLiteStore.dueWalkQuery(week, user, looking: 100))
+            let walk = SQLiteStore.dueWalkQuery(week, user, span: try XCTUnwrap(SQLiteStore.dueSpan(week)), looking: 100)
             let walked = try store.db.prepare("EXPLAIN QUERY PLAN " + walk.sql).all(walk.arguments + [10, 0]) { $0.text(3) }
             XCTAssertTrue(walked.contains { $0.contains("COVERING INDEX task_dated_in_order") }, "\(walked)")
             XCTAssertFalse(walked.contains { $0.contains("SCAN task") || $0.contains("task_by_due") }, "\(walked)")
