@@ -7,8 +7,9 @@
 // STORE is a store navstack made (`--store STORE --sample -c 'login ana'`): its schema and
 // its three sample tasks are copied into memory (foreign keys on, as navstack opens a
 // store). Then N changes, each one transaction with prepared statements: read the task,
-// update it with its revision (a toggle's done, or a save's title), append one row to the
-// op log. Prints the microseconds a change took on average (the total over N).
+// update it with its revision (a toggle's done and its completion time, or a save's
+// title) and its modified time, append one row to the op log with the part and the writer
+// that undo reads. Prints the microseconds a change took on average (the total over N).
 //
 // `complete` is the least a completion of a recurring instance must do (issue 46): mark
 // the open instance done with its revision and log it, as a toggle does, then insert the
@@ -68,10 +69,13 @@ int main(int argc, char **argv) {
     sqlite3_stmt *ids = prepare("SELECT id, profile_id FROM task ORDER BY id LIMIT 3");
     sqlite3_stmt *read = prepare(
         "SELECT position, title, notes, done, uuid, rev, parent FROM task WHERE id = ?1 AND profile_id = ?2");
-    sqlite3_stmt *update = toggle ? prepare("UPDATE task SET done = ?1, rev = ?2 WHERE id = ?3 AND rev = ?4")
-                                  : prepare("UPDATE task SET title = ?1, rev = ?2 WHERE id = ?3 AND rev = ?4");
-    sqlite3_stmt *log = prepare(
-        "INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    sqlite3_stmt *update =
+        toggle ? prepare("UPDATE task SET done = ?1, rev = ?2, modified = ?5, completed = ?6 WHERE id = ?3 AND rev = ?4")
+               : prepare("UPDATE task SET title = ?1, rev = ?2, modified = ?5 WHERE id = ?3 AND rev = ?4");
+    sqlite3_stmt *log = prepare("INSERT INTO op (profile_id, kind, task_uuid, field, old, new, millis, part, writer) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    // The writer of a command's first operation: the process's own id, as undo reads it.
+    const char *writer = "01a2481d-260a-7000-a76a-230e2326febe";
     long task[3], profile = 0;
     int tasks = 0;
     while (tasks < 3 && sqlite3_step(ids) == SQLITE_ROW) {
@@ -122,14 +126,18 @@ int main(int argc, char **argv) {
             snprintf(new, sizeof new, "\"Title %ld\"", i);
         }
         sqlite3_reset(read);
+        long now = 1795770000L + i;
         if (toggle) {
             sqlite3_bind_int(update, 1, !done);
+            if (done) sqlite3_bind_null(update, 6);
+            else sqlite3_bind_int64(update, 6, now);
         } else {
             sqlite3_bind_text(update, 1, new + 1, (int)strlen(new) - 2, SQLITE_STATIC);
         }
         sqlite3_bind_int64(update, 2, rev + 1);
         sqlite3_bind_int64(update, 3, id);
         sqlite3_bind_int64(update, 4, rev);
+        sqlite3_bind_int64(update, 5, now);
         step(update, SQLITE_DONE, "update the task");
         if (sqlite3_changes(db) != 1) fail("update the task");
         sqlite3_reset(update);
@@ -140,6 +148,8 @@ int main(int argc, char **argv) {
         sqlite3_bind_text(log, 5, old, -1, SQLITE_STATIC);
         sqlite3_bind_text(log, 6, new, -1, SQLITE_STATIC);
         sqlite3_bind_int64(log, 7, 1795711974404L + i);
+        sqlite3_bind_int(log, 8, 0);
+        sqlite3_bind_text(log, 9, writer, -1, SQLITE_STATIC);
         step(log, SQLITE_DONE, "append to the op log");
         sqlite3_reset(log);
         if (complete) {
@@ -164,6 +174,8 @@ int main(int argc, char **argv) {
             sqlite3_bind_null(log, 5);
             sqlite3_bind_text(log, 6, new, -1, SQLITE_STATIC);
             sqlite3_bind_int64(log, 7, 1795711974404L + i);
+            sqlite3_bind_int(log, 8, 1);
+            sqlite3_bind_text(log, 9, "", 0, SQLITE_STATIC);
             step(log, SQLITE_DONE, "log the next instance");
             sqlite3_reset(log);
         }
