@@ -10,8 +10,9 @@ recurring series (a template with `mask`, its instances with `parent` and `imask
 numeric user-defined attribute `estimate` (declare `uda.estimate.type=numeric` in the
 taskrc); long descriptions with unicode and quotes. ROWS.csv holds the same records as
 rows (uuid, description, status, dates, tags, project, priority, annotations as JSON,
-depends, estimate) for sqlite3's like-for-like side. Seeded: the same COUNT gives the same
-files.
+depends, estimate) for sqlite3 loading them into a bare table, the row given for scale
+(the like-for-like side loads the rows navstack writes: scripts/bench-like.py). Seeded:
+the same COUNT gives the same files.
 """
 import csv
 import json
