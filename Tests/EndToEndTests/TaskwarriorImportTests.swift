@@ -9,6 +9,8 @@ final class TaskwarriorImportTests: XCTestCase {
     override func setUpWithError() throws {
         try XCTSkipUnless(
             FileManager.default.isExecutableFile(atPath: "/usr/bin/task"), "taskwarrior is not installed (scripts/test installs it)")
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime"), "faketime is not installed (scripts/test installs it)")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstack-tw-\(UUID().uuidString)")
         for name in ["data", "empty", "third"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -31,11 +33,17 @@ final class TaskwarriorImportTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Runs `task` on this test's data (`data`), or on another Taskwarrior's.
+    /// The tests' clock (2026-11-27 09:00 UTC, as NAVSTACK_NOW) when the test began, and
+    /// running since, as faketime's offset from the real one.
+    private let clock = "\(Int(Date(timeIntervalSince1970: 1_795_770_000).timeIntervalSinceNow))s"
+
+    /// Runs `task` on this test's data (`data`), or on another Taskwarrior's, on the
+    /// tests' clock: Taskwarrior makes a series' instances up to its own now, so on the
+    /// real clock the tasks it holds would change with the day the test runs.
     @discardableResult
     private func task(_ arguments: String..., data: String = "data") throws -> String {
         try OtherProgram.run(
-            "/usr/bin/task", arguments,
+            "/usr/bin/faketime", ["-f", clock.hasPrefix("-") ? clock : "+" + clock, "/usr/bin/task"] + arguments,
             environment: ["TASKRC": folder.appendingPathComponent("\(data).taskrc").path, "TZ": "UTC", "HOME": folder.path]
         ).output
     }
