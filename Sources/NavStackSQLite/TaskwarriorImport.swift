@@ -401,6 +401,7 @@ extension SQLiteStore {
         }
         try writing { db in
             try openProfile(user, sample: false)
+            let words = try Self.holdBackWordsOfNewTasks(db)
             var log: ChangeLog?
             func change(_ pair: ChangePair) throws -> StoredTask? {
                 if log == nil { log = try beginChange(db, user, .import) }
@@ -459,6 +460,7 @@ extension SQLiteStore {
                 _ = try change(ChangePair(before: stored, after: after))
                 try Self.keepStamps(db, stored.stamps, id: stored.id)
             }
+            try Self.giveWordsToNewTasks(db, words)
         }
         return summary
     }

@@ -61,6 +61,24 @@ final class TaskWordStoreTests: XCTestCase {
             return "{\"title\": \"Task i\(index)\", \"tags\": [\(tags)]\(project)}"
         }
         _ = try store.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
+        // A Taskwarrior import gives its new tasks their words at once, after every record;
+        // it changes tasks of the store too, and a second one changes tasks the first added.
+        var twRNG = SplitMix64(state: seed &* 31)
+        let known = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000).prefix(5).map(\.uuid)
+        let uuids = (0..<20).map { "00000000-0000-4000-8000-" + String(String(Int(seed) * 100 + $0 + 1_000_000_000_000).dropFirst()) }
+        func taskwarrior(_ uuids: [String], day: Int) throws -> [TaskwarriorRecord] {
+            let records = uuids.enumerated().map { index, uuid in
+                let tags = someTags(&twRNG).map { "\"\($0)\"" }.joined(separator: ",")
+                let project = someProject(&twRNG).map { ", \"project\": \"\($0)\"" } ?? ""
+                return """
+                    {"uuid": "\(uuid)", "description": "Task t\(day).\(index)", "status": "pending", "tags": [\(tags)]\(project), \
+                    "entry": "20261101T000000Z", "modified": "2026120\(day)T000000Z"}
+                    """
+            }
+            return try TaskwarriorReader.read(Array(("[" + records.joined(separator: ",\n") + "]").utf8), source: "test")
+        }
+        _ = try store.importTaskwarrior(try taskwarrior(uuids + known, day: 1), user: user, dryRun: false)
+        _ = try store.importTaskwarrior(try taskwarrior(Array(uuids.prefix(8)), day: 2), user: user, dryRun: false)
         return store
     }
 
@@ -103,6 +121,34 @@ final class TaskWordStoreTests: XCTestCase {
             ).all { $0.int(0) }
             XCTAssertEqual(counts, [0], "seed \(seed)")
         }
+    }
+
+    /// A Taskwarrior import drops the trigger that gives a new task its words for as long
+    /// as it writes; the store has it again after, as it was, whether the import was
+    /// written or refused.
+    func testAnImportLeavesTheTriggerOfNewTasksWordsAsItWas() throws {
+        let store = try SQLiteStore(path: nil)
+        try store.openProfile(user, sample: false)
+        func trigger() throws -> [String] {
+            try store.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'task_words_made'").all { $0.text(0) }
+        }
+        let before = try trigger()
+        XCTAssertEqual(before.count, 1)
+        let good = try TaskwarriorReader.read(
+            Array(#"[{"uuid": "00000000-0000-4000-8000-000000000001", "description": "A", "tags": ["x"], "status": "pending"}]"#.utf8),
+            source: "test")
+        XCTAssertEqual(try store.importTaskwarrior(good, user: user, dryRun: false).added, 1)
+        XCTAssertEqual(try trigger(), before)
+        // The same uuid in another profile refuses the whole import.
+        try store.openProfile("bea", sample: false)
+        XCTAssertThrowsError(try store.importTaskwarrior(good, user: "bea", dryRun: false))
+        XCTAssertEqual(try trigger(), before)
+        // A task added afterwards gets its words from the trigger.
+        var tagged = DraftFields(title: "B")
+        tagged.tags = ["y"]
+        let id = try store.insertAtTop(user, tagged, under: nil, as: .add).id
+        let words = try store.db.prepare("SELECT word FROM task_word WHERE task_id = ?").all([id]) { $0.text(0) }
+        XCTAssertEqual(words, ["#y"])
     }
 
     /// A tag or project in ASCII is found from the words' table, never by a look at every
