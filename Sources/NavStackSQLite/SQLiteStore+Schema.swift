@@ -381,12 +381,7 @@ extension SQLiteStore {
         // navstack registers on each connection: tasks are written through navstack.
         (
             "v14: the words of tags and projects",
-            taskWordSchema + dueInOrder + """
-                INSERT OR IGNORE INTO task_word (profile, word, under, place, tie, task_id)
-                    SELECT task.profile_id, word.value, task.parent, task.position, task.uuid, task.id
-                    FROM task, json_each(navstack_words(task.tags, task.project)) AS word
-                    WHERE task.tags != '' OR task.project IS NOT NULL;
-                """
+            taskWordSchema + dueInOrder + wordsOfTasks(where: hasWords("task")) + ";\n"
         ),
         // A day of the agenda (the tasks due or scheduled on it) sorted and counted from
         // the indexes of its two dates alone, each task read only for the page shown; and
@@ -428,7 +423,7 @@ extension SQLiteStore {
             task_id INTEGER NOT NULL,
             PRIMARY KEY (profile, word, under, place, tie, task_id)
         ) WITHOUT ROWID;
-        CREATE TRIGGER task_words_made AFTER INSERT ON task WHEN new.tags != '' OR new.project IS NOT NULL BEGIN
+        CREATE TRIGGER \(newTaskWordsTrigger) AFTER INSERT ON task WHEN \(hasWords("new")) BEGIN
             INSERT OR IGNORE INTO task_word \(wordRows("new"));
         END;
         CREATE TRIGGER task_words_changed AFTER UPDATE OF tags, project, parent, position ON task
@@ -437,7 +432,7 @@ extension SQLiteStore {
             DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(wordRows("old")));
             INSERT OR IGNORE INTO task_word \(wordRows("new"));
         END;
-        CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN old.tags != '' OR old.project IS NOT NULL BEGIN
+        CREATE TRIGGER task_words_gone AFTER DELETE ON task WHEN \(hasWords("old")) BEGIN
             DELETE FROM task_word WHERE (profile, word, under, place, tie, task_id) IN (\(wordRows("old")));
         END;
         CREATE TABLE word_count (
@@ -462,6 +457,19 @@ extension SQLiteStore {
             + "FROM \(table.map { "\($0), " } ?? "")json_each(navstack_words(\(row).tags, \(row).project))"
     }
 
+    /// Whether the task `row` has words: tags or a project.
+    private static func hasWords(_ row: String) -> String {
+        "\(row).tags != '' OR \(row).project IS NOT NULL"
+    }
+
+    /// Gives the tasks `condition` picks (of `task`) their rows of `task_word`.
+    private static func wordsOfTasks(where condition: String) -> String {
+        "INSERT OR IGNORE INTO task_word \(wordRows("task", of: "task")) WHERE \(condition)"
+    }
+
+    /// The trigger that gives a task added its words.
+    private static let newTaskWordsTrigger = "task_words_made"
+
     /// What a bulk write that gives its new tasks their words at once holds back: the
     /// trigger that gives each new task its words (its SQL as the store has it), and the
     /// last task id before the write.
@@ -480,10 +488,10 @@ extension SQLiteStore {
     static func holdBackWordsOfNewTasks(_ db: Connection) throws -> WordsHeldBack? {
         guard
             let trigger = try db.first(
-                "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'task_words_made'", [], { $0.text(0) })
+                "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", [newTaskWordsTrigger], { $0.text(0) })
         else { return nil }
         let lastID = try db.first("SELECT coalesce(max(id), 0) FROM task", [], { $0.int(0) }) ?? 0
-        try db.execute("DROP TRIGGER task_words_made")
+        try db.execute("DROP TRIGGER \(newTaskWordsTrigger)")
         return WordsHeldBack(trigger: trigger, lastID: lastID)
     }
 
@@ -492,9 +500,7 @@ extension SQLiteStore {
     /// already, which this leaves as they are), and makes the trigger again as it was.
     static func giveWordsToNewTasks(_ db: Connection, _ held: WordsHeldBack?) throws {
         guard let held else { return }
-        try db.run(
-            "INSERT OR IGNORE INTO task_word \(wordRows("task", of: "task")) WHERE task.id > ? AND (task.tags != '' OR task.project IS NOT NULL)",
-            [held.lastID])
+        try db.run(wordsOfTasks(where: "task.id > ? AND (\(hasWords("task")))"), [held.lastID])
         try db.execute(held.trigger)
     }
 
