@@ -20,9 +20,9 @@ import sqlite3
 import sys
 
 
-def tables(db):
+def tables(db, schema="main"):
     return [name for (name,) in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
+        f"SELECT name FROM {schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
 
 
 def script(store_path, script_path, folder):
@@ -56,7 +56,7 @@ def check(loaded_path, store_path):
     db = sqlite3.connect(loaded_path)
     db.execute("ATTACH ? AS navstack", (store_path,))
     differ = []
-    for table in tables(sqlite3.connect(store_path)) + ["sqlite_sequence"]:
+    for table in tables(db, "navstack") + ["sqlite_sequence"]:
         extra, missing = db.execute(
             f"SELECT (SELECT count(*) FROM (SELECT * FROM main.{table} EXCEPT SELECT * FROM navstack.{table})), "
             f"(SELECT count(*) FROM (SELECT * FROM navstack.{table} EXCEPT SELECT * FROM main.{table}))").fetchone()

@@ -34,8 +34,11 @@ final class TaskwarriorImportTests: XCTestCase {
     }
 
     /// The tests' clock (2026-11-27 09:00 UTC, as NAVSTACK_NOW) when the test began, and
-    /// running since, as faketime's offset from the real one.
-    private let clock = "\(Int(Date(timeIntervalSince1970: 1_795_770_000).timeIntervalSinceNow))s"
+    /// running since, as faketime's offset from the real one (`-123s`, `+5s`).
+    private let clock: String = {
+        let seconds = Int(Date(timeIntervalSince1970: 1_795_770_000).timeIntervalSinceNow)
+        return "\(seconds < 0 ? "" : "+")\(seconds)s"
+    }()
 
     /// Runs `task` on this test's data (`data`), or on another Taskwarrior's, on the
     /// tests' clock: Taskwarrior makes a series' instances up to its own now, so on the
@@ -43,7 +46,7 @@ final class TaskwarriorImportTests: XCTestCase {
     @discardableResult
     private func task(_ arguments: String..., data: String = "data") throws -> String {
         try OtherProgram.run(
-            "/usr/bin/faketime", ["-f", clock.hasPrefix("-") ? clock : "+" + clock, "/usr/bin/task"] + arguments,
+            "/usr/bin/faketime", ["-f", clock, "/usr/bin/task"] + arguments,
             environment: ["TASKRC": folder.appendingPathComponent("\(data).taskrc").path, "TZ": "UTC", "HOME": folder.path]
         ).output
     }
