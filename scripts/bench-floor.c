@@ -2,7 +2,7 @@
 // schema in memory: target 11 of scripts/bench compares `toggle` and an edit's `save`
 // with it (docs/performance.md).
 //
-//   bench-floor STORE toggle|save|complete N
+//   bench-floor STORE toggle|toggle-dated|save|complete N
 //
 // STORE is a store navstack made (`--store STORE --sample -c 'login ana'`): its schema and
 // its three sample tasks are copied into memory (foreign keys on, as navstack opens a
@@ -15,6 +15,8 @@
 // the open instance done with its revision and log it, as a toggle does, then insert the
 // next instance (its fields, `due` a day on, a uuid of its own, in the same place) and log
 // it as one `task` operation whose value is the task as JSON, as navstack logs a task made.
+// `toggle-dated` toggles that same first instance, made without a rule: a toggle of a task
+// with a due date, which the indexes of dated tasks and the agenda's hold as well.
 //
 // Built by scripts/bench with the system's C compiler against libsqlite3 (the library
 // navstack links).
@@ -48,12 +50,16 @@ static void step(sqlite3_stmt *statement, int expected, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4 || (strcmp(argv[2], "toggle") != 0 && strcmp(argv[2], "save") != 0 && strcmp(argv[2], "complete") != 0)) {
-        fprintf(stderr, "usage: bench-floor STORE toggle|save|complete N\n");
+    const char *modes[] = {"toggle", "toggle-dated", "save", "complete"};
+    int mode = -1;
+    for (int m = 0; argc == 4 && m < 4; m++)
+        if (strcmp(argv[2], modes[m]) == 0) mode = m;
+    if (mode < 0) {
+        fprintf(stderr, "usage: bench-floor STORE toggle|toggle-dated|save|complete N\n");
         return 64;
     }
-    int complete = strcmp(argv[2], "complete") == 0;
-    int toggle = complete || strcmp(argv[2], "toggle") == 0;
+    int complete = mode == 3, dated = complete || mode == 1;
+    int toggle = mode != 2;
     long count = atol(argv[3]);
     sqlite3 *file;
     if (sqlite3_open_v2(argv[1], &file, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) fail("open the store");
@@ -83,17 +89,20 @@ int main(int argc, char **argv) {
         profile = sqlite3_column_int64(ids, 1);
     }
     if (tasks == 0) fail("the store has no task");
-    // The series' first instance: due 2026-11-27 09:00 UTC, daily, at the top. (The
-    // triggers that keep tags and projects name navstack's function, which a task with
-    // neither never calls: one that gives no words stands in for it.)
-    if (complete && sqlite3_create_function(db, "navstack_words", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, no_words, NULL,
+    // The series' first instance: due 2026-11-27 09:00 UTC, daily (or without a rule for
+    // toggle-dated), at the top. (The triggers that keep tags and projects name navstack's
+    // function, which a task with neither never calls: one that gives no words stands in
+    // for it.)
+    if (dated && sqlite3_create_function(db, "navstack_words", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, no_words, NULL,
                         NULL) != SQLITE_OK)
         fail("navstack_words");
-    sqlite3_stmt *insert = !complete ? NULL : prepare(
+    sqlite3_stmt *insert = !dated ? NULL : prepare(
         "INSERT INTO task (profile_id, position, title, notes, done, uuid, rev, parent, due, recur, created, modified) "
-        "VALUES (?1, -1, 'Water the plants', '', 0, ?2, 1, 0, ?3, 'daily', ?4, ?4)");
+        "VALUES (?1, -1, 'Water the plants', '', 0, ?2, 1, 0, ?3, ?5, ?4, ?4)");
     long due = 1795770000L;
-    if (complete) {
+    if (dated) {
+        if (complete) sqlite3_bind_text(insert, 5, "daily", -1, SQLITE_STATIC);
+        else sqlite3_bind_null(insert, 5);
         sqlite3_bind_int64(insert, 1, profile);
         sqlite3_bind_text(insert, 2, "00000000-0000-8000-8000-000000000000", -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(insert, 3, due);
