@@ -115,15 +115,18 @@ public struct SettingsInfo: Equatable, Hashable, Sendable {
 /// a screen is copied and compared several times a command (the interpreter looks up
 /// what it printed for it), and a copy is then one reference rather than ten.
 public final class Screen: Hashable, Sendable {
+    /// (A task's and a draft's contents are `indirect`: the content is copied whole a few
+    /// times a screen, by the memo of printed screens and by the renderers, and a task or
+    /// a draft holds many references where a box is one.)
     public enum Content: Equatable, Hashable, Sendable {
         case login(pending: DeepLink?)
         case list(ListPage)
         /// A task, with the page of its subtasks shown.
-        case detail(TaskItem, subtasks: ListPage)
+        indirect case detail(TaskItem, subtasks: ListPage)
         /// An edit draft or the new-task sheet's, with the fields it and another writer
         /// both changed, and whether its task was deleted elsewhere. An edit draft is shown
         /// rebased on its task as stored now (see ``Draft/rebased(on:keepingMine:)``).
-        case draft(Draft, conflicts: [FieldConflict], deleted: Bool)
+        indirect case draft(Draft, conflicts: [FieldConflict], deleted: Bool)
         case notFound(Int)
         case account(user: String, counts: TaskCounts)
         case settings(SettingsInfo)

@@ -149,6 +149,8 @@ public struct TextRenderer {
             } ?? false
         if !placed { lines.add(t(.signedOut)) }
         lines.rule()
+        // Read where the draft is at hand: read from the screen again, it is copied.
+        var canSave = true
         switch screen.content {
         case .login(let pending):
             lines.wrap(t(.loginHelp))
@@ -191,7 +193,8 @@ public struct TextRenderer {
                 lines.wrap(t(.textConflictHint))
                 lines.blank()
             }
-            if !draft.canSave {
+            canSave = draft.canSave
+            if !canSave {
                 lines.wrap(t(.saveDisabled))
             } else {
                 lines.wrap(draft.isDirty ? t(.unsavedChanges) : t(.noChanges))
@@ -223,7 +226,7 @@ public struct TextRenderer {
             if page.rows.isEmpty { lines.wrap(t(.dayEmpty)) } else { rowLines(page.rows, into: &lines) }
         }
         lines.rule()
-        actionLines(screen, into: &lines)
+        actionLines(screen, canSave: canSave, into: &lines)
     }
 
     /// The breadcrumb and the URL on one line, the URL in the `room` it leaves: a URL
@@ -479,17 +482,19 @@ public struct TextRenderer {
         }
     }
 
-    /// The screen's own actions, then the ones available anywhere.
-    private func actionLines(_ screen: Screen, into lines: inout Lines) {
-        let canSave: Bool
-        if case .draft(let draft, _, _) = screen.content { canSave = draft.canSave } else { canSave = true }
+    /// The screen's own actions, then the ones available anywhere (`save` dimmed where it
+    /// cannot be typed).
+    private func actionLines(_ screen: Screen, canSave: Bool, into lines: inout Lines) {
         let key = ActionsKey(kind: screen.kind, actions: screen.actions, canSave: canSave)
-        let shown = actionsShown.value(for: key) {
-            var block = Lines(width: width, style: style, rule: rule)
-            actionLines(key, into: &block)
-            return block.takeBytes()
-        }
-        lines.append(shown)
+        lines.append(actionsShown.value(for: key) { makeActionLines(key) })
+    }
+
+    /// The action lines of a key not shown yet. (A method of its own: the memo's closure
+    /// then holds no copy of the renderer.)
+    private func makeActionLines(_ key: ActionsKey) -> [UInt8] {
+        var block = Lines(width: width, style: style, rule: rule)
+        actionLines(key, into: &block)
+        return block.takeBytes()
     }
 
     private func actionLines(_ screen: ActionsKey, into lines: inout Lines) {
