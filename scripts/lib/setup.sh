@@ -53,8 +53,8 @@ TEST_PACKAGES=(tmux python3 zsh fish faketime openssl tzdata taskwarrior todotxt
 # piped session (scripts/bench, target 5).
 # Copies and destroys of values are compiled as code of their own (`-disable-type-layout`),
 # as debug builds compile them, rather than as calls through the runtime's generic value
-# witnesses, which save code size: 4.5% fewer instructions for an edit cycle, 4.8% for
-# a toggle, 2% at start-up, 36 KB more binary (docs/performance.md).
+# witnesses, which save code size: 5.7% fewer instructions for an edit cycle and for a
+# toggle, 2.4-3.3% at start-up, about 50 KB more binary (docs/performance.md).
 build_release() {
   swift build -c release --product navstack -Xswiftc -static-executable -Xswiftc -enforce-exclusivity=unchecked \
     -Xswiftc -Xfrontend -Xswiftc -disable-type-layout -Xlinker -ltinfo -Xlinker -lbsd -Xlinker -lmd "$@" >&2
