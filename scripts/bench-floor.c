@@ -50,16 +50,17 @@ static void step(sqlite3_stmt *statement, int expected, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    const char *modes[] = {"toggle", "toggle-dated", "save", "complete"};
+    enum { TOGGLE, TOGGLE_DATED, SAVE, COMPLETE, MODES };
+    const char *modes[MODES] = {"toggle", "toggle-dated", "save", "complete"};
     int mode = -1;
-    for (int m = 0; argc == 4 && m < 4; m++)
+    for (int m = 0; argc == 4 && m < MODES; m++)
         if (strcmp(argv[2], modes[m]) == 0) mode = m;
     if (mode < 0) {
         fprintf(stderr, "usage: bench-floor STORE toggle|toggle-dated|save|complete N\n");
         return 64;
     }
-    int complete = mode == 3, dated = complete || mode == 1;
-    int toggle = mode != 2;
+    int complete = mode == COMPLETE, dated = complete || mode == TOGGLE_DATED;
+    int toggle = mode != SAVE;
     long count = atol(argv[3]);
     sqlite3 *file;
     if (sqlite3_open_v2(argv[1], &file, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) fail("open the store");
