@@ -81,21 +81,40 @@ extension ListPage {
 
 extension TaskItem {
     fileprivate func textsMatch(_ other: TaskItem) -> Bool {
-        uuid.hasSameBytes(as: other.uuid) && title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes)
-            && sameBytes(project, other.project) && sameBytes(tags, other.tags)
+        uuid.hasSameBytes(as: other.uuid) && fields.textsMatch(other.fields)
     }
 }
 
 extension DraftFields {
+    /// Every text the fields hold: the title, the notes and each text of ``TaskExtra``.
     fileprivate func textsMatch(_ other: DraftFields) -> Bool {
-        title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes)
+        title.hasSameBytes(as: other.title) && notes.hasSameBytes(as: other.notes) && extra.textsMatch(other.extra)
+    }
+}
+
+extension TaskExtra {
+    fileprivate func textsMatch(_ other: TaskExtra) -> Bool {
+        // Both without fields (most tasks), or the same values behind one reference.
+        if isEmpty && other.isEmpty { return true }
+        return sameBytes(project, other.project) && sameBytes(recur, other.recur) && sameBytes(tags, other.tags)
+            && sameBytes(depends, other.depends) && sameBytes(annotations.map(\.text), other.annotations.map(\.text))
+            && sameBytes(custom.map(\.name), other.custom.map(\.name))
+            && sameBytes(custom.map(\.value), other.custom.map(\.value))
     }
 }
 
 extension FieldValue {
+    /// Every text the value holds (equal values have the same case and counts).
     fileprivate func textsMatch(_ other: FieldValue) -> Bool {
-        if case .text(let one) = self, case .text(let another) = other { return one.hasSameBytes(as: another) }
-        return true
+        switch (self, other) {
+        case (.text(let one), .text(let another)): one.hasSameBytes(as: another)
+        case (.name(let one), .name(let another)): sameBytes(one, another)
+        case (.words(let one), .words(let another)): sameBytes(one, another)
+        case (.annotations(let one), .annotations(let another)): sameBytes(one.map(\.text), another.map(\.text))
+        case (.custom(let one), .custom(let another)):
+            sameBytes(one.map(\.name), another.map(\.name)) && sameBytes(one.map(\.value), another.map(\.value))
+        default: true
+        }
     }
 }
 

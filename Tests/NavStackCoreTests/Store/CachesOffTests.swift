@@ -30,7 +30,13 @@ final class CachesOffTests: XCTestCase {
         "add Call due:+2d", "add Walk scheduled:today", "add Plan due:yesterday recur:weekly", "due tomorrow",
         "due +3d", "due none", "scheduled today", "recur daily", "recur none", "day 2026-11-28", "go agenda/2026-11-27",
         "go agenda",
+        // Texts beyond the title and notes, in both forms: annotations, and a project and
+        // tags in Hangul, precomposed and as jamo (both are letters, so both are taken).
+        "annotate \(decomposed)", "annotate \(composed)", "project \(hangul)", "project \(jamo)", "project none",
+        "tag +\(hangul)", "tag +\(jamo)", "tag none",
     ]
+    private static let hangul = "\u{D55C}"
+    private static let jamo = "\u{1112}\u{1161}\u{11AB}"
 
     private struct Session {
         let store: SQLiteStore
@@ -105,6 +111,20 @@ final class CachesOffTests: XCTestCase {
             "login ana", "add \(Self.decomposed)", "root", "open 1", "edit", "title X", "save", "edit",
             "title \(Self.composed)", "save", "root",
         ]
+        try assertLastScreenHolds(Self.composed, not: Self.decomposed, after: lines)
+    }
+
+    /// A draft's project and tags typed again in the other form: the draft shows them.
+    func testADraftsProjectAndTagsRetypedInAnotherUnicodeFormArePrintedAsTyped() throws {
+        try assertLastScreenHolds(
+            Self.jamo, not: Self.hangul, after: ["login ana", "open 1", "edit", "project \(Self.hangul)", "project \(Self.jamo)"])
+        try assertLastScreenHolds(
+            Self.jamo, not: Self.hangul, after: ["login ana", "open 1", "edit", "tag +\(Self.hangul)", "tag none", "tag +\(Self.jamo)"])
+    }
+
+    /// Runs `lines` with caches on and off (the same bytes), and checks the last screen
+    /// holds `expected`'s bytes and not `unexpected`'s.
+    private func assertLastScreenHolds(_ expected: String, not unexpected: String, after lines: [String]) throws {
         for format in [Interpreter.Format.text, .json] {
             try compare(lines) { caching in
                 Session(store: try SQLiteStore(path: nil), caching: caching, format: format, deferring: false)
@@ -114,8 +134,8 @@ final class CachesOffTests: XCTestCase {
             for line in lines { last = try session.printed(line) }
             // Compared as bytes: String's `contains` is canonical too. (JSON writes them
             // as UTF-8, unescaped, as text does.)
-            XCTAssertTrue(Self.bytes(of: last, contain: Self.composed), "\(format): \(last.debugDescription)")
-            XCTAssertFalse(Self.bytes(of: last, contain: Self.decomposed), "\(format): \(last.debugDescription)")
+            XCTAssertTrue(Self.bytes(of: last, contain: expected), "\(format): \(last.debugDescription)")
+            XCTAssertFalse(Self.bytes(of: last, contain: unexpected), "\(format): \(last.debugDescription)")
         }
     }
 
