@@ -37,6 +37,8 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case noSuchPage(Int, pages: Int)
     case alreadyFirstPage
     case alreadyLastPage(pages: Int)
+    /// A day before 0001-01-01 or after 9999-12-31 (the days a link can name).
+    case agendaBounds
     case nothingToGoBack
     case cannotGoBack(Int, depth: Int)
     case cannotSaveBlankTitle
@@ -144,6 +146,8 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
             t(.alreadyFirstPage)
         case .alreadyLastPage(let pages):
             t(.alreadyLastPage, ("pages", pages))
+        case .agendaBounds:
+            t(.agendaBounds)
         case .nothingToGoBack:
             t(.nothingToGoBack)
         case .cannotGoBack(let count, let depth):

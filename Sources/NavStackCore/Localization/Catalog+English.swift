@@ -24,6 +24,7 @@ extension Catalog {
         .noSuchPageMany: "there is no page {page}: the list has {pages} pages",
         .alreadyFirstPage: "already on the first page",
         .alreadyLastPage: "already on the last page (page {pages} of {pages})",
+        .agendaBounds: "the agenda's days run from 0001-01-01 to 9999-12-31",
         .nothingToGoBack: "nothing to go back to: this is the root of the tab",
         .cannotGoBackOne: "cannot go back {count} screens: only 1 is open above the root",
         .cannotGoBackMany: "cannot go back {count} screens: only {depth} are open above the root",

@@ -25,6 +25,7 @@ extension Catalog {
         .noSuchPageMany: "não há página {page}: a lista tem {pages} páginas",
         .alreadyFirstPage: "já está na primeira página",
         .alreadyLastPage: "já está na última página (página {pages} de {pages})",
+        .agendaBounds: "os dias da agenda vão de 0001-01-01 a 9999-12-31",
         .nothingToGoBack: "não há para onde voltar: esta é a raiz da aba",
         .cannotGoBackOne: "não é possível voltar {count} telas: só 1 está aberta acima da raiz",
         .cannotGoBackMany: "não é possível voltar {count} telas: só {depth} estão abertas acima da raiz",

@@ -25,6 +25,7 @@ extension Catalog {
         .noSuchPageMany: "no hay página {page}: la lista tiene {pages} páginas",
         .alreadyFirstPage: "ya estás en la primera página",
         .alreadyLastPage: "ya estás en la última página (página {pages} de {pages})",
+        .agendaBounds: "los días de la agenda van del 0001-01-01 al 9999-12-31",
         .nothingToGoBack: "no hay adónde volver: esta es la raíz de la pestaña",
         .cannotGoBackOne: "no se puede volver {count} pantallas: solo 1 está abierta sobre la raíz",
         .cannotGoBackMany: "no se puede volver {count} pantallas: solo {depth} están abiertas sobre la raíz",

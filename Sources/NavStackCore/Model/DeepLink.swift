@@ -340,7 +340,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             var rest = parts.dropFirst()
             var day: CivilDate?
             if let first = rest.first, first.contains("-") {
-                guard let date = CivilDate(isoText: first) else { throw malformed }
+                guard let date = CivilDate(isoText: first), CivilDate.agendaDays.contains(date) else { throw malformed }
                 day = date
                 rest = rest.dropFirst()
             }

@@ -1,3 +1,5 @@
+import NavStackTime
+
 extension Session {
     /// Applies a signed-in command to this session (a copy the router commits only on
     /// success), writing to the store where the command saves.
@@ -95,6 +97,7 @@ extension Session {
             try step(command, on: kind, store: store, pageSize: pageSize, clock: clock)
         case .day(let text):
             let date = clock.zone.local(try clock.instant(typed: text, language: language)).date
+            guard CivilDate.agendaDays.contains(date) else { throw .agendaBounds }
             // A day's screen replaces the one shown, as `next` and `prev` do.
             if kind == .day { path.removeLast() }
             path.append(.day(date))
@@ -246,7 +249,9 @@ extension Session {
         if kind == .day, case .day(let date)? = agendaPath.last {
             switch command {
             case .next, .prev:
-                agendaPath[agendaPath.count - 1] = .day(date.adding(days: command == .next ? 1 : -1))
+                let next = date.adding(days: command == .next ? 1 : -1)
+                guard CivilDate.agendaDays.contains(next) else { throw .agendaBounds }
+                agendaPath[agendaPath.count - 1] = .day(next)
                 dayPage = 1
             case .page(let number):
                 let pages = ListPage.pageCount(total: try storeCall { try store.count(user, query) }, pageSize: pageSize)

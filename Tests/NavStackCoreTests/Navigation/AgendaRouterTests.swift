@@ -54,6 +54,27 @@ final class AgendaRouterTests: XCTestCase {
         XCTAssertEqual(router.session?.agendaPath, [])
     }
 
+    /// The agenda's days are those a link names: `next` past 9999-12-31, `prev` before
+    /// 0001-01-01, `day` and `go` beyond them are refused and change nothing.
+    func testDaysEndWhereLinksEnd() throws {
+        var router = try makeRouter()
+        try router.run("tab agenda", "day 9999-12-31")
+        XCTAssertEqual(router.session?.link.url, "navstack://agenda/9999-12-31")
+        XCTAssertEqual(router.failure("next"), .agendaBounds)
+        XCTAssertEqual(router.session?.link.url, "navstack://agenda/9999-12-31")
+        try router.run("go agenda/0001-01-01")
+        XCTAssertEqual(router.failure("prev"), .agendaBounds)
+        XCTAssertEqual(router.session?.link.url, "navstack://agenda/0001-01-01")
+        XCTAssertEqual(router.failure("day +8000y"), .agendaBounds)
+        XCTAssertNotNil(router.failure("go agenda/0000-12-31"))
+        XCTAssertEqual(router.session?.link.url, "navstack://agenda/0001-01-01")
+        // Every day it shows opens again from its link.
+        try router.run("next")
+        let url = try XCTUnwrap(router.session?.link.url)
+        try router.run("root", "go " + url.dropFirst("navstack://".count))
+        XCTAssertEqual(router.session?.link.url, "navstack://agenda/0001-01-02")
+    }
+
     func testTheAgendaAddsNoSheetAndOpensATaskWhereItIs() throws {
         var router = try makeRouter()
         try router.run("add Parent", "add Child due:today", "root", "tab agenda")
