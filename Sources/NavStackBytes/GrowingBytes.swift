@@ -196,6 +196,19 @@ public struct ByteWriter: ~Copyable {
         room[start..<used].reverse()
     }
 
+    /// Appends the last `count` decimal digits of a number not below zero, with zeros
+    /// before them when it has fewer (`appendDigits(7, count: 2)` writes `07`).
+    @inlinable
+    public mutating func appendDigits(_ number: Int, count: Int) {
+        precondition(number >= 0 && count <= room.count - used, "room for the digits")
+        var rest = number
+        for place in stride(from: used + count - 1, through: used, by: -1) {
+            room[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        used += count
+    }
+
     /// The bytes written so far.
     @inlinable
     public var written: ByteView {

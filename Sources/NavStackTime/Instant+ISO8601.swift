@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// An instant as text: ISO 8601 in UTC as JSON shows it (`2026-12-01T00:00:00Z`), and
 /// Taskwarrior's compact form (`20261201T000000Z`), which its exports use.
 extension Instant {
@@ -10,16 +12,15 @@ extension Instant {
             return "\(t.date.isoText)T\(twoDigits(t.hour)):\(twoDigits(t.minute)):\(twoDigits(t.second))Z"
         }
         // The usual years, digit by digit: JSON writes several a change.
-        return String(unsafeUninitializedCapacity: 20) { text in
-            text[10] = UInt8(ascii: "T")
-            text[13] = UInt8(ascii: ":")
-            text[16] = UInt8(ascii: ":")
-            text[19] = UInt8(ascii: "Z")
-            _ = writeDate(t.date, into: text)
-            _ = writeDigits(t.hour, count: 2, into: text, at: 11)
-            _ = writeDigits(t.minute, count: 2, into: text, at: 14)
-            _ = writeDigits(t.second, count: 2, into: text, at: 17)
-            return 20
+        return String(capacity: 20) { text in
+            text.appendDate(t.date)
+            text.append(UInt8(ascii: "T"))
+            text.appendDigits(t.hour, count: 2)
+            text.append(UInt8(ascii: ":"))
+            text.appendDigits(t.minute, count: 2)
+            text.append(UInt8(ascii: ":"))
+            text.appendDigits(t.second, count: 2)
+            text.append(UInt8(ascii: "Z"))
         }
     }
 
@@ -101,7 +102,7 @@ extension CivilDate {
     /// `2026-12-01`: four digits of year at least, and a `-` before years below zero.
     public var isoText: String {
         guard (0...9999).contains(year) else { return "\(fourDigits(year))-\(twoDigits(month))-\(twoDigits(day))" }
-        return String(unsafeUninitializedCapacity: 10) { writeDate(self, into: $0) }
+        return String(capacity: 10) { $0.appendDate(self) }
     }
 
     /// Reads `2026-12-01` back: exactly four digits of year, two of month and of day, a
@@ -115,25 +116,15 @@ extension CivilDate {
     }
 }
 
-/// Writes a date of the years 0000–9999 as `2026-12-01` at the start of `text`;
-/// returns how many bytes it wrote (10).
-func writeDate(_ date: CivilDate, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-    text[4] = UInt8(ascii: "-")
-    text[7] = UInt8(ascii: "-")
-    _ = writeDigits(date.year, count: 4, into: text, at: 0)
-    _ = writeDigits(date.month, count: 2, into: text, at: 5)
-    return writeDigits(date.day, count: 2, into: text, at: 8)
-}
-
-/// Writes the last `count` decimal digits of a value not below zero at `at`; returns
-/// where they end.
-func writeDigits(_ value: Int, count: Int, into text: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
-    var rest = value
-    for place in stride(from: at + count - 1, through: at, by: -1) {
-        text[place] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
+extension ByteWriter {
+    /// Writes a date of the years 0000–9999 as `2026-12-01` (10 bytes).
+    mutating func appendDate(_ date: CivilDate) {
+        appendDigits(date.year, count: 4)
+        append(UInt8(ascii: "-"))
+        appendDigits(date.month, count: 2)
+        append(UInt8(ascii: "-"))
+        appendDigits(date.day, count: 2)
     }
-    return at + count
 }
 
 func twoDigits(_ value: Int) -> String {

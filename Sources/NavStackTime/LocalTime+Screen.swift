@@ -1,3 +1,5 @@
+import NavStackBytes
+
 /// How screens write a local date and time: `2026-12-01`, and `2026-12-01 09:30` when the
 /// time is not midnight. The words for weekdays are the catalogs' (``Weekday`` gives the
 /// day, not its name).
@@ -13,12 +15,12 @@ extension LocalTime {
         guard hour != 0 || minute != 0 else { return dateText }
         guard (0...9999).contains(date.year) else { return "\(dateText) \(twoDigits(hour)):\(twoDigits(minute))" }
         // Digit by digit, as ISO 8601 texts are: a list writes one a row.
-        return String(unsafeUninitializedCapacity: 16) { text in
-            _ = writeDate(date, into: text)
-            text[10] = UInt8(ascii: " ")
-            text[13] = UInt8(ascii: ":")
-            _ = writeDigits(hour, count: 2, into: text, at: 11)
-            return writeDigits(minute, count: 2, into: text, at: 14)
+        return String(capacity: 16) { text in
+            text.appendDate(date)
+            text.append(UInt8(ascii: " "))
+            text.appendDigits(hour, count: 2)
+            text.append(UInt8(ascii: ":"))
+            text.appendDigits(minute, count: 2)
         }
     }
 }
