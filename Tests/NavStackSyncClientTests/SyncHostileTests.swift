@@ -2,6 +2,7 @@ import NavStackCore
 import NavStackSeal
 import NavStackSync
 import NavStackSyncClient
+import TestSeeds
 import XCTest
 
 @testable import NavStackSQLite
@@ -28,9 +29,10 @@ final class SyncHostileTests: XCTestCase {
     /// Bytes no key opens, as the server would hand them on from `replica`: pushed with the
     /// write key (the server itself, or an account keyed before write keys, could).
     func junk(_ log: Account, replica: String, seqs: ClosedRange<Int64>) throws {
+        var rng = SplitMix64(state: UInt64(seqs.lowerBound))
         let operations = seqs.map { seq in
             SyncOperation.sealed(
-                Base64.encode((0..<60).map { _ in UInt8.random(in: 0...255) }), seq: seq,
+                Base64.encode((0..<60).map { _ in UInt8.random(in: 0...255, using: &rng) }), seq: seq,
                 millis: Int64(SQLiteStore.milliseconds()), counter: 0)
         }
         _ = try log.log.sync(
@@ -69,9 +71,10 @@ final class SyncHostileTests: XCTestCase {
         try log.sync(a, user)
         let highest = try log.answer(SyncRequest(replica: String(repeating: "9", count: 32), after: 0, operations: [])).last
         // An account's first snapshot needs no thousand operations: one no key opens.
+        var rng = SplitMix64(state: 300)
         var request = SyncRequest(
             replica: String(repeating: "6f", count: 16), after: highest, operations: [],
-            snapshot: SyncSnapshot(seq: highest, sealed: Base64.encode((0..<300).map { _ in UInt8.random(in: 0...255) })))
+            snapshot: SyncSnapshot(seq: highest, sealed: Base64.encode((0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) })))
         request.takesSnapshots = true
         _ = try log.log.sync(account: log.holder, request: Account.sealer.seal(request))
         XCTAssertEqual(log.counts.snapshotsKept, 1)

@@ -1,4 +1,5 @@
 import NavStackCore
+import TestSeeds
 import XCTest
 
 final class JSONValueTests: XCTestCase {
@@ -76,7 +77,8 @@ final class JSONValueTests: XCTestCase {
                 return .failure(error as! JSONError)
             }
         }
-        var rng = SystemRandomNumberGenerator()
+        // A fixed seed: every run checks the same 400 inputs.
+        var rng = SplitMix64(state: 46)
         let pieces = [
             #"{"a": 12345, "b": "ação 😀", "c": [1, 2.5e3, -0.25]}"#, #"{"e": "a\"b\u00e9\ud83d\ude00"}"#, "  7 ",
             #""x""#, "null", "true", #"{"deep": [[[[]]]]}"#, "{}", "[]", "123456789012",
