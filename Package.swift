@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavStackSealTests",
-            dependencies: ["NavStackSeal", "NavStackSync", "TestSeeds"]
+            dependencies: ["NavStackSeal", "NavStackSync"]
         ),
         // The server's request decoding, answer, options and database URL, and its routes
         // in-process over the sync module's log in memory (HummingbirdTesting); the

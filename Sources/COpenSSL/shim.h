@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-// SHA256_Init, _Update, _Transform (ns_pbkdf2_sha256) are deprecated in OpenSSL 3, not gone.
-#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -33,63 +31,6 @@ static inline int ns_tls_init(void) {
 /// TLS). 1 on success.
 static inline int ns_crypto_init(void) {
     return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
-}
-
-/// PBKDF2-HMAC-SHA256 of `secret` and `salt` with `iterations` (at least 1): the first
-/// 32-byte block, into `out` (RFC 8018). OpenSSL's PKCS5_PBKDF2_HMAC does the same 2.3–3
-/// times slower: it copies and finishes an HMAC context at every iteration. Here the
-/// inner and outer keys' states are computed once and each iteration is two SHA-256
-/// compressions of a block made in place (the 32-byte value, its padding and length).
-static inline void ns_pbkdf2_sha256(const unsigned char *secret, size_t secret_count, const unsigned char *salt,
-                                    size_t salt_count, unsigned long iterations, unsigned char out[32]) {
-    unsigned char key[64] = {0}, pad[64], u[32], block[64];
-    SHA256_CTX inner, outer, context;
-    if (secret_count > 64) {
-        SHA256(secret, secret_count, key);
-    } else if (secret_count > 0) {
-        memcpy(key, secret, secret_count);
-    }
-    for (int i = 0; i < 64; i++) pad[i] = key[i] ^ 0x36;
-    SHA256_Init(&inner);
-    SHA256_Update(&inner, pad, 64);
-    for (int i = 0; i < 64; i++) pad[i] = key[i] ^ 0x5c;
-    SHA256_Init(&outer);
-    SHA256_Update(&outer, pad, 64);
-    // U1 = HMAC(secret, salt || INT(1)).
-    context = inner;
-    SHA256_Update(&context, salt, salt_count);
-    SHA256_Update(&context, "\0\0\0\1", 4);
-    SHA256_Final(u, &context);
-    context = outer;
-    SHA256_Update(&context, u, 32);
-    SHA256_Final(u, &context);
-    memcpy(out, u, 32);
-    // Each later U: one block after a 64-byte key block, so the message is 96 bytes.
-    memset(block, 0, sizeof block);
-    block[32] = 0x80;
-    block[62] = (96 * 8) >> 8;
-    block[63] = (96 * 8) & 0xff;
-    for (unsigned long n = 1; n < iterations; n++) {
-        for (int half = 0; half < 2; half++) {
-            memcpy(block, u, 32);
-            context = half == 0 ? inner : outer;
-            SHA256_Transform(&context, block);
-            for (int i = 0; i < 8; i++) {
-                u[4 * i] = (unsigned char)(context.h[i] >> 24);
-                u[4 * i + 1] = (unsigned char)(context.h[i] >> 16);
-                u[4 * i + 2] = (unsigned char)(context.h[i] >> 8);
-                u[4 * i + 3] = (unsigned char)context.h[i];
-            }
-        }
-        for (int i = 0; i < 32; i++) out[i] ^= u[i];
-    }
-    OPENSSL_cleanse(key, sizeof key);
-    OPENSSL_cleanse(pad, sizeof pad);
-    OPENSSL_cleanse(u, sizeof u);
-    OPENSSL_cleanse(block, sizeof block);
-    OPENSSL_cleanse(&inner, sizeof inner);
-    OPENSSL_cleanse(&outer, sizeof outer);
-    OPENSSL_cleanse(&context, sizeof context);
 }
 
 /// What sealing keeps between payloads: ChaCha20-Poly1305 fetched once with a context to

@@ -20,19 +20,11 @@ enum Crypto {
         return bytes
     }
 
-    /// PBKDF2-HMAC-SHA256 of `secret` and `salt`: 32 bytes (`ns_pbkdf2_sha256`).
+    /// PBKDF2-HMAC-SHA256 of `secret` and `salt`: 32 bytes, from OpenSSL's
+    /// `PKCS5_PBKDF2_HMAC` (RFC 8018).
     static func pbkdf2(_ secret: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
         precondition(started, "libcrypto could not start")
-        precondition(iterations >= 1, "PBKDF2 needs an iteration")
-        var key = [UInt8](repeating: 0, count: 32)
-        ns_pbkdf2_sha256(secret, secret.count, salt, salt.count, UInt(iterations), &key)
-        return key
-    }
-
-    /// OpenSSL's own PBKDF2-HMAC-SHA256, 32 bytes: what ``pbkdf2(_:salt:iterations:)`` must
-    /// give (the tests compare them).
-    static func referencePBKDF2(_ secret: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
-        precondition(started, "libcrypto could not start")
+        precondition((1...Int(Int32.max)).contains(iterations), "PBKDF2 needs an iteration")
         var key = [UInt8](repeating: 0, count: 32)
         let done = secret.withBytes { secret in
             secret.lendChars { PKCS5_PBKDF2_HMAC($0, Int32($1), salt, Int32(salt.count), Int32(iterations), EVP_sha256(), 32, &key) }

@@ -1,6 +1,5 @@
 import NavStackCore
 import NavStackSync
-import TestSeeds
 import XCTest
 
 @testable import NavStackSeal
@@ -28,26 +27,6 @@ private let reader = String(repeating: "2b", count: 16)
 final class SealTests: XCTestCase {
     /// The least iterations a record may ask for: the tests' keys are quick to derive.
     private static let (record, key) = SyncKeyRecord.make(passphrase: "correct horse battery", iterations: 100_000)
-
-    /// The key derivation is OpenSSL's PKCS5_PBKDF2_HMAC, byte for byte, for secrets
-    /// shorter and longer than a SHA-256 block, empty salts and long ones, one iteration
-    /// and many.
-    func testTheKeyDerivationIsOpenSSLs() {
-        // A fixed seed: every run compares the same secrets and salts.
-        var generator = SplitMix64(state: 8018)
-        for secretCount in [0, 1, 28, 63, 64, 65, 200] {
-            for saltCount in [0, 16, 100] {
-                for iterations in [1, 2, 3, 1_000] {
-                    let secret = (0..<secretCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                    let salt = (0..<saltCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                    XCTAssertEqual(
-                        Crypto.pbkdf2(secret, salt: salt, iterations: iterations),
-                        Crypto.referencePBKDF2(secret, salt: salt, iterations: iterations),
-                        "secret \(secretCount) bytes, salt \(saltCount), \(iterations) iterations")
-                }
-            }
-        }
-    }
 
     func testThePrimitivesGiveTheStandardsTestVectors() {
         // RFC 7914, section 11: PBKDF2-HMAC-SHA256, "passwd" and "salt", 1 iteration (its first 32 bytes).
