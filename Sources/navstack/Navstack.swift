@@ -381,15 +381,15 @@ final class Delivery {
 }
 
 extension Navstack {
-    /// While the prompt waits: when another process committed to the store and what the
-    /// screen shows changed, the screen is printed again above the prompt (from the start
-    /// of its line, which is cleared) after a line saying what changed. The line being
-    /// typed is drawn again under it by libedit; a draft is never changed.
+    /// While the prompt waits: when the screen may be stale (``Staleness``: another
+    /// process committed to the store, or the day changed) and what it shows changed, the
+    /// screen is printed again above the prompt (from the start of its line, which is
+    /// cleared) after a line saying what changed. The line being typed is drawn again
+    /// under it by libedit; a draft is never changed.
     func screenKeptTrue(_ shell: Shell, _ store: SQLiteStore, _ streams: StandardStreams) -> () -> Bool {
-        var seen = try? store.dataVersion()
+        var staleness = Staleness(clock: store.clock) { try? store.dataVersion() }
         return {
-            guard let version = try? store.dataVersion(), version != seen else { return false }
-            seen = version
+            guard staleness.isStale() else { return false }
             guard shell.interpreter.refresh(before: "\r\u{1B}[J", to: streams) else { return false }
             do {
                 try streams.flush()

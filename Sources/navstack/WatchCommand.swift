@@ -103,8 +103,7 @@ struct WatchCommand: Subcommand {
         let autoSync = AutoSync(store: store, streams: streams, memory: false)
         let profile = interpreter.router.session?.user
         var syncedAt = ContinuousClock.now
-        var version = try store.dataVersion()
-        var today = store.clock.zone.local(store.clock.now()).date
+        var staleness = Staleness(clock: store.clock) { try? store.dataVersion() }
         do {
             try interpreter.launch(to: streams)
         } catch {
@@ -112,8 +111,7 @@ struct WatchCommand: Subcommand {
             throw ExitStatus.failure
         }
         try flush(streams)
-        // Each look asks SQLite whether another connection committed; only then, or when
-        // the day changed (the agenda's sections move at midnight), is the screen read.
+        // Each look asks whether the screen may be stale (``Staleness``); only then is it read.
         while InputWait.wait(milliseconds: Self.lookEveryMilliseconds) == .look {
             // A sync by this connection does not move data_version: it counts as a change.
             var pulled = false
@@ -121,9 +119,7 @@ struct WatchCommand: Subcommand {
                 pulled = autoSync.sync(profile, always: true)
                 syncedAt = ContinuousClock.now
             }
-            let (seen, day) = (try store.dataVersion(), store.clock.zone.local(store.clock.now()).date)
-            guard pulled || seen != version || day != today else { continue }
-            (version, today) = (seen, day)
+            guard staleness.isStale(pulled: pulled) else { continue }
             if interpreter.refresh(to: streams) { try flush(streams) }
         }
         try flush(streams)
