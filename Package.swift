@@ -105,10 +105,27 @@ let package = Package(
             name: "NavStackSyncClient",
             dependencies: ["NavStackCore", "NavStackSync", "NavStackSQLite", "NavStackHTTP", "NavStackSeal", "NavStackIO"]
         ),
+        // The application between the core and the executable: what every command shares
+        // (the words of errors, the options several take), commit-then-print, the store's
+        // options, the automatic sync policy, and the commands beside the REPL (sync,
+        // watch, test).
+        .target(
+            name: "NavStackApp",
+            dependencies: [
+                "NavStackCore",
+                "NavStackSQLite",
+                "NavStackSync",
+                "NavStackSyncClient",
+                "NavStackIO",
+                "NavStackHTTP",
+                "NavStackTime",
+            ]
+        ),
         // The thin executable: options, the line reader, the loop.
         .executableTarget(
             name: "navstack",
             dependencies: [
+                "NavStackApp",
                 "NavStackCore",
                 "NavStackSQLite",
                 "NavStackSync",
@@ -218,7 +235,7 @@ let package = Package(
         // Runs the built binary: golden transcripts, exit codes, piped input.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["navstack", "NavStackSyncClient", "TestSeeds"],
+            dependencies: ["navstack", "NavStackApp", "NavStackSyncClient", "TestSeeds"],
             exclude: ["README.md"]
         ),
     ]

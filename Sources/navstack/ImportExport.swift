@@ -1,3 +1,4 @@
+import NavStackApp
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
@@ -79,7 +80,7 @@ struct Import: Subcommand {
         let source = file == "-" ? "standard input" : file
         let data: [UInt8]
         if file != "-" && Files.kind(of: file) == .folder {
-            streams.write("navstack: import: \(Navstack.messageCatalog(.importFileIsFolder, ("path", file)))\n", to: .error)
+            streams.write("navstack: import: \(App.messageCatalog(.importFileIsFolder, ("path", file)))\n", to: .error)
             throw ExitStatus.failure
         }
         if from == .taskwarrior { return try importTaskwarrior(source: source, user: user, streams) }
@@ -98,11 +99,11 @@ struct Import: Subcommand {
         } catch {
             throw failure(error, streams)
         }
-        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
+        let store = try storage.open(streams, catalog: App.messageCatalog)
         defer { store.close() }
         do {
             let count = try store.importTasks(records, user: try store.profile(named: user))
-            let t = Navstack.messageCatalog
+            let t = App.messageCatalog
             streams.write((count == 1 ? t(.ioImportedOne) : t(.ioImportedMany, ("count", count))) + "\n", to: .output)
         } catch {
             throw failure(error, streams)
@@ -113,7 +114,7 @@ struct Import: Subcommand {
 extension Import {
     /// Says why the import failed, on stderr; the exit status to throw.
     private func failure(_ error: any Error, _ streams: StandardStreams) -> ExitStatus {
-        streams.write("navstack: import: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
+        streams.write("navstack: import: \(App.words(for: error).escapedForDisplay)\n", to: .error)
         return .failure
     }
 
@@ -144,8 +145,8 @@ extension Import {
 
     /// Says that the input could not be read, on stderr; the exit status to throw.
     private func cannotRead(_ error: FileError, _ streams: StandardStreams) -> ExitStatus {
-        let what = Navstack.words(for: error).escapedForDisplay
-        streams.write("navstack: import: \(Navstack.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
+        let what = App.words(for: error).escapedForDisplay
+        streams.write("navstack: import: \(App.messageCatalog(.ioCannotRead, ("what", what)))\n", to: .error)
         return .failure
     }
 
@@ -172,13 +173,13 @@ extension Import {
         _ format: ForeignFormat, source: String, user: String?, _ streams: StandardStreams,
         reading read: (_ each: (TaskwarriorRecord, Int) throws -> Void) throws -> [(instance: String, template: String)]
     ) throws {
-        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
+        let store = try storage.open(streams, catalog: App.messageCatalog)
         var imported = false
         defer { imported ? store.close() : store.closeRemovingIfUnused() }
         do {
             let done = try store.importTaskwarrior(user: try store.profile(named: user), dryRun: dryRun, reading: read)
             imported = true
-            let t = Navstack.messageCatalog
+            let t = App.messageCatalog
             // todo.txt has no deleted tasks nor templates.
             let line =
                 format == .todotxt
@@ -241,7 +242,7 @@ struct Export: Subcommand {
     func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
-        let store = try storage.open(streams, catalog: Navstack.messageCatalog, creating: false)
+        let store = try storage.open(streams, catalog: App.messageCatalog, creating: false)
         defer { store.close() }
         do {
             let profile = try store.profile(named: user, existing: true)
@@ -256,23 +257,12 @@ struct Export: Subcommand {
             }
             try streams.flush()
         } catch let failure as FileError {
-            streams.writeLastWord(Navstack.outputFailure(failure))
+            streams.writeLastWord(App.outputFailure(failure))
             throw ExitStatus.failure
         } catch {
-            streams.write("navstack: export: \(Navstack.words(for: error).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: export: \(App.words(for: error).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
-    }
-}
-
-/// `--user NAME` held to the rules of `login NAME`, with the same messages.
-func checkedUser(_ user: String?, _ streams: StandardStreams, command: String) throws -> String? {
-    guard let user else { return nil }
-    do {
-        return try Command.loginName(user)
-    } catch {
-        streams.write("navstack: \(command): --user: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
-        throw ExitStatus.failure
     }
 }
 

@@ -1,3 +1,4 @@
+import NavStackApp
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
@@ -8,45 +9,14 @@ import NavStackSQLite
     import Darwin
 #endif
 
-/// A command of the command line: built from what was parsed, then run.
-protocol Subcommand: Sendable {
-    static var spec: CommandSpec { get }
-    init(_ parsed: ParsedArguments) throws
-    func run() throws
-}
-
-/// A command as the dispatcher sees it: its name, its spec, and how to run it.
-struct CommandEntry: Sendable {
-    let name: String
-    let spec: CommandSpec
-    let launch: @Sendable (ParsedArguments) throws -> Void
-}
-
-extension Subcommand {
-    static var entry: CommandEntry {
-        CommandEntry(
-            name: spec.name.split(separator: " ").last.map(String.init) ?? spec.name, spec: spec,
-            launch: { try Self($0).run() })
-    }
-}
-
-/// Ends the program with a status once what it printed is out.
-struct ExitStatus: Error {
-    var code: Int32
-    static let failure = ExitStatus(code: 1)
-}
-
 /// The navstack command: options, the store, the line reader, the loop.
 @main
 struct Navstack: Subcommand {
-    static let version = "0.2.0"
+    static let version = App.version
 
     static let subcommands = [
         Import.entry, Export.entry, WatchCommand.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry,
     ]
-
-    /// The deep links `--open` completes to: each screen's URL and its short form.
-    static let linkCompletions = [DeepLink.tasks, .newTask, .account, .settings, .about].flatMap { [$0.url, $0.path] }
 
     static let spec = CommandSpec(
         name: "navstack",
@@ -70,31 +40,19 @@ struct Navstack: Subcommand {
 
             Exit status: 0 when every command succeeded, 1 when one failed, 64 on bad usage.
             """,
-        options: StoreOptions.options + [formatOption] + [
+        options: StoreOptions.options + [App.formatOption] + [
             .init(
                 "echo", help: "Print each input line, prefixed '> ', before its output (with --format json: as an {\"echo\": …} object)."),
             .init("bail", help: "Stop at the first command that fails."),
             .init(
-                "open", value: "url", complete: .choices(linkCompletions), help: "Open a deep link at launch (after login when signed out)."
+                "open", value: "url", complete: .choices(App.linkCompletions),
+                help: "Open a deep link at launch (after login when signed out)."
             ),
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
             .init("page-size", value: "page-size", help: "Rows per list page (default: fits the terminal, else 20)."),
             .init("", short: "c", value: "command", repeatable: true, help: "Run this command instead of reading stdin (repeatable)."),
-        ] + lookOptions,
+        ] + App.lookOptions,
         subcommands: subcommands.map { ($0.name, $0.spec.abstract) })
-
-    /// `--format`, which `watch` takes too.
-    static let formatOption = CommandSpec.Option(
-        "format", value: "format", complete: .choices(Interpreter.Format.allCases.map(\.rawValue)),
-        help: "Output format: text or json (one JSON object a line; default: text).")
-
-    /// `--no-color` and `--lang`, which `watch` takes too.
-    static let lookOptions: [CommandSpec.Option] = [
-        .init("no-color", help: "Never use colour."),
-        .init(
-            "lang", value: "lang", complete: .choices(Language.allCases.map(\.rawValue)),
-            help: "Language of screens and messages: en, pt or es (default: from LC_ALL, LC_MESSAGES or LANG)."),
-    ]
 
     /// Parses the command line and runs what it names; returns the exit status.
     static func main() {
@@ -112,35 +70,13 @@ struct Navstack: Subcommand {
             try streams.flush()
             return status
         } catch {
-            streams.writeLastWord(outputFailure(error))
+            streams.writeLastWord(App.outputFailure(error))
             return status == 0 ? 1 : status
         }
     }
 
-    /// The line that says output could not be written.
-    static func outputFailure(_ error: FileError) -> String {
-        let stream = if case .output(fd: 1) = error.step { "stdout" } else { "stderr" }
-        return "navstack: " + messageCatalog(.ioCannotWrite, ("stream", stream), ("reason", error.reason)) + "\n"
-    }
-
-    /// The language of the executable's own messages, for every subcommand: `--lang` on
-    /// the command line, else the locale's.
-    static let messageCatalog = usageCatalog(Array(CommandLine.arguments.dropFirst()))
-
-    /// The language of usage errors: `--lang` when the command line gives a known one,
-    /// else the locale's. (Read before parsing: a usage error may come first.)
-    static func usageCatalog(_ words: [String]) -> Catalog {
-        var given: String?
-        for (index, word) in words.enumerated() {
-            if word == "--" { break }
-            if word == "--lang", index + 1 < words.count { given = words[index + 1] }
-            if word.hasPrefix("--lang=") { given = String(word.dropFirst("--lang=".count)) }
-        }
-        return Catalog(given.flatMap(Language.init(rawValue:)) ?? Language.from(environment: Terminal.localeEnvironment()))
-    }
-
     static func run(_ words: [String], _ streams: StandardStreams) -> Int32 {
-        let catalog = usageCatalog(words)
+        let catalog = App.usageCatalog(words)
         var words = words[...]
         var command = Navstack.entry
         if let first = words.first {
@@ -181,7 +117,7 @@ struct Navstack: Subcommand {
         } catch let status as ExitStatus {
             return status.code
         } catch {
-            streams.write("navstack: \(Self.words(for: error, in: catalog))\n", to: .error)
+            streams.write("navstack: \(App.words(for: error, in: catalog))\n", to: .error)
             return 1
         }
     }
@@ -252,7 +188,7 @@ struct Navstack: Subcommand {
         do {
             phase = try store.loadPhase()
         } catch {
-            streams.write("navstack: \(Self.words(for: error, in: catalog))\n", to: .error)
+            streams.write("navstack: \(App.words(for: error, in: catalog))\n", to: .error)
             throw ExitStatus.failure
         }
         let colors = !noColor && Terminal.allowsColor
@@ -336,47 +272,6 @@ struct Navstack: Subcommand {
         if delivery.failed || !delivery.deliver() { throw ExitStatus.failure }
         if !interactive { autoSync?.sync(shell.interpreter.router.session?.user, always: false) }
         if shell.interpreter.failures > 0 || launchFailed { throw ExitStatus.failure }
-    }
-}
-
-/// The step of the loop that hands answers on: what the commands changed is committed,
-/// then what they printed is written. When the commit fails, their answers are dropped
-/// (what was not printed was not kept); when the output cannot be written, the loop
-/// stops (what was committed stays committed).
-final class Delivery {
-    /// How many bytes of answers may wait before they are delivered.
-    static let batchBytes = 1 << 16
-
-    let store: SQLiteStore
-    let streams: StandardStreams
-    /// Whether a commit or a write failed: nothing more is read or run.
-    private(set) var failed = false
-
-    init(store: SQLiteStore, streams: StandardStreams) {
-        self.store = store
-        self.streams = streams
-    }
-
-    /// Commits, then writes; `false` when either failed (the failure has been reported).
-    func deliver() -> Bool {
-        guard !failed else { return false }
-        do {
-            try store.commitPending()
-        } catch {
-            streams.discard()
-            streams.write("navstack: \(Navstack.messageCatalog(.ioNotKept, ("reason", Navstack.words(for: error))))\n", to: .error)
-            failed = true
-            return false
-        }
-        do {
-            try streams.flush()
-            return true
-        } catch {
-            // What could not be written was committed; the reader is gone, so stop.
-            streams.writeLastWord(Navstack.outputFailure(error))
-            failed = true
-            return false
-        }
     }
 }
 

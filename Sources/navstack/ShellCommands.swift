@@ -1,3 +1,4 @@
+import NavStackApp
 import NavStackCore
 import NavStackIO
 

@@ -1,4 +1,5 @@
 import Foundation
+import NavStackApp
 import NavStackCore
 import NavStackHTTP
 import NavStackSync
@@ -70,7 +71,7 @@ final class ErrorWordsTests: XCTestCase {
             (UsageError.noStoreLocation, UsageError.noStoreLocation.message(in: pt)),
         ]
         for (error, expected) in cases {
-            let words = Navstack.words(for: error, in: pt)
+            let words = App.words(for: error, in: pt)
             XCTAssertEqual(words, expected)
             assertNoInternalName(words)
         }
@@ -103,7 +104,7 @@ final class ErrorWordsTests: XCTestCase {
     /// An error no catalog knows is still a sentence, not its type's name.
     func testAnUnknownErrorIsASentence() {
         struct Unforeseen: Error {}
-        let words = Navstack.words(for: Unforeseen(), in: .english)
+        let words = App.words(for: Unforeseen(), in: .english)
         XCTAssertEqual(words, Catalog.english(.ioUnexpected))
         assertNoInternalName(words)
         XCTAssertFalse(words.contains("Unforeseen"))
@@ -150,6 +151,8 @@ final class ErrorWordsTests: XCTestCase {
         // NavStackTime: not read by users yet (no screen shows a date so far); the dates'
         // words come from the catalogs once they are (issue "What people track").
         "ZoneError", "DateError",
+        // NavStackApp: a status to exit with, its words already printed.
+        "ExitStatus",
     ]
 
     /// Every error type a user may read gives its words from the catalogs, in each language:
@@ -159,7 +162,7 @@ final class ErrorWordsTests: XCTestCase {
             XCTAssertTrue(error is any CatalogError, "\(type(of: error)) is not a CatalogError")
             for language in Language.allCases {
                 let t = Catalog(language)
-                let words = Navstack.words(for: error, in: t)
+                let words = App.words(for: error, in: t)
                 XCTAssertFalse(words.isEmpty, "\(error) in \(language)")
                 XCTAssertNotEqual(words, t(.ioUnexpected), "\(error) in \(language)")
                 XCTAssertEqual(words, (error as? any CatalogError)?.message(in: t))

@@ -11,8 +11,8 @@ import NavStackTime
 
 /// Which store to open: in memory, `--store PATH`, `$NAVSTACK_STORE`, or the default
 /// under `$XDG_DATA_HOME`.
-struct StoreOptions {
-    static let options: [CommandSpec.Option] = [
+public struct StoreOptions: Sendable {
+    public static let options: [CommandSpec.Option] = [
         .init("memory", help: "Use a fresh in-memory store whose new profiles start with the sample tasks; no file is read or written."),
         .init(
             "store", value: "path", complete: .file,
@@ -22,17 +22,17 @@ struct StoreOptions {
 
     /// The options of a command whose work must outlive it (`import`, `export`): an
     /// in-memory store would be thrown away, so `--memory` is refused.
-    static let fileOptions: [CommandSpec.Option] =
+    public static let fileOptions: [CommandSpec.Option] =
         [
             .init("memory", help: "Refused: an in-memory store would be thrown away when the command ends.")
         ] + options.dropFirst()
 
-    let memory: Bool
-    let store: String?
-    let sample: Bool
+    public let memory: Bool
+    public let store: String?
+    public let sample: Bool
 
     /// `--memory` with `--store` is a usage error: the two name different stores.
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         memory = parsed.flag("memory")
         store = parsed.value("store")
         sample = parsed.flag("sample")
@@ -42,7 +42,7 @@ struct StoreOptions {
     }
 
     /// The options of `import` or `export`; `--memory` is a usage error.
-    init(fileOnly parsed: ParsedArguments, command: String) throws(UsageError) {
+    public init(fileOnly parsed: ParsedArguments, command: String) throws(UsageError) {
         try self.init(parsed)
         if memory {
             throw .memoryRefused(command: command)
@@ -50,7 +50,7 @@ struct StoreOptions {
     }
 
     /// The store file, or `nil` for `--memory`.
-    func location() throws -> String? {
+    public func location() throws -> String? {
         if memory { return nil }
         if let store { return store }
         if let path = Terminal.environment("NAVSTACK_STORE") { return path }
@@ -62,7 +62,7 @@ struct StoreOptions {
     /// navstack creates are private to the user (mode 0600, folders 0700). A command
     /// that only reads passes `creating: false`: a missing store is then an error, and
     /// nothing is created.
-    func open(_ streams: StandardStreams, catalog: Catalog = .english, creating: Bool = true) throws -> SQLiteStore {
+    public func open(_ streams: StandardStreams, catalog: Catalog = .english, creating: Bool = true) throws -> SQLiteStore {
         let path = try location()
         let busyTimeout = try Self.busyTimeout()
         let clock = try Self.clock()
@@ -81,7 +81,7 @@ struct StoreOptions {
     /// "Now" and the local zone: `NAVSTACK_NOW` (an ISO 8601 instant) fixes now for the
     /// whole process, else the wall clock; `TZ` names the zone as the C library reads it
     /// (unset: the system's; what cannot be read: UTC).
-    static func clock() throws(UsageError) -> TaskClock {
+    public static func clock() throws(UsageError) -> TaskClock {
         var fixedNow: Instant?
         if let text = Terminal.environment(Instant.fixedNowVariable) {
             guard let instant = Instant(iso8601: text) else {

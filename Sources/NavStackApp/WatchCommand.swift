@@ -3,13 +3,13 @@ import NavStackIO
 import NavStackSQLite
 
 /// `navstack watch [URL]`: a screen, printed again each time what it shows changes.
-struct WatchCommand: Subcommand {
+public struct WatchCommand: Subcommand {
     /// How long the store is left between two looks at whether another process wrote it.
     static let lookEveryMilliseconds: Int32 = 200
     /// How often automatic sync runs for a profile with a server.
     static let syncEvery: Duration = .seconds(10)
 
-    static let spec = CommandSpec(
+    public static let spec = CommandSpec(
         name: "navstack watch",
         abstract: "Print the screen at URL (default: where the profile is), then again each time what it shows changes.",
         discussion: """
@@ -27,14 +27,14 @@ struct WatchCommand: Subcommand {
             input, with status 0.
             """,
         options: StoreOptions.fileOptions + [
-            .init("user", value: "name", help: "The profile (default: the signed-in one)."), Navstack.formatOption,
+            .init("user", value: "name", help: "The profile (default: the signed-in one)."), App.formatOption,
             .init("width", value: "width", help: "Text width in columns (default: the terminal's, else 80)."),
             // No prompt to fit the window around.
             .init("page-size", value: "page-size", help: "Rows per list page (default: 20)."),
-        ] + Navstack.lookOptions,
+        ] + App.lookOptions,
         arguments: [
             .init(
-                "url", optional: true, complete: .choices(Navstack.linkCompletions),
+                "url", optional: true, complete: .choices(App.linkCompletions),
                 help: "The screen to watch: a navstack:// link or its path (default: where the profile is).")
         ])
 
@@ -47,7 +47,7 @@ struct WatchCommand: Subcommand {
     let lang: Language?
     let link: DeepLink?
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "watch")
         user = parsed.value("user")
         format = try parsed.choice("format", as: Interpreter.Format.self) ?? .text
@@ -66,7 +66,7 @@ struct WatchCommand: Subcommand {
         }
     }
 
-    func run() throws {
+    public func run() throws {
         let streams = StandardStreams.shared
         let catalog = Catalog(lang ?? Language.from(environment: Terminal.localeEnvironment()))
         let user = try checkedUser(self.user, streams, command: "watch")
@@ -76,13 +76,13 @@ struct WatchCommand: Subcommand {
         do {
             phase = try store.loadPhase(user: try store.profile(named: user, existing: true))
         } catch {
-            streams.write("navstack: watch: \(Navstack.words(for: error, in: catalog).escapedForDisplay)\n", to: .error)
+            streams.write("navstack: watch: \(App.words(for: error, in: catalog).escapedForDisplay)\n", to: .error)
             throw ExitStatus.failure
         }
         var router = Router(
             store: store,
             configuration: .init(
-                pageSize: pageSize ?? 20, storeDescription: store.path, version: Navstack.version, catalog: catalog,
+                pageSize: pageSize ?? 20, storeDescription: store.path, version: App.version, catalog: catalog,
                 savesNavigation: false, clock: store.clock),
             phase: phase)
         if let link {
@@ -130,7 +130,7 @@ struct WatchCommand: Subcommand {
         do {
             try streams.flush()
         } catch {
-            streams.writeLastWord(Navstack.outputFailure(error))
+            streams.writeLastWord(App.outputFailure(error))
             throw ExitStatus.failure
         }
     }

@@ -2,8 +2,8 @@ import NavStackCore
 import NavStackIO
 
 /// `navstack test`: replays golden transcripts, each in a fresh process, and compares.
-struct TestCommand: Subcommand {
-    static let spec = CommandSpec(
+public struct TestCommand: Subcommand {
+    public static let spec = CommandSpec(
         name: "navstack test",
         abstract: "Replay golden transcripts and compare their output byte for byte.",
         discussion: """
@@ -50,15 +50,15 @@ struct TestCommand: Subcommand {
     let jobs: Int?
     let paths: [String]
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         update = parsed.flag("update")
         jobs = try parsed.integer("jobs", in: 1...1024)
         paths = parsed.arguments
     }
 
-    func run() throws {
+    public func run() throws {
         let passed = TranscriptRunner.test(
-            paths, update: update, jobs: jobs, binary: Files.ownPath(), catalog: Navstack.messageCatalog,
+            paths, update: update, jobs: jobs, binary: Files.ownPath(), catalog: App.messageCatalog,
             streams: StandardStreams.shared)
         if !passed { throw ExitStatus.failure }
     }

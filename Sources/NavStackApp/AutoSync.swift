@@ -7,17 +7,17 @@ import NavStackSyncClient
 /// Sync by itself: at launch and after commands that changed tasks, for a profile with a
 /// server, within 2 s each time. A failure prints one notice line; after one, the next
 /// tries wait 30 s (a server that does not answer would otherwise cost 2 s a command).
-final class AutoSync {
-    static let budget: Duration = .seconds(2)
-    static let pause: Duration = .seconds(30)
+public final class AutoSync {
+    public static let budget: Duration = .seconds(2)
+    public static let pause: Duration = .seconds(30)
 
-    let store: SQLiteStore
-    let streams: StandardStreams
+    public let store: SQLiteStore
+    public let streams: StandardStreams
     private var quietUntil: ContinuousClock.Instant?
     private var failedLast = false
 
     /// `nil` for a store in memory, or with NAVSTACK_SYNC=0.
-    init?(store: SQLiteStore, streams: StandardStreams, memory: Bool) {
+    public init?(store: SQLiteStore, streams: StandardStreams, memory: Bool) {
         guard !memory, Terminal.environment("NAVSTACK_SYNC") != "0" else { return nil }
         self.store = store
         self.streams = streams
@@ -26,7 +26,7 @@ final class AutoSync {
     /// Syncs the profile when it has a server and (unless `always`) unsent changes, then
     /// prints the notices of local values another device replaced. Whether it synced.
     @discardableResult
-    func sync(_ user: String?, always: Bool) -> Bool {
+    public func sync(_ user: String?, always: Bool) -> Bool {
         guard let user else { return false }
         if let quietUntil, ContinuousClock.now < quietUntil { return false }
         do {
@@ -41,21 +41,21 @@ final class AutoSync {
                 defer { showNotices(user) }
                 let transport = try HTTPSyncTransport(
                     server: settings.server, token: settings.token,
-                    trust: TLSTrust.chosen(ca: nil, environment: Terminal.environment("NAVSTACK_CA")), catalog: Navstack.messageCatalog)
+                    trust: TLSTrust.chosen(ca: nil, environment: Terminal.environment("NAVSTACK_CA")), catalog: App.messageCatalog)
                 // Checked as `navstack sync` checks it: a key made from a passphrase that
                 // command refuses would let no other device join.
                 let given: String?
                 do throws(SyncSecretError) {
                     given = try PassphraseSource.given(file: nil, environment: Terminal.environment("NAVSTACK_SYNC_PASSPHRASE"))
                 } catch {
-                    throw SyncError.store(error.message(in: Navstack.messageCatalog))
+                    throw SyncError.store(error.message(in: App.messageCatalog))
                 }
-                let passphrase = PassphraseSource(given: given, catalog: Navstack.messageCatalog, mayAsk: false)
+                let passphrase = PassphraseSource(given: given, catalog: App.messageCatalog, mayAsk: false)
                 var syncer = Syncer(
-                    store: store, user: user, transport: transport, passphrase: passphrase, catalog: Navstack.messageCatalog)
+                    store: store, user: user, transport: transport, passphrase: passphrase, catalog: App.messageCatalog)
                 syncer.snapshotLimit = SyncSnapshot.automaticSealedBytes
                 let totals = try syncer.run(within: Self.budget)
-                for notice in totals.notices(in: Navstack.messageCatalog) {
+                for notice in totals.notices(in: App.messageCatalog) {
                     streams.write("navstack: sync: \(notice)\n", to: .error)
                 }
                 return true
@@ -68,7 +68,7 @@ final class AutoSync {
             quietUntil = ContinuousClock.now.advanced(by: Self.pause)
             // One line for a run of failures.
             if !failedLast {
-                let t = Navstack.messageCatalog
+                let t = App.messageCatalog
                 let reason = Syncer.describe(error, within: Self.budget, in: t)
                 streams.write("navstack: sync: \(Syncer.changesKept(after: Syncer.failure(error, in: t), reason, in: t))\n", to: .error)
             }
@@ -80,6 +80,6 @@ final class AutoSync {
     /// Prints the notices of local values another device replaced, once each.
     private func showNotices(_ user: String) {
         guard let notices = try? store.takeSyncNotices(user) else { return }
-        for line in Syncer.lines(notices, in: Navstack.messageCatalog) { streams.write(line + "\n", to: .error) }
+        for line in Syncer.lines(notices, in: App.messageCatalog) { streams.write(line + "\n", to: .error) }
     }
 }

@@ -6,8 +6,8 @@ import NavStackSync
 import NavStackSyncClient
 
 /// `navstack sync`: sends this replica's changes to the server and applies the others'.
-struct SyncCommand: Subcommand {
-    static let spec = CommandSpec(
+public struct SyncCommand: Subcommand {
+    public static let spec = CommandSpec(
         name: "navstack sync",
         abstract: "Send this store's changes to the sync server and apply the other devices' changes.",
         discussion: """
@@ -81,7 +81,7 @@ struct SyncCommand: Subcommand {
     /// `--migrate`: an account held in clear moves to encryption with this run.
     let migrate: Bool
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "sync")
         server = parsed.value("server")
         if parsed.value("token") != nil, parsed.value("token-file") != nil {
@@ -101,14 +101,14 @@ struct SyncCommand: Subcommand {
         migrate = parsed.flag("migrate")
     }
 
-    func run() throws {
+    public func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "sync")
         if let server {
             do {
                 try HTTPURL(server).checkPlainText()
             } catch {
-                streams.write("navstack: sync: --server: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
+                streams.write("navstack: sync: --server: \(error.message(in: App.messageCatalog))\n", to: .error)
                 // An address that is not one (another scheme, no host) or plain HTTP to another
                 // machine is bad usage, refused before anything is kept or sent.
                 throw ExitStatus(code: 64)
@@ -120,12 +120,12 @@ struct SyncCommand: Subcommand {
             token = try self.token.get()
             passphrase = try self.passphrase.get()
         } catch {
-            streams.write("navstack: sync: \(error.message(in: Navstack.messageCatalog))\n", to: .error)
+            streams.write("navstack: sync: \(error.message(in: App.messageCatalog))\n", to: .error)
             throw error.exitStatus
         }
-        let store = try storage.open(streams, catalog: Navstack.messageCatalog)
+        let store = try storage.open(streams, catalog: App.messageCatalog)
         defer { store.close() }
-        let progress = SyncProgress(catalog: Navstack.messageCatalog, terminal: Terminal.isTTY(2)) { text in
+        let progress = SyncProgress(catalog: App.messageCatalog, terminal: Terminal.isTTY(2)) { text in
             streams.write(text, to: .error)
             // A failed write is kept by the streams and reported with the output.
             try? streams.flush()
@@ -145,7 +145,7 @@ struct SyncCommand: Subcommand {
             before = try store.syncSettings(profile)
             guard let server = server ?? before?.server, !server.isEmpty else { throw SyncError.notConfigured(user: profile) }
             if token == nil, before?.token.isEmpty ?? true {
-                token = try SyncToken.ask(for: server, in: Navstack.messageCatalog)
+                token = try SyncToken.ask(for: server, in: App.messageCatalog)
             }
             given = self.server != nil || token != nil
             if given {
@@ -157,12 +157,12 @@ struct SyncCommand: Subcommand {
             }
             guard !settings.token.isEmpty else { throw SyncError.noToken(user: profile) }
         } catch let failure as SyncSecretError {
-            throw fail(failure.message(in: Navstack.messageCatalog))
+            throw fail(failure.message(in: App.messageCatalog))
         } catch {
-            throw fail(Syncer.describe(error, in: Navstack.messageCatalog))
+            throw fail(Syncer.describe(error, in: App.messageCatalog))
         }
         let budget = Duration.seconds(timeout)
-        let t = Navstack.messageCatalog
+        let t = App.messageCatalog
         do {
             let transport = try HTTPSyncTransport(server: settings.server, token: settings.token, trust: trust, catalog: t)
             var syncer = Syncer(
