@@ -136,6 +136,28 @@ final class ImportExportTests: XCTestCase {
             "added 0, updated 0, unchanged 2; not imported: 0 deleted, 1 series templates (their open instances carry the rule)\n")
     }
 
+    /// A dry run opens the store only to read it: a store that was not there is not made,
+    /// nor its `-wal` and `-shm`; one that was there is left as it was.
+    func testADryRunMakesNoStoreFile() throws {
+        let todo = Array("(A) Call Mom @phone\nx 2026-11-25 Pay rent\n".utf8)
+        let taskwarrior = Array(
+            #"[{"uuid":"00000000-0000-4000-8000-000000000001","description":"Pay rent","status":"pending","entry":"20261001T090000Z"}]"#
+                .utf8)
+        for (format, bytes) in [("todotxt", todo), ("taskwarrior", taskwarrior)] {
+            let dry = try importing(bytes, ["--user", "ana", "--from", format, "--dry-run"])
+            XCTAssertEqual(dry.status, 0, dry.stderr)
+            XCTAssertTrue(dry.stdout.hasPrefix("dry run, nothing written: would add "), dry.stdout)
+            let made = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("navstack.sqlite") }
+            XCTAssertEqual(made, [], format)
+        }
+        let first = try importing(todo, ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let dry = try importing(taskwarrior, ["--user", "bea", "--from", "taskwarrior", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "a store that was there is kept as it was")
+    }
+
     func testATodoTxtFileImportsOnce() throws {
         let lines = Array("(A) 2026-11-20 Call Mom @phone due:2026-12-01\nx 2026-11-25 2026-11-20 Pay rent +home\n".utf8)
         let dry = try importing(lines, ["--user", "ana", "--from", "todotxt", "--dry-run"])
