@@ -168,11 +168,15 @@ extension SQLiteStore {
         let now = clock.now()
         var first = true
         var seen: [String: Int] = [:]
+        var templates: Set<String> = []
         if format == .taskwarrior { try write("[") }
         try everyTask(user: user) { task, parentUUID in
             switch format {
             case .taskwarrior:
-                for record in TaskwarriorWriter.records(of: task, parentUUID: parentUUID, now: now) {
+                let records = try TaskwarriorWriter.records(of: task, parentUUID: parentUUID, now: now, written: &templates) { uuid in
+                    try holds(uuid: Self.nextInstanceUUID(after: uuid), user: user)
+                }
+                for record in records {
                     try write((first ? "\n" : ",\n") + record)
                     first = false
                 }

@@ -442,6 +442,7 @@ extension Phrase {
         case .transcriptNotNavstack: 431
         case .transcriptNestedTest: 432
         case .transcriptStoreOptionInLine: 433
+        case .recordReservedField: 434
         }
     }
 }

@@ -464,4 +464,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNotNavstack = "transcript.notNavstack"
     case transcriptNestedTest = "transcript.nestedTest"
     case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
+    case recordReservedField = "record.reservedField"
 }
