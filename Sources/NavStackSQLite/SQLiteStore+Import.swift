@@ -44,6 +44,9 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         case tooDeep(depth: Int)
         /// A field whose value is not what it must be (another program's record).
         case badValue(key: String, expected: String)
+        /// A field of navstack's own (``TaskwarriorWriter/templateField``) in another
+        /// program's record.
+        case reservedField(String)
 
         /// The words, in a catalog's language.
         public func message(in t: Catalog) -> String {
@@ -68,6 +71,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
             case .parentNotFound(let uuid): t(.recordParentNotFound, ("uuid", uuid))
             case .tooDeep(let depth): NavError.tooDeep(depth: depth).message(in: t)
             case .badValue(let key, let expected): t(.recordBadValue, ("key", key), ("expected", expected))
+            case .reservedField(let key): t(.recordReservedField, ("key", key))
             }
         }
     }

@@ -10,31 +10,45 @@ import NavStackTime
 /// - Custom fields go back as the attributes they came from, with their text (Taskwarrior
 ///   reads a numeric UDA's text as its number). Tags Taskwarrior had that navstack's rules
 ///   do not take (kept in the custom field `tags`) join the tags again.
-/// - A series' template, kept whole in its open instance's custom field `template`, is
-///   written back before that instance. A series whose open instance was made in navstack
-///   (no template kept) gets a template made from it: the instance's fields, status
-///   `recurring`, and a uuid derived from the instance's.
+/// - A series' template, kept whole in the custom field ``templateField`` of one of its
+///   instances (the open one, else the last), is written back once, before the first
+///   instance that keeps it, when it is a template of that instance's series (a record
+///   of status `recurring` whose uuid is the instance's `parent`); not when navstack has
+///   carried the series on from a done instance (it holds the instance after it), whose
+///   next instance gets a template of its own. A series whose open instance was made in
+///   navstack (no template kept) gets a template made from it: the instance's fields,
+///   status `recurring`, and a uuid derived from the instance's.
 /// - navstack's own fields that Taskwarrior lacks travel as attributes of their own:
 ///   `navstack_notes` (the notes) and `navstack_parent` (the uuid of the task it is a
 ///   subtask of). ``TaskwarriorReader`` reads both back.
 public enum TaskwarriorWriter {
-    /// The custom field that keeps a series' template whole, as Taskwarrior had it.
-    public static let templateField = "template"
+    /// The custom field that keeps a series' template whole, as Taskwarrior had it: a name
+    /// of navstack's own, which a record of another program cannot give
+    /// (``TaskwarriorReader`` refuses it), so a user's attribute `template` stays theirs.
+    public static let templateField = "taskwarrior/template"
     /// The attributes that carry navstack's notes and subtask links.
     public static let notesAttribute = "navstack_notes"
     public static let parentAttribute = "navstack_parent"
 
-    /// A task's record (or, for an open instance of a series, its template's record and
-    /// then its own), each a line of JSON without a trailing comma.
-    public static func records(of task: TaskItem, parentUUID: String?, now: Instant) -> [String] {
+    /// A task's record (or, for an instance of a series, its template's record and then
+    /// its own), each a line of JSON without a trailing comma. `written` holds the uuids of
+    /// the templates written so far; `carriedOn` says whether the store holds the instance
+    /// navstack made after a done one.
+    public static func records(
+        of task: TaskItem, parentUUID: String?, now: Instant, written: inout Set<String>, carriedOn: (String) throws -> Bool
+    ) rethrows -> [String] {
         var lines: [String] = []
         // A todo.txt line kept whole says nothing the fields do not: not Taskwarrior's.
         var instance = task.custom.filter { $0.name != TodoTxtWriter.lineField }
         var template: JSONValue?
         if let index = instance.firstIndex(where: { $0.name == templateField }) {
             let kept = instance.remove(at: index)
-            // A template kept on a task done since belongs to a series navstack moved on.
-            if !task.done, let value = try? JSONValue.parse(foreign: kept.value), case .object = value { template = value }
+            if let value = keptTemplate(kept.value, of: instance), let uuid = value["uuid"]?.string, !written.contains(uuid),
+                try !task.done || !carriedOn(task.uuid)
+            {
+                written.insert(uuid)
+                template = value
+            }
         }
         if !task.done, task.recur != nil, template == nil, !instance.contains(where: { $0.name == "parent" }) {
             // A series begun (or carried on) in navstack: a template Taskwarrior will read.
@@ -64,6 +78,17 @@ public enum TaskwarriorWriter {
         }
         lines.append(json.text)
         return lines
+    }
+
+    /// A kept template as the record it is, when it is a template of the series of an
+    /// instance with these custom fields: an object of status `recurring` whose uuid is
+    /// the instance's `parent`.
+    static func keptTemplate(_ text: String, of custom: [CustomField]) -> JSONValue? {
+        guard let value = try? JSONValue.parse(foreign: text), case .object = value, value["status"]?.string == "recurring",
+            let uuid = value["uuid"]?.string, uuid.isUUID,
+            custom.contains(where: { $0.name == "parent" && $0.value.lowercased() == uuid.lowercased() })
+        else { return nil }
+        return value
     }
 
     /// Every attribute of `task` but its status-dependent extras, under `uuid`.
@@ -140,6 +165,11 @@ public enum TaskwarriorWriter {
 }
 
 extension SQLiteStore {
+    /// Whether the profile holds a task of this uuid.
+    func holds(uuid: String, user: String) throws -> Bool {
+        try reading { db in try Self.stored(db, user, uuid: uuid) != nil }
+    }
+
     /// The profile's tasks in list order (each task's subtasks after it), each with the
     /// uuid of the task it is a subtask of.
     public func everyTask(user: String, _ body: (TaskItem, _ parentUUID: String?) throws -> Void) throws {

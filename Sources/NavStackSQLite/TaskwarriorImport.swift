@@ -266,6 +266,10 @@ public enum TaskwarriorReader {
             switch key {
             case "uuid", "description", "id", "urgency":
                 continue
+            case TaskwarriorWriter.templateField, TodoTxtWriter.lineField:
+                // What only navstack's own readers put in a task: a record that names it
+                // could make `export --to taskwarrior` write a record of its choosing.
+                throw bad(.reservedField(key))
             case TaskwarriorWriter.notesAttribute where value.string != nil:
                 let notes = value.string!
                 if let problem = ImportParser.problem(with: notes, .notes, limit: Limits.notesCharacters) { throw bad(problem) }

@@ -13,7 +13,8 @@ import NavStackTime
 ///   and `ann:INSTANT:TEXT` (texts with spaces, tabs and line feeds written as `%20`,
 ///   `%09`, `%0A`, `%0D`, and a `%` that would read as one of these as `%25`), and
 ///   `navstack_parent:` (the uuid of the task it is a subtask of);
-/// - the custom fields, `key:value`, their values written as notes are;
+/// - the custom fields, `key:value`, their values written as notes are (but a Taskwarrior
+///   series' template, ``TaskwarriorWriter/templateField``);
 /// - `uuid:` when the line's text alone would not give back the task's uuid (a task
 ///   made in navstack, or changed since it came from todo.txt).
 ///
@@ -27,20 +28,25 @@ public enum TodoTxtWriter {
     /// The line, without `uuid:` (the reader derives the uuid from this text).
     public static func line(_ fields: DraftFields, stamps: TaskStamps, parentUUID: String?, zone: Zone) -> String {
         var words: [String] = []
-        var custom = fields.custom.filter { $0.name != lineField }
+        // A series' template is Taskwarrior's: todo.txt has `rec:` and no templates.
+        var custom = fields.custom.filter { $0.name != lineField && $0.name != TaskwarriorWriter.templateField }
         let letter = priorityLetter(fields.priority, &custom)
         func day(_ instant: Instant?) -> String? { instant.map { zone.local($0).date.isoText } }
+        // What the title's first word could be read as, after what comes before it.
+        let start: LineStart
         if fields.done {
             words.append("x")
+            start = stamps.completed != nil && stamps.created != nil ? [] : [.date]
             if let completed = day(stamps.completed) {
                 words.append(completed)
                 if let created = day(stamps.created) { words.append(created) }
             }
         } else {
             if let letter { words.append("(\(letter))") }
+            start = stamps.created != nil ? [] : letter != nil ? [.date] : LineStart.lineStart
             if let created = day(stamps.created) { words.append(created) }
         }
-        words.append(fields.title)
+        words.append(escapedTitle(fields.title, start: start, tags: fields.tags))
         let titleWords = Set(
             fields.title.split(separator: " ").filter { $0.first == "+" || $0.first == "@" }.map { $0.dropFirst().lowercased() })
         for tag in fields.tags where !titleWords.contains(tag.lowercased()) { words.append("+" + tag) }
@@ -67,19 +73,30 @@ public enum TodoTxtWriter {
     /// `uuid:` when the line alone would not give its uuid back. `seen` counts the lines
     /// written so far, as the reader counts them.
     static func exportedLine(_ task: TaskItem, parentUUID: String?, zone: Zone, seen: inout [String: Int]) -> String {
-        let line = Self.line(task.fields, stamps: task.stamps, parentUUID: parentUUID, zone: zone)
-        var written = line
+        var written = Self.line(task.fields, stamps: task.stamps, parentUUID: parentUUID, zone: zone)
+        // The line the reader derives the uuid from.
+        var canonical = written
         if let kept = task.custom.first(where: { $0.name == lineField })?.value,
-            let was = try? TodoTxtReader.parse(kept, zone: zone),
-            Self.line(was.fields, stamps: was.stamps, parentUUID: was.parentUUID, zone: zone) == line, was.uuid ?? task.uuid == task.uuid
+            let was = try? TodoTxtReader.parse(kept, zone: zone), was.uuid ?? task.uuid == task.uuid
         {
-            // A line that names its uuid is not counted by the reader either.
-            if was.uuid != nil { return kept }
-            written = kept
+            // The dates the line did not give are the store's own: the line still says
+            // what the task holds when the task, without them, is the line's.
+            var stamps = task.stamps
+            if was.stamps.created == nil { stamps.created = nil }
+            if was.stamps.completed == nil { stamps.completed = nil }
+            let wasLine = Self.line(was.fields, stamps: was.stamps, parentUUID: was.parentUUID, zone: zone)
+            if wasLine == Self.line(task.fields, stamps: stamps, parentUUID: parentUUID, zone: zone) {
+                if was.uuid != nil { return kept }
+                written = kept
+                canonical = wasLine
+            }
         }
-        // The uuid is written only when the line alone would not give it back.
-        let derived = TodoTxtReader.derivedUUID(line, seen: &seen)
-        return derived == task.uuid ? written : written + " uuid:" + task.uuid
+        // The uuid is written only when the line alone would not give it back; the reader
+        // counts only the lines without one.
+        let occurrence = seen[canonical, default: 0]
+        guard TodoTxtReader.derivedUUID(canonical, occurrence: occurrence) == task.uuid else { return written + " uuid:" + task.uuid }
+        seen[canonical] = occurrence + 1
+        return written
     }
 
     /// todo.txt's letter for the task's priority (taking a kept letter out of `custom`).
@@ -151,11 +168,15 @@ extension SQLiteStore {
         let now = clock.now()
         var first = true
         var seen: [String: Int] = [:]
+        var templates: Set<String> = []
         if format == .taskwarrior { try write("[") }
         try everyTask(user: user) { task, parentUUID in
             switch format {
             case .taskwarrior:
-                for record in TaskwarriorWriter.records(of: task, parentUUID: parentUUID, now: now) {
+                let records = try TaskwarriorWriter.records(of: task, parentUUID: parentUUID, now: now, written: &templates) { uuid in
+                    try holds(uuid: Self.nextInstanceUUID(after: uuid), user: user)
+                }
+                for record in records {
                     try write((first ? "\n" : ",\n") + record)
                     first = false
                 }

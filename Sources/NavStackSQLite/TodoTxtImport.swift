@@ -59,7 +59,9 @@ public enum TodoTxtReader {
     static func record(_ line: String, seen: inout [String: Int], zone: Zone) throws(ImportError.Problem) -> TaskwarriorRecord {
         var task = try parse(line, zone: zone)
         let canonical = TodoTxtWriter.line(task.fields, stamps: task.stamps, parentUUID: task.parentUUID, zone: zone)
-        if canonical + (task.uuid.map { " uuid:" + $0 } ?? "") != line {
+        // A line without a creation date is kept too: the task gets the day it came in
+        // as its own, which the line navstack writes would show.
+        if canonical + (task.uuid.map { " uuid:" + $0 } ?? "") != line || task.stamps.created == nil {
             task.fields.custom.append(CustomField(name: TodoTxtWriter.lineField, value: line))
         }
         let status: TaskwarriorRecord.Status = task.fields.done ? .done : .open
@@ -111,9 +113,7 @@ public enum TodoTxtReader {
                 }
             }
         } else {
-            if let first = words.first, first.count == 3, first.first == "(", first.last == ")",
-                let middle = first.dropFirst().first, ("A"..."Z").contains(middle)
-            {
+            if let first = words.first, let middle = priorityLetter(first[...]) {
                 letter = middle
                 words = words.dropFirst()
             }
@@ -122,21 +122,26 @@ public enum TodoTxtReader {
                 words = words.dropFirst()
             }
         }
+        // What the first word after the dates could have been read as: a `\` before
+        // such a word says it is the title's (``TodoTxtWriter/escapedTitle(_:start:tags:)``).
+        var start: TodoTxtWriter.LineStart =
+            stamps.created != nil ? [] : fields.done || letter != nil ? [.date] : TodoTxtWriter.LineStart.lineStart
         var title: [String] = []
         var tags: [String] = []
         for word in words {
+            defer { start = [] }
+            if let escaped = TodoTxtWriter.unescaped(word[...], start: start) {
+                title.append(String(escaped))
+                continue
+            }
             if word.count > 1, word.first == "+" || word.first == "@" {
                 let tag = String(word.dropFirst())
                 if TaskWords.isTag(tag) { tags.append(tag) }
                 title.append(word)
                 continue
             }
-            // A key starts with a letter: `10:30`, `16:9` and `3:16` are words of the title.
-            if let colon = word.firstIndex(of: ":"), word.first?.isLetter ?? false, word.index(after: colon) != word.endIndex,
-                !word[word.index(after: colon)...].hasPrefix("//"), !word[..<colon].contains(where: { $0 == "/" || $0 == ":" })
-            {
-                let key = String(word[..<colon])
-                let value = String(word[word.index(after: colon)...])
+            if let pair = keyValue(word[...]) {
+                let (key, value) = (String(pair.key), String(pair.value))
                 switch key {
                 case "due": fields.due = try moment(key, value)
                 case "t": fields.wait = try moment(key, value)
@@ -186,12 +191,34 @@ public enum TodoTxtReader {
         return Line(fields: fields, stamps: stamps, parentUUID: parentUUID, uuid: uuid)
     }
 
+    /// A word's key and value when it is a `key:value`: a key starts with a letter and
+    /// holds no `/` (`10:30`, `16:9` and `3:16` are words of the title), a value is not
+    /// empty and does not start with `//` (a URL is a word of the title).
+    static func keyValue(_ word: Substring) -> (key: Substring, value: Substring)? {
+        guard let colon = word.firstIndex(of: ":"), word.first?.isLetter ?? false else { return nil }
+        let value = word[word.index(after: colon)...]
+        guard !value.isEmpty, !value.hasPrefix("//"), !word[..<colon].contains("/") else { return nil }
+        return (word[..<colon], value)
+    }
+
+    /// The letter of a priority word, `(A)` to `(Z)`.
+    static func priorityLetter(_ word: Substring) -> Character? {
+        guard word.count == 3, word.first == "(", word.last == ")", let middle = word.dropFirst().first, ("A"..."Z").contains(middle)
+        else { return nil }
+        return middle
+    }
+
     /// The uuid of a line without `uuid:`: of its text and of how many lines before it
     /// had the same text.
     static func derivedUUID(_ line: String, seen: inout [String: Int]) -> String {
         let occurrence = seen[line, default: 0]
         seen[line] = occurrence + 1
-        return SQLiteStore.nameUUID("todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : ""))
+        return derivedUUID(line, occurrence: occurrence)
+    }
+
+    /// The uuid of a line without `uuid:` that `occurrence` lines before it had the same text.
+    static func derivedUUID(_ line: String, occurrence: Int) -> String {
+        SQLiteStore.nameUUID("todo.txt\n" + line + (occurrence > 0 ? "\n\(occurrence)" : ""))
     }
 }
 

@@ -175,7 +175,8 @@ extension Import {
     ) throws {
         let store = try storage.open(streams, catalog: App.messageCatalog)
         var imported = false
-        defer { imported ? store.close() : store.closeRemovingIfUnused() }
+        // A dry run writes nothing: a store it had to make to read is removed again.
+        defer { imported && !dryRun ? store.close() : store.closeRemovingIfUnused() }
         do {
             let done = try store.importTaskwarrior(user: try store.profile(named: user), dryRun: dryRun, reading: read)
             imported = true

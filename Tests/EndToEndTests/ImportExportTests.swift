@@ -136,6 +136,56 @@ final class ImportExportTests: XCTestCase {
             "added 0, updated 0, unchanged 2; not imported: 0 deleted, 1 series templates (their open instances carry the rule)\n")
     }
 
+    /// A dry run opens the store only to read it: a store that was not there is not made,
+    /// nor its `-wal` and `-shm`; one that was there is left as it was.
+    func testADryRunMakesNoStoreFile() throws {
+        let todo = Array("(A) Call Mom @phone\nx 2026-11-25 Pay rent\n".utf8)
+        let taskwarrior = Array(
+            #"[{"uuid":"00000000-0000-4000-8000-000000000001","description":"Pay rent","status":"pending","entry":"20261001T090000Z"}]"#
+                .utf8)
+        for (format, bytes) in [("todotxt", todo), ("taskwarrior", taskwarrior)] {
+            let dry = try importing(bytes, ["--user", "ana", "--from", format, "--dry-run"])
+            XCTAssertEqual(dry.status, 0, dry.stderr)
+            XCTAssertTrue(dry.stdout.hasPrefix("dry run, nothing written: would add "), dry.stdout)
+            let made = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("navstack.sqlite") }
+            XCTAssertEqual(made, [], format)
+        }
+        let first = try importing(todo, ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let dry = try importing(taskwarrior, ["--user", "bea", "--from", "taskwarrior", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "a store that was there is kept as it was")
+    }
+
+    /// The todo.txt format's examples and todo.txt-cli's test lines come back byte for
+    /// byte, and a title with words todo.txt would misread comes back as it was.
+    func testTodoTxtLinesAndTitlesComeBackAsTheyWere() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/todo.txt-examples.txt").standardizedFileURL
+        let lines = try Data(contentsOf: fixture)
+        let imported = try importing(Array(lines), ["--user", "ana", "--from", "todotxt"])
+        XCTAssertEqual(imported.stdout, "added 200, updated 0, unchanged 0\n", imported.stderr)
+        let back = try NavstackProcess.run(["export", "--store", store, "--user", "ana", "--to", "todotxt"], environment: ["TZ": "UTC"])
+        XCTAssertEqual(back.stdout, String(decoding: lines, as: UTF8.self))
+
+        let titles = ["Review PR:123 today", "x marks the spot", "(A) plan", "Email +bob", "2026-01-01 review"]
+        let json = "[" + titles.map { #"{"title":"\#($0)"}"# }.joined(separator: ",") + "]"
+        let made = try importing(Array(json.utf8), ["--user", "bea"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let out = try NavstackProcess.run(["export", "--store", store, "--user", "bea", "--to", "todotxt"])
+        XCTAssertTrue(out.stdout.contains(#" Review \PR:123 today uuid:"#), out.stdout)
+        let other = folder.appendingPathComponent("other.sqlite").path
+        let again = try NavstackProcess.run(
+            ["import", "--store", other, "--user", "bea", "--from", "todotxt", "-"], input: Data(out.stdout.utf8))
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let tasks = try NavstackProcess.run(["export", "--store", other, "--user", "bea"])
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tasks.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(list.map { $0["title"] as? String }, titles)
+        XCTAssertEqual(list.map { ($0["tags"] as? [String]) ?? [] }, Array(repeating: [], count: titles.count))
+        XCTAssertEqual(list.map { $0["fields"] as? [String: String] ?? [:] }, Array(repeating: [:], count: titles.count))
+    }
+
     func testATodoTxtFileImportsOnce() throws {
         let lines = Array("(A) 2026-11-20 Call Mom @phone due:2026-12-01\nx 2026-11-25 2026-11-20 Pay rent +home\n".utf8)
         let dry = try importing(lines, ["--user", "ana", "--from", "todotxt", "--dry-run"])

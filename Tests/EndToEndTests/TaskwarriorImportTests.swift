@@ -190,6 +190,39 @@ final class TaskwarriorImportTests: XCTestCase {
         XCTAssertFalse(again.contains("navstack_"), again)
     }
 
+    /// A series whose instances are all done, as a Taskwarrior that makes no instances
+    /// (`recurrence=off`, the second machine of a synced Taskwarrior) holds it, comes back
+    /// with its template (`status: recurring`), and a second Taskwarrior holds what the
+    /// first did.
+    func testASeriesWhoseInstancesAreAllDoneComesBackWithItsTemplate() throws {
+        try task("add", "Pay rent", "due:2026-11-01", "recur:monthly", "project:home", "+bills")
+        try task("add", "Water plants", "due:2026-11-20", "recur:weekly")
+        try task("list")
+        let open = try task("rc.recurrence=off", "status:pending", "_uuids").split(separator: "\n").map(String.init)
+        XCTAssertGreaterThanOrEqual(open.count, 3, "two series' instances, up to now")
+        for uuid in open { try task("rc.recurrence=off", uuid, "done") }
+        let original = try task("rc.recurrence=off", "export")
+        XCTAssertEqual(try Self.records(original).values.filter { $0["status"] as? String == "recurring" }.count, 2, original)
+        let file = folder.appendingPathComponent("export.json")
+        try original.write(to: file, atomically: true, encoding: .utf8)
+
+        let imported = try NavstackProcess.run(["import", "--store", store, "--user", "ana", "--from", "taskwarrior", file.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let back = try NavstackProcess.run(["export", "--store", store, "--user", "ana", "--to", "taskwarrior"])
+        XCTAssertEqual(back.status, 0, back.stderr)
+        let backFile = folder.appendingPathComponent("back.json")
+        try back.stdout.write(to: backFile, atomically: true, encoding: .utf8)
+        try task("rc.recurrence=off", "import", backFile.path, data: "empty")
+        let (theirs, ours) = (try Self.records(original), try Self.records(try task("rc.recurrence=off", "export", data: "empty")))
+        XCTAssertEqual(Set(ours.keys), Set(theirs.keys), back.stdout)
+        for (uuid, record) in theirs {
+            let other = try XCTUnwrap(ours[uuid])
+            for key in Set(record.keys).union(other.keys) {
+                XCTAssertEqual(other[key], record[key], "\(record["description"] ?? "" as NSString) · \(key)")
+            }
+        }
+    }
+
     func testNavstacksOwnNotesAndSubtasksTravelThroughTaskwarriorAndComeBack() throws {
         let records = """
             [{"title": "Plan the trip", "notes": "flights first\\nthen hotels", "subtasks": [

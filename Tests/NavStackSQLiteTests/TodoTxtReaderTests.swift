@@ -37,7 +37,10 @@ final class TodoTxtReaderTests: XCTestCase {
         XCTAssertEqual(rent.fields.priority, .medium)
         XCTAssertEqual(rent.stamps.completed, Instant(iso8601: "2026-11-25T00:00:00Z"))
         XCTAssertEqual(rent.stamps.created, Instant(iso8601: "2026-11-20T00:00:00Z"))
-        XCTAssertEqual(records[2].fields.custom, [CustomField(name: "pri", value: "D")])
+        // Without a creation date, the line is kept as it was (the store gives the task one).
+        XCTAssertEqual(
+            records[2].fields.custom,
+            [CustomField(name: "pri", value: "D"), CustomField(name: TodoTxtWriter.lineField, value: "(D) Buy milk @store")])
         let plants = records[3]
         XCTAssertEqual(plants.fields.title, "Water plants http://example.com")
         XCTAssertEqual(plants.fields.recur, "1w")
@@ -58,7 +61,7 @@ final class TodoTxtReaderTests: XCTestCase {
     func testTimesAndRatiosStayInTheTitle() throws {
         let records = try read("Call the bank at 10:30 about 16:9 screens, John 3:16 h:1 x1:y\n")
         XCTAssertEqual(records[0].fields.title, "Call the bank at 10:30 about 16:9 screens, John 3:16")
-        XCTAssertEqual(records[0].fields.custom, [CustomField(name: "h", value: "1"), CustomField(name: "x1", value: "y")])
+        XCTAssertEqual(records[0].fields.custom.prefix(2), [CustomField(name: "h", value: "1"), CustomField(name: "x1", value: "y")])
         var fields = DraftFields(title: "Stand-up 09:15")
         fields.due = Instant(iso8601: "2026-12-01T00:00:00Z")
         let line = TodoTxtWriter.line(fields, stamps: TaskStamps(), parentUUID: nil, zone: .utc)
@@ -101,7 +104,8 @@ final class TodoTxtReaderTests: XCTestCase {
         for line in ["x 2026-11-25 2026-11-20 Pay rent pri:B", "(Q) Someday", "x Done without dates", "2026-11-20 Plain"] {
             let record = try XCTUnwrap(read(line).first)
             XCTAssertEqual(TodoTxtWriter.line(record.fields, stamps: record.stamps, parentUUID: nil, zone: .utc), line)
-            XCTAssertFalse(record.fields.custom.contains { $0.name == TodoTxtWriter.lineField }, line)
+            // A line without a creation date is kept: the store gives the task one.
+            XCTAssertEqual(record.fields.custom.contains { $0.name == TodoTxtWriter.lineField }, record.stamps.created == nil, line)
         }
     }
 

@@ -511,5 +511,6 @@ extension Catalog {
         .transcriptNestedTest: "a command line of a transcript cannot replay transcripts (got '{line}')",
         .transcriptStoreOptionInLine:
             "the command line '{line}' chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
+        .recordReservedField: "'{key}' is a field navstack keeps for itself; another program's record cannot give it",
     ]
 }

@@ -515,5 +515,6 @@ extension Catalog {
         .transcriptNestedTest: "uma linha de comando de uma transcrição não pode reproduzir transcrições (veio '{line}')",
         .transcriptStoreOptionInLine:
             "a linha de comando '{line}' escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
+        .recordReservedField: "'{key}' é um campo que o navstack guarda para si; um registro de outro programa não pode trazê-lo",
     ]
 }

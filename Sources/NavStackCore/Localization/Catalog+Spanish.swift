@@ -513,5 +513,6 @@ extension Catalog {
         .transcriptNestedTest: "una línea de órdenes de una transcripción no puede reproducir transcripciones (llegó '{line}')",
         .transcriptStoreOptionInLine:
             "la línea de órdenes '{line}' elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
+        .recordReservedField: "'{key}' es un campo que navstack guarda para sí; un registro de otro programa no puede traerlo",
     ]
 }

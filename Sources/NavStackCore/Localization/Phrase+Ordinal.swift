@@ -443,6 +443,7 @@ extension Phrase {
         case .transcriptNestedTest: 432
         case .transcriptStoreOptionInLine: 433
         case .agendaBounds: 434
+        case .recordReservedField: 435
         }
     }
 }

@@ -465,4 +465,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNestedTest = "transcript.nestedTest"
     case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
     case agendaBounds = "error.agendaBounds"
+    case recordReservedField = "record.reservedField"
 }
