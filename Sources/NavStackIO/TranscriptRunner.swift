@@ -112,7 +112,7 @@ public struct TranscriptRunner: Sendable {
             return .broken(error)
         }
         do {
-            let output = try execute(transcript)
+            let output = try execute(transcript, from: job.path)
             let actual = Transcript.lines(ofOutput: output)
             let same = transcript.compare(actual).allSatisfy { if case .same = $0 { true } else { false } }
             return same ? .passed : .differs(transcript, actual: actual)
@@ -123,11 +123,13 @@ public struct TranscriptRunner: Sendable {
 
     /// Runs navstack with the transcript's options and `--echo`, its commands on stdin,
     /// stdout and stderr into one file; returns what it printed.
-    private func execute(_ transcript: Transcript) throws(FileError) -> String {
+    private func execute(_ transcript: Transcript, from path: String) throws(FileError) -> String {
         let scratch = try Files.temporaryFolder(prefix: "navstack-test-")
         defer { Files.remove(scratch) }
         let environment = Self.environment(of: transcript, in: scratch)
-        if let lines = transcript.commandLines { return try execute(lines, in: scratch, environment: environment) }
+        if let lines = transcript.commandLines {
+            return try execute(lines, in: scratch, beside: Self.folder(of: path), environment: environment)
+        }
         let input = scratch + "/input"
         let output = scratch + "/output"
         try Files.write(transcript.commands.map { $0 + "\n" }.joined().utf8, to: input)
@@ -164,7 +166,8 @@ public struct TranscriptRunner: Sendable {
     static let quiet = Duration.milliseconds(300)
 
     /// Runs command lines one after another, each a process with stdin from /dev/null
-    /// and its output below its line; a line ending in `&` runs on beside the others
+    /// (or the file its line names after `<`, from the transcript's `folder`) and its
+    /// output below its line; a line ending in `&` runs on beside the others
     /// until the last line has run, its input then closed, and everything it printed
     /// shows below it. A status other than 0 follows a line's output as
     /// `(exit status N)`.
@@ -174,7 +177,7 @@ public struct TranscriptRunner: Sendable {
     /// ``reactionWait`` when the line changed nothing it shows. So two changes are never
     /// seen as one, and the transcript reads the same each run.
     private func execute(
-        _ lines: [Transcript.CommandLine], in scratch: String, environment: [String: String]
+        _ lines: [Transcript.CommandLine], in scratch: String, beside folder: String, environment: [String: String]
     ) throws(FileError) -> String {
         var outputs = [String](repeating: "", count: lines.count)
         var statuses = [Int32](repeating: 0, count: lines.count)
@@ -190,7 +193,8 @@ public struct TranscriptRunner: Sendable {
                 continue
             }
             statuses[index] = try Files.run(
-                binary, line.arguments, in: scratch, environment: environment, input: "/dev/null", output: path(index))
+                binary, line.arguments, in: scratch, environment: environment,
+                input: line.input.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 } ?? "/dev/null", output: path(index))
             outputs[index] = String(decoding: try Files.read(path(index)), as: UTF8.self)
             for job in running.indices {
                 running[job].printed = Self.settle(path(running[job].line), from: running[job].printed, within: Self.reactionWait)
@@ -209,6 +213,13 @@ public struct TranscriptRunner: Sendable {
             if let status = Self.statusLine(statuses[index]) { text += status + "\n" }
         }
         return text
+    }
+
+    /// The folder of a file's path (`.` for a bare name). A relative one is opened before
+    /// the process moves to its scratch folder (spawn's file actions run in order).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The longest a wait for a process in the background lasts, even while it keeps

@@ -298,7 +298,9 @@ extension SQLiteStore {
 
     /// Adds the next instance of a recurring task just marked done, in its place (its
     /// parent and position: equal positions are ordered by uuid), unless it has no next
-    /// one or the next one is there already. Returns whether it added one.
+    /// one or the next one is there already: by its uuid, or an instance of the same
+    /// series due then (``seriesHolds(_:_:instanceAfter:due:)``: Taskwarrior's own next
+    /// instance, imported beside this one).
     ///
     /// The next instance's uuid is derived from the instance done (``nextInstanceUUID(after:)``):
     /// replicas that complete the same instance offline make the same task, which sync
@@ -309,7 +311,9 @@ extension SQLiteStore {
     ) throws -> StoredTask? {
         guard done.fields.recur != nil, let fields = Recurrence.nextInstance(of: done.fields, zone: zone) else { return nil }
         let uuid = nextInstanceUUID(after: done.uuid)
-        guard try db.statement(uuidTaken).first({ $0.text(uuid) }, reading: { _ in true }) == nil else { return nil }
+        guard try db.statement(uuidTaken).first({ $0.text(uuid) }, reading: { _ in true }) == nil,
+            try !seriesHolds(db, user, instanceAfter: done, due: fields.due!.secondsSinceEpoch)
+        else { return nil }
         var next = StoredTask(id: nil, position: done.position, uuid: uuid, fields)
         next.parent = done.parent
         return try change(db, user, ChangePair(before: nil, after: next), &log).after
@@ -339,8 +343,16 @@ extension SQLiteStore {
     /// one place (each takes the place of the one done) list the newest first, the open
     /// one above those done.
     static func nextInstanceUUID(after uuid: String) -> String {
-        let count = (UInt64(1) << 62 - 1) - (instanceNumber(of: uuid) + 1)
+        let largest = UInt64(1) << 62 - 1
+        var number = instanceNumber(of: uuid)
         var bytes = seriesKey(of: uuid)
+        // A version-8 uuid made elsewhere may end its count (its last 62 bits zero): its
+        // next instance starts counting again under its own key, as a first instance's.
+        if number == largest {
+            number = 0
+            bytes = firstKey(of: uuid)
+        }
+        let count = largest - (number + 1)
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt64(shift))) }
         return version8UUID(bytes)
     }
@@ -400,49 +412,14 @@ extension SQLiteStore {
         return bytes.count == 16 && high == nil ? bytes : nil
     }
 
-    /// The 8 bytes that name the series of the instance with `uuid`: the first 8 bytes of
-    /// a uuid this store derived (version 8 in their version nibble), else (the series'
-    /// first instance) 8 bytes of a SHA-256 of it.
+    /// The 8 bytes that name the series of the instance with `uuid`, as its bytes alone
+    /// tell: the first 8 bytes of a uuid this store may have derived (version 8 in their
+    /// version nibble), else (the series' first instance) ``firstKey(of:)``. Any import may
+    /// bring a version-8 uuid, so instances alike here may still be of different series:
+    /// ``SeriesFinder`` tells which.
     static func seriesKey(of uuid: String) -> [UInt8] {
         if let bytes = uuidBytes(uuid), bytes[6] >> 4 == 8 { return Array(bytes.prefix(8)) }
-        var key = Array(SHA256.hash(recurrenceNamespace + [0x73] + Array(uuid.lowercased().utf8)).prefix(8))
-        key[6] = key[6] & 0x0F | 0x80
-        return key
-    }
-
-    /// navstack's namespace for the uuids of recurring instances.
-    private static let recurrenceNamespace: [UInt8] = [
-        0x6e, 0x61, 0x76, 0x73, 0x74, 0x61, 0x63, 0x6b, 0x2d, 0x72, 0x65, 0x63, 0x75, 0x72, 0x00, 0x01,
-    ]
-
-    /// Leaves one open instance in each series: replicas that completed and undid
-    /// instances of one series concurrently can end with an earlier instance open beside
-    /// a later one. The later (by due date, then uuid) stays open; the others are marked
-    /// done, as this replica's own change (sent like any other, outside the undo history).
-    /// Every replica decides alike from the same tasks. Returns how many it marked done.
-    @discardableResult
-    static func settleSeries(_ db: Connection, _ user: String, profile: Int64) throws -> Int {
-        let open = try db.prepare(
-            "SELECT uuid, due FROM task WHERE profile_id = ? AND done = 0 AND recur IS NOT NULL AND due IS NOT NULL"
-        ).all([profile]) { ($0.text(0), $0.int64(1)) }
-        guard open.count > 1 else { return 0 }
-        var bySeries: [[UInt8]: [(uuid: String, due: Int64)]] = [:]
-        for (uuid, due) in open { bySeries[seriesKey(of: uuid), default: []].append((uuid, due)) }
-        var settled = 0
-        var log: ChangeLog?
-        for instances in bySeries.values where instances.count > 1 {
-            let kept = instances.max { ($0.due, $0.uuid) < ($1.due, $1.uuid) }!
-            for instance in instances where instance.uuid != kept.uuid {
-                guard let before = try stored(db, user, uuid: instance.uuid) else { continue }
-                var after = before
-                after.fields.done = true
-                after.rev += 1
-                if log == nil { log = ChangeLog(outsideHistory: ChangeKind.sync.rawValue, of: profile) }
-                _ = try change(db, user, ChangePair(before: before, after: after), &log!)
-                settled += 1
-            }
-        }
-        return settled
+        return firstKey(of: uuid)
     }
 
     public func recreate(_ user: String, id: Int, uuid: String?, _ fields: DraftFields, as kind: ChangeKind) throws -> TaskItem {

@@ -39,7 +39,8 @@ public struct Transcript: Equatable, Sendable {
     public var commandLines: [CommandLine]?
 
     /// A line `$ navstack ARGUMENTS` of a transcript of command lines; with `&` at its
-    /// end, a process that runs on beside the lines after it (`navstack watch … &`).
+    /// end, a process that runs on beside the lines after it (`navstack watch … &`); with
+    /// `< FILE` at its end, one whose standard input is that file, beside the transcript.
     public struct CommandLine: Equatable, Sendable {
         /// The line as written, which the output repeats.
         public var text: String
@@ -47,11 +48,15 @@ public struct Transcript: Equatable, Sendable {
         public var arguments: [String]
         /// Whether it runs on beside the lines after it, until the transcript ends.
         public var inBackground: Bool
+        /// The file its standard input comes from, named from the transcript's folder;
+        /// `nil`: none (`/dev/null`).
+        public var input: String?
 
-        public init(text: String, arguments: [String], inBackground: Bool) {
+        public init(text: String, arguments: [String], inBackground: Bool, input: String? = nil) {
             self.text = text
             self.arguments = arguments
             self.inBackground = inBackground
+            self.input = input
         }
     }
 
@@ -131,11 +136,16 @@ public struct Transcript: Equatable, Sendable {
         words.removeFirst()
         let inBackground = words.last == "&"
         if inBackground { words.removeLast() }
+        var input: String?
+        if words.count >= 2, words[words.count - 2] == "<" {
+            input = words.removeLast()
+            words.removeLast()
+        }
         // As in a header, a store of the transcript's own: never the user's.
         if let refused = storeOption(in: words) { throw .storeOptionInLine(refused, line: line) }
         // Nor a replay of transcripts, which could replay this one.
         guard words.first(where: { !["--memory", "--sample"].contains($0) }) != "test" else { throw .nestedTest(line) }
-        return CommandLine(text: line, arguments: words, inBackground: inBackground)
+        return CommandLine(text: line, arguments: words, inBackground: inBackground, input: input)
     }
 
     /// The lines of a text, split at each LF only (a CR before it stays on its line);

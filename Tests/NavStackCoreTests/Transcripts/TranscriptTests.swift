@@ -50,6 +50,14 @@ final class TranscriptTests: XCTestCase {
             ])
         XCTAssertEqual(transcript.expected.count, 5, "the lines under each command line are its expected output")
         XCTAssertNil(try Transcript(text: "> login ana\n$ navstack -c root\n").commandLines, "a transcript of one process's commands")
+        // Standard input from a file beside the transcript.
+        XCTAssertEqual(
+            try Transcript(text: "$ navstack import --from taskwarrior - < rent.json\n").commandLines,
+            [
+                .init(
+                    text: "$ navstack import --from taskwarrior - < rent.json", arguments: ["import", "--from", "taskwarrior", "-"],
+                    inBackground: false, input: "rent.json")
+            ])
     }
 
     func testBadCommandLinesAreRefused() {
