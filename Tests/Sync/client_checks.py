@@ -336,7 +336,7 @@ def taskwarrior_stamps(binary, workdir, server_a, server_b):
     fixed = dict(ENV, NAVSTACK_NOW="2026-12-06T08:00:00Z")
     out = run(binary, a, "import", "--user", user, "--from", "taskwarrior", export, env=fixed)
     check(out.returncode == 0, "a Taskwarrior export is imported", out.stderr)
-    out = sync(binary, a, server_a, tok)
+    out = run(binary, a, "sync", "--user", user, "--server", server_a, "--token", tok)
     check(out.returncode == 0, "the importing replica syncs", out.stderr)
     run(binary, b, "-c", f"login {user}")
     later = dict(ENV, NAVSTACK_NOW="2026-12-07T08:00:00Z")
