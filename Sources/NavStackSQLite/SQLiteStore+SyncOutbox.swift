@@ -269,7 +269,7 @@ extension SQLiteStore {
     /// Puts one local operation in the outbox, stamped, and in the task's register.
     /// Returns its stamp.
     @discardableResult
-    static func emit(
+    private static func emit(
         _ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters, _ uuid: String,
         _ change: SyncChange, madeAt millis: Int
     ) throws -> String {
