@@ -50,7 +50,7 @@ let package = Package(
         // server and the tests all use it; it opens no file and no socket.
         .target(
             name: "NavStackSync",
-            dependencies: ["NavStackCore", "NavStackBytes"]
+            dependencies: ["NavStackCore", "NavStackBytes", "NavStackTime"]
         ),
         // The system SQLite.
         .systemLibrary(

@@ -397,6 +397,16 @@ extension SQLiteStore {
             CREATE INDEX task_dated_in_order ON task(profile_id, parent, position, uuid, due, done, wait) WHERE due IS NOT NULL;
             """
         ),
+        // The format of the operations a profile's registers and outbox hold (docs/sync.md,
+        // "Stamps"): a profile that synced before is at 2, its tasks' stamps never sent;
+        // its next sync sends them (``backfillStamps(_:_:_:)``) and moves it to 3. A
+        // profile that syncs from now on is written at 3 from the start.
+        (
+            "v16: the format a profile's sync is written in",
+            """
+            ALTER TABLE sync ADD COLUMN format INTEGER NOT NULL DEFAULT 2;
+            """
+        ),
     ]
 
     /// The index of `due` carries each task's place in the list and what the list's filter
@@ -545,7 +555,7 @@ extension SQLiteStore {
     /// the history (7 migrations took three quarters of a `--memory` start-up). Later
     /// migrations follow it. The migrations themselves stay as they were shipped.
     static let newStoreSchema: (version: Int, sql: String) = (
-        15,
+        16,
         """
         CREATE TABLE profile (
             id INTEGER PRIMARY KEY,
@@ -659,7 +669,8 @@ extension SQLiteStore {
             seal_state INTEGER NOT NULL DEFAULT 0,
             seal_key TEXT NOT NULL DEFAULT '',
             seal_record TEXT NOT NULL DEFAULT '',
-            epoch TEXT NOT NULL DEFAULT ''
+            epoch TEXT NOT NULL DEFAULT '',
+            format INTEGER NOT NULL DEFAULT 2
         );
         CREATE TABLE sync_outbox (
             profile_id INTEGER NOT NULL REFERENCES profile(id) ON DELETE CASCADE,
@@ -825,7 +836,9 @@ extension SQLiteStore {
         v14["task_word"] = ["profile", "word", "under", "place", "tie", "task_id"]
         v14["word_count"] = ["profile", "word", "tasks"]
         // v15 changed indexes only.
-        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14, v14]
+        var v16 = v14
+        v16["sync"]? += ["format"]
+        return columns + [columns[4], columns[4], v8, v9, v10, v11, v12, v12, v14, v14, v16]
     }()
 
     /// The columns of each table, but SQLite's own and `grdb_migrations`.

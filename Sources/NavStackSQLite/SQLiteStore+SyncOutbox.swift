@@ -99,6 +99,11 @@ extension SQLiteStore {
     /// (parents first) stands for the history before it.
     static func stampLocalChanges(_ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters) throws {
         let last = try db.first("SELECT max(seq) FROM op", []) { $0.int(0) } ?? 0
+        if state.format < SyncFormat.current {
+            // A profile that synced before the stamps travelled sends them first.
+            if state.stamped >= 0 { try backfillStamps(db, &state, registers) }
+            state.format = SyncFormat.current
+        }
         if state.stamped < 0 {
             try emitCreates(
                 db, &state, registers, madeAt: Int(milliseconds()),
@@ -121,6 +126,8 @@ extension SQLiteStore {
         ).all([state.profile, state.stamped]) { row in
             (row.text(1), row.text(2), row.optionalText(3), row.optionalText(4), row.int(5))
         }
+        // The changes each task took, for the stamps that follow them.
+        var changed = StampsToFollow()
         for (uuid, field, old, new, millis) in ops {
             if field == "import", let (first, last) = importRange(new) {
                 // The tasks it added, as they are now.
@@ -133,9 +140,11 @@ extension SQLiteStore {
                 continue
             }
             for (uuid, change) in try changes(db, state.profile, uuid: uuid, field: field, old: old, new: new) {
-                try emit(db, &state, registers, uuid, change, madeAt: millis)
+                let stamp = try emit(db, &state, registers, uuid, change, madeAt: millis)
+                changed.note(uuid, change, at: stamp)
             }
         }
+        try emitStamps(db, &state, registers, following: changed)
         state.stamped = last
     }
 
@@ -178,6 +187,7 @@ extension SQLiteStore {
     /// reads, named as its `SyncTask` JSON has them.
     private static let createColumns = """
         t.uuid AS uuid, t.title AS title, t.notes AS notes, t.done AS done, p.uuid AS parent, t.position AS position,
+        t.created AS created, t.modified AS modified, t.completed AS completed,
         (t.due IS NOT NULL OR t.scheduled IS NOT NULL OR t.wait IS NOT NULL OR t.until IS NOT NULL OR t.priority IS NOT NULL
             OR t.project IS NOT NULL OR t.recur IS NOT NULL OR t.tags != '' OR t.annotations != '' OR t.depends != ''
             OR t.fields != '') AS more
@@ -201,8 +211,12 @@ extension SQLiteStore {
             """
             INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old)
             SELECT ?1, ?2 + n, ?3, ?4 + n - 1, uuid, 'task',
-                json_object('title', title, 'notes', notes, 'done', json(iif(done, 'true', 'false')), 'parent', parent,
-                            'position', position), 'null'
+                json_patch(
+                    json_object('title', title, 'notes', notes, 'done', json(iif(done, 'true', 'false')), 'parent', parent,
+                                'position', position),
+                    -- The stamps, those set (a member patched in as null is left out).
+                    json_object('created', \(isoText("created")), 'modified', \(isoText("modified")),
+                                'completed', \(isoText("completed")))), 'null'
             FROM (SELECT row_number() OVER (ORDER BY k1, k2) AS n, * FROM (\(rows)))
             """
         ).run([state.profile, from, stamp.millis, stamp.counter])
@@ -211,11 +225,15 @@ extension SQLiteStore {
         try db.prepare(
             """
             INSERT OR REPLACE INTO sync_register (profile_id, uuid, alive, alive_at, title, title_at, notes, notes_at, done, done_at,
-                parent, parent_old, parent_at, position, position_at)
+                parent, parent_old, parent_at, position, position_at, more)
             SELECT profile_id, task, 1, \(Stamp.sql(millis: "millis", counter: "counter", replica: "?4")),
                 json_extract(value, '$.title'), ?5, json_extract(value, '$.notes'), ?5, json_extract(value, '$.done'), ?5,
-                json_extract(value, '$.parent'), NULL, ?5, json_extract(value, '$.position'), ?5
-            FROM sync_outbox WHERE profile_id = ?1 AND seq > ?2 AND seq <= ?3
+                json_extract(value, '$.parent'), NULL, ?5, json_extract(value, '$.position'), ?5,
+                -- The stamps the create carries, at its stamp, as ``SyncRegisters/more(of:)`` keeps them.
+                coalesce(nullif((
+                    SELECT json_group_array(json_array(j.key, \(Stamp.sql(millis: "o.millis", counter: "o.counter", replica: "?4")), j.value))
+                    FROM json_each(o.value) AS j WHERE j.key IN ('created', 'modified', 'completed')), '[]'), '')
+            FROM sync_outbox AS o WHERE profile_id = ?1 AND seq > ?2 AND seq <= ?3
             """
         ).run([state.profile, from, from + count, state.replica, SyncRegisters.sameAsAlive])
         registers.forget()
@@ -245,14 +263,16 @@ extension SQLiteStore {
                 try db.first("SELECT uuid FROM task WHERE id = ?", [task.parent]) { $0.text(0) }
                 ?? db.first("SELECT uuid FROM undone_task WHERE id = ?", [task.parent]) { $0.text(0) }
         }
-        return SyncTask(fields: task.fields, parent: parent, position: task.position)
+        return SyncTask(fields: task.fields, parent: parent, position: task.position, stamps: task.stamps.travelling)
     }
 
     /// Puts one local operation in the outbox, stamped, and in the task's register.
+    /// Returns its stamp.
+    @discardableResult
     private static func emit(
         _ db: Connection, _ state: inout SyncState, _ registers: SyncRegisters, _ uuid: String,
         _ change: SyncChange, madeAt millis: Int
-    ) throws {
+    ) throws -> String {
         let stamp = state.clock.tick(millis)
         state.outbox += 1
         let (value, old) = change.json
@@ -262,10 +282,10 @@ extension SQLiteStore {
             """
         ).run([state.profile, state.outbox, stamp.millis, stamp.counter, uuid, change.field.rawValue, value, old])
         var register = try registers.get(uuid) ?? SyncRegister(uuid: uuid)
-        _ = register.apply(
-            change, at: Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica),
-            replica: state.replica)
+        let text = Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica)
+        _ = register.apply(change, at: text, replica: state.replica)
         registers.set(register)
+        return text
     }
 }
 

@@ -47,13 +47,17 @@ extension SQLiteStore {
                         var top = current
                         top.parent = 0
                         top.rev += 1
-                        _ = try put(db, user, top, replacing: current, profile: state.profile)
+                        _ = try put(db, user, top, replacing: current, profile: state.profile, keepingStamps: true)
                     }
                 }
                 _ = try put(db, user, nil, replacing: local, profile: state.profile)
                 return
             }
             var task = StoredTask(id: local?.id, position: register.position, uuid: uuid, register.fields)
+            // Its stamps are the registers' too (format 3), as every replica holds them: no
+            // `completed` while it is open.
+            task.stamps = register.taskStamps
+            if !task.fields.done { task.stamps.completed = nil }
             if local == nil && register.parent == nil {
                 // A new task at the top: its row now, the counts once for all of them.
                 try insertRow(db, user, task)
@@ -100,12 +104,14 @@ extension SQLiteStore {
                     placed.subtract(below)
                     queue += below
                 }
-                if local.fields != task.fields || local.parent != parentID || local.position != task.position {
+                if local.fields != task.fields || local.parent != parentID || local.position != task.position
+                    || local.stamps != task.stamps
+                {
                     task.rev = local.rev + 1
-                    _ = try put(db, user, task, replacing: local, profile: state.profile)
+                    _ = try put(db, user, task, replacing: local, profile: state.profile, keepingStamps: true)
                 }
             } else {
-                _ = try put(db, user, task, replacing: nil, profile: state.profile)
+                _ = try put(db, user, task, replacing: nil, profile: state.profile, keepingStamps: true)
                 unknown.remove(uuid)
             }
         }

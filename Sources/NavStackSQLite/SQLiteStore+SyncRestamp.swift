@@ -49,9 +49,20 @@ extension SQLiteStore {
                 """
                 INSERT INTO sync_outbox (profile_id, seq, millis, counter, task, field, value, old) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            // Operations that shared a stamp (a task's stamps and the change they follow)
+            // share their new one.
+            var restamped: [String: (millis: Int, counter: Int)] = [:]
             for (index, row) in rows.enumerated() {
                 var stamp = (millis: row.millis, counter: row.counter)
-                if case .clockSetBack(let wall) = how { stamp = clock.tick(wall) }
+                if case .clockSetBack(let wall) = how {
+                    let old = Stamp.text(millis: row.millis, counter: row.counter, replica: oldReplica)
+                    if let again = restamped[old] {
+                        stamp = again
+                    } else {
+                        stamp = clock.tick(wall)
+                        restamped[old] = stamp
+                    }
+                }
                 let seq = if case .newReplica = how { index + 1 } else { row.seq }
                 renamed[Stamp.text(millis: row.millis, counter: row.counter, replica: oldReplica)] =
                     Stamp.text(millis: stamp.millis, counter: stamp.counter, replica: state.replica)
@@ -67,6 +78,7 @@ extension SQLiteStore {
                 }
                 rename(&register.parentAt)
                 rename(&register.positionAt)
+                for index in register.taskStampsAt.indices { rename(&register.taskStampsAt[index]) }
                 registers.set(register)
             }
             try registers.write()

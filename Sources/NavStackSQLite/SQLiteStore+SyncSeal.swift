@@ -96,8 +96,18 @@ extension SQLiteStore {
                     try put(uuid, .delete(old: nil), at: register.aliveAt)
                     continue
                 }
-                let task = SyncTask(fields: register.fields, parent: register.parent, position: register.position)
+                // The stamps set at its creation's stamp go with it; the others at their own.
+                var stamps = TaskStamps()
+                for field in StampField.allCases where register.taskStampsAt[field.index] == register.aliveAt {
+                    stamps[field] = register.taskStamps[field]
+                }
+                let task = SyncTask(fields: register.fields, parent: register.parent, position: register.position, stamps: stamps)
                 try put(uuid, .create(task), at: register.aliveAt)
+                for field in StampField.allCases {
+                    let at = register.taskStampsAt[field.index]
+                    guard !at.isEmpty, at != register.aliveAt else { continue }
+                    try put(uuid, .stamp(field, register.taskStamps[field]), at: at)
+                }
                 for (index, field) in TaskField.allCases.enumerated() where !field.isSet && register.fieldsAt[index] > register.aliveAt {
                     try put(uuid, .field(field, register.fields[field], old: nil), at: register.fieldsAt[index])
                 }

@@ -30,6 +30,10 @@ struct SyncState {
     /// The last server sequence number applied.
     var pulled: Int
     var clock: SyncClock
+    /// The format (``SyncFormat``) its registers and outbox were written in: 2 for a
+    /// profile that synced with a navstack from before the stamps travelled, until its
+    /// next sync sends them (``backfillStamps(_:_:_:)``).
+    var format = SyncFormat.current
 }
 
 /// A local value replaced by another replica's change, for the next screen to say.
@@ -134,13 +138,13 @@ extension SQLiteStore {
         }
         if let state = try db.first(
             """
-            SELECT replica, server, token, stamped, outbox, sent, pulled, millis, counter FROM sync WHERE profile_id = ?
+            SELECT replica, server, token, stamped, outbox, sent, pulled, millis, counter, format FROM sync WHERE profile_id = ?
             """, [profile],
             { row in
                 SyncState(
                     profile: profile, replica: row.text(0), server: row.text(1), token: row.text(2), stamped: row.int(3),
                     outbox: row.int(4), sent: row.int(5), pulled: row.int(6),
-                    clock: SyncClock(millis: row.int(7), counter: row.int(8)))
+                    clock: SyncClock(millis: row.int(7), counter: row.int(8)), format: row.int(9))
             })
         {
             return state
@@ -154,15 +158,15 @@ extension SQLiteStore {
     static func save(_ db: Connection, _ state: SyncState) throws {
         try db.run(
             """
-            INSERT INTO sync (profile_id, replica, server, token, stamped, outbox, sent, pulled, millis, counter)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync (profile_id, replica, server, token, stamped, outbox, sent, pulled, millis, counter, format)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (profile_id) DO UPDATE SET replica = excluded.replica, server = excluded.server,
                 token = excluded.token, stamped = excluded.stamped, outbox = excluded.outbox, sent = excluded.sent,
-                pulled = excluded.pulled, millis = excluded.millis, counter = excluded.counter
+                pulled = excluded.pulled, millis = excluded.millis, counter = excluded.counter, format = excluded.format
             """,
             [
                 state.profile, state.replica, state.server, state.token, state.stamped, state.outbox, state.sent, state.pulled,
-                state.clock.millis, state.clock.counter,
+                state.clock.millis, state.clock.counter, state.format,
             ])
     }
 

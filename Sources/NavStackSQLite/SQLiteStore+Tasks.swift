@@ -745,9 +745,9 @@ extension SQLiteStore {
     }
 
     /// Inserts a task (with its id when it had one), keeping the counters and the
-    /// positions given so far.
-    static func insert(_ db: Connection, _ user: String, _ task: StoredTask) throws -> StoredTask {
-        let task = stamped(task, replacing: nil, at: db.now)
+    /// positions given so far; `keepingStamps`: with its stamps as they are (sync's).
+    static func insert(_ db: Connection, _ user: String, _ task: StoredTask, keepingStamps: Bool = false) throws -> StoredTask {
+        let task = keepingStamps ? task : stamped(task, replacing: nil, at: db.now)
         try insertRow(db, user, task)
         // At the top of the list, the profile's counts of its tasks and of the top's at once.
         try db.statement(task.parent == 0 ? countInsertedAtTop : countInserted).run {
@@ -838,21 +838,24 @@ extension SQLiteStore {
 
     /// Makes the store hold `task` where it held `old`: an update, an insert (`old` nil)
     /// or a delete (`task` nil). Returns `task` as stored (an inserted one with its id).
+    /// `keepingStamps`: with the stamps `task` has (sync's, from the registers), not the
+    /// store's.
     static func put(
-        _ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?, profile: Int64
+        _ db: Connection, _ user: String, _ task: StoredTask?, replacing old: StoredTask?, profile: Int64,
+        keepingStamps: Bool = false
     ) throws -> StoredTask? {
         switch (old, task) {
         case (nil, nil):
             return nil
         case (nil, let task?):
-            return try insert(db, user, task)
+            return try insert(db, user, task, keepingStamps: keepingStamps)
         case (let old?, nil):
             try db.run("DELETE FROM task WHERE id = ? AND profile_id = \(Self.profileID)", [old.id, user])
             try db.run("UPDATE profile SET total = total - 1, done = done - ? WHERE name = ?", [old.fields.done ? 1 : 0, user])
             try countSubtask(db, user, parent: old.parent, total: -1, done: old.fields.done ? -1 : 0)
             return nil
         case (let old?, let task?):
-            let task = stamped(task, replacing: old, at: db.now)
+            let task = keepingStamps ? task : stamped(task, replacing: old, at: db.now)
             let moved = task.position != old.position || task.parent != old.parent
             // A task that keeps its place (most changes) leaves its index entries in list
             // order alone.
@@ -867,7 +870,9 @@ extension SQLiteStore {
                 try db.run(
                     "UPDATE profile SET top = min(top, ?), bottom = max(bottom, ?) WHERE name = ?",
                     [task.position, task.position, user])
-            } else if !task.fields.hasSameAttributes(as: old.fields) {
+            } else if !task.fields.hasSameAttributes(as: old.fields) || task.stamps.created != old.stamps.created
+                || task.stamps.completed != old.stamps.completed && task.fields.done == old.fields.done
+            {
                 // What the task holds beyond its first fields changed: every column.
                 try db.statement(updateAll).run {
                     $0.text(task.fields.title)

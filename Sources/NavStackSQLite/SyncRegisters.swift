@@ -1,5 +1,6 @@
 import NavStackCore
 import NavStackSync
+import NavStackTime
 
 /// The registers one sync step reads and writes (docs/sync.md), held in memory and
 /// written once at its end: an answer's operations, then the placing of their tasks,
@@ -83,12 +84,16 @@ final class SyncRegisters: SyncRegisterLookup {
 
     /// The fields of format 2 that operations set, as `more` keeps them: a JSON array of
     /// `[field, stamp, value]`, a set's value as its elements `[item, present, stamp]`
-    /// (removed ones too), "" for none.
+    /// (removed ones too), then format 3's stamps alike (`["created", stamp, instant]`,
+    /// the stamp `""` for a value this replica holds but no operation set), "" for none.
     static func more(of register: SyncRegister) -> String {
         let set = TaskField.allCases.dropFirst(3).filter { !register.fieldsAt[SyncRegister.index($0)].isEmpty }
-        guard !set.isEmpty else { return "" }
-        var json = JSONWriter()
-        json.array(set) { json, field in
+        let stamps = StampField.allCases.filter {
+            !register.taskStampsAt[$0.index].isEmpty || register.taskStamps[$0] != nil
+        }
+        guard !set.isEmpty || !stamps.isEmpty else { return "" }
+        var items: [String] = []
+        for field in set {
             var value = register.fields[field].json
             if field.isSet {
                 let elements = (register.elements[field] ?? [:]).sorted { $0.key < $1.key }.map { _, element in
@@ -96,18 +101,27 @@ final class SyncRegisters: SyncRegisterLookup {
                 }
                 value = "[" + elements.joined(separator: ",") + "]"
             }
-            json.raw("[" + field.rawValue.jsonQuoted + "," + register.fieldsAt[SyncRegister.index(field)].jsonQuoted + "," + value + "]")
+            items.append(
+                "[" + field.rawValue.jsonQuoted + "," + register.fieldsAt[SyncRegister.index(field)].jsonQuoted + "," + value + "]")
         }
-        return json.text
+        for field in stamps {
+            let value = register.taskStamps[field]?.iso8601.jsonQuoted ?? "null"
+            items.append("[" + field.rawValue.jsonQuoted + "," + register.taskStampsAt[field.index].jsonQuoted + "," + value + "]")
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 
     /// Reads ``more(of:)`` back into `register`; what does not read is left unset.
     static func readMore(_ text: String, into register: inout SyncRegister) {
         guard !text.isEmpty, let items = JSONValue(parsing: text)?.array else { return }
         for item in items {
-            guard let parts = item.array, parts.count == 3, let field = parts[0].string.flatMap(TaskField.init(rawValue:)),
-                let stamp = parts[1].string
-            else { continue }
+            guard let parts = item.array, parts.count == 3, let name = parts[0].string, let stamp = parts[1].string else { continue }
+            if let field = StampField(rawValue: name) {
+                register.taskStampsAt[field.index] = stamp
+                register.taskStamps[field] = parts[2].string.flatMap(Instant.init(iso8601:))
+                continue
+            }
+            guard let field = TaskField(rawValue: name) else { continue }
             register.fieldsAt[SyncRegister.index(field)] = stamp
             if field.isSet {
                 var known: [String: SetElement] = [:]

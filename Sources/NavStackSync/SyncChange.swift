@@ -1,15 +1,19 @@
 import NavStackCore
+import NavStackTime
 
 /// A task as operations carry it: its fields, its parent by uuid, its position.
 public struct SyncTask: Equatable, Sendable {
     public var fields: DraftFields
     public var parent: String?
     public var position: Int
+    /// Its stamps, those set (format 3).
+    public var stamps: TaskStamps
 
-    public init(fields: DraftFields, parent: String?, position: Int) {
+    public init(fields: DraftFields, parent: String?, position: Int, stamps: TaskStamps = TaskStamps()) {
         self.fields = fields
         self.parent = parent
         self.position = position
+        self.stamps = stamps
     }
 
     public func write(to json: inout JSONWriter) {
@@ -21,6 +25,8 @@ public struct SyncTask: Equatable, Sendable {
             json.key("position"); json.number(position)
             // The other fields only when set (format 2).
             fields.writeSetAttributes(to: &json)
+            // The stamps only when set (format 3).
+            stamps.writeSetMembers(to: &json)
         }
     }
 
@@ -45,7 +51,8 @@ public struct SyncTask: Equatable, Sendable {
             guard let read = FieldValue(field, json: member), SyncValues.takes(read, as: field) else { return nil }
             fields[field] = read
         }
-        self.init(fields: fields, parent: parent.string, position: position)
+        guard let stamps = TaskStamps(members: value) else { return nil }
+        self.init(fields: fields, parent: parent.string, position: position, stamps: stamps)
     }
 }
 
@@ -57,6 +64,8 @@ public enum SyncChange: Equatable, Sendable {
     case field(TaskField, FieldValue, old: FieldValue?)
     case parent(String?, old: String?)
     case position(Int)
+    /// One of the task's stamps set, or cleared (format 3).
+    case stamp(StampField, Instant?)
 
     public var field: SyncField {
         switch self {
@@ -64,6 +73,7 @@ public enum SyncChange: Equatable, Sendable {
         case .field(let field, _, _): SyncField(field)
         case .parent: .parent
         case .position: .position
+        case .stamp(let field, _): field.syncField
         }
     }
 
@@ -75,6 +85,7 @@ public enum SyncChange: Equatable, Sendable {
         case .field(_, let value, let old): (value.json, old?.json ?? "null")
         case .parent(let parent, let old): (parent?.jsonQuoted ?? "null", old?.jsonQuoted ?? "null")
         case .position(let position): (String(position), "null")
+        case .stamp(_, let instant): (instant?.iso8601.jsonQuoted ?? "null", "null")
         }
     }
 
@@ -114,6 +125,13 @@ public enum SyncChange: Equatable, Sendable {
         case .position:
             guard let position = value.number else { return nil }
             self = .position(position)
+        case .created, .modified, .completed:
+            if value == .null {
+                self = .stamp(StampField(field)!, nil)
+            } else {
+                guard let instant = SyncValues.stamp(value) else { return nil }
+                self = .stamp(StampField(field)!, instant)
+            }
         default:
             guard let taskField = TaskField(rawValue: field.rawValue), let read = FieldValue(taskField, json: value),
                 SyncValues.takes(read, as: taskField)

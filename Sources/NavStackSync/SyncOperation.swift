@@ -4,6 +4,8 @@ public enum SyncField: String, CaseIterable, Sendable {
     case task, title, notes, done, parent, position
     /// Format 2: what a task holds beyond its title, notes and done.
     case due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields
+    /// Format 3: the stamps a store keeps on a task (``StampField``).
+    case created, modified, completed
 }
 
 /// One operation as it travels between a replica, the server and the other replicas
@@ -168,11 +170,13 @@ public struct SyncAnswer: Equatable, Sendable {
 /// The formats of operations (docs/sync.md, "Formats"): each navstack writes and reads one,
 /// and every format before it.
 public enum SyncFormat {
-    /// This navstack's: 2. Format 1 has the fields `title`, `notes`, `done`, `parent` and
+    /// This navstack's: 3. Format 1 has the fields `title`, `notes`, `done`, `parent` and
     /// `position`; 2 adds `due`, `scheduled`, `wait`, `until`, `priority`, `project`,
     /// `recur`, `tags`, `annotations`, `depends` and `fields`, and those members of a
-    /// created task (a replica of format 1 would drop them).
-    public static let current = 2
+    /// created task (a replica of format 1 would drop them); 3 adds the stamps `created`,
+    /// `modified` and `completed`, and those members of a created task, and snapshots
+    /// that hold them (a replica of format 2 would drop them).
+    public static let current = 3
     /// The highest a request may name.
     public static let highest = 1_000_000
 }

@@ -19,6 +19,11 @@ public struct SyncRegister: Equatable, Sendable {
     /// The elements of the fields that merge as sets, by field and key
     /// (``SetElement``).
     public var elements: [TaskField: [String: SetElement]] = [:]
+    /// The task's stamps (format 3), each with the stamp of the operation that set it, in
+    /// ``StampField``'s order: `""` for one no operation set (a value this replica holds
+    /// but did not make, from before format 3, is kept so, and loses to any operation).
+    public var taskStamps = TaskStamps()
+    public var taskStampsAt = ["", "", ""]
 
     public init(uuid: String) {
         self.uuid = uuid
@@ -68,6 +73,10 @@ public struct SyncRegister: Equatable, Sendable {
             }
             setParent(task.parent, old: nil)
             setPosition(task.position)
+            // The stamps it carries (format 3), those set, as the fields above.
+            for field in StampField.allCases where task.stamps[field] != nil {
+                setStamp(field, task.stamps[field], at: stamp)
+            }
             if stamp > aliveAt {
                 alive = true
                 aliveAt = stamp
@@ -85,6 +94,8 @@ public struct SyncRegister: Equatable, Sendable {
             setParent(value, old: old)
         case .position(let value):
             setPosition(value)
+        case .stamp(let field, let value):
+            setStamp(field, value, at: stamp)
         }
         return lost
     }

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackTime
 
 /// An account's registers as one replica held them when it had applied every operation
 /// through ``seq`` and had nothing left to send (docs/sync.md, "Snapshots"): merged into a
@@ -105,6 +106,9 @@ public struct SyncSnapshot: Equatable, Sendable {
             // Format 2's fields, those some operation set.
             let more = TaskField.allCases.dropFirst(3).filter { !register.fieldsAt[SyncRegister.index($0)].isEmpty }
             if !more.isEmpty { flags |= 16 }
+            // Format 3's stamps, those some operation set.
+            let stamps = StampField.allCases.filter { !register.taskStampsAt[$0.index].isEmpty }
+            if !stamps.isEmpty { flags |= 32 }
             writer.byte(flags)
             func stamp(_ text: String) {
                 guard let (millis, counter) = Stamp.parts(of: text), let index = replicas[Stamp.replica(of: text)] else {
@@ -126,6 +130,21 @@ public struct SyncSnapshot: Equatable, Sendable {
             stamp(register.parentAt)
             writer.unsigned(UInt64(bitPattern: Int64(register.position) << 1 ^ Int64(register.position) >> 63))
             stamp(register.positionAt)
+            if !stamps.isEmpty {
+                // Each: its place, its stamp, whether it holds an instant, the seconds.
+                writer.number(stamps.count)
+                for field in stamps {
+                    writer.number(field.index)
+                    stamp(register.taskStampsAt[field.index])
+                    if let instant = register.taskStamps[field] {
+                        writer.byte(1)
+                        let seconds = instant.secondsSinceEpoch
+                        writer.unsigned(UInt64(bitPattern: seconds << 1 ^ seconds >> 63))
+                    } else {
+                        writer.byte(0)
+                    }
+                }
+            }
             guard !more.isEmpty else { continue }
             writer.number(more.count)
             for field in more {
@@ -158,7 +177,9 @@ public struct SyncSnapshot: Equatable, Sendable {
     /// (``unreadable``).
     public static func registers(from bytes: [UInt8]) throws(SyncWireError) -> [SyncRegister] {
         var reader = ContentReader(bytes: bytes)
-        guard try reader.byte() == Self.version else { throw Self.unreadable }
+        // Version 1 (format 2) holds no stamps; it is read all the same.
+        let version = try reader.byte()
+        guard version == Self.version || version == 1 else { throw Self.unreadable }
         let replicaCount = try reader.number()
         // Every replica takes at least 33 bytes, every register at least 8: counts the
         // bytes cannot hold are refused before anything is reserved for them.
@@ -198,7 +219,7 @@ public struct SyncSnapshot: Equatable, Sendable {
             guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Self.unreadable }
             var register = SyncRegister(uuid: uuid)
             let flags = try reader.byte()
-            guard flags & ~31 == 0 else { throw Self.unreadable }
+            guard flags & ~(version == 1 ? 31 : 63) == 0 else { throw Self.unreadable }
             register.alive = flags & 1 != 0
             register.aliveAt = try stamp()
             let title = try reader.text()
@@ -216,6 +237,28 @@ public struct SyncSnapshot: Equatable, Sendable {
             let zigzag = try reader.unsigned()
             register.position = Int(Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
             register.positionAt = try stamp()
+            if flags & 32 != 0 {
+                let count = try reader.number()
+                guard (1...StampField.allCases.count).contains(count) else { throw Self.unreadable }
+                for _ in 0..<count {
+                    let index = try reader.number()
+                    guard index < StampField.allCases.count, register.taskStampsAt[index].isEmpty else { throw Self.unreadable }
+                    let field = StampField.allCases[index]
+                    register.taskStampsAt[index] = try stamp()
+                    guard !register.taskStampsAt[index].isEmpty else { throw Self.unreadable }
+                    switch try reader.byte() {
+                    case 0:
+                        register.taskStamps[field] = nil
+                    case 1:
+                        let zigzag = try reader.unsigned()
+                        let instant = Instant(secondsSinceEpoch: Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
+                        guard SyncValues.isStamp(instant) else { throw Self.unreadable }
+                        register.taskStamps[field] = instant
+                    default:
+                        throw Self.unreadable
+                    }
+                }
+            }
             if flags & 16 != 0 {
                 let more = try reader.number()
                 guard (1...TaskField.allCases.count - 3).contains(more) else { throw Self.unreadable }
@@ -255,15 +298,18 @@ public struct SyncSnapshot: Equatable, Sendable {
         return registers
     }
 
-    /// The content's version: the first byte.
-    static let version: UInt8 = 1
+    /// The content's version: the first byte. 2 (format 3) adds each register's stamps
+    /// (flag 32); a snapshot of version 1 is still read.
+    static let version: UInt8 = 2
 }
 
 extension SyncRegister {
     /// Its stamps, those set: alive, each field's, parent, position, and the elements'
     /// of its sets.
     public var stamps: [String] {
-        ([aliveAt] + fieldsAt + [parentAt, positionAt] + elements.values.flatMap { $0.values.map(\.at) }).filter { !$0.isEmpty }
+        ([aliveAt] + fieldsAt + [parentAt, positionAt] + elements.values.flatMap { $0.values.map(\.at) } + taskStampsAt).filter {
+            !$0.isEmpty
+        }
     }
 
     /// Whether every value set by an operation is one the app takes, as operations are
@@ -316,6 +362,7 @@ extension SyncRegister {
             position = other.position
             positionAt = other.positionAt
         }
+        mergeStamps(from: other)
         if other.aliveAt > aliveAt {
             alive = other.alive
             aliveAt = other.aliveAt

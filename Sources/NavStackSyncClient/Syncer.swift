@@ -137,6 +137,7 @@ public struct Syncer {
         let transport = try transport(sealedWith: seal)
         var batch: SyncBatch
         var answering: SealedTransport.Answering
+        var settling = 0
         if let held {
             batch = held.batch
             // The probe sent nothing: what waits in the outbox goes in the next request.
@@ -166,6 +167,14 @@ public struct Syncer {
             let round = try make { try store.applySyncAnswer(user, answer, to: batch) }
             totals.count(round, sent: batch.count)
             onRound?(totals)
+            if following == nil, settling < 2, try make({ try store.hasUnsentChanges(user) }) {
+                // What applying the answer changed here (a series left with one open
+                // instance, its stamps) goes in this run, not the next: a sync leaves
+                // nothing of its own behind. Twice at most.
+                settling += 1
+                let more = try make { try store.syncRequest(user, limit: self.batch) }
+                following = (more, transport.answering(try transport.send(more.request, by: end)))
+            }
             guard let following else { return answer.sinceSnapshot }
             (batch, answering) = following
         }

@@ -418,7 +418,7 @@ final class SyncRoutesTests: XCTestCase {
             let badField = try await sync(client, token: token, body(first, [operation(1), colour]))
             XCTAssertEqual(
                 String(buffer: badField.body),
-                #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"}"#
+                #"{"error":"ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields, created, modified, completed"}"#
             )
             let notJSON = try await sync(client, token: token, ByteBuffer(string: #"{"replica": ""#))
             XCTAssertEqual(notJSON.status, .badRequest)

@@ -25,16 +25,17 @@ final class Account {
     static var seal: SyncSeal { SyncSeal(state: .sealed, key: key.1.bytes, record: key.0.text) }
     static var sealer: OperationSealer { OperationSealer(key: key.1, record: key.0) }
 
-    init(pageSize: Int = SyncLimits.pageSize, snapshotsAfter: Int? = nil) throws {
+    /// `format`: the format of the replica that gives the account its key (an earlier
+    /// navstack's leaves the account at its own).
+    init(pageSize: Int = SyncLimits.pageSize, snapshotsAfter: Int? = nil, format: Int = SyncFormat.current) throws {
         log = MemoryOperationLog(pageSize: pageSize, leastOperations: snapshotsAfter ?? SyncSnapshot.leastOperations)
         self.snapshotsAfter = snapshotsAfter
         let token = try XCTUnwrap(log.addUser(name: "ana"))
         holder = try XCTUnwrap(log.account(token: token))
         // The account takes its key from the first replica that offers it.
-        _ = try log.sync(
-            account: holder,
-            request: Self.sealer.seal(
-                SyncRequest(replica: String(repeating: "0", count: 32), after: 0, operations: [], key: Self.key.0.text)))
+        var offer = SyncRequest(replica: String(repeating: "0", count: 32), after: 0, operations: [], key: Self.key.0.text)
+        offer.format = format
+        _ = try log.sync(account: holder, request: Self.sealer.seal(offer))
     }
 
     /// What the log did with snapshots.

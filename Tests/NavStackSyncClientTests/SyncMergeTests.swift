@@ -19,8 +19,8 @@ final class SyncMergeTests: XCTestCase {
         return store
     }
 
-    /// Every task, as replicas must agree on it: uuid, fields, parent's uuid, and its
-    /// place among its siblings, in list order.
+    /// Every task, as replicas must agree on it: uuid, fields, stamps, parent's uuid, and
+    /// its place among its siblings, in list order.
     func tasks(_ store: SQLiteStore) throws -> [String] {
         try store.reading { db in
             try db.prepare(
@@ -29,6 +29,7 @@ final class SyncMergeTests: XCTestCase {
                        row_number() OVER (PARTITION BY t.parent ORDER BY t.position, t.uuid),
                        coalesce(t.due, '') || '|' || coalesce(t.priority, '') || '|' || coalesce(t.project, '') || '|' || t.tags
                            || '|' || t.annotations || '|' || t.depends || '|' || coalesce(t.recur, '')
+                           || '|' || coalesce(t.created, '') || '|' || coalesce(t.modified, '') || '|' || coalesce(t.completed, '')
                 FROM task AS t LEFT JOIN task AS p ON p.id = t.parent ORDER BY t.uuid
                 """
             ).all {

@@ -118,11 +118,11 @@ final class SyncRequestTests: XCTestCase {
             "ops[0].task must be a string of 1 to 64 characters without control characters")
         XCTAssertEqual(
             failure(start + "{" + op + #","value":1},{"seq":2,"millis":2,"counter":3,"task":"t","field":"color","value":1}]}"#),
-            "ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"
+            "ops[1].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields, created, modified, completed"
         )
         XCTAssertEqual(
             failure(start + #"{"seq":1,"millis":2,"counter":3,"task":"t","field":5,"value":1}]}"#),
-            "ops[0].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields"
+            "ops[0].field must be one of task, title, notes, done, parent, position, due, scheduled, wait, until, priority, project, recur, tags, annotations, depends, fields, created, modified, completed"
         )
         XCTAssertEqual(failure(start + "{" + op + #","value":[1,}]}"#), "malformed JSON: unexpected '}' at byte 132")
     }

@@ -1,4 +1,5 @@
 import NavStackCore
+import NavStackTime
 import TestSeeds
 import XCTest
 
@@ -26,12 +27,18 @@ final class SyncSnapshotTests: XCTestCase {
             // Out of order, and never the same stamp twice (a replica's clock moves on).
             let stamp = Stamp.text(millis: 1_700_000_000_000 + Int(random.next() % 50), counter: index, replica: replica)
             let change: SyncChange
-            switch random.next() % 7 {
+            // A stamp's instant, or none (format 3).
+            func instant() -> Instant? {
+                random.next() % 4 == 0 ? nil : Instant(secondsSinceEpoch: 1_700_000_000 + Int64(random.next() % 100_000))
+            }
+            switch random.next() % 8 {
             case 0:
                 change = .create(
                     SyncTask(
                         fields: DraftFields(title: "Task \(index) ✓", notes: index % 2 == 0 ? "" : "notes\t\(index)", done: index % 3 == 0),
-                        parent: random.next() % 2 == 0 ? nil : other(), position: Int(random.next() % 9) - 4))
+                        parent: random.next() % 2 == 0 ? nil : other(), position: Int(random.next() % 9) - 4,
+                        stamps: TaskStamps(created: instant(), modified: instant(), completed: instant())))
+            case 7: change = .stamp(StampField.allCases[Int(random.next() % 3)], instant())
             case 1: change = .delete(old: nil)
             case 2: change = .field(.title, .text("Title \(index)"), old: nil)
             case 3: change = .field(.notes, .text("Ñotes \(index)"), old: nil)
@@ -184,7 +191,7 @@ final class SyncSnapshotTests: XCTestCase {
             ([UInt8](), "nothing"),
             (Array(bytes.dropLast()), "cut short"),
             (bytes + [0], "bytes past the end"),
-            ([2] + bytes.dropFirst(), "another version"),
+            ([3] + bytes.dropFirst(), "another version"),
             ([1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], "a count past Int64"),
             ([1, 0, 0x80, 0x80, 0x80, 0x80, 0x04], "more registers than bytes"),
         ] {

@@ -191,9 +191,9 @@ def export_items(binary, store, user):
 
 
 def tasks(binary, store, user):
-    """Every task as replicas must agree on it, by uuid."""
+    """Every task as replicas must agree on it, by uuid: its stamps too."""
     return {item["uuid"]: (item["title"], item["notes"], item["done"], parent and parent["uuid"], index, item.get("due"),
-                           item.get("recur"))
+                           item.get("recur"), item.get("created"), item.get("modified"), item.get("completed"))
             for item, parent, index in export_items(binary, store, user)}
 
 
@@ -214,7 +214,7 @@ def series_key(uuid):
 def open_instances(state):
     """The open recurring tasks of a replica's tasks, by series."""
     series = {}
-    for uuid, (_title, _notes, done, _parent, _index, due, recur) in state.items():
+    for uuid, (_title, _notes, done, _parent, _index, due, recur, *_stamps) in state.items():
         if not done and recur and due:
             series.setdefault(series_key(uuid), []).append(uuid)
     return series
@@ -321,6 +321,36 @@ def recurring_offline(binary, workdir, server_a, server_b):
           "one instance done and one next instance, due the next day at 09:00 in Madrid", str(states[0]))
 
 
+def taskwarrior_stamps(binary, workdir, server_a, server_b):
+    """A Taskwarrior export imported on one replica reaches another with its entry,
+    modified and end: both export the same records to Taskwarrior."""
+    user = "stamps"
+    tok = token(user)
+    a, b = os.path.join(workdir, "stamps-a.sqlite"), os.path.join(workdir, "stamps-b.sqlite")
+    export = os.path.join(workdir, "stamps-export.json")
+    with open(export, "w") as f:
+        json.dump([{"uuid": "1b1f0a52-6a0a-4a8e-9a55-3d1c2b3a4e01", "description": "Pay rent", "status": "pending",
+                    "entry": "20240105T093000Z", "modified": "20240301T120000Z", "due": "20240401T000000Z"},
+                   {"uuid": "1b1f0a52-6a0a-4a8e-9a55-3d1c2b3a4e02", "description": "Call mom", "status": "completed",
+                    "entry": "20231201T080000Z", "modified": "20240102T101500Z", "end": "20240102T101500Z"}], f)
+    fixed = dict(ENV, NAVSTACK_NOW="2026-12-06T08:00:00Z")
+    out = run(binary, a, "import", "--user", user, "--from", "taskwarrior", export, env=fixed)
+    check(out.returncode == 0, "a Taskwarrior export is imported", out.stderr)
+    out = run(binary, a, "sync", "--user", user, "--server", server_a, "--token", tok)
+    check(out.returncode == 0, "the importing replica syncs", out.stderr)
+    run(binary, b, "-c", f"login {user}")
+    later = dict(ENV, NAVSTACK_NOW="2026-12-07T08:00:00Z")
+    out = run(binary, b, "sync", "--server", server_b, "--token", tok, env=later)
+    check(out.returncode == 0, "the other replica syncs, a day later", out.stderr)
+    exports = [run(binary, store, "export", "--user", user, "--to", "taskwarrior", env=fixed) for store in (a, b)]
+    records = [sorted(json.loads(out.stdout), key=lambda r: r["uuid"]) if out.returncode == 0 else out.stderr
+               for out in exports]
+    stamps = [[(r.get("entry"), r.get("modified"), r.get("end")) for r in found] for found in records]
+    check(records[0] == records[1] and stamps[0] == [("20240105T093000Z", "20240301T120000Z", None),
+                                                     ("20231201T080000Z", "20240102T101500Z", "20240102T101500Z")],
+          "both replicas export the same entry, modified and end to Taskwarrior", str(records))
+
+
 def watch_sees_other_devices(binary, workdir, server_a, server_b):
     """`navstack watch` on one replica shows what another device sent: its automatic sync
     pulls every 10 s."""
@@ -365,6 +395,7 @@ def main():
     server_a, server_b = os.environ["NAVSTACK_SERVER_A"], os.environ["NAVSTACK_SERVER_B"]
 
     recurring_offline(binary, workdir, server_a, server_b)
+    taskwarrior_stamps(binary, workdir, server_a, server_b)
     watch_sees_other_devices(binary, workdir, server_a, server_b)
 
     for seed in args.seeds:
