@@ -299,6 +299,17 @@ def expected(t, door):
     return dict(t, title=t["title"] + " " + " ".join("+" + tag for tag in t["tags"]))
 
 
+def without_written_tags(title, task):
+    """A todo.txt title read back without the `+TAG` words the export wrote after it for
+    the task's tags its title does not show: todo.txt keeps every word of the line in the
+    text, so they come back in the title (a known limit of the format, docs/moving-in.md)."""
+    words = title.split(" ")
+    while len(words) > 1 and words[-1].startswith("+") and words[-1][1:] in task["tags"]:
+        words.pop()
+    stripped = " ".join(words)
+    return stripped if stripped == task["title"] else title
+
+
 def one_line_naming(stderr, door):
     lines = stderr.decode(errors="replace").strip().splitlines()
     if len(lines) != 1:
@@ -352,6 +363,8 @@ def check_task(nav, t, door, server_a, server_b, token):
             continue
         other = nav.tasks(again)
         keys = KEYS if kind != "todotxt" else ["uuid", "title", "done", "priority", "project", "tags", "fields"]
+        if other and kind == "todotxt":
+            other[0] = dict(other[0], title=without_written_tags(other[0]["title"], got))
         diff = differences(comparable(got, keys), comparable(other[0], keys), keys) if other else ["no task"]
         check(not diff, f"{label}: its {kind} export comes back equal", "; ".join(diff))
     # Sync: the store sends it; a second replica joins through the other server.
