@@ -514,5 +514,14 @@ extension Catalog {
         .transcriptNestedTest: "uma linha de comando de uma transcrição não pode reproduzir transcrições (veio '{line}')",
         .transcriptStoreOptionInLine:
             "a linha de comando '{line}' escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
+        .importRecordProblem: "registro {index}: {reason}",
+        .importLineProblem: "linha {number}: {reason}",
+        .importMoreBadRecords: "mais {count} registros com problemas; nada foi importado",
+        .fieldAnnotation: "anotação",
+        .fieldCustomName: "nome de campo",
+        .fieldCustomValue: "valor de campo",
+        .fieldBlank: "o {field} está vazio",
+        .fieldTooManyItems: "{field}: {count} itens; uma tarefa tem no máximo {limit}",
+        .fieldBadWord: "{field} não pode ser '{value}'",
     ]
 }

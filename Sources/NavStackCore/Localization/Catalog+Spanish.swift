@@ -512,5 +512,14 @@ extension Catalog {
         .transcriptNestedTest: "una línea de órdenes de una transcripción no puede reproducir transcripciones (llegó '{line}')",
         .transcriptStoreOptionInLine:
             "la línea de órdenes '{line}' elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
+        .importRecordProblem: "registro {index}: {reason}",
+        .importLineProblem: "línea {number}: {reason}",
+        .importMoreBadRecords: "{count} registros erróneos más; no se importó nada",
+        .fieldAnnotation: "anotación",
+        .fieldCustomName: "nombre de campo",
+        .fieldCustomValue: "valor de campo",
+        .fieldBlank: "el {field} está vacío",
+        .fieldTooManyItems: "{field}: {count} elementos; una tarea tiene como máximo {limit}",
+        .fieldBadWord: "{field} no puede ser '{value}'",
     ]
 }

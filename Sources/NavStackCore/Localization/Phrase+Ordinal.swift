@@ -442,6 +442,15 @@ extension Phrase {
         case .transcriptNotNavstack: 431
         case .transcriptNestedTest: 432
         case .transcriptStoreOptionInLine: 433
+        case .importRecordProblem: 434
+        case .importLineProblem: 435
+        case .importMoreBadRecords: 436
+        case .fieldAnnotation: 437
+        case .fieldCustomName: 438
+        case .fieldCustomValue: 439
+        case .fieldBlank: 440
+        case .fieldTooManyItems: 441
+        case .fieldBadWord: 442
         }
     }
 }

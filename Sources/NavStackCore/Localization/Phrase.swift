@@ -464,4 +464,13 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNotNavstack = "transcript.notNavstack"
     case transcriptNestedTest = "transcript.nestedTest"
     case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
+    case importRecordProblem = "import.recordProblem"
+    case importLineProblem = "import.lineProblem"
+    case importMoreBadRecords = "import.moreBadRecords"
+    case fieldAnnotation = "field.annotation"
+    case fieldCustomName = "field.customName"
+    case fieldCustomValue = "field.customValue"
+    case fieldBlank = "field.blank"
+    case fieldTooManyItems = "field.tooManyItems"
+    case fieldBadWord = "field.badWord"
 }

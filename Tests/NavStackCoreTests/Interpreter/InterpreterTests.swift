@@ -92,7 +92,7 @@ final class InterpreterTests: XCTestCase {
             ([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xFF], .invalidUTF8),
             (Array("open 1".utf8) + [0], .nulByte),
             (Array("title \u{1B}[31mred".utf8), .controlCharacter("\u{1B}")),
-            (Array("add \u{202E}evil".utf8), .controlCharacter("\u{202E}")),
+            (Array("add \u{7}bell".utf8), .controlCharacter("\u{7}")),
             ([UInt8](repeating: 0x61, count: 1 << 20), .lineTooLong(bytes: 1 << 20)),
         ]
         for (bytes, error) in bad {
@@ -104,6 +104,17 @@ final class InterpreterTests: XCTestCase {
                 "navstack: line \(shell.lineNumber): \(error.message)\n")
         }
         XCTAssertEqual(shell.handle("open 1", to: sink), .succeeded)
+    }
+
+    /// A bidi control or an invisible character is kept as typed, as every door keeps it
+    /// (``FieldRules``), and shown escaped.
+    func testBidiAndInvisibleCharactersAreKeptAndShownEscaped() throws {
+        var shell = interpreter(.init(width: 60))
+        let sink = RecordingSink()
+        shell.handle("login ana", to: sink)
+        XCTAssertEqual(shell.handle(Array("add Pay\u{200B}rent \u{202E}evil".utf8), to: sink), .succeeded)
+        XCTAssertTrue(sink.output.contains("Pay\\u{200B}rent \\u{202E}evil"), sink.output)
+        XCTAssertFalse(sink.output.contains("\u{202E}"), "never printed raw")
     }
 
     func testALineTheReaderCutShort() {

@@ -56,9 +56,9 @@ final class TaskAttributesTests: XCTestCase {
         for bad in ["0d", "d", "3", "3x", "-1d", "every tuesday", "999999d", "1.5d"] {
             XCTAssertNil(RecurRule.normalized(bad), bad)
         }
-        XCTAssertTrue(TaskWords.isProject("home.garden"))
-        XCTAssertTrue(TaskWords.isProject("Écoles_2"))
-        for bad in ["", ".a", "a.", "a..b", "a b", "a/b"] { XCTAssertFalse(TaskWords.isProject(bad), bad) }
+        XCTAssertTrue(FieldRules.isProject("home.garden"))
+        XCTAssertTrue(FieldRules.isProject("Écoles_2"))
+        for bad in ["", ".a", "a.", "a..b", "a b", "a/b"] { XCTAssertFalse(FieldRules.isProject(bad), bad) }
         XCTAssertTrue(TaskWords.project("home.garden", isWithin: "HOME"))
         XCTAssertFalse(TaskWords.project("homework", isWithin: "home"))
     }
