@@ -171,8 +171,11 @@ public enum SyncFormat {
     /// This navstack's: 2. Format 1 has the fields `title`, `notes`, `done`, `parent` and
     /// `position`; 2 adds `due`, `scheduled`, `wait`, `until`, `priority`, `project`,
     /// `recur`, `tags`, `annotations`, `depends` and `fields`, and those members of a
-    /// created task (a replica of format 1 would drop them).
-    public static let current = 2
+    /// created task (a replica of format 1 would drop them); 3 takes every value
+    /// ``FieldRules`` takes: titles of up to 1,000 characters (200 before) and values that
+    /// hold a bidi control or a zero-width character (a replica of format 2 would drop the
+    /// task or the change, so it is refused with "update navstack" instead).
+    public static let current = 3
     /// The highest a request may name.
     public static let highest = 1_000_000
 }

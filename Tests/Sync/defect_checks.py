@@ -143,7 +143,7 @@ def stamps(binary, work):
     check(joined.returncode == 0 and titles(binary, other, user) == ["Edited 2"],
           "stamps: its last edit reached another replica", (joined.stderr, titles(binary, other, user)))
     # Of this navstack's format: the account holds its operations now.
-    status, body = post(server, tok, {"replica": replica, "after": 0, "ops": [], "format": 2})
+    status, body = post(server, tok, {"replica": replica, "after": 0, "ops": [], "format": 3})
     check(status == 200 and body.get("ops") and all("sealed" in o and "value" not in o for o in body["ops"]),
           "stamps: the server holds the account's operations sealed only, the one sent in clear dropped", (status, body))
 

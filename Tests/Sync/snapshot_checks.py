@@ -160,10 +160,10 @@ def main():
         with sqlite3.connect(a) as db:
             key = base64.b64decode(db.execute("SELECT seal_key FROM sync").fetchone()[0])
         write_key = base64.b64encode(hmac.new(key, b"navstack write v1", hashlib.sha256).digest()).decode()
-        # Of this navstack's format (2): the account holds operations of it, and an earlier
+        # Of this navstack's format (3): the account holds operations of it, and an earlier
         # format is told to update before anything else is looked at.
         base = {"replica": "%032x" % client_checks.RNG.getrandbits(128), "ops": [], "snapshots": True,
-                "write_key": write_key, "format": 2}
+                "write_key": write_key, "format": 3}
         seq, before = snapshot_row()[0], psql(f"SELECT md5(sealed) FROM snapshot WHERE account_id = {account()}")
         highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account()}") or seq)
         without = {k: v for k, v in base.items() if k != "write_key"}
