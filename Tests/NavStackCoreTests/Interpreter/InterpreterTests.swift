@@ -117,6 +117,30 @@ final class InterpreterTests: XCTestCase {
         XCTAssertFalse(sink.output.contains("\u{202E}"), "never printed raw")
     }
 
+    /// A title of 1,000 characters fits the width: its detail wraps it whole, its list row
+    /// cuts it.
+    func testALongTitleIsWrappedWholeOnItsDetailAndCutOnItsRow() throws {
+        var shell = interpreter(.init(width: 40))
+        let sink = RecordingSink()
+        shell.handle("login ana", to: sink)
+        let words = (1...250).map { String(format: "w%03d", $0) }
+        let title = words.joined(separator: " ").prefix(1000)
+        XCTAssertEqual(title.count, 1000)
+        XCTAssertEqual(shell.handle("add " + title, to: sink), .succeeded)
+        let detail = sink.output.split(separator: "\n")
+        XCTAssertTrue(detail.allSatisfy { String($0).displayWidth <= 40 }, sink.output)
+        let shown = detail.joined(separator: " ").split(separator: " ")
+        var rest = shown[...]
+        for word in words.prefix(200) {
+            guard let found = rest.firstIndex(where: { $0 == word }) else { return XCTFail("\(word) is not on the detail") }
+            rest = rest[(found + 1)...]
+        }
+        XCTAssertEqual(shell.handle("back", to: sink), .succeeded)
+        let row = try XCTUnwrap(sink.output.split(separator: "\n").last { $0.contains("w001 w002") })
+        XCTAssertTrue(row.hasSuffix("…"), String(row))
+        XCTAssertLessThanOrEqual(String(row).displayWidth, 40)
+    }
+
     func testALineTheReaderCutShort() {
         var shell = interpreter()
         let sink = RecordingSink()
