@@ -1,5 +1,5 @@
 /// Why a value is not one a task may hold (``FieldRules``): the same at every door.
-public enum FieldProblem: Error, Equatable, Hashable, Sendable {
+public enum FieldProblem: CatalogError, Equatable, Hashable, Sendable {
     /// A blank title, or an empty custom field name.
     case blank(TextField)
     case tooLong(TextField, count: Int, limit: Int)
