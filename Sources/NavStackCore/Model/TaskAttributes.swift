@@ -184,6 +184,7 @@ public enum AddLine {
             }
         }
         fields.title = title.joined(separator: " ")
+        if let problem = FieldRules.problem(fields[.tags], as: .tags) { throw .badValue(problem) }
         return fields
     }
 
