@@ -74,7 +74,8 @@ public enum ImportParent: Equatable, Hashable, Sendable {
 /// `parent` (a record's number, a uuid, or null) and `subtasks` (an array of records
 /// nested in it, or null); other keys are read (strictly) and ignored, and so is the
 /// `parent` of a nested record, whose parent is the record it is nested in.
-/// Titles and notes are held to what a command line may carry (see ``checkText``).
+/// Every value is held to ``FieldRules``; a record it refuses is named and reading goes
+/// on, so that one failed import names every such record (``BadRecords``).
 struct ImportParser {
     private var reader: JSONReader
     /// How many arrays and objects a top-level record's values are in: the record, and
@@ -88,6 +89,8 @@ struct ImportParser {
     private var parents: [Int: ImportParent] = [:]
     /// The number of the record being read, for the error when reading stops.
     private var current = 0
+    /// The records whose values ``FieldRules`` refuses.
+    private var bad = BadRecords()
 
     /// Why reading stopped: the JSON itself, or a record that is JSON but not a task.
     private enum Stop: Error {
@@ -115,6 +118,7 @@ struct ImportParser {
                 do throws(JSONError) { reader = try JSONReader(bytes) } catch { throw .notJSON(error) }
                 var parser = ImportParser(reader)
                 try parser.read(source: source)
+                try parser.bad.check()
                 var input = ImportInput(parser.records)
                 if !parser.parents.isEmpty {
                     input.parents = Array(repeating: nil, count: input.records.count)
@@ -251,12 +255,13 @@ struct ImportParser {
                     }
                 default:
                     // A field of the detail's JSON (`due`, `tags`, `annotations` …), read
-                    // whole and held to what the app takes; anything else is skipped.
+                    // whole (its values are held to ``FieldRules`` with the others');
+                    // anything else is skipped.
                     let start = reader.index
                     try skipValue(depth: depth)
                     guard let field = TaskField(rawValue: key), Self.attributeFields.contains(field) else { break }
                     guard let value = JSONValue(parsing: reader.bytes.string(start..<reader.index)),
-                        let read = FieldValue(field, json: value), SyncValues.takes(read, as: field)
+                        let read = FieldValue(field, json: value)
                     else { throw .problem(.wrongType(key)) }
                     more[field] = read
                 }
@@ -269,22 +274,26 @@ struct ImportParser {
             throw .problem(title == nil ? .noTitle : .wrongType("title"))
         }
         let text = (notes ?? nil) ?? ""
-        try Self.checkText(rawTitle, .title, limit: Limits.titleCharacters)
-        try Self.checkText(text, .notes, limit: Limits.notesCharacters)
         let trimmed = rawTitle.trimmed
-        guard !trimmed.isEmpty else { throw .problem(.blankTitle) }
         let kept = (uuid ?? nil)?.lowercased()
+        more.title = trimmed
+        more.notes = text
+        var problem = FieldRules.problem(in: more).map(ImportError.Record.value)
         if let kept {
-            guard kept.isUUID else { throw .problem(.notAUUID) }
-            guard uuids.insert(kept).inserted else { throw .problem(.duplicateUUID(kept)) }
+            if !kept.isUUID {
+                problem = problem ?? .notAUUID
+            } else if !uuids.insert(kept).inserted {
+                problem = problem ?? .duplicateUUID(kept)
+            }
+        }
+        if let problem {
+            bad.add(BadRecord(.record(number), uuid: kept.flatMap { $0.isUUID ? $0 : nil }, title: trimmed, problem))
         }
         if let parent {
             parents[number] = .record(parent)
         } else if let given {
             parents[number] = given
         }
-        more.title = trimmed
-        more.notes = text
         more.done = (done ?? nil) ?? false
         var record = ImportRecord(more, uuid: kept)
         record.stamps = stamps
@@ -346,31 +355,6 @@ struct ImportParser {
             try skipValue(depth: depth)
             throw .problem(.wrongType("parent"))
         }
-    }
-
-    /// Holds a title or notes to what `title TEXT` or `notes TEXT` could carry: no more
-    /// characters than the field's limit, no more bytes than fit on a line after the
-    /// command word, and no control or bidi characters other than tab.
-    private static func checkText(_ text: String, _ field: TextField, limit: Int) throws(Stop) {
-        if let problem = problem(with: text, field, limit: limit) { throw .problem(problem) }
-    }
-
-    /// What keeps `text` from being a title or notes as ``checkText`` holds them, if anything.
-    static func problem(with text: String, _ field: TextField, limit: Int) -> ImportError.Record? {
-        let bytes = text.utf8.count
-        let byteLimit = Limits.lineBytes - field.rawValue.utf8.count - 1
-        guard bytes <= byteLimit else { return .tooManyBytes(field, bytes: bytes, limit: byteLimit) }
-        if bytes > limit {
-            let count = text.count
-            guard count <= limit else { return .tooLong(field, count: count, limit: limit) }
-        }
-        // Printable ASCII and tabs need no more checks; notes may hold several lines.
-        let lines = field == .notes
-        guard text.utf8.contains(where: { !($0.isPrintableASCII || $0 == 0x09 || lines && $0 == 0x0A) }) else { return nil }
-        if let bad = text.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" && !(lines && $0 == "\n") }) {
-            return .controlCharacter(field, bad)
-        }
-        return nil
     }
 
     // MARK: - The reader's pieces, their failures as stops

@@ -10,6 +10,9 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
     case badRecord(index: Int, Record)
     /// The first bad line of a file of lines (todo.txt), numbered from 1.
     case badLine(number: Int, Record)
+    /// Every record whose values a door refuses (``FieldRules``), each named: at most
+    /// ``BadRecords/shown`` of them, and how many more.
+    case badRecords([BadRecord], more: Int)
     case noProfile
     /// The input holds nothing but blanks.
     case empty(source: String)
@@ -24,10 +27,8 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         case notAnObject
         case noTitle
         case wrongType(String)
-        case blankTitle
-        case tooLong(TextField, count: Int, limit: Int)
-        case tooManyBytes(TextField, bytes: Int, limit: Int)
-        case controlCharacter(TextField, Unicode.Scalar)
+        /// A value ``FieldRules`` refuses.
+        case value(FieldProblem)
         case notAUUID
         case duplicateUUID(String)
         case uuidInStore(String)
@@ -55,12 +56,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
             case .notAnObject: t(.recordNotObject)
             case .noTitle: t(.recordNoTitle)
             case .wrongType(let key): t(.recordWrongType, ("key", key))
-            case .blankTitle: t(.recordBlankTitle)
-            case .tooLong(let field, let count, let limit): NavError.textTooLong(field, count: count, limit: limit).message(in: t)
-            case .tooManyBytes(let field, let bytes, let limit):
-                t(.recordTooManyBytes, ("field", t(field.phrase)), ("bytes", bytes), ("limit", limit))
-            case .controlCharacter(let field, let scalar):
-                t(.recordControlCharacter, ("field", t(field.phrase)), ("character", String(scalar).escapedForDisplay))
+            case .value(let problem): problem.message(in: t)
             case .notAUUID: t(.recordNotAUUID)
             case .duplicateUUID(let uuid): t(.recordDuplicateUUID, ("uuid", uuid))
             case .uuidInStore(let uuid): t(.recordUUIDInStore, ("uuid", uuid))
@@ -84,6 +80,7 @@ public enum ImportError: CatalogError, Equatable, CustomStringConvertible, Senda
         case .notJSON(let failure): t(.importNotJSON, ("reason", failure.message(in: t)))
         case .badRecord(let index, let problem): t(.importBadRecord, ("index", index), ("reason", problem.message(in: t)))
         case .badLine(let number, let problem): t(.importBadLine, ("number", number), ("reason", problem.message(in: t)))
+        case .badRecords(let named, let more): BadRecord.message(named, more: more, in: t)
         case .noProfile: t(.importNoProfile)
         case .empty(let source): t(.importEmpty, ("file", source))
         case .tooLarge(let source): t(.importTooLarge, ("file", source), ("mib", JSONReader.maximumBytes >> 20))
@@ -110,7 +107,9 @@ extension SQLiteStore {
     /// Reads tasks from a JSON array or JSON Lines of `{"title", "notes"?, "done"?, "uuid"?,
     /// "parent"?, "subtasks"?}` (other keys, such as an exported `id`, are ignored).
     /// Records are numbered from 0 in document order, a nested record right after the
-    /// one it is nested in; the first bad one fails the whole input, and so does a tree
+    /// one it is nested in; records whose values ``FieldRules`` refuses fail the whole
+    /// input, each named (``BadRecords``); the first record that is not a task (its JSON,
+    /// its shape) fails it at once, and so does a tree
     /// the records cannot make (a `parent` past the last record, a record under itself,
     /// one deeper than the limit). `source` names the input in errors.
     public static func parseImport(_ data: [UInt8], source: String = "the input") throws(ImportError) -> ImportInput {

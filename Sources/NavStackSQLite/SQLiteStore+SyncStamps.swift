@@ -9,7 +9,7 @@ import NavStackTime
 /// change they follow.
 extension SQLiteStore {
     /// SQL of a stamp column (seconds) as the ISO 8601 text operations carry, NULL when
-    /// it holds none or one that text cannot carry (``SyncValues/isStamp(_:)``).
+    /// it holds none or one that text cannot carry (``FieldRules/isStamp(_:)``).
     static func isoText(_ column: String) -> String {
         "iif(\(column) BETWEEN -62167219200 AND 253402300799, strftime('%Y-%m-%dT%H:%M:%SZ', \(column), 'unixepoch'), NULL)"
     }
@@ -132,10 +132,10 @@ struct StampsToFollow {
 }
 
 extension TaskStamps {
-    /// Those a stamp operation can carry (``SyncValues/isStamp(_:)``): the others as none.
+    /// Those a stamp operation can carry (``FieldRules/isStamp(_:)``): the others as none.
     var travelling: TaskStamps {
         var kept = self
-        for field in StampField.allCases where kept[field].map(SyncValues.isStamp) == false { kept[field] = nil }
+        for field in StampField.allCases where kept[field].map(FieldRules.isStamp) == false { kept[field] = nil }
         return kept
     }
 }

@@ -71,31 +71,9 @@ struct TemplateKeeper {
     }
 }
 
-/// A uuid's 128 bits, as a set of the uuids read holds them (a tenth of their texts).
-struct UUIDKey: Hashable {
-    let high: UInt64
-    let low: UInt64
-
-    /// The bits of `text`, a uuid's 8-4-4-4-12 hexadecimal digits.
-    init(_ text: String) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for byte in text.utf8 where byte != UInt8(ascii: "-") {
-            let value = UInt64(
-                byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : (byte | 0x20) &- UInt8(ascii: "a") &+ 10)
-            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
-            digits += 1
-        }
-        self.high = high
-        self.low = low
-    }
-}
-
 /// Reads what `task export` prints: a JSON array of objects, or one object a line.
 public enum TaskwarriorReader {
-    /// The records, in order; the first bad one fails the whole input, named by its index
-    /// (from 0) and the field. Each series' template is kept in one of its instances
+    /// The records, in order; bad ones fail the whole input, each named (``BadRecords``). Each series' template is kept in one of its instances
     /// (``TemplateKeeper``).
     public static func read(_ data: [UInt8], source: String) throws(ImportError) -> [TaskwarriorRecord] {
         var records: [TaskwarriorRecord] = []
@@ -116,8 +94,9 @@ public enum TaskwarriorReader {
     }
 
     /// Reads the records one at a time, in order, each given to `each` with its index and
-    /// then let go: an import holds one record at a time, never all of them. The first bad
-    /// one fails the whole input, named by its index (from 0) and the field. Returns each
+    /// then let go: an import holds one record at a time, never all of them. Records whose
+    /// values ``FieldRules`` refuses fail the whole input once it is read, each named
+    /// (``BadRecords``); none is given to `each` after the first of them. Returns each
     /// series' template with the instance that keeps it (``TemplateKeeper``), known only
     /// once every record has been read. `data` is given to the reader in blocks of
     /// `blockSize` bytes (whole when nil), as ``read(source:more:each:)`` takes a file.
@@ -167,14 +146,26 @@ public enum TaskwarriorReader {
         var count = 0
         var seen = Set<UUIDKey>()
         var keeper = TemplateKeeper()
+        var bad = BadRecords()
+        // A record whose values ``FieldRules`` refuses is named, and reading goes on: the
+        // import then fails with every such record (``BadRecords``), nothing written.
         func add(_ object: JSONValue) throws {
-            let record = try self.record(object, index: count)
-            guard seen.insert(UUIDKey(record.uuid)).inserted else {
-                throw ImportError.badRecord(index: count, .duplicateUUID(record.uuid))
+            defer { count += 1 }
+            let record: TaskwarriorRecord
+            do throws(ImportError) {
+                record = try self.record(object, index: count)
+                guard seen.insert(UUIDKey(record.uuid)).inserted else {
+                    throw ImportError.badRecord(index: count, .duplicateUUID(record.uuid))
+                }
+            } catch {
+                guard case .badRecord(let index, let problem) = error else { throw error }
+                let uuid = object["uuid"]?.string?.lowercased()
+                bad.add(BadRecord(.record(index), uuid: uuid?.isUUID == true ? uuid : nil, title: object["description"]?.string, problem))
+                return
             }
             keeper.saw(record)
+            guard bad.isEmpty else { return }
             try each(record, count)
-            count += 1
         }
         if buffer[first] == UInt8(ascii: "[") {
             // An array, read one element at a time.
@@ -203,7 +194,9 @@ public enum TaskwarriorReader {
                 do throws(JSONError) {
                     object = try JSONValue.parse(foreign: text)
                 } catch {
-                    throw ImportError.badRecord(index: count, .notJSON(error))
+                    bad.add(BadRecord(.record(count), .notJSON(error)))
+                    count += 1
+                    return
                 }
                 try add(object)
             }
@@ -220,6 +213,7 @@ public enum TaskwarriorReader {
             }
             if !buffer.isEmpty { try line(buffer[...], at: lineStart) }
         }
+        try bad.check()
         return keeper.kept
     }
 
@@ -249,19 +243,15 @@ public enum TaskwarriorReader {
         guard let uuid = uuidValue.string?.lowercased(), uuid.isUUID else { throw bad(.notAUUID) }
         guard let description = object["description"] else { throw bad(.badValue(key: "description", expected: "\"…\"")) }
         guard let title = description.string else { throw bad(.wrongType("description")) }
-        guard !title.isBlank else { throw bad(.blankTitle) }
-        // A character takes a byte at least: a title of no more bytes is within the limit.
-        guard title.utf8.count <= Limits.titleCharacters || title.count <= Limits.titleCharacters else {
-            throw bad(.tooLong(.title, count: title.count, limit: Limits.titleCharacters))
-        }
-        if let control = title.unicodeScalars.first(where: \.isControlCharacter) {
-            throw bad(.controlCharacter(.title, control))
-        }
         var fields = DraftFields(title: title)
         var stamps = TaskStamps()
         var status = TaskwarriorRecord.Status.open
         var invalidTags: [String] = []
         var parentUUID: String?
+        // Gathered here and set once: appending to a draft's field one at a time copies it
+        // each time (a record of 20,000 custom fields took quadratic time).
+        var annotations: [Annotation] = []
+        var custom: [CustomField] = []
         for (key, value) in members {
             switch key {
             case "uuid", "description", "id", "urgency":
@@ -271,9 +261,7 @@ public enum TaskwarriorReader {
                 // could make `export --to taskwarrior` write a record of its choosing.
                 throw bad(.reservedField(key))
             case TaskwarriorWriter.notesAttribute where value.string != nil:
-                let notes = value.string!
-                if let problem = ImportParser.problem(with: notes, .notes, limit: Limits.notesCharacters) { throw bad(problem) }
-                fields.notes = notes
+                fields.notes = value.string!
             case TaskwarriorWriter.parentAttribute where value.string?.isUUID ?? false:
                 parentUUID = value.string!.lowercased()
             case "status":
@@ -293,7 +281,7 @@ public enum TaskwarriorReader {
             case "until": fields.until = try date(value, key, index: index)
             case "priority" where Priority(letter: value.string ?? "") != nil && value.string?.count == 1:
                 fields.priority = Priority(letter: value.string!)
-            case "project" where value.string.map(TaskWords.isProject) ?? false:
+            case "project" where value.string.map(FieldRules.isProject) ?? false:
                 fields.project = value.string
             case "recur" where value.string.flatMap(RecurRule.normalized) != nil:
                 fields.recur = RecurRule.normalized(value.string!)
@@ -303,15 +291,19 @@ public enum TaskwarriorReader {
                 }
                 // navstack's tags are one of each without case: a second `Home` beside
                 // `home` is kept with the tags navstack cannot hold.
-                fields.tags = TaskWords.tagSet(tags.filter(TaskWords.isTag))
-                invalidTags = tags.filter { !fields.tags.contains($0) }
+                fields.tags = TaskWords.tagSet(tags.filter(FieldRules.isTag))
+                let kept = Set(fields.tags)
+                invalidTags = tags.filter { !kept.contains($0) }
             case "annotations":
                 guard let list = value.array else { throw bad(.badValue(key: key, expected: "[{\"entry\", \"description\"}]")) }
+                guard list.count <= FieldRules.itemsPerTask else {
+                    throw bad(.value(.tooManyItems(.annotations, count: list.count, limit: FieldRules.itemsPerTask)))
+                }
                 for annotation in list {
                     guard let text = annotation["description"]?.string, let entry = annotation["entry"] else {
                         throw bad(.badValue(key: key, expected: "[{\"entry\", \"description\"}]"))
                     }
-                    fields.annotations.append(Annotation(entry: try date(entry, key, index: index), text: text))
+                    annotations.append(Annotation(entry: try date(entry, key, index: index), text: text))
                 }
             case "depends":
                 // A string of uuids joined by commas (2.6), or an array (3).
@@ -326,16 +318,21 @@ public enum TaskwarriorReader {
                 guard uuids.allSatisfy(\.isUUID) else { throw bad(.badValue(key: key, expected: "8-4-4-4-12,…")) }
                 fields.depends = uuids
             default:
-                fields.custom.append(CustomField(name: key, value: text(of: value)))
+                custom.append(CustomField(name: key, value: text(of: value)))
             }
         }
-        if !invalidTags.isEmpty { fields.custom.append(CustomField(name: "tags", value: invalidTags.joined(separator: ","))) }
+        if !invalidTags.isEmpty { custom.append(CustomField(name: "tags", value: invalidTags.joined(separator: ","))) }
+        if !annotations.isEmpty { fields.annotations = annotations }
+        if !custom.isEmpty { fields.custom = custom }
         fields.done = status == .done
+        // Every value as every door holds it; a template's record, as its instance keeps it.
+        if let problem = FieldRules.problem(in: fields) { throw bad(.value(problem)) }
         var template: String?
         if status == .template {
             var json = JSONWriter()
             JSONValue.object(members.filter { $0.0 != "id" && $0.0 != "urgency" }).write(to: &json)
             template = json.text
+            if let problem = FieldRules.problem(json.text, as: .customValue) { throw bad(.value(problem)) }
         }
         return TaskwarriorRecord(uuid: uuid, fields: fields, stamps: stamps, status: status, parentUUID: parentUUID, template: template)
     }

@@ -25,25 +25,37 @@ public enum TodoTxtReader {
         var seen: [String: Int] = [:]
         var uuids: Set<String> = []
         var number = 0
+        // A line whose values ``FieldRules`` refuses is named, and reading goes on: the
+        // import then fails with every such line (``BadRecords``).
+        var bad = BadRecords()
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
             var line = rawLine
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard let text = String(validating: line, as: UTF8.self) else {
-                throw .badLine(number: number, .notJSON(.invalidUTF8(at: 0)))
+                bad.add(BadRecord(.line(number), .notJSON(.invalidUTF8(at: 0))))
+                continue
             }
             guard !text.allSatisfy(\.isWhitespace) else { continue }
-            if let control = text.unicodeScalars.first(where: { $0.isControlCharacter && $0 != "\t" }) {
-                throw .badLine(number: number, .controlCharacter(.title, control))
+            if let control = text.unicodeScalars.first(where: { FieldRules.refuses($0, lines: false) }) {
+                bad.add(BadRecord(.line(number), title: text, .value(.controlCharacter(.title, control))))
+                continue
             }
             do throws(ImportError.Problem) {
                 let record = try record(text, seen: &seen, zone: zone)
-                guard uuids.insert(record.uuid).inserted else { throw ImportError.Problem(.duplicateUUID(record.uuid)) }
+                let named = record.wins ? record.uuid : nil
+                guard uuids.insert(record.uuid).inserted else {
+                    throw ImportError.Problem(.duplicateUUID(record.uuid), uuid: named, title: record.fields.title)
+                }
+                if let problem = FieldRules.problem(in: record.fields) {
+                    throw ImportError.Problem(.value(problem), uuid: named, title: record.fields.title)
+                }
                 records.append(record)
             } catch {
-                throw .badLine(number: number, error.record)
+                bad.add(BadRecord(.line(number), uuid: error.uuid, title: error.title ?? text, error.record))
             }
         }
+        try bad.check()
         guard !records.isEmpty else { throw .empty(source: source) }
         return records
     }
@@ -136,7 +148,7 @@ public enum TodoTxtReader {
             }
             if word.count > 1, word.first == "+" || word.first == "@" {
                 let tag = String(word.dropFirst())
-                if TaskWords.isTag(tag) { tags.append(tag) }
+                if FieldRules.isTag(tag) { tags.append(tag) }
                 title.append(word)
                 continue
             }
@@ -147,15 +159,11 @@ public enum TodoTxtReader {
                 case "t": fields.wait = try moment(key, value)
                 case "scheduled": fields.scheduled = try moment(key, value)
                 case "until": fields.until = try moment(key, value)
-                case "project" where TaskWords.isProject(value): fields.project = value
+                case "project" where FieldRules.isProject(value): fields.project = value
                 case "depends" where value.split(separator: ",").allSatisfy({ String($0).isUUID }):
                     fields.depends = value.split(separator: ",").map { $0.lowercased() }
                 case "notes":
-                    let notes = TodoTxtWriter.decoded(value)
-                    if let problem = ImportParser.problem(with: notes, .notes, limit: Limits.notesCharacters) {
-                        throw ImportError.Problem(problem)
-                    }
-                    fields.notes = notes
+                    fields.notes = TodoTxtWriter.decoded(value)
                 case "ann":
                     let parts = value.split(separator: ":", maxSplits: 1)
                     guard parts.count == 2, let entry = Instant(iso8601: String(parts[0])) else {
@@ -183,10 +191,7 @@ public enum TodoTxtReader {
         case nil: break
         }
         fields.title = title.joined(separator: " ")
-        guard !fields.title.isBlank else { throw ImportError.Problem(.blankTitle) }
-        guard fields.title.count <= Limits.titleCharacters else {
-            throw ImportError.Problem(.tooLong(.title, count: fields.title.count, limit: Limits.titleCharacters))
-        }
+        if let problem = FieldRules.problem(fields.title, as: .title) { throw ImportError.Problem(.value(problem)) }
         fields.tags = TaskWords.tagSet(tags)
         return Line(fields: fields, stamps: stamps, parentUUID: parentUUID, uuid: uuid)
     }
@@ -226,9 +231,14 @@ extension ImportError {
     /// A record's problem as a thrown error, before its line is known.
     struct Problem: Error {
         var record: Record
+        /// The uuid and title of the task, when they were read.
+        var uuid: String?
+        var title: String?
 
-        init(_ record: Record) {
+        init(_ record: Record, uuid: String? = nil, title: String? = nil) {
             self.record = record
+            self.uuid = uuid
+            self.title = title
         }
     }
 }

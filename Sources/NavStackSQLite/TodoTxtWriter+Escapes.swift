@@ -57,7 +57,7 @@ extension TodoTxtWriter {
     static func isMisread(_ word: Substring, start: LineStart, tags: [String]?) -> Bool {
         if word.count > 1, word.first == "+" || word.first == "@" {
             let tag = String(word.dropFirst())
-            guard TaskWords.isTag(tag) else { return false }
+            guard FieldRules.isTag(tag) else { return false }
             return !(tags?.contains { $0.lowercased() == tag.lowercased() } ?? false)
         }
         if TodoTxtReader.keyValue(word) != nil { return true }

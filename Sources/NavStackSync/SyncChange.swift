@@ -40,15 +40,15 @@ public struct SyncTask: Equatable, Sendable {
     /// would take (a title that is not blank, texts within their limits, a parent that is
     /// a uuid or null).
     public init?(_ value: JSONValue) {
-        guard let title = value["title"]?.string, SyncValues.isTitle(title), let notes = value["notes"]?.string,
-            SyncValues.isNotes(notes), let done = value["done"]?.bool, let position = value["position"]?.number
+        guard let title = value["title"]?.string, FieldRules.problem(title, as: .title) == nil, let notes = value["notes"]?.string,
+            FieldRules.problem(notes, as: .notes) == nil, let done = value["done"]?.bool, let position = value["position"]?.number
         else { return nil }
         let parent = value["parent"] ?? .null
-        guard parent == .null || parent.string.map(SyncValues.isTaskID) == true else { return nil }
+        guard parent == .null || parent.string.map(FieldRules.isTaskID) == true else { return nil }
         var fields = DraftFields(title: title, notes: notes, done: done)
         for field in TaskField.allCases.dropFirst(3) {
             guard let member = value[field.rawValue] else { continue }
-            guard let read = FieldValue(field, json: member), SyncValues.takes(read, as: field) else { return nil }
+            guard let read = FieldValue(field, json: member), FieldRules.takes(read, as: field) else { return nil }
             fields[field] = read
         }
         guard let stamps = TaskStamps(members: value) else { return nil }
@@ -93,7 +93,7 @@ public enum SyncChange: Equatable, Sendable {
     /// refuse, or a task id that is not a uuid: every replica skips it alike, and the
     /// server refuses it.
     public init?(_ operation: SyncOperation) {
-        guard SyncValues.isTaskID(operation.task), let value = JSONValue(parsing: operation.value) else { return nil }
+        guard FieldRules.isTaskID(operation.task), let value = JSONValue(parsing: operation.value) else { return nil }
         self.init(field: operation.field, value: value, old: operation.old == "null" ? nil : JSONValue(parsing: operation.old))
         if case .parent(let parent?, _) = self, parent == operation.task { return nil }
         if case .create(let task) = self, task.parent == operation.task { return nil }
@@ -112,16 +112,16 @@ public enum SyncChange: Equatable, Sendable {
                 self = .create(task)
             }
         case .title, .notes:
-            guard let text = value.string, field == .title ? SyncValues.isTitle(text) : SyncValues.isNotes(text) else { return nil }
+            guard let text = value.string, FieldRules.problem(text, as: field == .title ? .title : .notes) == nil else { return nil }
             self = .field(field == .title ? .title : .notes, .text(text), old: old.string.map(FieldValue.text))
         case .done:
             guard let flag = value.bool else { return nil }
             self = .field(.done, .flag(flag), old: old.bool.map(FieldValue.flag))
         case .parent:
-            guard value == .null || value.string.map(SyncValues.isTaskID) == true else { return nil }
+            guard value == .null || value.string.map(FieldRules.isTaskID) == true else { return nil }
             // Where the move took the task from: a task id, or none (text that is not one
             // would put it at the top all the same, and no snapshot could carry it).
-            self = .parent(value.string, old: old.string.flatMap { SyncValues.isTaskID($0) ? $0 : nil })
+            self = .parent(value.string, old: old.string.flatMap { FieldRules.isTaskID($0) ? $0 : nil })
         case .position:
             guard let position = value.number else { return nil }
             self = .position(position)
@@ -129,12 +129,12 @@ public enum SyncChange: Equatable, Sendable {
             if value == .null {
                 self = .stamp(StampField(field)!, nil)
             } else {
-                guard let instant = SyncValues.stamp(value) else { return nil }
+                guard let instant = FieldRules.stamp(value) else { return nil }
                 self = .stamp(StampField(field)!, instant)
             }
         default:
             guard let taskField = TaskField(rawValue: field.rawValue), let read = FieldValue(taskField, json: value),
-                SyncValues.takes(read, as: taskField)
+                FieldRules.takes(read, as: taskField)
             else { return nil }
             self = .field(taskField, read, old: FieldValue(taskField, json: old))
         }
@@ -145,55 +145,5 @@ extension SyncField {
     /// The operation field of a task's field.
     public init(_ field: TaskField) {
         self = SyncField(rawValue: field.rawValue)!
-    }
-}
-
-/// The values the app takes, as every replica checks them in what it receives (and the
-/// server in what it is sent): what a local command or an import could have made.
-public enum SyncValues {
-    /// A task id: a uuid in lowercase, as replicas make them.
-    public static func isTaskID(_ text: String) -> Bool {
-        text.isUUID && !text.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }
-    }
-
-    /// A title: not blank, at most ``Limits/titleCharacters`` characters, nothing a
-    /// terminal would act on.
-    public static func isTitle(_ text: String) -> Bool {
-        !text.isBlank && isText(text, limit: Limits.titleCharacters)
-    }
-
-    /// Notes: at most ``Limits/notesCharacters`` characters, which may be several lines,
-    /// nothing else a terminal would act on.
-    public static func isNotes(_ text: String) -> Bool {
-        isText(text, limit: Limits.notesCharacters, lines: true)
-    }
-
-    /// Whether a value of one of the fields beyond the title, the notes and `done` is one
-    /// the app could have made (the shape is checked as it is read).
-    public static func takes(_ value: FieldValue, as field: TaskField) -> Bool {
-        switch value {
-        case .name(let name?):
-            switch field {
-            case .priority: return Priority(rawValue: name) != nil
-            case .project: return TaskWords.isProject(name)
-            default: return RecurRule.normalized(name) == name
-            }
-        case .words(let words):
-            return field == .tags ? words.allSatisfy(TaskWords.isTag) : words.allSatisfy(isTaskID)
-        case .annotations(let list):
-            return list.allSatisfy { isNotes($0.text) }
-        case .custom(let list):
-            return list.allSatisfy { !$0.name.isEmpty && isText($0.name, limit: TaskWords.nameCharacters) && isNotes($0.value) }
-        case .text, .flag, .instant, .name(nil):
-            return true
-        }
-    }
-
-    /// Within one line's bytes and `limit` characters, with no character unsafe to show
-    /// but a tab: what an import takes.
-    private static func isText(_ text: String, limit: Int, lines: Bool = false) -> Bool {
-        let bytes = text.utf8.count
-        guard bytes < Limits.lineBytes, bytes <= limit || text.count <= limit else { return false }
-        return !text.unicodeScalars.contains { $0.needsEscapeForDisplay && $0 != "\t" && !(lines && $0 == "\n") }
     }
 }

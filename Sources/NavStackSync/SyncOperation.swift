@@ -175,7 +175,10 @@ public enum SyncFormat {
     /// `recur`, `tags`, `annotations`, `depends` and `fields`, and those members of a
     /// created task (a replica of format 1 would drop them); 3 adds the stamps `created`,
     /// `modified` and `completed`, and those members of a created task, and snapshots
-    /// that hold them (a replica of format 2 would drop them).
+    /// that hold them, and takes every value ``FieldRules`` takes: titles of up to 1,000
+    /// characters (200 before) and values that hold a bidi control or a zero-width
+    /// character (a replica of format 2 would drop them, the task or the change, so it is
+    /// refused with "update navstack" instead).
     public static let current = 3
     /// The highest a request may name.
     public static let highest = 1_000_000

@@ -216,7 +216,7 @@ public struct SyncSnapshot: Equatable, Sendable {
                 return last.text
             }
             let uuid = try reader.text()
-            guard SyncValues.isTaskID(uuid), seen.insert(uuid).inserted else { throw Self.unreadable }
+            guard FieldRules.isTaskID(uuid), seen.insert(uuid).inserted else { throw Self.unreadable }
             var register = SyncRegister(uuid: uuid)
             let flags = try reader.byte()
             guard flags & ~(version == 1 ? 31 : 63) == 0 else { throw Self.unreadable }
@@ -232,7 +232,7 @@ public struct SyncSnapshot: Equatable, Sendable {
             // Where a move took the task from: text that is not a task id stands for none,
             // as it does in an operation (the same place, the top, everywhere).
             if flags & 8 != 0 { register.parentOld = try reader.text() }
-            if let old = register.parentOld, !SyncValues.isTaskID(old) { register.parentOld = nil }
+            if let old = register.parentOld, !FieldRules.isTaskID(old) { register.parentOld = nil }
             register.parentAt = try stamp()
             let zigzag = try reader.unsigned()
             register.position = Int(Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
@@ -252,7 +252,7 @@ public struct SyncSnapshot: Equatable, Sendable {
                     case 1:
                         let zigzag = try reader.unsigned()
                         let instant = Instant(secondsSinceEpoch: Int64(bitPattern: zigzag >> 1 ^ (0 &- (zigzag & 1))))
-                        guard SyncValues.isStamp(instant) else { throw Self.unreadable }
+                        guard FieldRules.isStamp(instant) else { throw Self.unreadable }
                         register.taskStamps[field] = instant
                     default:
                         throw Self.unreadable
@@ -276,7 +276,7 @@ public struct SyncSnapshot: Equatable, Sendable {
                             guard present <= 1 else { throw Self.unreadable }
                             let at = try stamp()
                             let item = try reader.text()
-                            guard let value = FieldValue.set(field, items: [item]), SyncValues.takes(value, as: field),
+                            guard let value = FieldValue.set(field, items: [item]), FieldRules.takes(value, as: field),
                                 let key = value.setItems.first?.key, known[key] == nil
                             else { throw Self.unreadable }
                             known[key] = SetElement(item: item, present: present == 1, at: at)
@@ -286,7 +286,7 @@ public struct SyncSnapshot: Equatable, Sendable {
                         continue
                     }
                     guard let json = JSONValue(parsing: try reader.text()), let value = FieldValue(field, json: json),
-                        SyncValues.takes(value, as: field)
+                        FieldRules.takes(value, as: field)
                     else { throw Self.unreadable }
                     register.fields[field] = value
                 }
@@ -315,11 +315,11 @@ extension SyncRegister {
     /// Whether every value set by an operation is one the app takes, as operations are
     /// checked (``SyncChange/init(_:)``); a field no operation has set holds its default.
     var holdsWhatTheAppTakes: Bool {
-        (fieldsAt[0].isEmpty || SyncValues.isTitle(fields.title))
-            && (fieldsAt[1].isEmpty ? fields.notes.isEmpty : SyncValues.isNotes(fields.notes))
+        (fieldsAt[0].isEmpty || FieldRules.problem(fields.title, as: .title) == nil)
+            && (fieldsAt[1].isEmpty ? fields.notes.isEmpty : FieldRules.problem(fields.notes, as: .notes) == nil)
             && (fieldsAt[0].isEmpty ? fields.title.isEmpty : true)
             && (fieldsAt[2].isEmpty ? !fields.done : true)
-            && parent.map { SyncValues.isTaskID($0) && $0 != uuid } ?? true
+            && parent.map { FieldRules.isTaskID($0) && $0 != uuid } ?? true
 
             && (aliveAt.isEmpty ? !alive : true)
     }

@@ -114,7 +114,10 @@ struct Import: Subcommand {
 extension Import {
     /// Says why the import failed, on stderr; the exit status to throw.
     private func failure(_ error: any Error, _ streams: StandardStreams) -> ExitStatus {
-        streams.write("navstack: import: \(App.words(for: error).escapedForDisplay)\n", to: .error)
+        // Each line of the words its own (an import names every bad record on a line).
+        for line in App.words(for: error).split(separator: "\n", omittingEmptySubsequences: false) {
+            streams.write("navstack: import: \(String(line).escapedForDisplay)\n", to: .error)
+        }
         return .failure
     }
 

@@ -126,8 +126,18 @@ final class ErrorWordsTests: XCTestCase {
         StoreError.sqlite(path: "/s", cause: SQLiteError(code: 1, message: "boom", sql: "SELECT")),
         StoreError.session(.full(path: "/s"), language: .pt),
         ImportError.noProfile, ImportError.empty(source: "in.json"), ImportError.notJSON(.unexpectedEnd),
-        ImportError.badRecord(index: 2, .noTitle), ImportError.badRecord(index: 0, .blankTitle),
-        ImportError.badRecord(index: 1, .tooLong(.title, count: 201, limit: 200)),
+        ImportError.badRecord(index: 2, .noTitle), ImportError.badRecord(index: 0, .value(.blank(.title))),
+        ImportError.badRecord(index: 1, .value(.tooLong(.title, count: 1001, limit: 1000))),
+        ImportError.badRecords(
+            [
+                BadRecord(
+                    .record(1), uuid: "7e160343-d492-49b6-8ab5-ec32f89ee792", title: "a b",
+                    .value(.tooManyItems(.annotations, count: 201, limit: 200))),
+                BadRecord(.line(4), title: "x", .value(.blank(.customName))),
+            ], more: 3),
+        ImportError.badRecord(index: 2, .value(.badWord(.tags, "a b"))), FieldProblem.blank(.customName),
+        FieldProblem.tooManyItems(.fields, count: 201, limit: 200),
+        ImportError.badRecord(index: 2, .value(.controlCharacter(.customValue, "\u{7}"))),
         ImportError.badRecord(index: 3, .parentOutOfRange(7, count: 3)),
         SyncError.refusedToken, SyncError.outOfTime, SyncError.malformedAnswer(.badKey),
         SyncError.server(status: 500, message: ""), SyncError.keyTaken(record: "{}"),

@@ -82,7 +82,7 @@ final class ImportExportTests: XCTestCase {
         result = try importing(Array(#"[{"title":"\u001b[2Jgone"}]"#.utf8))
         XCTAssertEqual(
             result.stderr,
-            #"navstack: import: record 0: the title contains the control character \u{1B}; nothing was imported"# + "\n")
+            #"navstack: import: record 0 ("\u{1B}[2Jgone"): the title contains the control character \u{1B}; nothing was imported"# + "\n")
         XCTAssertFalse(storeExists)
         result = try importing([0xEF, 0xBB, 0xBF] + Array(#"[{"title":"after a BOM"}]"#.utf8))
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -108,7 +108,10 @@ final class ImportExportTests: XCTestCase {
                 try file(Array(("[" + bad.joined(separator: ",\n") + "]").utf8)),
             ])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "navstack: import: record 2: 'description' is not what it must be: \"…\"; nothing was imported\n")
+        XCTAssertEqual(
+            result.stderr,
+            "navstack: import: record 2 (uuid 00000000-0000-4000-8000-000000000009): 'description' is not what it must be: \"…\"; "
+                + "nothing was imported\n")
         XCTAssertFalse(storeExists, "a store the import made is removed")
 
         let series = #""due":"20261101T090000Z","recur":"monthly","parent":"00000000-0000-4000-8000-0000000000ff""#
@@ -202,7 +205,9 @@ final class ImportExportTests: XCTestCase {
             exported.stdout)
         let bad = try importing(Array("ok\nx due:2026-02-30 y\n".utf8), ["--user", "ana", "--from", "todotxt"])
         XCTAssertEqual(bad.status, 1)
-        XCTAssertEqual(bad.stderr, "navstack: import: line 2: 'due' is not what it must be: YYYY-MM-DD; nothing was imported\n")
+        XCTAssertEqual(
+            bad.stderr,
+            "navstack: import: line 2 (\"x due:2026-02-30 y\"): 'due' is not what it must be: YYYY-MM-DD; nothing was imported\n")
     }
 
     func testAnEmptyFileIsAnError() throws {

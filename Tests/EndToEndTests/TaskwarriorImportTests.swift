@@ -261,18 +261,28 @@ final class TaskwarriorImportTests: XCTestCase {
     }
 
     func testABadRecordFailsTheWholeImportNamingItsIndexAndField() throws {
+        let uuid = "7e160343-d492-49b6-8ab5-ec32f89ee792"
         let cases: [(String, String)] = [
             ("not json", "record 0: not JSON"),
-            ("{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"due\": \"2026-13-01\"}", "record 0: 'due'"),
+            (
+                "{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"due\": \"2026-13-01\"}",
+                "record 0 (uuid \(uuid), \"x\"): 'due'"
+            ),
             (
                 "{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"ok\"}\n{\"uuid\": \"nope\", \"description\": \"x\"}",
-                "record 1: \"uuid\" is not a uuid"
+                "record 1 (\"x\"): \"uuid\" is not a uuid"
             ),
-            ("[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"status\": \"lost\"}]", "record 0: 'status'"),
-            ("[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"depends\": \"1,2\"}]", "record 0: 'depends'"),
             (
-                "[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"" + String(repeating: "x", count: 300) + "\"}]",
-                "record 0"
+                "[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"status\": \"lost\"}]",
+                "record 0 (uuid \(uuid), \"x\"): 'status'"
+            ),
+            (
+                "[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"x\", \"depends\": \"1,2\"}]",
+                "record 0 (uuid \(uuid), \"x\"): 'depends'"
+            ),
+            (
+                "[{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee792\", \"description\": \"" + String(repeating: "x", count: 1001) + "\"}]",
+                "record 0 (uuid \(uuid), \"\(String(repeating: "x", count: 40))…\"): title too long (1001 characters; the limit is 1000)"
             ),
         ]
         for (input, expected) in cases {

@@ -251,7 +251,7 @@ final class SQLiteStoreTests: XCTestCase {
         let cases: [(String, ImportError, String)] = [
             (#"[{"title":"A"},{"notes":"x"}]"#, .badRecord(index: 1, .noTitle), "record 1: no title; nothing was imported"),
             (
-                #"[{"title":"A"},{"title":"B"},{"title":"  "}]"#, .badRecord(index: 2, .blankTitle),
+                #"[{"title":"A"},{"title":"B"},{"title":"  "}]"#, .badRecord(index: 2, .value(.blank(.title))),
                 "record 2: the title is blank; nothing was imported"
             ),
             (
@@ -271,7 +271,7 @@ final class SQLiteStoreTests: XCTestCase {
         ]
         for (text, expected, message) in cases {
             XCTAssertThrowsError(try SQLiteStore.parseImport(Array(text.utf8)), text) { error in
-                XCTAssertEqual(error as? ImportError, expected, text)
+                XCTAssertEqual((error as? ImportError)?.single, expected, text)
                 XCTAssertEqual((error as? ImportError)?.description, message, text)
             }
         }

@@ -82,8 +82,9 @@ final class TaskwarriorReaderTests: XCTestCase {
         XCTAssertEqual(failure("[{\"uuid\": \"\(uuid)\"}]"), .badRecord(index: 0, .badValue(key: "description", expected: "\"…\"")))
         XCTAssertEqual(failure("[{\"description\": \"a\"}]"), .badRecord(index: 0, .badValue(key: "uuid", expected: "8-4-4-4-12")))
         XCTAssertEqual(
-            failure("[{\"uuid\": \"\(uuid)\", \"description\": \"a\\u0007\"}]"), .badRecord(index: 0, .controlCharacter(.title, "\u{7}")))
-        XCTAssertEqual(failure("[{\"uuid\": \"\(uuid)\", \"description\": \"  \"}]"), .badRecord(index: 0, .blankTitle))
+            failure("[{\"uuid\": \"\(uuid)\", \"description\": \"a\\u0007\"}]"),
+            .badRecord(index: 0, .value(.controlCharacter(.title, "\u{7}"))))
+        XCTAssertEqual(failure("[{\"uuid\": \"\(uuid)\", \"description\": \"  \"}]"), .badRecord(index: 0, .value(.blank(.title))))
         XCTAssertEqual(failure("[3]"), .badRecord(index: 0, .notAnObject))
         if case .notJSON? = failure("[{\"uuid\": ") {} else { XCTFail("a cut array is not JSON") }
         XCTAssertThrowsError(try TaskwarriorReader.read([0x5B, 0xFF, 0x5D], source: "test")) { error in

@@ -122,16 +122,16 @@ final class TodoTxtReaderTests: XCTestCase {
 
     func testABadLineIsNamedByItsNumber() {
         XCTAssertEqual(failure("\n  \n"), .empty(source: "test"))
-        XCTAssertEqual(failure("ok\nbad \u{1} line\n"), .badLine(number: 2, .controlCharacter(.title, "\u{1}")))
+        XCTAssertEqual(failure("ok\nbad \u{1} line\n"), .badLine(number: 2, .value(.controlCharacter(.title, "\u{1}"))))
         XCTAssertEqual(failure("ok\n\nx due:2026-02-30 y\n"), .badLine(number: 3, .badValue(key: "due", expected: "YYYY-MM-DD")))
         XCTAssertEqual(failure("(A) +\n"), nil, "a lone sign is a word of the title")
         let uuid = "7e160343-d492-49b6-8ab5-ec32f89ee792"
         XCTAssertEqual(failure("a uuid:\(uuid)\nb uuid:\(uuid)\n"), .badLine(number: 2, .duplicateUUID(uuid)))
         XCTAssertEqual(failure("ok\nx ann:2026:text y\n"), .badLine(number: 2, .badValue(key: "ann", expected: "YYYYMMDDTHHMMSSZ:TEXT")))
         XCTAssertEqual(failure("t:2026-12-01T24:00 late\n"), .badLine(number: 1, .badValue(key: "t", expected: "YYYY-MM-DD")))
-        XCTAssertEqual(failure("(A) due:2026-12-01\n"), .badLine(number: 1, .blankTitle))
+        XCTAssertEqual(failure("(A) due:2026-12-01\n"), .badLine(number: 1, .value(.blank(.title))))
         XCTAssertThrowsError(try TodoTxtReader.read([0x61, 0xFF, 0x0A], source: "test", zone: .utc)) { error in
-            guard case .badLine(number: 1, .notJSON(.invalidUTF8))? = error as? ImportError else { return XCTFail("\(error)") }
+            guard case .badLine(number: 1, .notJSON(.invalidUTF8))? = (error as? ImportError)?.single else { return XCTFail("\(error)") }
         }
     }
 }

@@ -233,7 +233,7 @@ final class SyncMergeTests: XCTestCase {
             (kept.uuid, .position, "1.5"),
             (kept.uuid, .parent, kept.uuid.jsonQuoted),
             (kept.uuid, .parent, #""elsewhere""#),
-            (kept.uuid, .notes, String(repeating: "n", count: Limits.notesCharacters + 1).jsonQuoted),
+            (kept.uuid, .notes, String(repeating: "n", count: FieldRules.textCharacters + 1).jsonQuoted),
         ])
         for store in [a, b] {
             let round = try log.sync(store, user)
@@ -333,7 +333,7 @@ final class SyncMergeTests: XCTestCase {
     func testARequestStopsAtItsByteBudgetAndTheRestFollows() throws {
         let log = try Account()
         let a = try replica(log), b = try replica(log)
-        let notes = String(repeating: "n", count: Limits.notesCharacters)
+        let notes = String(repeating: "n", count: FieldRules.textCharacters)
         let records = (0..<2_500).map { "{\"title\":\"T\($0)\",\"notes\":\"\(notes)\"}" }
         _ = try a.importTasks(try SQLiteStore.parseImport(Array(("[" + records.joined(separator: ",") + "]").utf8)), user: user)
         let first = try a.syncRequest(user)

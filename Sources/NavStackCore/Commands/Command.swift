@@ -118,13 +118,10 @@ public enum MoveTarget: Equatable, Hashable, Sendable {
 }
 
 /// Limits on what a line may carry; past them the line is refused with a clear error.
+/// What a task's values may hold is ``FieldRules``'s.
 public enum Limits {
     /// The longest line navstack reads, in bytes.
     public static let lineBytes = 4096
-    /// The longest task title, in characters.
-    public static let titleCharacters = 200
-    /// The longest task notes, in characters.
-    public static let notesCharacters = 2000
     /// The longest profile name, in characters.
     public static let nameCharacters = 64
 }
@@ -270,7 +267,7 @@ extension Command {
         case .login: self = .login(try Self.name(try required()))
         case .logout: try none(); self = .logout
         case .open: self = .open(row: try Self.number(try required(), for: word))
-        case .add: self = .add(title: try arg.map { a throws(NavError) in try Self.text(a, limit: Limits.titleCharacters, what: .title) })
+        case .add: self = .add(title: try arg.map { a throws(NavError) in try Self.text(a, as: .title) })
         case .new: try none(); self = .new
         case .toggle: self = .toggle(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
         case .delete: self = .delete(row: try arg.map { a throws(NavError) in try Self.number(a, for: word) })
@@ -291,8 +288,8 @@ extension Command {
         case .page: self = .page(try Self.number(try required(), for: word))
         case .day: self = .day(try required())
         case .edit: try none(); self = .edit
-        case .title: self = .title(try Self.text(try required(), limit: Limits.titleCharacters, what: .title))
-        case .notes: self = .notes(try Self.text(Self.lineBreaks(in: arg ?? ""), limit: Limits.notesCharacters, what: .notes))
+        case .title: self = .title(try Self.text(try required(), as: .title))
+        case .notes: self = .notes(try Self.text(Self.lineBreaks(in: arg ?? ""), as: .notes))
         case .done:
             switch try required().lowercased() {
             case "on", "yes", "true": self = .done(true)
@@ -316,10 +313,10 @@ extension Command {
         case .project:
             let text = try required()
             guard text.lowercased() != "none" else { self = .project(nil); return }
-            guard TaskWords.isProject(text) else { throw .badProject(text.escapedForDisplay) }
+            guard FieldRules.isProject(text) else { throw .badProject(text.escapedForDisplay) }
             self = .project(text)
         case .tag: self = .tag(try TagChange(parsing: try required()))
-        case .annotate: self = .annotate(try Self.text(try required(), limit: Limits.notesCharacters, what: .notes))
+        case .annotate: self = .annotate(try Self.text(try required(), as: .annotation))
         case .save, .saveKeepingMine: try none(); self = .save(keepingMine: word == .saveKeepingMine)
         case .theirs: try none(); self = .theirs
         case .cancel: try none(); self = .cancel
@@ -347,10 +344,10 @@ extension Command {
             let value = String(word[word.index(after: colon)...])
             switch word[..<colon].lowercased() {
             case "tag":
-                guard terms.tag == nil, TaskWords.isTag(value) else { throw bad }
+                guard terms.tag == nil, FieldRules.isTag(value) else { throw bad }
                 terms.tag = value
             case "project", "pro":
-                guard terms.project == nil, TaskWords.isProject(value) else { throw bad }
+                guard terms.project == nil, FieldRules.isProject(value) else { throw bad }
                 terms.project = value
             case "priority", "pri":
                 guard terms.priority == nil, let priority = Priority(letter: value) else { throw bad }
@@ -409,14 +406,14 @@ extension Command {
         return value
     }
 
-    /// A title or notes within their limit.
-    static func text(_ text: String, limit: Int, what: TextField) throws(NavError) -> String {
-        // A character takes a byte at least: text of no more bytes than the limit is
-        // within it, without counting its characters.
-        guard text.utf8.count > limit else { return text }
-        let count = text.count
-        guard count <= limit else { throw .textTooLong(what, count: count, limit: limit) }
-        return text
+    /// A title, notes or an annotation as ``FieldRules`` holds them (a blank one is the
+    /// command's to refuse: `add` alone opens a draft).
+    static func text(_ text: String, as field: TextField) throws(NavError) -> String {
+        switch FieldRules.problem(text, as: field) {
+        case nil, .blank?: return text
+        case .tooLong(let field, let count, let limit)?: throw .textTooLong(field, count: count, limit: limit)
+        case let problem?: throw .badValue(problem)
+        }
     }
 
     /// Notes typed on one line: `\n` is a line break and `\\` a backslash; any other
@@ -498,7 +495,7 @@ public enum TagChange: Equatable, Hashable, Sendable {
         var steps: [(add: Bool, name: String)] = []
         for word in text.split(whereSeparator: \.isWhitespace) {
             let name = String(word.dropFirst())
-            guard let sign = word.first, sign == "+" || sign == "-", TaskWords.isTag(name) else {
+            guard let sign = word.first, sign == "+" || sign == "-", FieldRules.isTag(name) else {
                 throw .badTag(String(word).escapedForDisplay)
             }
             steps.append((sign == "+", name))
@@ -538,12 +535,18 @@ public enum RecurRule {
 /// A field of user text, for errors about it.
 public enum TextField: String, Equatable, Hashable, Sendable {
     case title, notes, name
+    case annotation
+    case customName = "field name"
+    case customValue = "field value"
 
     public var phrase: Phrase {
         switch self {
         case .title: .fieldTitle
         case .notes: .fieldNotes
         case .name: .fieldName
+        case .annotation: .fieldAnnotation
+        case .customName: .fieldCustomName
+        case .customValue: .fieldCustomValue
         }
     }
 }

@@ -17,6 +17,8 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case numberTooLarge(CommandWord, String)
     case badChoice(CommandWord, String)
     case textTooLong(TextField, count: Int, limit: Int)
+    /// A value ``FieldRules`` refuses, past what the cases above say.
+    case badValue(FieldProblem)
     case blankTitle
     case badDate(String)
     case badPriority(String)
@@ -128,6 +130,8 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
             t(.badChoice, ("text", text), ("choices", word.choices), ("usage", word.usage))
         case .textTooLong(let field, let count, let limit):
             t(.textTooLong, ("field", t(field.phrase)), ("count", count), ("limit", limit))
+        case .badValue(let problem):
+            problem.message(in: t)
         case .blankTitle:
             t(.blankTitle)
         case .notAvailable(let word, let screen, let available):

@@ -182,8 +182,9 @@ public struct Interpreter {
         }
     }
 
-    /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control or
-    /// bidi characters other than tab. `length` is the line's full length when only its
+    /// Checks and decodes a line: within the length limit, UTF-8, no NUL, no control
+    /// character other than tab (``FieldRules/refuses(_:lines:)``). A bidi control or a
+    /// zero-width character is taken, and shown escaped. `length` is the line's full length when only its
     /// first bytes were kept.
     public static func decode(_ bytes: some Collection<UInt8>, length: Int? = nil) throws(NavError) -> String {
         let length = length ?? bytes.count
@@ -194,7 +195,7 @@ public struct Interpreter {
         }
         guard !bytes.contains(0) else { throw .nulByte }
         guard let line = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-        if let bad = line.unicodeScalars.first(where: { $0.needsEscapeForDisplay && $0 != "\t" }) {
+        if let bad = line.unicodeScalars.first(where: { FieldRules.refuses($0, lines: false) }) {
             throw .controlCharacter(bad)
         }
         return line

@@ -512,5 +512,14 @@ extension Catalog {
         .transcriptStoreOptionInLine:
             "the command line '{line}' chooses a store with '{option}'; a transcript always runs with a temporary store of its own, so remove it",
         .recordReservedField: "'{key}' is a field navstack keeps for itself; another program's record cannot give it",
+        .importRecordProblem: "record {index}: {reason}",
+        .importLineProblem: "line {number}: {reason}",
+        .importMoreBadRecords: "{count} more bad records; nothing was imported",
+        .fieldAnnotation: "annotation",
+        .fieldCustomName: "custom field name",
+        .fieldCustomValue: "custom field value",
+        .fieldBlank: "the {field} is empty",
+        .fieldTooManyItems: "{field}: {count} items; a task holds at most {limit}",
+        .fieldBadWord: "{field} cannot be '{value}'",
     ]
 }

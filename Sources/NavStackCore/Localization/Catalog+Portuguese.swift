@@ -516,5 +516,14 @@ extension Catalog {
         .transcriptStoreOptionInLine:
             "a linha de comando '{line}' escolhe um armazenamento com '{option}'; uma transcrição roda sempre com um armazenamento temporário próprio, então remova a opção",
         .recordReservedField: "'{key}' é um campo que o navstack guarda para si; um registro de outro programa não pode trazê-lo",
+        .importRecordProblem: "registro {index}: {reason}",
+        .importLineProblem: "linha {number}: {reason}",
+        .importMoreBadRecords: "mais {count} registros com problemas; nada foi importado",
+        .fieldAnnotation: "anotação",
+        .fieldCustomName: "nome de campo",
+        .fieldCustomValue: "valor de campo",
+        .fieldBlank: "o {field} está vazio",
+        .fieldTooManyItems: "{field}: {count} itens; uma tarefa tem no máximo {limit}",
+        .fieldBadWord: "{field} não pode ser '{value}'",
     ]
 }

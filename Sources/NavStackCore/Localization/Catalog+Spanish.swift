@@ -514,5 +514,14 @@ extension Catalog {
         .transcriptStoreOptionInLine:
             "la línea de órdenes '{line}' elige un almacén con '{option}'; una transcripción siempre se ejecuta con un almacén temporal propio, así que quítala",
         .recordReservedField: "'{key}' es un campo que navstack guarda para sí; un registro de otro programa no puede traerlo",
+        .importRecordProblem: "registro {index}: {reason}",
+        .importLineProblem: "línea {number}: {reason}",
+        .importMoreBadRecords: "{count} registros erróneos más; no se importó nada",
+        .fieldAnnotation: "anotación",
+        .fieldCustomName: "nombre de campo",
+        .fieldCustomValue: "valor de campo",
+        .fieldBlank: "el {field} está vacío",
+        .fieldTooManyItems: "{field}: {count} elementos; una tarea tiene como máximo {limit}",
+        .fieldBadWord: "{field} no puede ser '{value}'",
     ]
 }

@@ -444,6 +444,15 @@ extension Phrase {
         case .transcriptStoreOptionInLine: 433
         case .agendaBounds: 434
         case .recordReservedField: 435
+        case .importRecordProblem: 436
+        case .importLineProblem: 437
+        case .importMoreBadRecords: 438
+        case .fieldAnnotation: 439
+        case .fieldCustomName: 440
+        case .fieldCustomValue: 441
+        case .fieldBlank: 442
+        case .fieldTooManyItems: 443
+        case .fieldBadWord: 444
         }
     }
 }

@@ -466,4 +466,13 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
     case agendaBounds = "error.agendaBounds"
     case recordReservedField = "record.reservedField"
+    case importRecordProblem = "import.recordProblem"
+    case importLineProblem = "import.lineProblem"
+    case importMoreBadRecords = "import.moreBadRecords"
+    case fieldAnnotation = "field.annotation"
+    case fieldCustomName = "field.customName"
+    case fieldCustomValue = "field.customValue"
+    case fieldBlank = "field.blank"
+    case fieldTooManyItems = "field.tooManyItems"
+    case fieldBadWord = "field.badWord"
 }

@@ -293,11 +293,11 @@ public enum DeepLink: Equatable, Hashable, Sendable {
                 state.filter = known
             }
             if let tag = query.removeValue(forKey: "tag") {
-                guard let decoded = tag.percentDecoded, TaskWords.isTag(decoded) else { throw malformed }
+                guard let decoded = tag.percentDecoded, FieldRules.isTag(decoded) else { throw malformed }
                 state.terms.tag = decoded
             }
             if let project = query.removeValue(forKey: "project") {
-                guard let decoded = project.percentDecoded, TaskWords.isProject(decoded) else { throw malformed }
+                guard let decoded = project.percentDecoded, FieldRules.isProject(decoded) else { throw malformed }
                 state.terms.project = decoded
             }
             if let priority = query.removeValue(forKey: "priority") {
@@ -310,7 +310,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
             }
             if let search = query.removeValue(forKey: "q") {
                 guard let decoded = search.percentDecoded, !decoded.isBlank,
-                    !decoded.unicodeScalars.contains(where: \.isControlCharacter)
+                    !decoded.unicodeScalars.contains(where: { FieldRules.refuses($0, lines: false) })
                 else { throw malformed }
                 state.search = decoded
             }

@@ -82,12 +82,12 @@ public enum FieldValue: Equatable, Hashable, Sendable {
                 self = .name(name)
             }
         case .tags, .depends:
-            guard let items = value.array, items.count <= TaskWords.itemsPerTask else { return nil }
+            guard let items = value.array else { return nil }
             let words = items.compactMap(\.string)
             guard words.count == items.count else { return nil }
             self = .words(field == .tags ? TaskWords.tagSet(words) : Array(Set(words)).sorted())
         case .annotations:
-            guard let items = value.array, items.count <= TaskWords.itemsPerTask else { return nil }
+            guard let items = value.array else { return nil }
             var list: [Annotation] = []
             for item in items {
                 guard let entry = item["entry"]?.string.flatMap(Instant.init(iso8601:)), let text = item["text"]?.string else {
@@ -97,7 +97,7 @@ public enum FieldValue: Equatable, Hashable, Sendable {
             }
             self = .annotations(list)
         case .fields:
-            guard case .object(let members) = value, members.count <= TaskWords.itemsPerTask else { return nil }
+            guard case .object(let members) = value else { return nil }
             var list: [CustomField] = []
             var names = Set<String>()
             for (name, member) in members {

@@ -48,24 +48,9 @@ public struct CustomField: Hashable, Sendable {
     }
 }
 
-/// The rules for the words a task's attributes hold.
+/// The sets a task's words make: tags one of each without case, projects within projects.
+/// What a tag or project may be is ``FieldRules``'s.
 public enum TaskWords {
-    /// The longest tag, project or custom field name, in characters.
-    public static let nameCharacters = 64
-    /// How many tags, dependencies, annotations or custom fields a task holds at most.
-    public static let itemsPerTask = 200
-
-    /// A tag: letters, digits, `-` and `_`, at most ``nameCharacters``.
-    public static func isTag(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= nameCharacters
-            && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_" }
-    }
-
-    /// A project: tag words joined by dots (`home.garden`), no empty part.
-    public static func isProject(_ text: String) -> Bool {
-        text.count <= nameCharacters && text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { isTag(String($0)) }
-    }
-
     /// Tags as a task keeps them: one of each regardless of case (the first typed wins),
     /// sorted without case, then by bytes.
     public static func tagSet(_ tags: [String]) -> [String] {
@@ -194,11 +179,12 @@ public enum AddLine {
                 guard let priority = Priority(letter: value) else { throw .badPriority(value.escapedForDisplay) }
                 fields.priority = priority
             default:
-                guard TaskWords.isProject(value) else { throw .badProject(value.escapedForDisplay) }
+                guard FieldRules.isProject(value) else { throw .badProject(value.escapedForDisplay) }
                 fields.project = value
             }
         }
         fields.title = title.joined(separator: " ")
+        if let problem = FieldRules.problem(fields[.tags], as: .tags) { throw .badValue(problem) }
         return fields
     }
 
@@ -206,7 +192,7 @@ public enum AddLine {
 
     /// `+TAG`, or `NAME:VALUE` with one of the attributes' names.
     static func isAttribute(_ word: Substring) -> Bool {
-        if word.first == "+" { return TaskWords.isTag(String(word.dropFirst())) }
+        if word.first == "+" { return FieldRules.isTag(String(word.dropFirst())) }
         guard let colon = word.firstIndex(of: ":") else { return false }
         return names.contains(word[..<colon].lowercased())
     }

@@ -151,12 +151,15 @@ extension Session {
         case .project(let project):
             try editDraft { $0.project = project }
         case .tag(let change):
-            try editDraft { $0.tags = change.applied(to: $0.tags) }
+            try editDraft(checking: .tags) { $0.tags = change.applied(to: $0.tags) }
         case .annotate(let text):
             guard !text.isBlank else { throw .missingArgument(.annotate) }
             let task = try target(nil, on: showing, word: .annotate, shown: shown, store: store, pageSize: pageSize, clock: clock)
             var fields = task.fields
             fields.annotations.append(Annotation(entry: clock.now(), text: text))
+            if fields.annotations.count > FieldRules.itemsPerTask {
+                throw .badValue(.tooManyItems(.annotations, count: fields.annotations.count, limit: FieldRules.itemsPerTask))
+            }
             guard try storeCall({ try store.write(user, id: task.id, [.annotations], from: fields, as: .save) }) != nil else {
                 throw .taskVanished(task.id)
             }
@@ -353,7 +356,12 @@ extension Session {
     }
 
     /// Changes the draft of the screen on top.
-    private mutating func editDraft(_ change: (inout DraftFields) -> Void) throws(NavError) {
+    /// Changes the top draft; with `field`, refuses a value of it ``FieldRules`` refuses.
+    private mutating func editDraft(checking field: TaskField? = nil, _ change: (inout DraftFields) -> Void) throws(NavError) {
+        if let field, let owner = topDraftOwner, var fields = drafts[owner]?.fields {
+            change(&fields)
+            if let problem = FieldRules.problem(fields[field], as: field) { throw .badValue(problem) }
+        }
         guard let owner = topDraftOwner, drafts.change(owner, { change(&$0.fields) }) else {
             throw .taskVanished(path.last?.taskID ?? 0)
         }

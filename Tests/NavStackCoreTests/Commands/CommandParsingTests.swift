@@ -59,7 +59,7 @@ final class CommandParsingTests: XCTestCase {
         for (line, notes) in cases {
             XCTAssertEqual(try parse(line), .notes(notes), line)
         }
-        let limit = Limits.notesCharacters
+        let limit = FieldRules.textCharacters
         let typed = "notes " + String(repeating: "ab\\n", count: limit / 3)
         XCTAssertEqual(try parse(typed), .notes(String(repeating: "ab\n", count: limit / 3)))
         XCTAssertThrowsError(try parse("notes " + String(repeating: "a\\n", count: limit / 2 + 1))) { error in
@@ -128,14 +128,16 @@ final class CommandParsingTests: XCTestCase {
     func testTextLimits() {
         XCTAssertEqual(error("title"), .missingArgument(.title))
         XCTAssertEqual(error("title    "), .missingArgument(.title))
-        let long = String(repeating: "a", count: Limits.titleCharacters + 1)
-        XCTAssertEqual(error("title " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
-        XCTAssertEqual(error("add " + long), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
-        XCTAssertNotNil(try? parse("title " + String(repeating: "é", count: Limits.titleCharacters)))
-        XCTAssertNotNil(try? parse("title " + String(repeating: "a", count: Limits.titleCharacters)))
+        let long = String(repeating: "a", count: FieldRules.titleCharacters + 1)
+        XCTAssertEqual(
+            error("title " + long), .textTooLong(.title, count: FieldRules.titleCharacters + 1, limit: FieldRules.titleCharacters))
+        XCTAssertEqual(error("add " + long), .textTooLong(.title, count: FieldRules.titleCharacters + 1, limit: FieldRules.titleCharacters))
+        XCTAssertNotNil(try? parse("title " + String(repeating: "é", count: FieldRules.titleCharacters)))
+        XCTAssertNotNil(try? parse("title " + String(repeating: "a", count: FieldRules.titleCharacters)))
         // Characters are counted, not bytes: over the limit by one character of two bytes.
-        let wide = String(repeating: "é", count: Limits.titleCharacters + 1)
-        XCTAssertEqual(error("title " + wide), .textTooLong(.title, count: Limits.titleCharacters + 1, limit: Limits.titleCharacters))
+        let wide = String(repeating: "é", count: FieldRules.titleCharacters + 1)
+        XCTAssertEqual(
+            error("title " + wide), .textTooLong(.title, count: FieldRules.titleCharacters + 1, limit: FieldRules.titleCharacters))
         XCTAssertEqual(error("login " + String(repeating: "ñ", count: 65)), .textTooLong(.name, count: 65, limit: 64))
         XCTAssertNotNil(try? parse("login " + String(repeating: "ñ", count: 64)))
         XCTAssertEqual(error("login " + String(repeating: "n", count: 65)), .textTooLong(.name, count: 65, limit: 64))

@@ -92,7 +92,7 @@ final class InterpreterTests: XCTestCase {
             ([0x6F, 0x70, 0x65, 0x6E, 0x20, 0xFF], .invalidUTF8),
             (Array("open 1".utf8) + [0], .nulByte),
             (Array("title \u{1B}[31mred".utf8), .controlCharacter("\u{1B}")),
-            (Array("add \u{202E}evil".utf8), .controlCharacter("\u{202E}")),
+            (Array("add \u{7}bell".utf8), .controlCharacter("\u{7}")),
             ([UInt8](repeating: 0x61, count: 1 << 20), .lineTooLong(bytes: 1 << 20)),
         ]
         for (bytes, error) in bad {
@@ -104,6 +104,41 @@ final class InterpreterTests: XCTestCase {
                 "navstack: line \(shell.lineNumber): \(error.message)\n")
         }
         XCTAssertEqual(shell.handle("open 1", to: sink), .succeeded)
+    }
+
+    /// A bidi control or an invisible character is kept as typed, as every door keeps it
+    /// (``FieldRules``), and shown escaped.
+    func testBidiAndInvisibleCharactersAreKeptAndShownEscaped() throws {
+        var shell = interpreter(.init(width: 60))
+        let sink = RecordingSink()
+        shell.handle("login ana", to: sink)
+        XCTAssertEqual(shell.handle(Array("add Pay\u{200B}rent \u{202E}evil".utf8), to: sink), .succeeded)
+        XCTAssertTrue(sink.output.contains("Pay\\u{200B}rent \\u{202E}evil"), sink.output)
+        XCTAssertFalse(sink.output.contains("\u{202E}"), "never printed raw")
+    }
+
+    /// A title of 1,000 characters fits the width: its detail wraps it whole, its list row
+    /// cuts it.
+    func testALongTitleIsWrappedWholeOnItsDetailAndCutOnItsRow() throws {
+        var shell = interpreter(.init(width: 40))
+        let sink = RecordingSink()
+        shell.handle("login ana", to: sink)
+        let words = (1...250).map { String(format: "w%03d", $0) }
+        let title = words.joined(separator: " ").prefix(1000)
+        XCTAssertEqual(title.count, 1000)
+        XCTAssertEqual(shell.handle("add " + title, to: sink), .succeeded)
+        let detail = sink.output.split(separator: "\n")
+        XCTAssertTrue(detail.allSatisfy { String($0).displayWidth <= 40 }, sink.output)
+        let shown = detail.joined(separator: " ").split(separator: " ")
+        var rest = shown[...]
+        for word in words.prefix(200) {
+            guard let found = rest.firstIndex(where: { $0 == word }) else { return XCTFail("\(word) is not on the detail") }
+            rest = rest[(found + 1)...]
+        }
+        XCTAssertEqual(shell.handle("back", to: sink), .succeeded)
+        let row = try XCTUnwrap(sink.output.split(separator: "\n").last { $0.contains("w001 w002") })
+        XCTAssertTrue(row.hasSuffix("…"), String(row))
+        XCTAssertLessThanOrEqual(String(row).displayWidth, 40)
     }
 
     func testALineTheReaderCutShort() {

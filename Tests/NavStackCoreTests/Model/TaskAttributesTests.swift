@@ -23,6 +23,14 @@ final class TaskAttributesTests: XCTestCase {
         XCTAssertEqual(try add("x recur:Monthly").recur, "monthly")
     }
 
+    /// More tags than a task holds are refused at the prompt, as at every other door.
+    func testAddRefusesMoreTagsThanATaskHolds() throws {
+        XCTAssertEqual(try add("Many " + (1...200).map { "+t\($0)" }.joined(separator: " ")).tags.count, 200)
+        XCTAssertThrowsError(try add("Many " + (1...201).map { "+t\($0)" }.joined(separator: " "))) {
+            XCTAssertEqual($0 as? NavError, .badValue(.tooManyItems(.tags, count: 201, limit: 200)))
+        }
+    }
+
     func testAWordMeantLiterallyStartsWithABackslash() throws {
         XCTAssertEqual(try add(#"Score \+1 today"#).title, "Score +1 today")
         XCTAssertEqual(try add(#"Say \due:now"#).title, "Say due:now")
@@ -56,9 +64,9 @@ final class TaskAttributesTests: XCTestCase {
         for bad in ["0d", "d", "3", "3x", "-1d", "every tuesday", "999999d", "1.5d"] {
             XCTAssertNil(RecurRule.normalized(bad), bad)
         }
-        XCTAssertTrue(TaskWords.isProject("home.garden"))
-        XCTAssertTrue(TaskWords.isProject("Écoles_2"))
-        for bad in ["", ".a", "a.", "a..b", "a b", "a/b"] { XCTAssertFalse(TaskWords.isProject(bad), bad) }
+        XCTAssertTrue(FieldRules.isProject("home.garden"))
+        XCTAssertTrue(FieldRules.isProject("Écoles_2"))
+        for bad in ["", ".a", "a.", "a..b", "a b", "a/b"] { XCTAssertFalse(FieldRules.isProject(bad), bad) }
         XCTAssertTrue(TaskWords.project("home.garden", isWithin: "HOME"))
         XCTAssertFalse(TaskWords.project("homework", isWithin: "home"))
     }
