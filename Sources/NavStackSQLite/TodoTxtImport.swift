@@ -72,9 +72,13 @@ public enum TodoTxtReader {
         var task = try parse(line, zone: zone)
         let canonical = TodoTxtWriter.line(task.fields, stamps: task.stamps, parentUUID: task.parentUUID, zone: zone)
         // A line without a creation date is kept too: the task gets the day it came in
-        // as its own, which the line navstack writes would show.
+        // as its own, which the line navstack writes would show. A line the value rules
+        // would not take as a field (longer than a value holds, or a 201st field) is not
+        // kept: the task is taken, and written anew.
         if canonical + (task.uuid.map { " uuid:" + $0 } ?? "") != line || task.stamps.created == nil {
-            task.fields.custom.append(CustomField(name: TodoTxtWriter.lineField, value: line))
+            var kept = task.fields
+            kept.custom.append(CustomField(name: TodoTxtWriter.lineField, value: line))
+            if FieldRules.problem(in: task.fields) != nil || FieldRules.problem(in: kept) == nil { task.fields = kept }
         }
         let status: TaskwarriorRecord.Status = task.fields.done ? .done : .open
         guard let uuid = task.uuid else {

@@ -1,4 +1,3 @@
-import NavStackApp
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
@@ -10,8 +9,8 @@ import NavStackSQLite
 #endif
 
 /// `navstack import`: adds tasks from a JSON array or JSON Lines, all or nothing.
-struct Import: Subcommand {
-    static let spec = CommandSpec(
+public struct Import: Subcommand {
+    public static let spec = CommandSpec(
         name: "navstack import",
         abstract: "Add tasks from a JSON array or JSON Lines file, after the profile's tasks.",
         discussion: """
@@ -65,7 +64,7 @@ struct Import: Subcommand {
     let from: ForeignFormat?
     let dryRun: Bool
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "import")
         user = parsed.value("user")
         file = parsed.arguments[0]
@@ -74,7 +73,7 @@ struct Import: Subcommand {
         if dryRun && from == nil { throw .conflictingOptions("--dry-run", "--from navstack") }
     }
 
-    func run() throws {
+    public func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "import")
         let source = file == "-" ? "standard input" : file
@@ -204,8 +203,8 @@ extension Import {
 
 /// `navstack export`: prints the profile's tasks as a JSON array, in list order, or in
 /// Taskwarrior's or todo.txt's format.
-struct Export: Subcommand {
-    static let spec = CommandSpec(
+public struct Export: Subcommand {
+    public static let spec = CommandSpec(
         name: "navstack export",
         abstract:
             "Print the profile's tasks as a JSON array of id, uuid, title, notes, done, parent, in list order, each task's subtasks nested under it.",
@@ -237,13 +236,13 @@ struct Export: Subcommand {
     /// Another program's format; `nil` for navstack's own.
     let format: ForeignFormat?
 
-    init(_ parsed: ParsedArguments) throws(UsageError) {
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
         storage = try StoreOptions(fileOnly: parsed, command: "export")
         user = parsed.value("user")
         format = try ForeignFormat.parsed(parsed, option: "to")
     }
 
-    func run() throws {
+    public func run() throws {
         let streams = StandardStreams.shared
         let user = try checkedUser(self.user, streams, command: "export")
         let store = try storage.open(streams, catalog: App.messageCatalog, creating: false)
