@@ -442,6 +442,11 @@ extension Phrase {
         case .transcriptNotNavstack: 431
         case .transcriptNestedTest: 432
         case .transcriptStoreOptionInLine: 433
+        case .syncWireUnknownFormat: 434
+        case .syncStrayAnswer: 435
+        case .syncAsideFull: 436
+        case .syncWireDropWithoutWriteCheck: 437
+        case .syncWireTooManyReplicas: 438
         }
     }
 }

@@ -464,4 +464,9 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case transcriptNotNavstack = "transcript.notNavstack"
     case transcriptNestedTest = "transcript.nestedTest"
     case transcriptStoreOptionInLine = "transcript.storeOptionInLine"
+    case syncWireUnknownFormat = "syncWire.unknownFormat"
+    case syncStrayAnswer = "sync.strayAnswer"
+    case syncAsideFull = "sync.asideFull"
+    case syncWireDropWithoutWriteCheck = "syncWire.dropWithoutWriteCheck"
+    case syncWireTooManyReplicas = "syncWire.tooManyReplicas"
 }
