@@ -30,7 +30,9 @@
 /// read on a thread of their own, which a sync past its deadline leaves reading while the
 /// process exits; the clean-up freed OpenSSL's tables under that thread, which then
 /// crashed (SIGSEGV, 3 runs in 10 with 20,001 authorities and `--timeout 1`). The system
-/// takes the memory back at exit either way.
+/// takes the memory back at exit either way. (A libcrypto call made before this may have
+/// registered the clean-up already: navstack's executable ends with `_exit`, which runs
+/// none, Navstack.main.)
 static inline int ns_tls_init(void) {
     return OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ATEXIT, NULL);
 }
