@@ -23,14 +23,22 @@
 /// Starts libssl without reading openssl.cnf: where that file lives differs between
 /// distributions (and a static executable names Debian's), so TLS behaves the same on
 /// every machine. 1 on success.
+///
+/// And without OpenSSL's clean-up at exit (`OPENSSL_INIT_NO_ATEXIT`): authorities are
+/// read on a thread of their own, which a sync past its deadline leaves reading while the
+/// process exits; the clean-up freed OpenSSL's tables under that thread, which then
+/// crashed (SIGSEGV, 3 runs in 10 with 20,001 authorities and `--timeout 1`). The system
+/// takes the memory back at exit either way. (A libcrypto call made before this may have
+/// registered the clean-up already: navstack's executable ends with `_exit`, which runs
+/// none, Navstack.main.)
 static inline int ns_tls_init(void) {
-    return OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+    return OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ATEXIT, NULL);
 }
 
 /// Starts libcrypto without reading openssl.cnf, for sealing (as `ns_tls_init` does for
-/// TLS). 1 on success.
+/// TLS), and without its clean-up at exit (as `ns_tls_init` says why). 1 on success.
 static inline int ns_crypto_init(void) {
-    return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
+    return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_ATEXIT, NULL);
 }
 
 /// What sealing keeps between payloads: ChaCha20-Poly1305 fetched once with a context to

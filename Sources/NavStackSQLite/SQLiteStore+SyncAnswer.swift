@@ -10,9 +10,11 @@ public struct SyncRound: Equatable, Sendable {
     /// Operations newly set aside (they did not open with the account's key), by replica,
     /// in the order first seen.
     public var setAside: [(replica: String, count: Int)] = []
+    /// Whether some were not kept: the store holds as many as it keeps (``SyncAsideBound``).
+    public var asideFull = false
 
     public static func == (lhs: SyncRound, rhs: SyncRound) -> Bool {
-        lhs.received == rhs.received && lhs.conflicts == rhs.conflicts
+        lhs.received == rhs.received && lhs.conflicts == rhs.conflicts && lhs.asideFull == rhs.asideFull
             && lhs.setAside.elementsEqual(rhs.setAside) { $0.replica == $1.replica && $0.count == $1.count }
     }
 }
@@ -78,6 +80,7 @@ extension SQLiteStore {
                 try db.run("DELETE FROM sync_outbox WHERE profile_id = ? AND seq <= ?", [state.profile, state.sent])
             }
             try Self.save(db, state)
+            try Self.letGoAside(db, profile: state.profile, gone: answer.gone, asked: batch.request.aside)
             let setAside = try Self.setAside(db, profile: state.profile, answer.setAside)
             // The server's epoch as first seen; one that changes is the caller's to notice
             // (``restartSync(_:epoch:)``).
@@ -85,7 +88,10 @@ extension SQLiteStore {
                 try db.run("UPDATE sync SET epoch = ? WHERE profile_id = ? AND epoch = ''", [epoch, state.profile])
             }
             let received = answer.operations.count + (answer.snapshot?.registers.count ?? 0)
-            return SyncRound(received: received, conflicts: conflicts, setAside: setAside.map { (replica: $0.0, count: $0.1) })
+            var round = SyncRound(
+                received: received, conflicts: conflicts, setAside: setAside.counts.map { (replica: $0.0, count: $0.1) })
+            round.asideFull = setAside.full
+            return round
         }
     }
 

@@ -29,9 +29,9 @@ extension SQLiteStore {
             }
             let count = SyncLimits.fitting(rows, count: limit, bytes: SyncLimits.maximumRequestBytes)
             let sending = Array(rows.prefix(count))
-            return SyncBatch(
-                request: SyncRequest(replica: state.replica, after: Int64(state.pulled), operations: sending),
-                through: sending.last.map { Int($0.seq) } ?? from, more: rows.count > count)
+            var request = SyncRequest(replica: state.replica, after: Int64(state.pulled), operations: sending)
+            request.aside = try Self.asideReplicas(db, profile: state.profile)
+            return SyncBatch(request: request, through: sending.last.map { Int($0.seq) } ?? from, more: rows.count > count)
         }
     }
 

@@ -59,6 +59,12 @@ public struct OperationLog: OperationStore {
         async throws -> SyncOutcome
     {
         let account = holder.id
+        // A format no navstack knows is never stored (nor read), before anything else.
+        do throws(SyncLogError) {
+            try request.knownFormat()
+        } catch {
+            throw ServerError(error)
+        }
         // Two operations of the request under one seq: the insert below keeps the first
         // and could not see the second's content.
         if let clash = request.clash(held: { _ in nil }) { throw ServerError.replicaTaken(clash) }
@@ -98,6 +104,10 @@ public struct OperationLog: OperationStore {
             var page = try await Self.pull(
                 account: account, request: request, read: pushed, confirming: unconfirmed, on: connection, logger: logger)
             page.epoch = epoch
+            // Everything the request sent is in the log once this is reached (each
+            // operation inserted, or held already with the same content): the answer says so.
+            page.stored = SyncStored(request)
+            if !request.aside.isEmpty { page.gone = try await Self.gone(of: request, account: account, on: connection, logger: logger) }
             return SyncOutcome(account: account, answer: page)
         }
     }

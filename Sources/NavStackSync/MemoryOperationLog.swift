@@ -127,6 +127,20 @@ public final class MemoryOperationLog: Sendable {
         }
     }
 
+    /// Removes the operations the replica `replica` sent to the account `name` (as the
+    /// server's `user drop-replica` does) and returns how many; `nil` when there is no such
+    /// account.
+    @discardableResult
+    public func dropReplica(name: String, replica: String) -> Int? {
+        state.withLock { state in
+            guard let id = state.names[name], var account = state.accounts[id] else { return nil }
+            let before = account.operations.count
+            account.drop(where: { $0.replica == replica })
+            state.accounts[id] = account
+            return before - account.operations.count
+        }
+    }
+
     /// How many operations the account `name` holds.
     public func operationCount(name: String) -> Int {
         state.withLock { state in state.names[name].flatMap { state.accounts[$0]?.operations.count } ?? 0 }
@@ -148,6 +162,7 @@ public final class MemoryOperationLog: Sendable {
         return try state.withLock { state throws(SyncLogError) in
             guard var account = state.accounts[id] else { throw .badToken }
             if let token, state.tokens[token] != id { throw .badToken }
+            try request.knownFormat()
             let replica = request.replica
             let clash = request.clash { seq in
                 account.places[OperationName(replica: replica, seq: seq)].map { account.operations[$0] }
@@ -210,6 +225,8 @@ public final class MemoryOperationLog: Sendable {
             answer.snapshot = snapshot
             answer.sinceSnapshot = account.key == nil ? nil : account.taken - account.takenThroughSnapshot
             answer.epoch = state.epoch
+            answer.stored = SyncStored(request)
+            answer.gone = request.gone { replica in account.operations.contains { $0.replica == replica } }
             return SyncOutcome(account: id, answer: answer)
         }
     }

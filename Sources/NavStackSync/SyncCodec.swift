@@ -34,6 +34,9 @@ extension SyncRequest {
             if let writeKey {
                 json.key("write_key"); json.string(writeKey)
             }
+            if !aside.isEmpty {
+                json.key("aside"); json.strings(aside)
+            }
             // Format 1 is a request without one, as every earlier navstack sends it.
             if format != 1 {
                 json.key("format"); json.number(format)
@@ -56,7 +59,7 @@ extension SyncRequest {
 
 extension SyncAnswer {
     /// The body: `{"ops":[…],"last":N,"more":B}`, keys in the protocol's order, then
-    /// `"key"`, `"snapshot"`, `"since_snapshot"` and `"epoch"` when they are set.
+    /// `"key"`, `"snapshot"`, `"since_snapshot"`, `"epoch"` and `"stored"` when they are set.
     public func json() -> [UInt8] {
         var writer = JSONWriter()
         writer.reserveCapacity(
@@ -77,6 +80,12 @@ extension SyncAnswer {
             }
             if let epoch {
                 json.key("epoch"); json.string(epoch)
+            }
+            if let stored {
+                json.key("stored"); stored.write(to: &json)
+            }
+            if !gone.isEmpty {
+                json.key("gone"); json.strings(gone)
             }
         }
         return writer.bytes

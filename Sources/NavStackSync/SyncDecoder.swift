@@ -33,11 +33,17 @@ struct SyncDecoder {
         var ownSeq: Int64?
         var writeKey: String?
         var format: Int64?
+        var aside: [String]?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "aside":
+                guard aside == nil else { throw SyncWireError.repeated(path: key) }
+                aside = try decoder.replicas(path: key)
             case "format":
                 guard format == nil else { throw SyncWireError.repeated(path: key) }
                 format = try decoder.whole(path: { key }, 1...Int64(SyncFormat.highest), depth: 1)
+                // Read whole, so that the refusal names the format.
+                if let read = format, read > SyncFormat.current { throw SyncWireError.unknownFormat(format: Int(read)) }
             case "write_key":
                 guard writeKey == nil else { throw SyncWireError.repeated(path: key) }
                 writeKey = try decoder.writeKey()
@@ -82,6 +88,7 @@ struct SyncDecoder {
         request.takesSnapshots = takesSnapshots ?? false
         request.ownSeq = ownSeq ?? 0
         request.writeKey = writeKey
+        request.aside = aside ?? []
         request.format = Int(format ?? 1)
         return request
     }
@@ -94,8 +101,16 @@ struct SyncDecoder {
         var snapshot: SyncSnapshot?
         var sinceSnapshot: Int64?
         var epoch: String?
+        var stored: SyncStored?
+        var gone: [String]?
         try members(of: "the body", depth: 0) { decoder, key throws in
             switch key {
+            case "gone":
+                guard gone == nil else { throw SyncWireError.repeated(path: key) }
+                gone = try decoder.replicas(path: key)
+            case "stored":
+                guard stored == nil else { throw SyncWireError.repeated(path: key) }
+                stored = try decoder.stored()
             case "epoch":
                 guard epoch == nil else { throw SyncWireError.repeated(path: key) }
                 epoch = try decoder.epoch()
@@ -129,6 +144,8 @@ struct SyncDecoder {
             operations: operations, last: last, more: more, key: accountKey ?? nil, snapshot: snapshot,
             sinceSnapshot: sinceSnapshot)
         answer.epoch = epoch
+        answer.stored = stored
+        answer.gone = gone ?? []
         return answer
     }
 

@@ -52,6 +52,9 @@ public enum SyncError: CatalogError, Equatable, Sendable {
     /// The server's log went back (its restore epoch is now `epoch`): the sync starts over
     /// from the start, once a run.
     case serverRestored(epoch: String)
+    /// The server's answer does not name what this replica's request sent (``SyncStored``):
+    /// an answer that came for another request. Nothing of it is applied or acknowledged.
+    case strayAnswer
 
     public func message(in t: Catalog) -> String {
         switch self {
@@ -79,6 +82,7 @@ public enum SyncError: CatalogError, Equatable, Sendable {
         case .clearNeedsMigrate: t(.syncClearNeedsMigrate)
         case .keyMissing: t(.syncKeyMissing)
         case .serverRestored: t(.syncRestored)
+        case .strayAnswer: t(.syncStrayAnswer)
         }
     }
 }

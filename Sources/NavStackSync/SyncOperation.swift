@@ -113,6 +113,11 @@ public struct SyncRequest: Equatable, Sendable {
     /// earlier navstack must not read, nor snapshot, what it does not understand), and a
     /// write raises the account's format to its own.
     public var format = SyncFormat.current
+    /// The replicas whose operations this replica keeps set aside (they did not open with
+    /// the account's key): the answer names those the account no longer holds any of
+    /// (``SyncAnswer/gone``), which it then lets go of. At most
+    /// ``SyncLimits/maximumAsideReplicas``; empty, and absent on the wire, for most.
+    public var aside: [String] = []
 
     public init(
         replica: String, after: Int64, operations: [SyncOperation], key: String? = nil, dropClear: Bool = false,
@@ -150,6 +155,12 @@ public struct SyncAnswer: Equatable, Sendable {
     /// it changes when the log is restored from a backup, and a replica that sees it
     /// change pulls from the start and sends again what it holds.
     public var epoch: String?
+    /// What the server stored of the request this answers: its replica and the range of
+    /// its seqs (``SyncStored``). A replica takes no answer that names another.
+    public var stored: SyncStored?
+    /// Of the request's ``SyncRequest/aside``, the replicas the account holds no operation
+    /// of (removed with `navstack-server user drop-replica`).
+    public var gone: [String] = []
     /// The operations a replica could not open with the account's key, set aside when the
     /// answer was opened (kept, never applied): the replica's own, never on the wire.
     public var setAside: [SyncOperation] = []

@@ -33,6 +33,12 @@ extension SyncRequest {
         }
         if dropClear, effective == nil { throw .malformed(.dropWithoutKey) }
         if snapshot != nil, effective == nil { throw .malformed(.snapshotWithoutKey) }
+        // A record from before write checks cannot tell a device from a token holder: what
+        // drops operations (a snapshot trims the log, `drop_clear` empties what is in clear)
+        // is refused, so that no token holder can drop an account's log behind garbage.
+        if snapshot != nil || dropClear, let effective, SyncKeyShape(text: effective)?.writeCheck == nil {
+            throw .malformed(.dropWithoutWriteCheck)
+        }
         // Last: an earlier navstack's push in clear is told to update, not to prove a key.
         if setsKey || !operations.isEmpty || dropClear || snapshot != nil, let effective,
             SyncKeyShape(text: effective)?.admits(writeKey: writeKey) == false
@@ -70,6 +76,14 @@ extension SyncRequest {
 }
 
 extension SyncRequest {
+    /// Refuses a format this navstack does not know (past ``SyncFormat/current``): no
+    /// account's format is ever set to one (a token holder naming format 1,000,000 would
+    /// have every device told to update for good). A log checks it first, before it writes
+    /// or reads anything.
+    public func knownFormat() throws(SyncLogError) {
+        guard format <= SyncFormat.current else { throw .malformed(.unknownFormat(format: format)) }
+    }
+
     /// Whether the request writes to the account: operations, a key offered, a snapshot,
     /// or the operations in clear dropped.
     public var writes: Bool {
@@ -81,6 +95,7 @@ extension SyncRequest {
     /// asks (``SyncLogError/formatNeeded(format:)``), before it writes or reads anything;
     /// a write in a newer format raises the account's to it.
     public func format(accountFormat: Int) throws(SyncLogError) -> Int {
+        try knownFormat()
         guard format >= accountFormat else { throw .formatNeeded(format: accountFormat) }
         return writes ? max(format, accountFormat) : accountFormat
     }

@@ -46,6 +46,14 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
     case badWriteKey
     /// An `epoch` that is not 1 to 64 letters, digits, `-` or `_`.
     case badEpoch
+    /// A `format` past the newest this navstack knows (``SyncFormat/current``).
+    case unknownFormat(format: Int)
+    /// A snapshot or `drop_clear` for an account whose key record has no write check
+    /// (made before write keys): it drops operations, and such an account cannot tell who
+    /// sends it.
+    case dropWithoutWriteCheck
+    /// A list of replicas (`aside`, `gone`) longer than the protocol allows.
+    case tooManyReplicas(path: String, limit: Int)
 
     /// The words, in a catalog's language: the server answers in English.
     public func message(in t: Catalog) -> String {
@@ -82,6 +90,9 @@ public enum SyncWireError: CatalogError, Equatable, Sendable {
         case .notAKeyRecord: t(.syncWireNotAKeyRecord, ("limit", SyncLimits.maximumKeyBytes))
         case .badWriteKey: t(.syncWireBadWriteKey)
         case .badEpoch: t(.syncWireBadEpoch)
+        case .unknownFormat(let format): t(.syncWireUnknownFormat, ("format", format), ("current", SyncFormat.current))
+        case .dropWithoutWriteCheck: t(.syncWireDropWithoutWriteCheck)
+        case .tooManyReplicas(let path, let limit): t(.syncWireTooManyReplicas, ("path", path), ("limit", limit))
         }
     }
 }

@@ -34,9 +34,10 @@ struct SealedTransport {
         return sealed
     }
 
-    /// Sends `request` with its operations sealed (those sealed already as they are).
+    /// Sends `request` with its operations sealed (those sealed already as they are); its
+    /// answer is taken only when it names what the request sent (``BoundReply``).
     func send(_ request: SyncRequest, by end: ContinuousClock.Instant) throws(SyncError) -> any SyncReply {
-        try transport.send(prepared(request), by: end)
+        try transport.sendBound(prepared(request), by: end)
     }
 
     /// `request` sealed, with the write key, asking for a snapshot or not.

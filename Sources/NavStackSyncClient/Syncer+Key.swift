@@ -34,7 +34,7 @@ extension Syncer {
     /// same, and must not make a device take what it serves in clear).
     func learnKey(until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> (SyncSeal, KeyProbe?) {
         let probe = try make { try store.syncProbe(user) }
-        let answer = try transport.send(probe.request, by: end).answer()
+        let answer = try transport.sendBound(probe.request, by: end).answer()
         let seal: SyncSeal
         var held: KeyProbe?
         if let text = answer.key {
@@ -103,6 +103,8 @@ extension Syncer {
     /// may have sent them meanwhile (a copy of the store, which made them without this
     /// one seeing them, takes a replica id of its own at its next push).
     func offerSnapshot(_ seal: SyncSeal, since: Int64, until end: ContinuousClock.Instant, totals: inout SyncTotals) {
+        // An account keyed before write checks takes none (``SyncWireError/dropWithoutWriteCheck``).
+        guard SyncKeyShape(text: seal.record)?.writeCheck != nil else { return }
         do {
             guard
                 let (seq, ownSeq, registers) = try make({
@@ -124,8 +126,12 @@ extension Syncer {
 
     /// Once every task went again sealed, asks the server to drop the account's
     /// operations kept in clear.
+    /// (An account keyed before write checks takes no drop, which it could not tell from a
+    /// token holder's: its operations in clear stay, never served once it has a key.)
     func dropClear(_ seal: SyncSeal, until end: ContinuousClock.Instant, totals: inout SyncTotals) throws(SyncError) -> SyncSeal {
-        _ = try probe(transport(sealedWith: seal), until: end, totals: &totals) { $0.dropClear = true }
+        if SyncKeyShape(text: seal.record)?.writeCheck != nil {
+            _ = try probe(transport(sealedWith: seal), until: end, totals: &totals) { $0.dropClear = true }
+        }
         var sealed = seal
         sealed.state = .sealed
         try make { try store.setSyncSeal(user, sealed) }

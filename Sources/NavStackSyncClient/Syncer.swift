@@ -13,6 +13,8 @@ public struct SyncTotals: Equatable, Sendable {
     public var madeKey = false
     /// Whether the server's log went back (restored from a backup) and the run started over.
     public var restored = false
+    /// Whether operations set aside were left out: the store keeps as many as it may.
+    public var asideFull = false
 
     public init() {}
 
@@ -26,6 +28,9 @@ public struct SyncTotals: Equatable, Sendable {
         if restored { notices.append(t(.syncRestored)) }
         for (replica, count) in setAside.sorted(by: { $0.key < $1.key }) {
             notices.append(t(.syncSetAside, ("count", count), ("replica", replica.escapedForDisplay)))
+        }
+        if asideFull {
+            notices.append(t(.syncAsideFull, ("count", SyncAsideBound.operations), ("bytes", SyncAsideBound.bytes >> 20)))
         }
         return notices
     }
@@ -197,5 +202,6 @@ extension SyncTotals {
         received += round.received
         conflicts += round.conflicts
         for (replica, count) in round.setAside { setAside[replica, default: 0] += count }
+        asideFull = asideFull || round.asideFull
     }
 }

@@ -61,6 +61,10 @@ final class OperationLogParityTests: XCTestCase {
         ("a key offered must be a key record", keyRecordShape),
         ("a token is not enough to write", writeKey),
         ("a newer format refuses an earlier navstack", formats),
+        ("a format no navstack knows is never stored", unknownFormats),
+        ("an account keyed before write checks drops nothing", keyedBeforeWriteChecks),
+        ("an answer names what was stored", storedNamed),
+        ("the replicas set aside that the account no longer holds", goneReplicas),
     ]
 
     static func idempotentPush(_ s: Session) async throws {
@@ -112,19 +116,22 @@ final class OperationLogParityTests: XCTestCase {
 
     static func snapshots(_ s: Session) async throws {
         let least = Int64(SyncSnapshot.leastOperations)
-        _ = try await s.sync(mine, key: keyRecord("snapshots"))
-        let one = try await s.sync(mine, (1...least).map { sealed($0) })
+        _ = try await s.sync(mine, key: keyRecord("snapshots", writeKey: writer), writeKey: writer)
+        let one = try await s.sync(mine, (1...least).map { sealed($0) }, writeKey: writer)
         let firstSeq = try XCTUnwrap(one.answer?.last)
-        _ = try await s.sync(mine, after: firstSeq, snapshot: SyncSnapshot(seq: firstSeq, sealed: payload), ownSeq: least)
+        _ = try await s.sync(
+            mine, after: firstSeq, snapshot: SyncSnapshot(seq: firstSeq, sealed: payload), ownSeq: least, writeKey: writer)
         let joining = try await s.sync(theirs)
         XCTAssertEqual(joining.answer?.snapshot?.seq, firstSeq, "a new replica starts from the snapshot")
         XCTAssertEqual(joining.answer?.operations.count, 0)
-        let two = try await s.sync(mine, after: firstSeq, (least + 1...2 * least).map { sealed($0) })
+        let two = try await s.sync(mine, after: firstSeq, (least + 1...2 * least).map { sealed($0) }, writeKey: writer)
         let secondSeq = try XCTUnwrap(two.answer?.last)
-        let copy = try await s.sync(mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: least)
+        let copy = try await s.sync(
+            mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: least, writeKey: writer)
         XCTAssertEqual(copy.status, 409, "a copy's snapshot: the account holds its replica's seqs past own_seq")
-        _ = try await s.sync(mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: 2 * least)
-        let dropped = try await s.sync(mine, after: secondSeq, [sealed(5, payload: "b3RoZXI=")])
+        _ = try await s.sync(
+            mine, after: secondSeq, snapshot: SyncSnapshot(seq: secondSeq, sealed: payload), ownSeq: 2 * least, writeKey: writer)
+        let dropped = try await s.sync(mine, after: secondSeq, [sealed(5, payload: "b3RoZXI=")], writeKey: writer)
         XCTAssertEqual(dropped.status, 409, "a dropped seq")
         let behind = try await s.sync(third, after: 1)
         XCTAssertEqual(behind.answer?.snapshot?.seq, secondSeq, "one behind what was dropped starts from the newest")
@@ -191,10 +198,58 @@ final class OperationLogParityTests: XCTestCase {
         XCTAssertEqual(push.status, 400, "nor writes to it")
         let same = try await s.sync(third, format: 2)
         XCTAssertEqual(same.answer?.operations.map(\.seq), [1, 2], "nothing of the refused push was kept")
-        let pullByNewest = try await s.sync(third, format: 3)
-        XCTAssertEqual(pullByNewest.status, 200, "a pull does not raise the format")
+        let pullByUnknown = try await s.sync(third, format: 3)
+        XCTAssertEqual(pullByUnknown.status, 400, "a format the server does not know reads nothing")
         let stillTwo = try await s.sync(mine, format: 2)
         XCTAssertEqual(stillTwo.status, 200)
+    }
+
+    static func unknownFormats(_ s: Session) async throws {
+        // A token holder first on a new account, naming a format no navstack knows.
+        let first = try await s.sync(mine, [operation(1)], format: 1_000_000)
+        XCTAssertEqual(first.status, 400, "refused, never stored")
+        let next = try await s.sync(mine, [operation(1)], format: SyncFormat.current + 1)
+        XCTAssertEqual(next.status, 400)
+        let earlier = try await s.sync(theirs, [operation(1)])
+        XCTAssertEqual(earlier.status, 200, "the account's format is still 1: an earlier navstack writes")
+        let current = try await s.sync(third, format: SyncFormat.current)
+        XCTAssertEqual(current.answer?.operations.map(\.replica), [theirs], "nothing of the refused pushes was kept")
+    }
+
+    static func keyedBeforeWriteChecks(_ s: Session) async throws {
+        let record = keyRecord("before write checks")
+        let offered = try await s.sync(mine, key: record)
+        XCTAssertEqual(offered.answer?.key, record)
+        let written = try await s.sync(mine, [sealed(1), sealed(2)])
+        XCTAssertEqual(written.status, 200, "its writes need no write key")
+        let after = try XCTUnwrap(written.answer?.last)
+        let snapshot = try await s.sync(theirs, after: after, snapshot: SyncSnapshot(seq: after, sealed: payload))
+        XCTAssertEqual(snapshot.status, 400, "no snapshot, which would drop its log")
+        let proved = try await s.sync(
+            mine, after: after, snapshot: SyncSnapshot(seq: after, sealed: payload), ownSeq: 2, writeKey: writer)
+        XCTAssertEqual(proved.status, 400, "nor with a write key it cannot check")
+        let drop = try await s.sync(theirs, after: after, dropClear: true)
+        XCTAssertEqual(drop.status, 400, "no drop_clear")
+        let joining = try await s.sync(third)
+        XCTAssertNil(joining.answer?.snapshot)
+        XCTAssertEqual(joining.answer?.operations.map(\.seq), [1, 2], "the log is whole")
+    }
+
+    static func storedNamed(_ s: Session) async throws {
+        let pushed = try await s.sync(mine, [operation(3), operation(4), operation(5)])
+        XCTAssertEqual(pushed.answer?.stored, SyncStored(replica: mine, first: 3, last: 5))
+        let again = try await s.sync(mine, [operation(4), operation(5)])
+        XCTAssertEqual(again.answer?.stored, SyncStored(replica: mine, first: 4, last: 5), "held already: stored")
+        let pull = try await s.sync(theirs)
+        XCTAssertEqual(pull.answer?.stored, SyncStored(replica: theirs, first: 0, last: 0), "a pull stored nothing")
+    }
+
+    static func goneReplicas(_ s: Session) async throws {
+        _ = try await s.sync(theirs, [operation(1)])
+        let asked = try await s.sync(mine, aside: [theirs, third])
+        XCTAssertEqual(asked.answer?.gone, [third], "the account holds operations of theirs, none of the third's")
+        let none = try await s.sync(mine)
+        XCTAssertEqual(none.answer?.gone, [], "not asked, not said")
     }
 
     // MARK: - Requests and what they saw
@@ -260,13 +315,14 @@ final class OperationLogParityTests: XCTestCase {
         /// POST /v1/sync with the request, as `replica`; its status and answer, if 200.
         func sync(
             _ replica: String, after: Int64 = 0, _ operations: [SyncOperation] = [], key: String? = nil, dropClear: Bool = false,
-            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0, writeKey: String? = nil, format: Int = 1
+            snapshot: SyncSnapshot? = nil, ownSeq: Int64 = 0, writeKey: String? = nil, format: Int = 1, aside: [String] = []
         ) async throws -> (status: Int, answer: SyncAnswer?) {
             var request = SyncRequest(
                 replica: replica, after: after, operations: operations, key: key, dropClear: dropClear, snapshot: snapshot)
             request.ownSeq = ownSeq
             request.writeKey = writeKey
             request.format = format
+            request.aside = aside
             let response = try await client.execute(
                 uri: "/v1/sync", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                 body: ByteBuffer(bytes: request.json()))
@@ -279,7 +335,8 @@ final class OperationLogParityTests: XCTestCase {
             let operations = answer.operations.map { "\(place($0.serverSeq)) \($0.replica) \($0.seq) \($0.sealed ?? $0.value)" }
             note(
                 "200 last \(place(answer.last)) more \(answer.more) key \(answer.key ?? "-") snapshot \(answer.snapshot.map { place($0.seq) } ?? -1)"
-                    + " since \(answer.sinceSnapshot ?? -1) ops \(operations)")
+                    + " since \(answer.sinceSnapshot ?? -1) ops \(operations)"
+                    + " stored \(answer.stored.map { "\($0.replica) \($0.first)-\($0.last)" } ?? "-") gone \(answer.gone)")
             return (status, answer)
         }
 

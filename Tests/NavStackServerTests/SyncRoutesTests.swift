@@ -76,6 +76,11 @@ private func offering(_ replica: String, after: Int, key: String, _ operations: 
             + (dropClear ? #","drop_clear":true}"# : "}"))
 }
 
+/// An answer's `stored` member, after its others: what the server stored of the request.
+private func stored(_ replica: String, _ first: Int, _ last: Int) -> String {
+    #","stored":{"replica":"\#(replica)","first":\#(first),"last":\#(last)}"#
+}
+
 /// The routes in-process (Hummingbird's router test client) over the in-memory operation
 /// log: every answer's status, headers and exact body as a client reads them.
 final class SyncRoutesTests: XCTestCase {
@@ -86,7 +91,7 @@ final class SyncRoutesTests: XCTestCase {
             let created = #"{ "title" : "two", "notes" : "", "done" : false, "parent" : null, "position" : 1 }"#
             let pushed = try await sync(client, token: token, body(first, [operation(1), operation(2, field: "task", value: created)]))
             XCTAssertEqual(pushed.headers[.contentType], "application/json")
-            XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
+            XCTAssertEqual(String(buffer: pushed.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"\#(stored(first, 1, 2))}"#)
 
             let pulled = try await sync(client, token: token, body(second))
             XCTAssertEqual(
@@ -95,11 +100,11 @@ final class SyncRoutesTests: XCTestCase {
                     + #""field":"title","value":"title 1","old":null},"#
                     + #"{"server_seq":2,"replica":"\#(first)","seq":2,"millis":1700000000002,"counter":2,"task":"\#(taskID(2))","#
                     + #""field":"task","value":{"title":"two","notes":"","done":false,"parent":null,"position":1},"old":null}],"#
-                    + #""last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
+                    + #""last":2,"more":false,"epoch":"\#(log.epoch)"\#(stored(second, 0, 0))}"#)
 
             // The second replica's own push comes back to the first, not to itself.
             let both = try await sync(client, token: token, body(second, after: 2, [operation(1)]))
-            XCTAssertEqual(String(buffer: both.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"}"#)
+            XCTAssertEqual(String(buffer: both.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"\#(stored(second, 1, 1))}"#)
             let back = try answer(await sync(client, token: token, body(first, after: 2)))
             XCTAssertEqual(back.operations.map { $0["replica"]?.string }, [second])
             XCTAssertEqual(back.last, 3)
@@ -142,11 +147,11 @@ final class SyncRoutesTests: XCTestCase {
             let request = body(first, [operation(1), operation(2)])
             let once = try await sync(client, token: token, request)
             let twice = try await sync(client, token: token, request)
-            XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"}"#)
+            XCTAssertEqual(String(buffer: once.body), #"{"ops":[],"last":2,"more":false,"epoch":"\#(log.epoch)"\#(stored(first, 1, 2))}"#)
             XCTAssertEqual(String(buffer: twice.body), String(buffer: once.body))
             // Held ones beside new ones, and one sent twice in a request: each taken once.
             let more = try await sync(client, token: token, body(first, [operation(2), operation(3), operation(3)]))
-            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"}"#)
+            XCTAssertEqual(String(buffer: more.body), #"{"ops":[],"last":3,"more":false,"epoch":"\#(log.epoch)"\#(stored(first, 2, 3))}"#)
             XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let pulled = try answer(await sync(client, token: token, body(second)))
             XCTAssertEqual(pulled.operations.map { $0["value"]?.string }, ["title 1", "title 2", "title 3"])
@@ -172,7 +177,7 @@ final class SyncRoutesTests: XCTestCase {
             response = try await sync(client, token: token, offering(second, after: 1, key: key))
             XCTAssertEqual(
                 String(buffer: response.body),
-                #"{"ops":[],"last":1,"more":false,"key":"\#(key)","since_snapshot":1,"epoch":"\#(log.epoch)"}"#)
+                #"{"ops":[],"last":1,"more":false,"key":"\#(key)","since_snapshot":1,"epoch":"\#(log.epoch)"\#(stored(second, 0, 0))}"#)
             // From now on: sealed operations only, and every answer names the key.
             response = try await sync(client, token: token, body(first, after: 1, [operation(3)]))
             XCTAssertEqual(response.status, .badRequest)
@@ -195,11 +200,17 @@ final class SyncRoutesTests: XCTestCase {
             // Those kept in clear are not served any more: they wait to be dropped.
             let joining = try answer(await sync(client, token: token, body(String(repeating: "4d", count: 16))))
             XCTAssertEqual(joining.operations.map { $0["sealed"] != nil }, [true, true])
-            // Once the operations in clear are sent again sealed, they can be dropped.
-            _ = try answer(await sync(client, token: token, offering(first, after: 3, key: key, dropClear: true)))
-            XCTAssertEqual(log.operationCount(name: "ana"), 2)
+            // Dropping them would drop operations, which a record without a write check
+            // cannot tell a device's request from a token holder's: refused, all kept.
+            response = try await sync(client, token: token, offering(first, after: 3, key: key, dropClear: true))
+            XCTAssertEqual(response.status, .badRequest)
+            XCTAssertEqual(
+                String(buffer: response.body),
+                #"{"error":"this account's key record has no write check (it was made before write keys): it takes no snapshot and no drop_clear, which drop operations, since it cannot tell a device from a token holder"}"#
+            )
+            XCTAssertEqual(log.operationCount(name: "ana"), 3)
             let fresh = try answer(await sync(client, token: token, body(String(repeating: "3c", count: 16))))
-            XCTAssertEqual(fresh.operations.map { $0["seq"]?.number }, [1, 2])
+            XCTAssertEqual(fresh.operations.map { $0["seq"]?.number }, [1, 2], "still served sealed ones only")
         }
     }
 
@@ -264,7 +275,7 @@ final class SyncRoutesTests: XCTestCase {
             XCTAssertEqual(log.operationCount(name: "ana"), 0)
             // A minute ahead is taken.
             let minute = try await sync(client, token: token, body(first, [operation(1, millis: serverMillis + 60_000)]))
-            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false,"epoch":"\#(log.epoch)"}"#)
+            XCTAssertEqual(String(buffer: minute.body), #"{"ops":[],"last":1,"more":false,"epoch":"\#(log.epoch)"\#(stored(first, 1, 1))}"#)
         }
     }
 

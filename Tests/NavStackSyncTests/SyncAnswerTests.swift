@@ -44,6 +44,25 @@ final class SyncAnswerTests: XCTestCase {
         XCTAssertEqual(try SyncAnswer(json: page.json()), page)
     }
 
+    /// What the server stored of the request, and the replicas gone: written last, read
+    /// back, and refused when they are not what they must be.
+    func testAnAnswerNamesWhatWasStoredAndTheReplicasGone() throws {
+        var page = SyncAnswer(operations: [], last: 4, more: false)
+        page.stored = SyncStored(replica: r1, first: 3, last: 5)
+        page.gone = [r2]
+        XCTAssertEqual(
+            String(decoding: page.json(), as: UTF8.self),
+            #"{"ops":[],"last":4,"more":false,"stored":{"replica":"\#(r1)","first":3,"last":5},"gone":["\#(r2)"]}"#)
+        XCTAssertEqual(try SyncAnswer(json: page.json()), page)
+        XCTAssertTrue(SyncStored(replica: r1, first: 3, last: 5).answers(page))
+        XCTAssertFalse(SyncStored(replica: r1, first: 6, last: 7).answers(page), "another request's range")
+        XCTAssertFalse(SyncStored(replica: r2, first: 3, last: 5).answers(page), "another replica's")
+        XCTAssertFalse(SyncStored(replica: r1, first: 0, last: 0).answers(SyncAnswer(operations: [], last: 0, more: false)), "none named")
+        XCTAssertEqual(
+            failure(#"{"ops":[],"last":0,"more":false,"stored":{"replica":"\#(r1)","first":3}}"#), "stored.last is missing")
+        XCTAssertEqual(failure(#"{"ops":[],"last":0,"more":false,"gone":"x"}"#), "gone must be an array")
+    }
+
     func testAnAnswerIsReadWithItsOperationsInOrderAndUnknownMembersSkipped() throws {
         let read = try answer(
             """

@@ -64,8 +64,29 @@ final class SyncRequestTests: XCTestCase {
             failure(#"{"replica":"\#(replica)","after":0,"ops":[],"format":0}"#),
             "format must be a whole number from 1 to 1000000")
         XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":0,"ops":[],"format":1000000}"#),
+            "format 1000000 is not one this server knows (it knows 1 to \(SyncFormat.current)): update navstack-server")
+        var unknown = plain
+        unknown.format = SyncFormat.current + 1
+        XCTAssertThrowsError(try unknown.format(accountFormat: 1), "the logs' rule") { error in
+            XCTAssertEqual(error as? SyncLogError, .malformed(.unknownFormat(format: SyncFormat.current + 1)))
+        }
+        XCTAssertEqual(
             failure(#"{"replica":"\#(replica)","after":0,"ops":[],"write_key":"c2hvcnQ="}"#),
             "write_key must be base64 text of 32 bytes")
+    }
+
+    /// The replicas set aside: written only when there are some, read back, at most 64.
+    func testTheReplicasSetAsideAreReadBackAndBounded() throws {
+        var request = SyncRequest(replica: replica, after: 0, operations: [])
+        XCTAssertFalse(String(decoding: request.json(), as: UTF8.self).contains("aside"))
+        request.aside = [String(repeating: "5e", count: 16), String(repeating: "6f", count: 16)]
+        XCTAssertEqual(try decode(String(decoding: request.json(), as: UTF8.self)), request)
+        let many = (0...SyncLimits.maximumAsideReplicas).map { _ in "\"\(String(repeating: "ab", count: 16))\"" }
+        XCTAssertEqual(
+            failure(#"{"replica":"\#(replica)","after":0,"ops":[],"aside":[\#(many.joined(separator: ","))]}"#),
+            "aside names more than 64 replicas")
+        XCTAssertEqual(failure(#"{"replica":"\#(replica)","after":0,"ops":[],"aside":["x"]}"#)?.hasPrefix("aside[0]"), true)
     }
 
     func testAPullOnlyRequestHasNoOperations() throws {

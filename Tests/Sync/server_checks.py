@@ -540,8 +540,11 @@ def check_push_and_pull(token):
     highest = int(psql(f"SELECT max(server_seq) FROM op WHERE account_id = {account}"))
     # Every answer names the log's restore epoch, the same from every server on the database.
     epoch = psql("SELECT epoch FROM log_epoch")
-    check("a push on A answers 200 without the pushing replica's own ops, last at the account's highest",
-          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch}, f"{status} {body}")
+    # Every answer names what it stored of its request: the replica and the range of its seqs.
+    check("a push on A answers 200 without the pushing replica's own ops, last at the account's highest, "
+          "naming the replica and the seqs stored",
+          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch,
+                                     "stored": {"replica": one, "first": 1, "last": 6}}, f"{status} {body}")
     status, body, _ = sync(SERVER_B, token, two, 0)
     check("every answer, from either server, names the database's restore epoch",
           len(epoch) == 32 and body.get("epoch") == epoch, f"{epoch} {body.get('epoch')}")
@@ -554,10 +557,12 @@ def check_push_and_pull(token):
     check("the pushing replica's own ops are not returned to it", status == 200 and body["ops"] == [], f"{body}")
     status, body, _ = sync(SERVER_A, token, two, highest)
     check("a pull after the highest server_seq returns nothing, last unchanged",
-          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch}, f"{body}")
+          status == 200 and body == {"ops": [], "last": highest, "more": False, "epoch": epoch,
+                                     "stored": {"replica": two, "first": 0, "last": 0}}, f"{body}")
     status, body, _ = sync(SERVER_A, token, two, highest + 1000)
     check("a pull after a server_seq past the highest keeps `after` as last",
-          status == 200 and body == {"ops": [], "last": highest + 1000, "more": False, "epoch": epoch}, f"{body}")
+          status == 200 and body == {"ops": [], "last": highest + 1000, "more": False, "epoch": epoch,
+                                     "stored": {"replica": two, "first": 0, "last": 0}}, f"{body}")
 
     before = op_count(account)
     replay = [sync(SERVER_A, token, one, 0, ops)[0], sync(SERVER_B, token, one, 0, ops)[0]]
@@ -704,6 +709,57 @@ def check_refusals(token):
     check("a chunked body streamed past 8 MiB → 413 (or the connection closed early)",
           " 413 " in status_line or (status_line == "" and closed_early), f"{status_line!r} closed early {closed_early}")
     check("and the server still answers /health after both", healthy(SERVER_A))
+
+
+def check_formats_and_old_keys():
+    """A format no navstack knows is refused, never stored, first on a new account too; an
+    account keyed before write checks takes no snapshot and no drop_clear from anyone; and
+    a replica that `user drop-replica` removed is named gone to a device that keeps its
+    operations set aside (issue 61)."""
+    token = new_user("formats")
+    account = account_id("formats")
+    replica = new_replica()
+    body = {"replica": replica, "after": 0, "ops": make_ops(1, tag="fmt"), "format": 1_000_000}
+    status, answer, _ = call(SERVER_A, "POST", "/v1/sync", body, token=token)
+    check("a push naming format 1,000,000 first on a new account → 400 naming it",
+          status == 400 and "format 1000000 is not one this server knows" in answer.get("error", ""), f"{status} {answer}")
+    check("and nothing of it was stored: the account's format is still 1",
+          psql(f"SELECT format FROM account WHERE id = {account}") == "1" and op_count(account) == 0)
+    body["format"] = 2
+    status, _, _ = call(SERVER_A, "POST", "/v1/sync", body, token=token)
+    check("a clear client of the current format writes and sets it",
+          status == 200 and psql(f"SELECT format FROM account WHERE id = {account}") == "2")
+
+    token = new_user("oldkey")
+    account = account_id("oldkey")
+    salt = base64.b64encode(b"s" * 16).decode()
+    check_text = base64.b64encode(b"c" * 72).decode()
+    record = json.dumps({"kdf": "pbkdf2-hmac-sha256", "iterations": 100_000, "salt": salt, "check": check_text},
+                        separators=(",", ":"))
+    device, hostile = new_replica(), new_replica()
+    status, answer, _ = sync(SERVER_A, token, device, key=record)
+    check("an account takes a key record without a write check (made before write keys)",
+          status == 200 and answer.get("key") == record, f"{status} {answer}")
+    sealed = [{"seq": seq, "millis": 1_700_000_000_000 + seq, "counter": 0,
+               "sealed": base64.b64encode(b"garbage %d" % seq * 4).decode()} for seq in (1, 2, 3)]
+    status, answer, _ = call(SERVER_A, "POST", "/v1/sync", {"replica": hostile, "after": 0, "ops": sealed}, token=token)
+    check("a token holder still writes sealed bytes to it", status == 200, f"{status} {answer}")
+    status, answer, _ = call(SERVER_A, "POST", "/v1/sync", {"replica": device, "after": 0, "ops": sealed[:1]}, token=token)
+    last = answer.get("last", 0) if status == 200 else 0
+    snapshot = {"replica": hostile, "after": last, "ops": [], "own_seq": 3,
+                "snapshot": {"seq": last, "sealed": base64.b64encode(b"bogus" * 10).decode()}}
+    status, answer, _ = call(SERVER_A, "POST", "/v1/sync", snapshot, token=token)
+    check("but no snapshot, which would drop the account's log → 400",
+          status == 400 and "no write check" in answer.get("error", ""), f"{status} {answer}")
+    status, answer, _ = call(SERVER_B, "POST", "/v1/sync", {"replica": hostile, "after": last, "ops": [], "drop_clear": True},
+                             token=token)
+    check("and no drop_clear → 400", status == 400, f"{status} {answer}")
+    check("the log is whole", op_count(account) == 4 and psql(f"SELECT count(*) FROM snapshot WHERE account_id = {account}") == "0")
+    code, out, _ = user("drop-replica", "oldkey", hostile)
+    status, answer, _ = call(SERVER_B, "POST", "/v1/sync", {"replica": device, "after": last, "ops": [],
+                                                             "aside": [hostile, device]}, token=token)
+    check("once drop-replica removed a replica, a device that keeps its operations aside is told it is gone",
+          code == 0 and status == 200 and answer.get("gone") == [hostile], f"{code} {out!r} {status} {answer}")
 
 
 def check_replica_taken(sealed=False):
@@ -1160,6 +1216,7 @@ def main():
     pager = timed(check_paging)
     timed(check_accounts_apart, alice, pager)
     timed(check_refusals, alice)
+    timed(check_formats_and_old_keys)
     timed(check_replica_taken)
     timed(check_replica_taken, True)
     timed(check_concurrent_writers)

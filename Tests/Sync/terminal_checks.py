@@ -112,6 +112,18 @@ class MisbehavingServer:
         return body
 
     @staticmethod
+    def _stored(request):
+        """The answer's `stored` for `request`, as the server names what it stored: a
+        client takes no answer that names another request's."""
+        try:
+            sent = json.loads(request)
+        except ValueError:
+            return b""
+        seqs = [op.get("seq", 0) for op in sent.get("ops", [])]
+        stored = {"replica": sent.get("replica", ""), "first": min(seqs, default=0), "last": max(seqs, default=0)}
+        return b',"stored":' + json.dumps(stored).encode()
+
+    @staticmethod
     def _answer(body):
         return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
                 b"Content-Length: %d\r\n\r\n" % len(body)) + body
@@ -146,12 +158,12 @@ class MisbehavingServer:
                         connection.sendall(bytes([byte]))
                         time.sleep(0.05)
                 elif self.mode == "more":
-                    body = b'{"ops":[],"last":%d,"more":true}' % self.requests
+                    body = b'{"ops":[],"last":%d,"more":true%s}' % (self.requests, self._stored(request))
                     connection.sendall(self._answer(body))
                 elif self.mode == "slow":
                     self.stopping.wait(self.delay)
                     key = b',"key":' + json.dumps(self.key).encode() if self.key else b""
-                    connection.sendall(self._answer(b'{"ops":[],"last":0,"more":false' + key + b'}'))
+                    connection.sendall(self._answer(b'{"ops":[],"last":0,"more":false' + key + self._stored(request) + b'}'))
                     self.answered.append(time.monotonic())
             except OSError:
                 pass

@@ -521,5 +521,14 @@ extension Catalog {
         .fieldBlank: "the {field} is empty",
         .fieldTooManyItems: "{field}: {count} items; a task holds at most {limit}",
         .fieldBadWord: "{field} cannot be '{value}'",
+        .syncWireUnknownFormat:
+            "format {format} is not one this server knows (it knows 1 to {current}): update navstack-server",
+        .syncStrayAnswer:
+            "the server's answer did not name the operations this device sent: it was the answer to another request (a stray answer on the connection); nothing of it was applied",
+        .syncAsideFull:
+            "this device keeps at most {count} operations ({bytes} MiB) set aside; the others were counted, not kept. On the server, navstack-server user drop-replica NAME REPLICA removes them, and this device then lets go of those it keeps",
+        .syncWireDropWithoutWriteCheck:
+            "this account's key record has no write check (it was made before write keys): it takes no snapshot and no drop_clear, which drop operations, since it cannot tell a device from a token holder",
+        .syncWireTooManyReplicas: "{path} names more than {limit} replicas",
     ]
 }

@@ -525,5 +525,14 @@ extension Catalog {
         .fieldBlank: "o {field} está vazio",
         .fieldTooManyItems: "{field}: {count} itens; uma tarefa tem no máximo {limit}",
         .fieldBadWord: "{field} não pode ser '{value}'",
+        .syncWireUnknownFormat:
+            "o formato {format} não é um que este servidor conhece (ele conhece de 1 a {current}): atualize o navstack-server",
+        .syncStrayAnswer:
+            "a resposta do servidor não nomeou as operações que este dispositivo enviou: era a resposta de outro pedido (uma resposta perdida na conexão); nada dela foi aplicado",
+        .syncAsideFull:
+            "este dispositivo guarda no máximo {count} operações ({bytes} MiB) postas de lado; as outras foram contadas, não guardadas. No servidor, navstack-server user drop-replica NAME REPLICA as remove, e este dispositivo então descarta as que guarda",
+        .syncWireDropWithoutWriteCheck:
+            "o registro de chave desta conta não tem verificação de escrita (foi feito antes das chaves de escrita): ela não aceita snapshot nem drop_clear, que descartam operações, pois não distingue um dispositivo de quem só tem o token",
+        .syncWireTooManyReplicas: "{path} nomeia mais de {limit} réplicas",
     ]
 }

@@ -523,5 +523,14 @@ extension Catalog {
         .fieldBlank: "el {field} está vacío",
         .fieldTooManyItems: "{field}: {count} elementos; una tarea tiene como máximo {limit}",
         .fieldBadWord: "{field} no puede ser '{value}'",
+        .syncWireUnknownFormat:
+            "el formato {format} no es uno que este servidor conozca (conoce del 1 al {current}): actualiza navstack-server",
+        .syncStrayAnswer:
+            "la respuesta del servidor no nombró las operaciones que este dispositivo envió: era la respuesta a otra petición (una respuesta perdida en la conexión); no se aplicó nada de ella",
+        .syncAsideFull:
+            "este dispositivo guarda como mucho {count} operaciones ({bytes} MiB) apartadas; las demás se contaron, no se guardaron. En el servidor, navstack-server user drop-replica NAME REPLICA las elimina, y este dispositivo entonces suelta las que guarda",
+        .syncWireDropWithoutWriteCheck:
+            "el registro de clave de esta cuenta no tiene comprobación de escritura (se hizo antes de las claves de escritura): no acepta snapshot ni drop_clear, que descartan operaciones, pues no distingue un dispositivo de quien solo tiene el token",
+        .syncWireTooManyReplicas: "{path} nombra más de {limit} réplicas",
     ]
 }

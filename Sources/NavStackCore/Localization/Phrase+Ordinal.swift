@@ -453,6 +453,11 @@ extension Phrase {
         case .fieldBlank: 442
         case .fieldTooManyItems: 443
         case .fieldBadWord: 444
+        case .syncWireUnknownFormat: 445
+        case .syncStrayAnswer: 446
+        case .syncAsideFull: 447
+        case .syncWireDropWithoutWriteCheck: 448
+        case .syncWireTooManyReplicas: 449
         }
     }
 }

@@ -475,4 +475,9 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case fieldBlank = "field.blank"
     case fieldTooManyItems = "field.tooManyItems"
     case fieldBadWord = "field.badWord"
+    case syncWireUnknownFormat = "syncWire.unknownFormat"
+    case syncStrayAnswer = "sync.strayAnswer"
+    case syncAsideFull = "sync.asideFull"
+    case syncWireDropWithoutWriteCheck = "syncWire.dropWithoutWriteCheck"
+    case syncWireTooManyReplicas = "syncWire.tooManyReplicas"
 }
