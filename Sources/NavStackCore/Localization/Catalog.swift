@@ -24,7 +24,7 @@ public struct Catalog: Sendable {
     public let language: Language
     /// The phrases as the language's file lists them (pairs: a dictionary literal of
     /// this size costs a third of a million instructions to hash at every launch).
-    let phrases: KeyValuePairs<Phrase, String>
+    let phrases: [KeyValuePairs<Phrase, String>]
     /// Every phrase's template at the phrase's ordinal, English where the language has
     /// none: found without hashing the phrase (a phrase hashes its raw value, a string).
     private let templates: [String]
@@ -32,27 +32,29 @@ public struct Catalog: Sendable {
     public init(_ language: Language) {
         self.language = language
         switch language {
-        case .en: (phrases, templates) = (Self.englishPhrases, Self.englishTemplates)
-        case .pt: (phrases, templates) = (Self.portuguesePhrases, Self.portugueseTemplates)
-        case .es: (phrases, templates) = (Self.spanishPhrases, Self.spanishTemplates)
+        case .en: (phrases, templates) = ([Self.englishPhrases, Self.englishSyncPhrases], Self.englishTemplates)
+        case .pt: (phrases, templates) = ([Self.portuguesePhrases, Self.portugueseSyncPhrases], Self.portugueseTemplates)
+        case .es: (phrases, templates) = ([Self.spanishPhrases, Self.spanishSyncPhrases], Self.spanishTemplates)
         }
     }
 
     public static let english = Catalog(.en)
 
-    private static let englishTemplates = table(englishPhrases, over: Phrase.allCases.map(\.rawValue))
-    private static let portugueseTemplates = table(portuguesePhrases, over: englishTemplates)
-    private static let spanishTemplates = table(spanishPhrases, over: englishTemplates)
+    private static let englishTemplates = table([englishPhrases, englishSyncPhrases], over: Phrase.allCases.map(\.rawValue))
+    private static let portugueseTemplates = table([portuguesePhrases, portugueseSyncPhrases], over: englishTemplates)
+    private static let spanishTemplates = table([spanishPhrases, spanishSyncPhrases], over: englishTemplates)
 
-    /// `fallback` with the templates `phrases` has put in their phrases' places.
-    private static func table(_ phrases: KeyValuePairs<Phrase, String>, over fallback: [String]) -> [String] {
+    /// `fallback` with the templates of each part of `phrases` put in their phrases' places.
+    private static func table(_ phrases: [KeyValuePairs<Phrase, String>], over fallback: [String]) -> [String] {
         var table = fallback
-        for (phrase, template) in phrases { table[phrase.ordinal] = template }
+        for part in phrases {
+            for (phrase, template) in part { table[phrase.ordinal] = template }
+        }
         return table
     }
 
     /// The phrases this catalog has, for the test that every language has them all.
-    public var keys: Set<Phrase> { Set(phrases.map(\.key)) }
+    public var keys: Set<Phrase> { Set(phrases.flatMap { $0.map(\.key) }) }
 
     /// The raw template of a phrase.
     public func template(_ phrase: Phrase) -> String {
