@@ -274,9 +274,10 @@ struct ImportParser {
             throw .problem(title == nil ? .noTitle : .wrongType("title"))
         }
         let text = (notes ?? nil) ?? ""
-        let trimmed = rawTitle.trimmed
+        // The title as given, as Taskwarrior's and todo.txt's are: an export of navstack's
+        // imports back exactly (a blank one is refused by the rules).
         let kept = (uuid ?? nil)?.lowercased()
-        more.title = trimmed
+        more.title = rawTitle
         more.notes = text
         var problem = FieldRules.problem(in: more).map(ImportError.Record.value)
         if let kept {
@@ -287,7 +288,7 @@ struct ImportParser {
             }
         }
         if let problem {
-            bad.add(BadRecord(.record(number), uuid: kept.flatMap { $0.isUUID ? $0 : nil }, title: trimmed, problem))
+            bad.add(BadRecord(.record(number), uuid: kept.flatMap { $0.isUUID ? $0 : nil }, title: rawTitle, problem))
         }
         if let parent {
             parents[number] = .record(parent)

@@ -19,7 +19,7 @@ final class ImportBadRecordsTests: XCTestCase {
             XCTAssertEqual(
                 ($0 as? ImportError)?.description,
                 """
-                record 1 (uuid \(Self.uuid(1)), "long long long long long…"): title too long (1249 characters; the limit is 1000)
+                record 1 (uuid \(Self.uuid(1)), "long long long long long…"): title too long (1250 characters; the limit is 1000)
                 record 2 ("Tagged"): tags cannot be 'not a tag'
                 record 3 ("Ring\\u{7} the bell now please"): the title contains the control character \\u{7}; nothing was imported
                 """)

@@ -176,12 +176,13 @@ final class SQLiteStoreTests: XCTestCase {
         try store.openProfile("ana", sample: true)
         let records = try SQLiteStore.parseImport(Array(#"[{"title":"A"},{"title":" B ","notes":"n","done":true,"id":99}]"#.utf8))
         XCTAssertEqual(try store.importTasks(records, user: "ana"), 2)
-        XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", "B"])
-        XCTAssertEqual(try store.task("ana", id: 5)?.fields, DraftFields(title: "B", notes: "n", done: true))
+        // A title is kept as given, blanks around it too (as Taskwarrior's and todo.txt's are).
+        XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", " B "])
+        XCTAssertEqual(try store.task("ana", id: 5)?.fields, DraftFields(title: " B ", notes: "n", done: true))
         XCTAssertEqual(try store.undo("ana"), .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
         XCTAssertEqual(try store.redo("ana"), .import)
-        XCTAssertEqual(try titles(store).suffix(2), ["A", "B"])
+        XCTAssertEqual(try titles(store).suffix(2), ["A", " B "])
         XCTAssertEqual(
             try store.importTasks(
                 try SQLiteStore.parseImport(Array("{\"title\":\"C\"}\n\n{\"title\":\"D\"}\n".utf8)),
@@ -220,8 +221,8 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(
             try SQLiteStore.parseImport(Array(text.utf8)).map(\.fields),
             [
-                DraftFields(title: "a\"b\\cé😀", notes: "", done: false),
-                DraftFields(title: "padded", notes: "n//", done: true),
+                DraftFields(title: "a\"b\\cé😀\t", notes: "", done: false),
+                DraftFields(title: "  padded  ", notes: "n//", done: true),
             ])
         XCTAssertEqual(try SQLiteStore.parseImport(Array("[]".utf8)).records, [])
         XCTAssertThrowsError(try SQLiteStore.parseImport(Array(#"[{"title":"\u00g1"}]"#.utf8)))

@@ -198,7 +198,7 @@ final class OperationLogParityTests: XCTestCase {
         XCTAssertEqual(push.status, 400, "nor writes to it")
         let same = try await s.sync(third, format: 2)
         XCTAssertEqual(same.answer?.operations.map(\.seq), [1, 2], "nothing of the refused push was kept")
-        let pullByUnknown = try await s.sync(third, format: 3)
+        let pullByUnknown = try await s.sync(third, format: SyncFormat.current + 1)
         XCTAssertEqual(pullByUnknown.status, 400, "a format the server does not know reads nothing")
         let stillTwo = try await s.sync(mine, format: 2)
         XCTAssertEqual(stillTwo.status, 200)
