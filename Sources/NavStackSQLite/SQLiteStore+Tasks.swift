@@ -224,6 +224,20 @@ extension SQLiteStore {
         }
     }
 
+    public func tasks(_ user: String, uuidPrefix prefix: String, limit: Int) throws -> [TaskItem] {
+        // A range of the unique index on uuid: from the prefix to the prefix with its
+        // last character one higher ('-' and the hexadecimal digits are ASCII).
+        let end = String(prefix.dropLast()) + String(UnicodeScalar((prefix.utf8.last ?? 0x2F) + 1))
+        return try reading { db in
+            try db.prepare(
+                """
+                SELECT \(Self.columns) FROM task WHERE uuid >= ? AND uuid < ? AND profile_id = \(Self.profileID)
+                ORDER BY uuid LIMIT ?
+                """
+            ).all([prefix, end, user, limit], Self.task)
+        }
+    }
+
     public func counts(_ user: String) throws -> TaskCounts {
         try cached(cache.counters, user) { db in
             let counters = try Self.counters(db, user)

@@ -49,11 +49,11 @@ extension SQLiteStore {
         }
     }
 
-    public func undo(_ user: String) throws -> ChangeKind? {
+    public func undo(_ user: String) throws -> ChangeSummary? {
         try step(user, undone: false, batch: Self.importBatch)
     }
 
-    public func redo(_ user: String) throws -> ChangeKind? {
+    public func redo(_ user: String) throws -> ChangeSummary? {
         try step(user, undone: true, batch: Self.importBatch)
     }
 
@@ -61,7 +61,7 @@ extension SQLiteStore {
     /// process's own first, else the profile's); an import's tasks move `batch` ids a
     /// statement. Every task the step changes is checked first: a field the change set
     /// that holds another value now was changed since, and the step is refused whole.
-    func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeKind? {
+    func step(_ user: String, undone: Bool, batch: Int) throws -> ChangeSummary? {
         try writing { db in
             guard let profile = try existingProfileID(db, user),
                 let seq = try undone ? Self.undoneLast(db, profile, by: writer) : newestInEffect(db, profile, user: user)
@@ -78,8 +78,17 @@ extension SQLiteStore {
                     VALUES (?1, ?2, 1 + coalesce((SELECT max(turn) FROM undone WHERE profile_id = ?2), 0), ?3)
                     """, [seq, profile, writer])
             }
+            var summary = ChangeSummary(kind: kind, first: nil, count: 0)
             switch try Self.record(db, user, of: operations) {
             case .pairs(let pairs):
+                summary.count = pairs.count
+                // Named by the task at the top of those it touched (a deleted task, not
+                // its subtasks).
+                let touched = pairs.compactMap { $0.after ?? $0.before }
+                let ids = Set(touched.compactMap(\.id))
+                if let task = touched.first(where: { !ids.contains($0.parent) }) ?? touched.first, let id = task.id {
+                    summary.first = (id, task.fields.title)
+                }
                 var steps: [ChangePair] = []
                 for pair in undone ? pairs : pairs.reversed() {
                     let (from, to) = undone ? (pair.before, pair.after) : (pair.after, pair.before)
@@ -102,6 +111,7 @@ extension SQLiteStore {
                     }
                 }
             case .imported(let first, let last):
+                summary.count = last - first + 1
                 if undone {
                     try Self.restoreImport(db, user, seq: seq, first: first, last: last, batch: batch)
                 } else {
@@ -111,7 +121,7 @@ extension SQLiteStore {
                 try Self.logImport(db, user, first: first, last: last, adding: undone, &log)
             }
             if undone { try db.run("DELETE FROM undone WHERE seq = ?", [seq]) }
-            return kind
+            return summary
         }
     }
 

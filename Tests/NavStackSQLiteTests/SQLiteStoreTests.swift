@@ -45,7 +45,7 @@ final class SQLiteStoreTests: XCTestCase {
             }
             // Undone one by one, each value comes back from the log whole.
             for (index, size) in sizes.enumerated().reversed().dropFirst() {
-                XCTAssertEqual(try store.undo("ana"), .save)
+                XCTAssertEqual(try store.undo("ana")?.kind, .save)
                 let read = try XCTUnwrap(store.task("ana", id: 1))
                 XCTAssertTrue(read.title.hasSameBytes(as: "T\(index)" + String(repeating: "é", count: size / 2)))
                 XCTAssertEqual(read.notes.utf8.count, size)
@@ -148,17 +148,17 @@ final class SQLiteStoreTests: XCTestCase {
         }
         do {
             let store = try SQLiteStore(path: path)
-            XCTAssertEqual(try store.undo("ana"), .toggle)
-            XCTAssertEqual(try store.undo("ana"), .add)
+            XCTAssertEqual(try store.undo("ana")?.kind, .toggle)
+            XCTAssertEqual(try store.undo("ana")?.kind, .add)
         }
         let store = try SQLiteStore(path: path)
-        XCTAssertEqual(try store.undo("ana"), .delete)
+        XCTAssertEqual(try store.undo("ana")?.kind, .delete)
         XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3])
         XCTAssertNil(try store.undo("ana"))
-        XCTAssertEqual(try store.redo("ana"), .delete)
-        XCTAssertEqual(try store.redo("ana"), .add)
+        XCTAssertEqual(try store.redo("ana")?.kind, .delete)
+        XCTAssertEqual(try store.redo("ana")?.kind, .add)
         XCTAssertEqual(try titles(store), ["Later", "Buy fruit", "Go for a walk"])
-        XCTAssertEqual(try store.redo("ana"), .toggle)
+        XCTAssertEqual(try store.redo("ana")?.kind, .toggle)
         XCTAssertNil(try store.redo("ana"))
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2), "counters follow undo and redo")
     }
@@ -167,7 +167,7 @@ final class SQLiteStoreTests: XCTestCase {
         let store = try SQLiteStore(path: nil)
         try store.openProfile("ana", sample: false)
         for number in 1...250 { _ = try store.insertAtTop("ana", DraftFields(title: "T\(number)"), as: .add) }
-        for _ in 1...250 { XCTAssertEqual(try store.undo("ana"), .add) }
+        for _ in 1...250 { XCTAssertEqual(try store.undo("ana")?.kind, .add) }
         XCTAssertEqual(try store.count("ana", ListQuery()), 0)
     }
 
@@ -179,9 +179,9 @@ final class SQLiteStoreTests: XCTestCase {
         // A title is kept as given, blanks around it too (as Taskwarrior's and todo.txt's are).
         XCTAssertEqual(try titles(store), ["Buy fruit", "Study SwiftUI", "Go for a walk", "A", " B "])
         XCTAssertEqual(try store.task("ana", id: 5)?.fields, DraftFields(title: " B ", notes: "n", done: true))
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
-        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.redo("ana")?.kind, .import)
         XCTAssertEqual(try titles(store).suffix(2), ["A", " B "])
         XCTAssertEqual(
             try store.importTasks(
@@ -205,7 +205,7 @@ final class SQLiteStoreTests: XCTestCase {
         }
         XCTAssertEqual(try store.count("ana", ListQuery()), 5, "nothing added")
         // A task an undone import took away keeps its uuid for the redo.
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         XCTAssertThrowsError(
             try store.importTasks(try SQLiteStore.parseImport(Array(#"{"title":"K","uuid":"\#(kept)"}"#.utf8)), user: "ana")
         ) { error in
@@ -242,9 +242,9 @@ final class SQLiteStoreTests: XCTestCase {
             TaskCounts(
                 open: 2 + records.filter { !$0.fields.done }.count,
                 done: 1 + records.filter(\.fields.done).count))
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         XCTAssertEqual(try store.count("ana", ListQuery()), 3)
-        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.redo("ana")?.kind, .import)
         XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 2000).map(\.id), Array(1...1237))
     }
 
@@ -382,15 +382,15 @@ final class SQLiteStoreTests: XCTestCase {
         let fruit = try XCTUnwrap(try store.task("ana", id: 1)).uuid
         _ = try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana")
         let imported = try store.storedTasks()
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         XCTAssertEqual(try store.shape("ana"), before)
         XCTAssertEqual(try store.wrongCounters(), [])
-        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.redo("ana")?.kind, .import)
         XCTAssertEqual(try store.storedTasks().map(\.placed), imported.map(\.placed), "the same ids, uuids, parents and places")
         XCTAssertEqual(try store.task("ana", id: 1)?.subtasks, SubtaskCounts(done: 1, total: 3))
         XCTAssertEqual(try store.count("ana", ListQuery()), 4)
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 8, done: 3))
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         XCTAssertEqual(try store.shape("ana"), before)
         XCTAssertEqual(try store.wrongCounters(), [])
     }
@@ -403,8 +403,8 @@ final class SQLiteStoreTests: XCTestCase {
         _ = try store.insertAtTop("ana", DraftFields(title: "Apples"), under: 1, as: .add)
         let fruit = try XCTUnwrap(try store.task("ana", id: 1)).uuid
         _ = try store.importTasks(try SQLiteStore.parseImport(Array(treeRecords(under: fruit).utf8)), user: "ana")
-        XCTAssertEqual(try store.undo("ana"), .import)
-        XCTAssertEqual(try store.redo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
+        XCTAssertEqual(try store.redo("ana")?.kind, .import)
         XCTAssertEqual(try store.shape("ana"), treeShape)
         XCTAssertEqual(try store.wrongCounters(), [])
     }
@@ -471,7 +471,7 @@ final class SQLiteStoreTests: XCTestCase {
             })
         XCTAssertEqual(try store.page("ana", ListQuery(), offset: 0, limit: 10).map(\.id), [1, 2, 3])
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 1, done: 2))
-        XCTAssertEqual(try store.undo("ana"), .toggle)
+        XCTAssertEqual(try store.undo("ana")?.kind, .toggle)
         XCTAssertEqual(try store.task("ana", id: 1)?.done, false)
         XCTAssertEqual(try store.count("ana", query), 2)
     }

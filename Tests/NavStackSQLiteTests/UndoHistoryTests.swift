@@ -39,27 +39,27 @@ final class UndoHistoryTests: StoreFolderTestCase {
         XCTAssertEqual(try changes(store, "ana"), 1510)
         XCTAssertEqual(try changes(store, "bo"), 300)
 
-        for _ in 1...1000 { XCTAssertEqual(try store.undo("ana"), .add) }
+        for _ in 1...1000 { XCTAssertEqual(try store.undo("ana")?.kind, .add) }
         let kept = try all(store, "ana").map(\.title)
         XCTAssertEqual(kept.count, 510)
         XCTAssertEqual(kept.first, "A510")
-        for _ in 1...300 { XCTAssertEqual(try store.undo("bo"), .add) }
+        for _ in 1...300 { XCTAssertEqual(try store.undo("bo")?.kind, .add) }
         XCTAssertNil(try store.undo("bo"))
         XCTAssertEqual(try store.count("bo", ListQuery()), 0)
         XCTAssertEqual(try store.count("ana", ListQuery()), 510, "bo's undo left ana's tasks alone")
-        for _ in 1...510 { XCTAssertEqual(try store.undo("ana"), .add) }
+        for _ in 1...510 { XCTAssertEqual(try store.undo("ana")?.kind, .add) }
         XCTAssertNil(try store.undo("ana"))
         XCTAssertEqual(try store.count("ana", ListQuery()), 0)
 
         // Undone changes count until a new change forgets them.
-        for _ in 1...10 { XCTAssertEqual(try store.redo("ana"), .add) }
+        for _ in 1...10 { XCTAssertEqual(try store.redo("ana")?.kind, .add) }
         XCTAssertEqual(try all(store, "ana").map(\.title), (1...10).reversed().map { "A\($0)" })
         _ = try store.insertAtTop("ana", DraftFields(title: "new"), as: .add)
         XCTAssertNil(try store.redo("ana"))
         XCTAssertEqual(try changes(store, "ana", part: .forgotten), 1500)
         XCTAssertEqual(try changes(store, "ana"), 11)
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone") { $0.int(0) }, 300, "bo's")
-        for _ in 1...11 { XCTAssertEqual(try store.undo("ana"), .add) }
+        for _ in 1...11 { XCTAssertEqual(try store.undo("ana")?.kind, .add) }
         XCTAssertNil(try store.undo("ana"))
         XCTAssertEqual(try store.count("ana", ListQuery()), 0)
     }
@@ -76,16 +76,16 @@ final class UndoHistoryTests: StoreFolderTestCase {
         _ = try b.insertAtTop("ana", DraftFields(title: "B2"), as: .add)
         func titles() throws -> [String] { try all(a, "ana").map(\.title) }
 
-        XCTAssertEqual(try a.undo("ana"), .add)
+        XCTAssertEqual(try a.undo("ana")?.kind, .add)
         XCTAssertEqual(try titles(), ["B2", "B1", "A1"], "A's own newest, not B's later one")
         let c = try SQLiteStore(path: path)
-        XCTAssertEqual(try c.undo("ana"), .add)
+        XCTAssertEqual(try c.undo("ana")?.kind, .add)
         XCTAssertEqual(try titles(), ["B1", "A1"], "C changed nothing: the profile's newest")
-        XCTAssertEqual(try b.undo("ana"), .add)
+        XCTAssertEqual(try b.undo("ana")?.kind, .add)
         XCTAssertEqual(try titles(), ["A1"], "B's own")
-        XCTAssertEqual(try b.undo("ana"), .add)
+        XCTAssertEqual(try b.undo("ana")?.kind, .add)
         XCTAssertEqual(try titles(), [], "then the profile's")
-        XCTAssertEqual(try a.redo("ana"), .add)
+        XCTAssertEqual(try a.redo("ana")?.kind, .add)
         XCTAssertEqual(try titles(), ["A2"], "A redoes what it undid last")
         for store in [a, b, c] { store.close() }
     }
@@ -116,7 +116,7 @@ final class UndoHistoryTests: StoreFolderTestCase {
         try store.db.run("UPDATE task SET parent = ? WHERE id = ?", [parent.id, task.id])
         try store.db.run("UPDATE task SET subtasks = subtasks + 1 WHERE id = ?", [parent.id])
         try store.db.run("UPDATE profile SET roots = roots - 1")
-        XCTAssertEqual(try store.undo("ana"), .move)
+        XCTAssertEqual(try store.undo("ana")?.kind, .move)
     }
 
     /// A transaction that began changing the profile and rolled back leaves the process
@@ -135,7 +135,7 @@ final class UndoHistoryTests: StoreFolderTestCase {
             })
         _ = try a.insertAtTop("ana", DraftFields(title: "A1"), as: .add)
         _ = try b.insertAtTop("ana", DraftFields(title: "B2"), as: .add)
-        XCTAssertEqual(try a.undo("ana"), .add)
+        XCTAssertEqual(try a.undo("ana")?.kind, .add)
         XCTAssertEqual(try all(a, "ana").map(\.title), ["B2", "B1"], "A's own A1, not B's later B2")
     }
 
@@ -147,8 +147,8 @@ final class UndoHistoryTests: StoreFolderTestCase {
         _ = try x.importTasks([ImportRecord(DraftFields(title: "T"))], user: "ana")
         let id = try XCTUnwrap(try all(x, "ana").first?.id)
         _ = try y.write("ana", id: id, [.notes], from: DraftFields(title: "T", notes: "n"), as: .save)
-        XCTAssertEqual(try y.undo("ana"), .save)
-        XCTAssertEqual(try x.undo("ana"), .import)
+        XCTAssertEqual(try y.undo("ana")?.kind, .save)
+        XCTAssertEqual(try x.undo("ana")?.kind, .import)
         XCTAssertThrowsError(try y.redo("ana")) { error in
             XCTAssertEqual(error as? NavError, .changedSince(.redo, task: "T", fields: []))
         }
@@ -173,7 +173,7 @@ final class UndoHistoryTests: StoreFolderTestCase {
         defer { store.close() }
         XCTAssertEqual(try store.db.first("SELECT field FROM op ORDER BY seq DESC") { $0.text(0) }, "range")
         XCTAssertFalse(try store.hasUnsentChanges("ana"), "a `range` operation is never sent")
-        XCTAssertEqual(try store.undo("ana"), .import, "and undo reads it")
+        XCTAssertEqual(try store.undo("ana")?.kind, .import, "and undo reads it")
         XCTAssertEqual(try store.count("ana", ListQuery()), 0)
     }
 
@@ -228,17 +228,19 @@ final class UndoHistoryTests: StoreFolderTestCase {
         let importedPositions = try positions(store, "ana")
         let importedCounts = try store.counts("ana")
         let bo = try all(store, "bo")
-        XCTAssertEqual(try store.undo("ana"), .save)
+        XCTAssertEqual(try store.undo("ana")?.kind, .save)
         XCTAssertEqual(try store.task("ana", id: 100)?.fields, edited.fields)
 
-        XCTAssertEqual(try store.step("ana", undone: false, batch: 7), .import)
+        let undone = try store.step("ana", undone: false, batch: 7)
+        XCTAssertEqual(undone?.kind, .import)
+        XCTAssertEqual(undone?.count, 5000, "the undo says how many tasks the import it took away added")
         XCTAssertEqual(try all(store, "ana").map(\.title), ["Before", "Buy fruit", "Study SwiftUI", "Go for a walk"])
         XCTAssertEqual(try store.counts("ana"), TaskCounts(open: 3, done: 1))
         XCTAssertEqual(try all(store, "bo"), bo)
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 5000)
 
-        XCTAssertEqual(try store.step("ana", undone: true, batch: 13), .import)
-        XCTAssertEqual(try store.redo("ana"), .save)
+        XCTAssertEqual(try store.step("ana", undone: true, batch: 13)?.kind, .import)
+        XCTAssertEqual(try store.redo("ana")?.kind, .save)
         XCTAssertNil(try store.redo("ana"))
         // The same tasks (the redone save is a new revision of task 100).
         let redone = try all(store, "ana")
@@ -251,8 +253,8 @@ final class UndoHistoryTests: StoreFolderTestCase {
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 0)
 
         // An undone import is forgotten with its tasks when a new change is made.
-        XCTAssertEqual(try store.undo("ana"), .save)
-        XCTAssertEqual(try store.undo("ana"), .import)
+        XCTAssertEqual(try store.undo("ana")?.kind, .save)
+        XCTAssertEqual(try store.undo("ana")?.kind, .import)
         _ = try store.insertAtTop("ana", DraftFields(title: "New"), as: .add)
         XCTAssertNil(try store.redo("ana"))
         XCTAssertEqual(try store.db.first("SELECT count(*) FROM undone_task") { $0.int(0) }, 0)

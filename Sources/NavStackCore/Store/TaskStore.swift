@@ -156,6 +156,28 @@ public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case sync
 }
 
+/// What an `undo` or a `redo` changed: the kind of change, the first task it touched (its
+/// id and title), and how many tasks it touched in all.
+public struct ChangeSummary: Equatable, Hashable, Sendable {
+    public var kind: ChangeKind
+    public var first: (id: Int, title: String)? {
+        get { firstID.map { ($0, firstTitle) } }
+        set {
+            firstID = newValue?.id
+            firstTitle = newValue?.title ?? ""
+        }
+    }
+    public var count: Int
+    private var firstID: Int?
+    private var firstTitle = ""
+
+    public init(kind: ChangeKind, first: (id: Int, title: String)?, count: Int) {
+        self.kind = kind
+        self.count = count
+        self.first = first
+    }
+}
+
 /// Where tasks live, with the navigation state that shows them. Every task method names
 /// the profile it works on.
 ///
@@ -186,6 +208,9 @@ public protocol TaskStore: AnyObject {
     func task(_ user: String, id: Int) throws -> TaskItem?
     /// One task by its uuid (lowercase), or `nil`.
     func task(_ user: String, uuid: String) throws -> TaskItem?
+    /// The tasks whose uuid starts with `prefix` (lowercase, in a uuid's shape), at most
+    /// `limit`, in uuid order.
+    func tasks(_ user: String, uuidPrefix prefix: String, limit: Int) throws -> [TaskItem]
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
 
@@ -218,10 +243,10 @@ public protocol TaskStore: AnyObject {
     /// Reverts the newest change not undone yet (this process's own first, else the
     /// profile's); `nil` when there is none. Fails with ``NavError/changedSince(_:task:fields:)``,
     /// changing nothing, when a field the change set has changed since.
-    func undo(_ user: String) throws -> ChangeKind?
+    func undo(_ user: String) throws -> ChangeSummary?
     /// Applies again the change undone last (this process's own first); `nil` when there
     /// is none. Fails as `undo` does.
-    func redo(_ user: String) throws -> ChangeKind?
+    func redo(_ user: String) throws -> ChangeSummary?
 
     /// The root phase the last run left: signed out (with the pending link), or signed in
     /// with the profile's navigation state.

@@ -76,6 +76,9 @@ final class RacingStore: TaskStore {
     func descendantCount(_ user: String, id: Int) throws -> Int { try base.descendantCount(user, id: id) }
     func move(_ user: String, id: Int, under parent: Int?) throws -> TaskItem? { try base.move(user, id: id, under: parent) }
     func task(_ user: String, uuid: String) throws -> TaskItem? { try base.task(user, uuid: uuid) }
+    func tasks(_ user: String, uuidPrefix prefix: String, limit: Int) throws -> [TaskItem] {
+        try base.tasks(user, uuidPrefix: prefix, limit: limit)
+    }
     func write(_ user: String, id: Int, _ fields: [TaskField], from values: DraftFields, as kind: ChangeKind) throws -> TaskItem? {
         try base.write(user, id: id, fields, from: values, as: kind)
     }
@@ -84,8 +87,8 @@ final class RacingStore: TaskStore {
         try base.recreate(user, id: id, uuid: uuid, fields, as: kind)
     }
     func delete(_ user: String, id: Int) throws -> Bool { try base.delete(user, id: id) }
-    func undo(_ user: String) throws -> ChangeKind? { try base.undo(user) }
-    func redo(_ user: String) throws -> ChangeKind? { try base.redo(user) }
+    func undo(_ user: String) throws -> ChangeSummary? { try base.undo(user) }
+    func redo(_ user: String) throws -> ChangeSummary? { try base.redo(user) }
     func loadPhase() throws -> Phase { try base.loadPhase() }
     /// Set: the next `savePhase` fails, as a full disk would make it fail.
     var phaseSaveFails = false
