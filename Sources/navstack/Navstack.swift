@@ -14,9 +14,11 @@ import NavStackSQLite
 struct Navstack: Subcommand {
     static let version = App.version
 
-    static let subcommands = [
-        Import.entry, Export.entry, WatchCommand.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry, ManPageCommand.entry,
-    ]
+    static let subcommands =
+        [
+            Import.entry, Export.entry, WatchCommand.entry, SyncCommand.entry, TestCommand.entry, CompletionCommand.entry,
+            ManPageCommand.entry,
+        ] + ShellCommand.entries
 
     static let spec = CommandSpec(
         name: "navstack",

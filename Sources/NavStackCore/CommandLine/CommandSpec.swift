@@ -93,6 +93,10 @@ public struct CommandSpec: Sendable {
     public var arguments: [Argument]
     /// Names and abstracts of subcommands, for help.
     public var subcommands: [(name: String, abstract: String)]
+    /// Whether a word with one dash that names no option is an argument (`modify 42
+    /// -home`: a tag taken away), as Taskwarrior's words are; a word with two dashes is
+    /// still an option, known or not.
+    public var takesDashWords = false
 
     public init(
         name: String, abstract: String, discussion: String = "", options: [Option], arguments: [Argument] = [],
@@ -137,6 +141,10 @@ public struct CommandSpec: Sendable {
                 continue
             }
             let (name, attached) = Self.split(word)
+            if takesDashWords, !word.hasPrefix("--"), find(name) == nil {
+                positionals.append(word)
+                continue
+            }
             guard let option = find(name) else { throw .unknownOption(word, suggestion: suggestion(for: name)) }
             if option.valueName == nil {
                 if attached != nil { throw .flagWithValue(option.synopsis) }

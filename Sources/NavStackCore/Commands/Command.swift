@@ -19,6 +19,10 @@ public enum Command: Equatable, Hashable, Sendable {
     case add(title: String?)
     case new
     case toggle(row: Int?)
+    /// `done N` (a row) or `done` on a detail: mark the task done.
+    case complete(row: Int?)
+    /// `modify [N] WORDS…`: change the task in one step with `add`'s words (``ModifyLine``).
+    case modify(row: Int?, words: String)
     case delete(row: Int?)
     /// Make row N a subtask of a task, or a task at the top of the list.
     case move(row: Int, to: MoveTarget)
@@ -52,6 +56,15 @@ public enum Command: Equatable, Hashable, Sendable {
     /// Answers to a question.
     case yes, no
 
+    /// Whether the command changes nothing but the fields of the draft shown: its screen
+    /// is made from the one read of what it acts on.
+    var changesOnlyADraftsFields: Bool {
+        switch self {
+        case .complete, .modify: false
+        default: word.changesOnlyADraftsFields
+        }
+    }
+
     /// The word the command was typed with.
     public var word: CommandWord {
         switch self {
@@ -70,6 +83,8 @@ public enum Command: Equatable, Hashable, Sendable {
         case .add: .add
         case .new: .new
         case .toggle: .toggle
+        case .complete: .done
+        case .modify: .modify
         case .delete: .delete
         case .move: .move
         case .filter: .filter
@@ -291,10 +306,24 @@ extension Command {
         case .title: self = .title(try Self.text(try required(), as: .title))
         case .notes: self = .notes(try Self.text(Self.lineBreaks(in: arg ?? ""), as: .notes))
         case .done:
-            switch try required().lowercased() {
+            guard let arg else { self = .complete(row: nil); return }
+            switch arg.lowercased() {
             case "on", "yes", "true": self = .done(true)
             case "off", "no", "false": self = .done(false)
-            default: throw .badChoice(word, arg!.escapedForDisplay)
+            default:
+                guard arg.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                    throw .badChoice(word, arg.escapedForDisplay)
+                }
+                self = .complete(row: try Self.number(arg, for: word))
+            }
+        case .modify:
+            let text = try required()
+            let end = Self.firstWhitespace(in: text)
+            let first = String(text[..<end])
+            if first.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+                self = .modify(row: try Self.number(first, for: word), words: end == text.endIndex ? "" : text[end...].trimmed)
+            } else {
+                self = .modify(row: nil, words: text)
             }
         case .due, .scheduled, .wait, .until:
             let text = try required()

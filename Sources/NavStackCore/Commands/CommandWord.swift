@@ -10,7 +10,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case backDiscarding = "back!"
     case root, tab, undo, redo, quit, exit
     case login, logout
-    case open, add, new, toggle, delete, move, filter, find, next, prev, page, day
+    case open, add, new, toggle, delete, modify, move, filter, find, next, prev, page, day
     case edit, title, notes, done, save
     case due, scheduled, wait, until, recur, priority, project, tag, annotate
     case saveKeepingMine = "save!"
@@ -39,6 +39,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .new: "new"
         case .toggle: "toggle [N]"
         case .delete: "delete [N]"
+        case .modify: "modify [N] WORDS…"
         case .move: "move N to ID|top"
         case .filter: "filter all|open|done|waiting [TERM…]"
         case .find: "find [TEXT]"
@@ -67,6 +68,17 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .about: "about"
         case .yes: "yes"
         case .no: "no"
+        }
+    }
+
+    /// How the command is typed on a screen of this kind, where that differs from
+    /// ``usage``: `done` takes a row where tasks are listed and `on|off` on a draft;
+    /// `modify` needs a row but on a detail.
+    public func usage(on kind: ScreenKind) -> String {
+        switch self {
+        case .done where kind != .edit && kind != .newTask: kind == .detail ? "done [N]" : "done N"
+        case .modify where kind != .detail: "modify N WORDS…"
+        default: usage
         }
     }
 
@@ -134,17 +146,22 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         (Array($0.rawValue.utf8), $0)
     }
 
+    /// The words a typo is never taken for.
+    static let neverSuggested: Set<CommandWord> = [.undo, .redo, .delete, .backDiscarding, .cancel, .logout, .yes]
+
     /// The words of one to eight bytes (``longWord(_:)`` finds the others).
     private static let byPacked: [(UInt64, CommandWord)] = allCases.compactMap { word in
         packed(word.rawValue.utf8).map { ($0, word) }
     }.sorted { $0.0 < $1.0 }
 
-    /// The word closest to a mistyped one, if it is close enough to suggest.
+    /// The word closest to a mistyped one, if it is close enough to suggest; never one
+    /// that deletes, undoes or throws work away (`info` is not `undo`: a suggestion typed
+    /// in haste must not lose anything).
     public static func suggestion(for word: String) -> CommandWord? {
         let typed = Array(word.lowercased())
         guard typed.count <= 32 else { return nil }
         var best: (word: CommandWord, distance: Int)?
-        for candidate in allCases {
+        for candidate in allCases where !neverSuggested.contains(candidate) {
             let distance = editDistance(typed, Array(candidate.rawValue))
             if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }

@@ -52,6 +52,14 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
     case foreignScheme(String)
     case malformedLink(String)
     case noSuchTask(String)
+    /// An ID that is not a task's number, uuid or uuid's start.
+    case badTaskReference(String)
+    /// A uuid's start that several tasks' uuids begin with: "ID uuid" of each (the first few).
+    case ambiguousTaskReference(String, matches: [String])
+    /// `modify` with nothing to change.
+    case modifyNeedsWords
+    /// A one-shot command with no `--user` while no profile is signed in.
+    case noProfileSignedIn
     case taskVanished(Int)
     /// `login` signed in, but the link waiting for it names a task the profile lacks.
     case linkNotOpened(url: String, id: String)
@@ -170,6 +178,14 @@ public enum NavError: CatalogError, Equatable, Hashable, Sendable {
             t(.malformedLink, ("text", text))
         case .noSuchTask(let id):
             t(.noSuchTask, ("id", id))
+        case .badTaskReference(let text):
+            t(.badTaskReference, ("text", text))
+        case .ambiguousTaskReference(let text, let matches):
+            t(.ambiguousTaskReference, ("text", text), ("matches", matches.joined(separator: ", ")))
+        case .modifyNeedsWords:
+            t(.modifyNeedsWords)
+        case .noProfileSignedIn:
+            t(.noProfileSignedIn)
         case .taskVanished(let id):
             t(.taskVanished, ("id", id))
         case .linkNotOpened(let url, let id):

@@ -273,7 +273,7 @@ extension Catalog {
         .summaryEdit: "Edit this task",
         .summaryTitle: "Set the draft's title",
         .summaryNotes: "Set the draft's notes (\\n starts a line); notes alone clears them",
-        .summaryDone: "Set whether the draft is done",
+        .summaryDone: "Mark row N (on a detail: the task shown) done; on a draft, on|off sets whether it is done",
         .summarySave: "Save the draft",
         .summaryCancel: "Discard the draft",
         .summarySaveKeepingMine: "Save, keeping yours where it was changed elsewhere too",

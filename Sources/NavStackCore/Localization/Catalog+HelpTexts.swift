@@ -4,8 +4,8 @@ extension Catalog {
     public static let portugueseHelpTexts: [String: String] = [
         "Print the screen at URL (default: where the profile is), then again each time what it shows changes.":
             "Mostra a tela em URL (padrão: onde o perfil está) e de novo a cada vez que o que ela mostra muda.",
-        "Looks five times a second at whether another connection committed to the store (SQLite's data_version: a look that finds nothing costs next to nothing), and then reads the screen again: when what it prints changed (another navstack's command, an import, a sync), it prints it again, in text after a line saying how many of its tasks changed, in --format json as one object a change. A change to another profile, another page or a field the screen does not show prints nothing. A task deleted elsewhere shows the not-found screen, and the watch goes on. It never writes to the store itself: where the profile is stays as it was, and drafts are not touched; for a profile with a sync server, automatic sync runs every 10 s, as any navstack command runs it, so changes from other devices show too (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its input, with status 0.":
-            "Olha cinco vezes por segundo se outra conexão gravou no armazenamento (o data_version do SQLite: uma olhada que não acha nada quase não custa) e então lê a tela de novo: quando o que ela mostra mudou (um comando de outro navstack, uma importação, uma sincronização), mostra-a de novo, em texto depois de uma linha dizendo quantas das tarefas dela mudaram, em --format json como um objeto por mudança. Uma mudança em outro perfil, outra página ou num campo que a tela não mostra não mostra nada. Uma tarefa apagada em outro lugar mostra a tela de não encontrada, e o watch continua. Ele mesmo nunca grava no armazenamento: onde o perfil está fica como estava, e os rascunhos não são tocados; para um perfil com servidor de sincronização, a sincronização automática roda a cada 10 s, como qualquer comando do navstack a roda, então as mudanças de outros dispositivos também aparecem (NAVSTACK_SYNC=0 a desliga). Termina com Ctrl-C, SIGTERM ou o fim da entrada, com status 0.",
+        "Looks five times a second at whether another connection committed to the store (SQLite's data_version: a look that finds nothing costs next to nothing), and then reads the screen again: when what it prints changed (another navstack's command, an import, a sync), it prints it again, in text after a line saying how many of its tasks changed, in --format json as one object a change. A change to another profile, another page or a field the screen does not show prints nothing. A task deleted elsewhere shows the not-found screen, and the watch goes on. It never writes to the store itself: where the profile is stays as it was, and drafts are not touched; for a profile with a sync server, automatic sync runs every 10 s, as any navstack command runs it, so changes from other devices show too (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its input when that is a terminal or a pipe (Ctrl-D, a closed pipe; input from /dev/null, as a background job's 'navstack watch … &', does not end it), with status 0.":
+            "Olha cinco vezes por segundo se outra conexão gravou no armazenamento (o data_version do SQLite: uma olhada que não acha nada quase não custa) e então lê a tela de novo: quando o que ela mostra mudou (um comando de outro navstack, uma importação, uma sincronização), mostra-a de novo, em texto depois de uma linha dizendo quantas das tarefas dela mudaram, em --format json como um objeto por mudança. Uma mudança em outro perfil, outra página ou num campo que a tela não mostra não mostra nada. Uma tarefa apagada em outro lugar mostra a tela de não encontrada, e o watch continua. Ele mesmo nunca grava no armazenamento: onde o perfil está fica como estava, e os rascunhos não são tocados; para um perfil com servidor de sincronização, a sincronização automática roda a cada 10 s, como qualquer comando do navstack a roda, então as mudanças de outros dispositivos também aparecem (NAVSTACK_SYNC=0 a desliga). Termina com Ctrl-C, SIGTERM ou o fim da entrada quando ela é um terminal ou um pipe (Ctrl-D, um pipe fechado; a entrada de /dev/null, como a de um job em segundo plano 'navstack watch … &', não o termina), com status 0.",
         "Rows per list page (default: 20).":
             "Linhas por página da lista (padrão: 20).",
         "The screen to watch: a navstack:// link or its path (default: where the profile is).":
@@ -94,12 +94,46 @@ extension Catalog {
             "O script completa opções, subcomandos, as opções deles, os valores de --format e --lang e os links diretos. Instale com uma linha:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (depois de compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish",
         "bash, zsh or fish.":
             "bash, zsh ou fish.",
+        "Add a task: its title, with Taskwarrior's attributes among the words (due:fri +bills).":
+            "Adiciona uma tarefa: o título, com os atributos do Taskwarrior entre as palavras (due:fri +contas).",
+        "Mark tasks done, by ID.":
+            "Marca tarefas como concluídas, por ID.",
+        "Change a task in one step with add's words (ATTR: clears, -TAG removes a tag).":
+            "Muda uma tarefa num só passo com as palavras de add (ATTR: apaga, -TAG tira uma etiqueta).",
+        "Add a dated note to a task.":
+            "Acrescenta uma anotação datada a uma tarefa.",
+        "Delete tasks (with their subtasks), by ID.":
+            "Apaga tarefas (com as subtarefas), por ID.",
+        "Undo the newest change to your tasks, and say what it was.":
+            "Desfaz a mudança mais recente nas suas tarefas e diz qual foi.",
+        "Redo what undo undid, and say what it was.":
+            "Refaz o que undo desfez e diz o que foi.",
+        "Print the task list, filtered by the terms given.":
+            "Mostra a lista de tarefas, filtrada pelos termos dados.",
+        "Print a task's detail screen.":
+            "Mostra a tela de detalhe de uma tarefa.",
+        "Print the agenda, or one day of it.":
+            "Mostra a agenda, ou um dia dela.",
+        "The title's words and attributes.":
+            "As palavras e os atributos do título.",
+        "A task's id (the number in its URL), its uuid, or its uuid's first 8 or more hexadecimal digits.":
+            "O id de uma tarefa (o número no URL dela), o uuid dela, ou os primeiros 8 ou mais dígitos hexadecimais do uuid.",
+        "What to change, in add's words.":
+            "O que mudar, nas palavras de add.",
+        "The note.":
+            "A anotação.",
+        "Filter terms, as the prompt's filter takes them.":
+            "Termos de filtro, como o filter do prompt os aceita.",
+        "A DATE: that day's screen.":
+            "Uma DATA: a tela desse dia.",
+        "Acts on the profile --user names, else the signed-in one, and leaves where its sessions are (paths, filters, pages, drafts) as it was. Prints one line saying what it did, or the screen; with --format json, the tasks as JSON objects (one a line), or the screen's JSON. Exit status: 0 when it succeeded, 1 when it failed (nothing is changed), 64 on bad usage.":
+            "Age sobre o perfil que --user nomeia, senão o que entrou, e deixa onde as sessões dele estão (caminhos, filtros, páginas, rascunhos) como estava. Mostra uma linha dizendo o que fez, ou a tela; com --format json, as tarefas como objetos JSON (um por linha), ou o JSON da tela. Código de saída: 0 quando deu certo, 1 quando falhou (nada é mudado), 64 em uso incorreto.",
     ]
     public static let spanishHelpTexts: [String: String] = [
         "Print the screen at URL (default: where the profile is), then again each time what it shows changes.":
             "Muestra la pantalla en URL (por defecto: donde está el perfil) y otra vez cada vez que cambia lo que muestra.",
-        "Looks five times a second at whether another connection committed to the store (SQLite's data_version: a look that finds nothing costs next to nothing), and then reads the screen again: when what it prints changed (another navstack's command, an import, a sync), it prints it again, in text after a line saying how many of its tasks changed, in --format json as one object a change. A change to another profile, another page or a field the screen does not show prints nothing. A task deleted elsewhere shows the not-found screen, and the watch goes on. It never writes to the store itself: where the profile is stays as it was, and drafts are not touched; for a profile with a sync server, automatic sync runs every 10 s, as any navstack command runs it, so changes from other devices show too (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its input, with status 0.":
-            "Mira cinco veces por segundo si otra conexión escribió en el almacén (el data_version de SQLite: una mirada que no encuentra nada casi no cuesta) y entonces lee la pantalla de nuevo: cuando lo que muestra cambió (una orden de otro navstack, una importación, una sincronización), la muestra otra vez, en texto tras una línea que dice cuántas de sus tareas cambiaron, en --format json como un objeto por cambio. Un cambio en otro perfil, otra página o un campo que la pantalla no muestra no muestra nada. Una tarea borrada en otro lugar muestra la pantalla de no encontrada, y el watch sigue. Él mismo nunca escribe en el almacén: donde está el perfil queda como estaba, y los borradores no se tocan; para un perfil con servidor de sincronización, la sincronización automática se ejecuta cada 10 s, como la ejecuta cualquier orden de navstack, así que los cambios de otros dispositivos también se ven (NAVSTACK_SYNC=0 la desactiva). Termina con Ctrl-C, SIGTERM o el fin de su entrada, con estado 0.",
+        "Looks five times a second at whether another connection committed to the store (SQLite's data_version: a look that finds nothing costs next to nothing), and then reads the screen again: when what it prints changed (another navstack's command, an import, a sync), it prints it again, in text after a line saying how many of its tasks changed, in --format json as one object a change. A change to another profile, another page or a field the screen does not show prints nothing. A task deleted elsewhere shows the not-found screen, and the watch goes on. It never writes to the store itself: where the profile is stays as it was, and drafts are not touched; for a profile with a sync server, automatic sync runs every 10 s, as any navstack command runs it, so changes from other devices show too (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its input when that is a terminal or a pipe (Ctrl-D, a closed pipe; input from /dev/null, as a background job's 'navstack watch … &', does not end it), with status 0.":
+            "Mira cinco veces por segundo si otra conexión escribió en el almacén (el data_version de SQLite: una mirada que no encuentra nada casi no cuesta) y entonces lee la pantalla de nuevo: cuando lo que muestra cambió (una orden de otro navstack, una importación, una sincronización), la muestra otra vez, en texto tras una línea que dice cuántas de sus tareas cambiaron, en --format json como un objeto por cambio. Un cambio en otro perfil, otra página o un campo que la pantalla no muestra no muestra nada. Una tarea borrada en otro lugar muestra la pantalla de no encontrada, y el watch sigue. Él mismo nunca escribe en el almacén: donde está el perfil queda como estaba, y los borradores no se tocan; para un perfil con servidor de sincronización, la sincronización automática se ejecuta cada 10 s, como la ejecuta cualquier orden de navstack, así que los cambios de otros dispositivos también se ven (NAVSTACK_SYNC=0 la desactiva). Termina con Ctrl-C, SIGTERM o el fin de su entrada cuando es un terminal o un pipe (Ctrl-D, un pipe cerrado; la entrada de /dev/null, como la de un trabajo en segundo plano 'navstack watch … &', no lo termina), con estado 0.",
         "Rows per list page (default: 20).":
             "Filas por página de la lista (por defecto: 20).",
         "The screen to watch: a navstack:// link or its path (default: where the profile is).":
@@ -188,5 +222,39 @@ extension Catalog {
             "El script completa opciones, subcomandos, sus opciones, los valores de --format y --lang y los enlaces directos. Instálalo con una línea:\n  bash: echo 'source <(navstack completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(navstack completion zsh)' >> ~/.zshrc  (después de compinit)\n  fish: navstack completion fish > ~/.config/fish/completions/navstack.fish",
         "bash, zsh or fish.":
             "bash, zsh o fish.",
+        "Add a task: its title, with Taskwarrior's attributes among the words (due:fri +bills).":
+            "Añade una tarea: su título, con los atributos de Taskwarrior entre las palabras (due:fri +facturas).",
+        "Mark tasks done, by ID.":
+            "Marca tareas como completadas, por ID.",
+        "Change a task in one step with add's words (ATTR: clears, -TAG removes a tag).":
+            "Cambia una tarea en un solo paso con las palabras de add (ATTR: borra, -TAG quita una etiqueta).",
+        "Add a dated note to a task.":
+            "Añade una anotación con fecha a una tarea.",
+        "Delete tasks (with their subtasks), by ID.":
+            "Borra tareas (con sus subtareas), por ID.",
+        "Undo the newest change to your tasks, and say what it was.":
+            "Deshace el cambio más reciente en tus tareas y dice cuál fue.",
+        "Redo what undo undid, and say what it was.":
+            "Rehace lo que undo deshizo y dice qué fue.",
+        "Print the task list, filtered by the terms given.":
+            "Muestra la lista de tareas, filtrada por los términos dados.",
+        "Print a task's detail screen.":
+            "Muestra la pantalla de detalle de una tarea.",
+        "Print the agenda, or one day of it.":
+            "Muestra la agenda, o un día de ella.",
+        "The title's words and attributes.":
+            "Las palabras y los atributos del título.",
+        "A task's id (the number in its URL), its uuid, or its uuid's first 8 or more hexadecimal digits.":
+            "El id de una tarea (el número en su URL), su uuid, o los primeros 8 o más dígitos hexadecimales de su uuid.",
+        "What to change, in add's words.":
+            "Qué cambiar, en las palabras de add.",
+        "The note.":
+            "La anotación.",
+        "Filter terms, as the prompt's filter takes them.":
+            "Términos de filtro, como los acepta el filter del prompt.",
+        "A DATE: that day's screen.":
+            "Una FECHA: la pantalla de ese día.",
+        "Acts on the profile --user names, else the signed-in one, and leaves where its sessions are (paths, filters, pages, drafts) as it was. Prints one line saying what it did, or the screen; with --format json, the tasks as JSON objects (one a line), or the screen's JSON. Exit status: 0 when it succeeded, 1 when it failed (nothing is changed), 64 on bad usage.":
+            "Actúa sobre el perfil que nombra --user, si no el que inició sesión, y deja donde están sus sesiones (rutas, filtros, páginas, borradores) como estaba. Muestra una línea diciendo qué hizo, o la pantalla; con --format json, las tareas como objetos JSON (uno por línea), o el JSON de la pantalla. Código de salida: 0 cuando salió bien, 1 cuando falló (no se cambia nada), 64 por uso incorrecto.",
     ]
 }

@@ -275,7 +275,7 @@ extension Catalog {
         .summaryEdit: "Edita esta tarefa",
         .summaryTitle: "Define o título do rascunho",
         .summaryNotes: "Define as notas do rascunho (\\n começa uma linha); notes sozinho as limpa",
-        .summaryDone: "Define se o rascunho está concluído",
+        .summaryDone: "Marca a linha N (num detalhe: a tarefa mostrada) como concluída; num rascunho, on|off define se está concluído",
         .summarySave: "Salva o rascunho",
         .summaryCancel: "Cancela: descarta o rascunho",
         .summarySaveKeepingMine: "Salva, mantendo a sua versão onde também foi alterada em outro lugar",

@@ -273,7 +273,8 @@ extension Catalog {
         .summaryEdit: "Edita esta tarea",
         .summaryTitle: "Define el título del borrador",
         .summaryNotes: "Define las notas del borrador (\\n empieza una línea); notes solo las limpia",
-        .summaryDone: "Define si el borrador está completado",
+        .summaryDone:
+            "Marca la fila N (en un detalle: la tarea mostrada) como completada; en un borrador, on|off define si está completado",
         .summarySave: "Guarda el borrador",
         .summaryCancel: "Cancela: descarta el borrador",
         .summarySaveKeepingMine: "Guarda, conservando la tuya donde también se cambió en otro lugar",

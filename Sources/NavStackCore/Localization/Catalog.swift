@@ -32,17 +32,22 @@ public struct Catalog: Sendable {
     public init(_ language: Language) {
         self.language = language
         switch language {
-        case .en: (phrases, templates) = ([Self.englishPhrases, Self.englishSyncPhrases], Self.englishTemplates)
-        case .pt: (phrases, templates) = ([Self.portuguesePhrases, Self.portugueseSyncPhrases], Self.portugueseTemplates)
-        case .es: (phrases, templates) = ([Self.spanishPhrases, Self.spanishSyncPhrases], Self.spanishTemplates)
+        case .en: (phrases, templates) = (Self.englishParts, Self.englishTemplates)
+        case .pt: (phrases, templates) = (Self.portugueseParts, Self.portugueseTemplates)
+        case .es: (phrases, templates) = (Self.spanishParts, Self.spanishTemplates)
         }
     }
 
     public static let english = Catalog(.en)
 
-    private static let englishTemplates = table([englishPhrases, englishSyncPhrases], over: Phrase.allCases.map(\.rawValue))
-    private static let portugueseTemplates = table([portuguesePhrases, portugueseSyncPhrases], over: englishTemplates)
-    private static let spanishTemplates = table([spanishPhrases, spanishSyncPhrases], over: englishTemplates)
+    /// Each language's phrases, in the files they are kept in: the screens', sync's, the shell's.
+    private static let englishParts = [englishPhrases, englishSyncPhrases, englishShellPhrases]
+    private static let portugueseParts = [portuguesePhrases, portugueseSyncPhrases, portugueseShellPhrases]
+    private static let spanishParts = [spanishPhrases, spanishSyncPhrases, spanishShellPhrases]
+
+    private static let englishTemplates = table(englishParts, over: Phrase.allCases.map(\.rawValue))
+    private static let portugueseTemplates = table(portugueseParts, over: englishTemplates)
+    private static let spanishTemplates = table(spanishParts, over: englishTemplates)
 
     /// `fallback` with the templates of each part of `phrases` put in their phrases' places.
     private static func table(_ phrases: [KeyValuePairs<Phrase, String>], over fallback: [String]) -> [String] {
@@ -63,6 +68,11 @@ public struct Catalog: Sendable {
 
     /// A phrase with its values filled in.
     public func callAsFunction(_ phrase: Phrase, _ values: (String, any CustomStringConvertible)...) -> String {
+        self(phrase, values)
+    }
+
+    /// A phrase with the values of a list filled in.
+    public func callAsFunction(_ phrase: Phrase, _ values: [(String, any CustomStringConvertible)]) -> String {
         let template = template(phrase)
         guard !values.isEmpty else { return template }
         var text = ""

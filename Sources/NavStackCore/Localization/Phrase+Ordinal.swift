@@ -458,6 +458,23 @@ extension Phrase {
         case .syncAsideFull: 447
         case .syncWireDropWithoutWriteCheck: 448
         case .syncWireTooManyReplicas: 449
+        case .badTaskReference: 450
+        case .ambiguousTaskReference: 451
+        case .modifyNeedsWords: 452
+        case .noProfileSignedIn: 453
+        case .shellAdded: 454
+        case .shellCompleted: 455
+        case .shellAlreadyDone: 456
+        case .shellModified: 457
+        case .shellAnnotated: 458
+        case .shellDeleted: 459
+        case .shellDeletedWithSubtasks: 460
+        case .shellUndid: 461
+        case .shellRedid: 462
+        case .shellChangeOne: 463
+        case .shellChangeMany: 464
+        case .shellChangeImport: 465
+        case .summaryModify: 466
         }
     }
 }

@@ -140,64 +140,6 @@ extension TaskClock {
     }
 }
 
-/// `add TITLE` with Taskwarrior's attributes among its words: `due:DATE`,
-/// `scheduled:DATE`, `wait:DATE`, `until:DATE`, `recur:RULE`, `priority:H` (`pri:`),
-/// `project:NAME` (`pro:`), `+TAG`; a word that starts with `\` is the rest of it,
-/// literally (`\+1`).
-public enum AddLine {
-    /// The fields of the task `add` makes from its words. A line with no attribute keeps
-    /// its title exactly as typed; one with some has its other words joined by one space.
-    public static func fields(_ line: String, clock: TaskClock, language: Language) throws(NavError) -> DraftFields {
-        let words = line.split(whereSeparator: \.isWhitespace)
-        guard words.contains(where: { isAttribute($0) || $0.first == "\\" }) else { return DraftFields(title: line) }
-        var fields = DraftFields()
-        var title: [Substring] = []
-        for word in words {
-            if word.first == "\\", word.count > 1, isAttribute(word.dropFirst()) {
-                title.append(word.dropFirst())
-                continue
-            }
-            guard isAttribute(word) else {
-                title.append(word)
-                continue
-            }
-            if word.first == "+" {
-                fields.tags = TaskWords.tagSet(fields.tags + [String(word.dropFirst())])
-                continue
-            }
-            let colon = word.firstIndex(of: ":")!
-            let value = String(word[word.index(after: colon)...])
-            switch word[..<colon].lowercased() {
-            case "due": fields.due = try clock.instant(typed: value, language: language)
-            case "scheduled": fields.scheduled = try clock.instant(typed: value, language: language)
-            case "wait": fields.wait = try clock.instant(typed: value, language: language)
-            case "until": fields.until = try clock.instant(typed: value, language: language)
-            case "recur":
-                guard let rule = RecurRule.normalized(value) else { throw .badRule(value.escapedForDisplay) }
-                fields.recur = rule
-            case "priority", "pri":
-                guard let priority = Priority(letter: value) else { throw .badPriority(value.escapedForDisplay) }
-                fields.priority = priority
-            default:
-                guard FieldRules.isProject(value) else { throw .badProject(value.escapedForDisplay) }
-                fields.project = value
-            }
-        }
-        fields.title = title.joined(separator: " ")
-        if let problem = FieldRules.problem(fields[.tags], as: .tags) { throw .badValue(problem) }
-        return fields
-    }
-
-    static let names: Set<String> = ["due", "scheduled", "wait", "until", "recur", "priority", "pri", "project", "pro"]
-
-    /// `+TAG`, or `NAME:VALUE` with one of the attributes' names.
-    static func isAttribute(_ word: Substring) -> Bool {
-        if word.first == "+" { return FieldRules.isTag(String(word.dropFirst())) }
-        guard let colon = word.firstIndex(of: ":") else { return false }
-        return names.contains(word[..<colon].lowercased())
-    }
-}
-
 /// What a task holds beyond its title, notes and done, kept behind one reference: most
 /// tasks have none of it (no reference at all), and a task is copied many times a
 /// command (reads, the read cache, screens), where eleven fields inline would be copied

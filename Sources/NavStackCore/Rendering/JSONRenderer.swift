@@ -144,9 +144,22 @@ public struct JSONRenderer: Sendable {
         }
     }
 
+    private func taskMembers(_ task: TaskItem, into json: inout JSONWriter, whole: Bool = false) {
+        TaskJSON.members(of: task, into: &json, whole: whole)
+    }
+
+    /// The fields a draft edits beyond the title, the notes and `done`.
+    private func attributeMembers(_ fields: DraftFields, into json: inout JSONWriter) {
+        TaskJSON.draftAttributes(fields, into: &json)
+    }
+}
+
+/// The members every task object gains beyond navstack's first fields, as screens and
+/// exports write them: dates in UTC (`"2026-12-01T00:00:00Z"`) or null.
+public enum TaskJSON {
     /// A task's members; `whole` adds its lists (annotations, dependencies, custom
     /// fields), which the detail shows and list rows leave out.
-    private func taskMembers(_ task: TaskItem, into json: inout JSONWriter, whole: Bool = false) {
+    public static func members(of task: TaskItem, into json: inout JSONWriter, whole: Bool = false) {
         json.key("id"); json.number(task.id)
         json.key("uuid"); json.string(task.uuid)
         json.key("title"); json.string(task.title)
@@ -159,18 +172,9 @@ public struct JSONRenderer: Sendable {
             json.key("done"); json.number(task.subtasks.done)
             json.key("total"); json.number(task.subtasks.total)
         }
-        TaskJSON.attributes(of: task, into: &json, whole: whole)
+        attributes(of: task, into: &json, whole: whole)
     }
 
-    /// The fields a draft edits beyond the title, the notes and `done`.
-    private func attributeMembers(_ fields: DraftFields, into json: inout JSONWriter) {
-        TaskJSON.draftAttributes(fields, into: &json)
-    }
-}
-
-/// The members every task object gains beyond navstack's first fields, as screens and
-/// exports write them: dates in UTC (`"2026-12-01T00:00:00Z"`) or null.
-public enum TaskJSON {
     /// `due`, `scheduled`, `wait`, `until`, `priority`, `project`, `recur`, `tags`.
     public static func draftAttributes(_ fields: DraftFields, into json: inout JSONWriter) {
         json.key("due"); json.string(fields.due?.iso8601)

@@ -1,0 +1,162 @@
+/// `add TITLE` with Taskwarrior's attributes among its words: `due:DATE`,
+/// `scheduled:DATE`, `wait:DATE`, `until:DATE`, `recur:RULE`, `priority:H` (`pri:`),
+/// `project:NAME` (`pro:`), `+TAG`; a word that starts with `\` is the rest of it,
+/// literally (`\+1`).
+public enum AddLine {
+    /// The fields of the task `add` makes from its words. A line with no attribute keeps
+    /// its title exactly as typed; one with some has its other words joined by one space.
+    public static func fields(_ line: String, clock: TaskClock, language: Language) throws(NavError) -> DraftFields {
+        let words = line.split(whereSeparator: \.isWhitespace)
+        guard words.contains(where: { isAttribute($0) || $0.first == "\\" }) else { return DraftFields(title: line) }
+        var fields = DraftFields()
+        var title: [Substring] = []
+        for word in words {
+            if word.first == "\\", word.count > 1, isAttribute(word.dropFirst()) {
+                title.append(word.dropFirst())
+                continue
+            }
+            guard isAttribute(word) else {
+                title.append(word)
+                continue
+            }
+            if word.first == "+" {
+                fields.tags = TaskWords.tagSet(fields.tags + [String(word.dropFirst())])
+                continue
+            }
+            let (name, value) = parts(word)
+            try set(name, value, in: &fields, clock: clock, language: language)
+        }
+        fields.title = title.joined(separator: " ")
+        if let problem = FieldRules.problem(fields[.tags], as: .tags) { throw .badValue(problem) }
+        return fields
+    }
+
+    static let names: Set<String> = ["due", "scheduled", "wait", "until", "recur", "priority", "pri", "project", "pro"]
+
+    /// `+TAG`, or `NAME:VALUE` with one of the attributes' names.
+    static func isAttribute(_ word: Substring) -> Bool {
+        if word.first == "+" { return FieldRules.isTag(String(word.dropFirst())) }
+        guard let colon = word.firstIndex(of: ":") else { return false }
+        return names.contains(word[..<colon].lowercased())
+    }
+
+    /// An attribute word's name (lowercased) and value.
+    static func parts(_ word: Substring) -> (name: String, value: String) {
+        let colon = word.firstIndex(of: ":")!
+        return (word[..<colon].lowercased(), String(word[word.index(after: colon)...]))
+    }
+
+    /// Sets the field an attribute names (one of ``names``) to the value typed; returns it.
+    @discardableResult
+    static func set(
+        _ name: String, _ value: String, in fields: inout DraftFields, clock: TaskClock, language: Language
+    ) throws(NavError) -> TaskField {
+        switch name {
+        case "due":
+            fields.due = try clock.instant(typed: value, language: language)
+            return .due
+        case "scheduled":
+            fields.scheduled = try clock.instant(typed: value, language: language)
+            return .scheduled
+        case "wait":
+            fields.wait = try clock.instant(typed: value, language: language)
+            return .wait
+        case "until":
+            fields.until = try clock.instant(typed: value, language: language)
+            return .until
+        case "recur":
+            guard let rule = RecurRule.normalized(value) else { throw .badRule(value.escapedForDisplay) }
+            fields.recur = rule
+            return .recur
+        case "priority", "pri":
+            guard let priority = Priority(letter: value) else { throw .badPriority(value.escapedForDisplay) }
+            fields.priority = priority
+            return .priority
+        default:
+            guard FieldRules.isProject(value) else { throw .badProject(value.escapedForDisplay) }
+            fields.project = value
+            return .project
+        }
+    }
+}
+
+/// `modify WORDS…`: `add`'s words applied to a task that exists. An attribute sets its
+/// field, `ATTR:` with nothing after the colon clears it, `+TAG` adds a tag and `-TAG`
+/// removes one, a word that starts with `\` is the rest of it, literally; the other words,
+/// when there are any, are the new title.
+public enum ModifyLine {
+    /// Changes `fields` as the words say; returns the fields they name, in their order.
+    /// A line that names nothing is refused.
+    public static func apply(
+        _ line: String, to fields: inout DraftFields, clock: TaskClock, language: Language
+    ) throws(NavError) -> [TaskField] {
+        var changed: [TaskField] = []
+        var title: [Substring] = []
+        func note(_ field: TaskField) {
+            if !changed.contains(field) { changed.append(field) }
+        }
+        for word in line.split(whereSeparator: \.isWhitespace) {
+            if word.first == "\\", word.count > 1 {
+                title.append(word.dropFirst())
+                continue
+            }
+            if word.count > 1, word.first == "+" || word.first == "-", FieldRules.isTag(String(word.dropFirst())) {
+                let tag = String(word.dropFirst())
+                if word.first == "+" {
+                    fields.tags = TaskWords.tagSet(fields.tags + [tag])
+                } else {
+                    fields.tags = fields.tags.filter { $0.lowercased() != tag.lowercased() }
+                }
+                note(.tags)
+                continue
+            }
+            guard AddLine.isAttribute(word) else {
+                title.append(word)
+                continue
+            }
+            let (name, value) = AddLine.parts(word)
+            if value.isEmpty {
+                note(clear(name, in: &fields))
+            } else {
+                note(try AddLine.set(name, value, in: &fields, clock: clock, language: language))
+            }
+        }
+        if !title.isEmpty {
+            fields.title = title.joined(separator: " ")
+            note(.title)
+        }
+        guard !changed.isEmpty else { throw .modifyNeedsWords }
+        if let problem = FieldRules.problem(fields[.tags], as: .tags) ?? FieldRules.problem(fields.title, as: .title) {
+            throw .badValue(problem)
+        }
+        if let problem = Recurrence.problem(with: fields) { throw problem }
+        return changed
+    }
+
+    /// Clears the field an attribute names; returns it.
+    static func clear(_ name: String, in fields: inout DraftFields) -> TaskField {
+        switch name {
+        case "due":
+            fields.due = nil
+            return .due
+        case "scheduled":
+            fields.scheduled = nil
+            return .scheduled
+        case "wait":
+            fields.wait = nil
+            return .wait
+        case "until":
+            fields.until = nil
+            return .until
+        case "recur":
+            fields.recur = nil
+            return .recur
+        case "priority", "pri":
+            fields.priority = nil
+            return .priority
+        default:
+            fields.project = nil
+            return .project
+        }
+    }
+}
