@@ -24,7 +24,9 @@ public struct WatchCommand: Subcommand {
             not touched; for a profile with a sync server, automatic sync runs every 10 s, as \
             any navstack command runs it, so changes from other devices show too \
             (NAVSTACK_SYNC=0 turns it off). It ends on Ctrl-C, SIGTERM or the end of its \
-            input, with status 0.
+            input when that is a terminal or a pipe (Ctrl-D, a closed pipe; input from \
+            /dev/null, as a background job's 'navstack watch … &', does not end it), with \
+            status 0.
             """,
         options: StoreOptions.fileOptions + [
             .init("user", value: "name", help: "The profile (default: the signed-in one)."), App.formatOption,
