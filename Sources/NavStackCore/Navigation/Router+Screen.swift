@@ -270,7 +270,7 @@ extension Router {
         let t = configuration.catalog
         guard let topic else {
             let words = available.filter { $0 != .exit }
-            return .help(words.map { HelpEntry(command: $0.usage, summary: t.summary($0)) }, details: [])
+            return .help(words.map { HelpEntry(command: $0.usage(on: kind), summary: t.summary($0)) }, details: [])
         }
         var details: [String] = []
         if topic == .go {

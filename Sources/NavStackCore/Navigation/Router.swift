@@ -176,7 +176,7 @@ public struct Router {
         // What the command left, as the tree and the lists are now (an undone move put a
         // task elsewhere; a delete left fewer pages). A field typed into a draft leaves
         // the screen, its task and the store as they were read.
-        let showing = command.word.changesOnlyADraftsFields ? read : try showing()
+        let showing = command.changesOnlyADraftsFields ? read : try showing()
         try settle(on: showing)
         if configuration.savesNavigation, session != before || pendingLink != pendingBefore {
             try store.savePhase(phase)

@@ -56,11 +56,11 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     var ownWords: [CommandWord] {
         switch self {
         case .login: [.login]
-        case .list: [.open, .add, .new, .toggle, .delete, .move, .filter, .find, .next, .prev, .page]
-        case .detail: [.edit, .toggle, .delete, .open, .add, .new, .move, .next, .prev, .page, .annotate]
+        case .list: [.open, .add, .new, .toggle, .done, .modify, .delete, .move, .filter, .find, .next, .prev, .page]
+        case .detail: [.edit, .toggle, .done, .modify, .delete, .open, .add, .new, .move, .next, .prev, .page, .annotate]
         case .confirm: [.yes, .no]
-        case .agenda: [.open, .toggle, .day, .next, .prev, .page]
-        case .day: [.open, .toggle, .next, .prev, .day, .page]
+        case .agenda: [.open, .toggle, .done, .modify, .day, .next, .prev, .page]
+        case .day: [.open, .toggle, .done, .modify, .next, .prev, .day, .page]
         case .edit, .newTask:
             [.title, .notes, .done, .due, .scheduled, .wait, .until, .recur, .priority, .project, .tag, .save, .cancel]
         case .account: [.settings, .about, .logout]

@@ -140,7 +140,27 @@ extension Session {
         case .notes(let text):
             try editDraft { $0.notes = text }
         case .done(let done):
+            guard kind == .edit || kind == .newTask else { throw .needsRow(.done) }
             try editDraft { $0.done = done }
+        case .complete(let row):
+            guard kind != .edit, kind != .newTask else {
+                guard let row else { throw .missingArgument(.done) }
+                throw .badChoice(.done, String(row))
+            }
+            let task = try target(row, on: showing, word: .done, shown: shown, store: store, pageSize: pageSize, clock: clock)
+            guard !task.done else { break }
+            var fields = task.fields
+            fields.done = true
+            guard try storeCall({ try store.write(user, id: task.id, [.done], from: fields, as: .toggle) }) != nil else {
+                throw .taskVanished(task.id)
+            }
+        case .modify(let row, let words):
+            let task = try target(row, on: showing, word: .modify, shown: shown, store: store, pageSize: pageSize, clock: clock)
+            var fields = task.fields
+            let changed = try ModifyLine.apply(words, to: &fields, clock: clock, language: language)
+            guard try storeCall({ try store.write(user, id: task.id, changed, from: fields, as: .save) }) != nil else {
+                throw .taskVanished(task.id)
+            }
         case .date(let field, let text):
             let instant = try text.map { typed throws(NavError) in try clock.instant(typed: typed, language: language) }
             try editDraft { $0[field] = .instant(instant) }

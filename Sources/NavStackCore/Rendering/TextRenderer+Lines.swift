@@ -37,27 +37,36 @@ struct Lines: ~Copyable {
         output.append(0x0A)
     }
 
-    /// A list row, ` 1  [ ] Title`, written byte by byte when its title is printable
+    /// A list row, ` 1  [ ] Title · #42`, written byte by byte when its title is printable
     /// ASCII and the row fits the width (one column a byte, nothing to escape or cut);
     /// `false`, with nothing written, otherwise.
-    mutating func addRow(number: Int, numberWidth: Int, done: Bool, title: String) -> Bool {
+    mutating func addRow(number: Int, numberWidth: Int, done: Bool, title: String, id: Int) -> Bool {
         title.withUTF8Bytes { utf8 in
-            var digits = 1
-            var rest = number / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            let pad = max(0, numberWidth - digits)
-            guard number >= 0, pad + digits + 6 + utf8.count <= width, utf8.isPrintableASCII
+            let pad = max(0, numberWidth - Self.digits(number))
+            // ` · #` (four columns) and the id's digits.
+            let end = 4 + Self.digits(id)
+            guard number >= 0, id >= 0, pad + Self.digits(number) + 6 + utf8.count + end <= width, utf8.isPrintableASCII
             else { return false }
             output.appendSpaces(pad)
             output.appendDecimal(number)
             output.append(contentsOf: done ? Self.doneBox : Self.openBox)
             output.append(utf8)
+            output.append(" · #")
+            output.appendDecimal(id)
             output.append(0x0A)
             return true
         }
+    }
+
+    /// How many decimal digits a number at least 0 has.
+    private static func digits(_ number: Int) -> Int {
+        var digits = 1
+        var rest = number / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
     }
 
     /// The breadcrumb and the URL, `My Tasks › Buy milk · navstack://tasks/1`, written

@@ -67,8 +67,9 @@ extension TextRenderer {
         }
     }
 
-    /// Numbered rows: ` 1  [ ] Title [1/3]`, with the progress of a task that has
-    /// subtasks; the numbers as wide as `numberWidth`, else as the last row's.
+    /// Numbered rows: ` 1  [ ] Title [1/3] · #42`, with the progress of a task that has
+    /// subtasks and the task's id (the number in its URL, which the shell's commands
+    /// take); the row numbers as wide as `numberWidth`, else as the last row's.
     func rowLines(_ rows: [ListRow], numberWidth: Int? = nil, into lines: inout Lines) {
         guard let last = rows.last else { return }
         let numberWidth = numberWidth ?? max(2, String(last.row).utf8.count)
@@ -80,7 +81,7 @@ extension TextRenderer {
             let progress = row.task.subtasks
             let emphasis: TextStyle.Emphasis? = row.task.done ? .dim : nil
             if progress.total == 0, emphasis == nil || style == .plain, !row.task.hasRowAttributes,
-                lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title)
+                lines.addRow(number: row.row, numberWidth: numberWidth, done: row.task.done, title: row.task.title, id: row.task.id)
             {
                 continue
             }
@@ -90,7 +91,9 @@ extension TextRenderer {
     }
 
     /// A row laid out by characters into `line` (emptied first), the plain way for any
-    /// row: what ``Lines/addRow(number:numberWidth:done:title:)`` writes from the bytes.
+    /// row: what ``Lines/addRow(number:numberWidth:done:title:id:)`` writes from the bytes.
+    /// The progress, the attributes and the task's id stay on the row: a title too long
+    /// gives way to them.
     func rowLine(_ row: ListRow, numberWidth: Int, into line: inout String) {
         let progress = row.task.subtasks
         let number = String(row.row)
@@ -98,23 +101,11 @@ extension TextRenderer {
         for _ in 0..<max(0, numberWidth - number.utf8.count) { line += " " }
         line += number
         line += row.task.done ? "  [x] " : "  [ ] "
-        if progress.total > 0 {
-            // The progress stays on the row: a title too long gives way to it.
-            let count = " [\(progress.done)/\(progress.total)]" + rowAttributes(row.task)
-            let title = row.task.title.escapedForDisplay
-            let room = width - numberWidth - 6 - count.displayWidth
-            line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
-            line += count
-        } else if row.task.hasRowAttributes {
-            // The attributes stay on the row, as the progress does.
-            let attributes = rowAttributes(row.task)
-            let title = row.task.title.escapedForDisplay
-            let room = width - numberWidth - 6 - attributes.displayWidth
-            line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
-            line += attributes
-        } else {
-            line += row.task.title.escapedForDisplay
-        }
+        let end = (progress.total > 0 ? " [\(progress.done)/\(progress.total)]" : "") + rowAttributes(row.task) + " · #\(row.task.id)"
+        let title = row.task.title.escapedForDisplay
+        let room = width - numberWidth - 6 - end.displayWidth
+        line += title.displayWidth > room && room >= 4 ? title.truncated(toWidth: room) : title
+        line += end
     }
 
     /// What the action lines of a screen depend on.

@@ -370,6 +370,7 @@ public struct TextRenderer {
             switch word {
             case .exit: nil
             case .toggle, .delete: (screen.kind == .list ? "\(word.rawValue) N" : word.usage, nil)
+            case .done, .modify: (word.usage(on: screen.kind), nil)
             case .back: ("back [N]", nil)
             case .backDiscarding: ("back!", nil)
             case .help: ("help", nil)

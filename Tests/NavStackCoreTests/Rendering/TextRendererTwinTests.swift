@@ -98,11 +98,13 @@ final class TextRendererTwinTests: XCTestCase {
         draw { generator, seed in
             let number = generator.int(in: 1...(generator.oneIn(4) ? 100_000 : 60))
             let numberWidth = max(2, String(number + generator.int(in: 0...2_000)).utf8.count)
-            let task = TaskItem(id: number, uuid: "u", title: generator.text(), done: generator.oneIn(3))
+            let task = TaskItem(
+                id: generator.int(in: 1...(generator.oneIn(4) ? 10_000_000 : 60)), uuid: "u", title: generator.text(),
+                done: generator.oneIn(3))
             let width = generator.pick(Self.widths)
             let style: TextStyle = task.done || generator.oneIn(2) ? .plain : .ansi
             var written = Lines(width: width, style: style, rule: "")
-            guard written.addRow(number: number, numberWidth: numberWidth, done: task.done, title: task.title) else {
+            guard written.addRow(number: number, numberWidth: numberWidth, done: task.done, title: task.title, id: task.id) else {
                 XCTAssertEqual(written.takeBytes(), [], "\(seed): nothing written when not taken")
                 return
             }
