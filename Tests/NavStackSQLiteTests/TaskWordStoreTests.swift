@@ -87,9 +87,9 @@ final class TaskWordStoreTests: XCTestCase {
             let store = try store(seed: UInt64(seed))
             let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
             XCTAssertGreaterThan(all.count, 50)
-            var terms = tags.map { ListTerms(tag: $0) } + ["HOME", "garden", "ÄRGER", "kitchen"].map { ListTerms(tag: $0) }
+            var terms = tags.map { ListTerms(tags: [$0]) } + ["HOME", "garden", "ÄRGER", "kitchen"].map { ListTerms(tags: [$0]) }
             terms += (projects + ["HOME", "home.GARDEN", "work.reports", "hom", "küche"]).map { ListTerms(project: $0) }
-            terms.append(ListTerms(tag: "home", project: "work"))
+            terms.append(ListTerms(tags: ["home"], project: "work"))
             for term in terms {
                 for filter in ListFilter.allCases {
                     let query = ListQuery(filter: filter, terms: term, clock: store.clock)
@@ -155,7 +155,7 @@ final class TaskWordStoreTests: XCTestCase {
     /// task; counted the same way.
     func testATagOrAProjectIsFoundFromTheWordsTable() throws {
         let store = try store(seed: 7)
-        for terms in [ListTerms(tag: "home"), ListTerms(project: "work")] {
+        for terms in [ListTerms(tags: ["home"]), ListTerms(project: "work")] {
             let query = ListQuery(filter: .all, terms: terms, clock: store.clock)
             let (sql, arguments) = SQLiteStore.pageQuery(query, user)
             let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + sql).all(arguments + [10, 0]) { $0.text(3) }
