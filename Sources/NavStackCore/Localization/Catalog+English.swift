@@ -346,7 +346,7 @@ extension Catalog {
         .listFilterWaiting: "waiting",
         .usageNotAnInstant: "use an ISO 8601 instant such as 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' is not a filter term: use all, open, done or waiting, and tag:NAME, project:NAME, priority:H|M|L, due:overdue|today|week|any|none, each once",
+            "'{text}' is not a filter term: use all, open, done or waiting (status:pending|completed|waiting), +TAG or tag:TAG and -TAG (several), project:NAME, priority:H|M|L, due:overdue|today|week|any|none|DATE, due.before:DATE, due.after:DATE, each once",
         .listFilterWhen: "due: {when}",
         .listFilterAll: "all, waiting too",
         .titleAgenda: "Agenda",

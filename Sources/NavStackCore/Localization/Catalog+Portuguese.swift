@@ -348,7 +348,7 @@ extension Catalog {
         .listFilterWaiting: "em espera",
         .usageNotAnInstant: "use um instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' não é um termo de filtro: use all, open, done ou waiting, e tag:NOME, project:NOME, priority:H|M|L, due:overdue|today|week|any|none, cada um uma vez",
+            "'{text}' não é um termo de filtro: use all, open, done ou waiting (status:pending|completed|waiting), +ETIQUETA ou tag:ETIQUETA e -ETIQUETA (várias), project:NOME, priority:H|M|L, due:overdue|today|week|any|none|DATA, due.before:DATA, due.after:DATA, cada um uma vez",
         .listFilterWhen: "prazo: {when}",
         .listFilterAll: "todas, em espera também",
         .titleAgenda: "Agenda",

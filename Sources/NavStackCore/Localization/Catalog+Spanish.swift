@@ -346,7 +346,7 @@ extension Catalog {
         .listFilterWaiting: "en espera",
         .usageNotAnInstant: "usa un instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' no es un término de filtro: usa all, open, done o waiting, y tag:NOMBRE, project:NOMBRE, priority:H|M|L, due:overdue|today|week|any|none, cada uno una vez",
+            "'{text}' no es un término de filtro: usa all, open, done o waiting (status:pending|completed|waiting), +ETIQUETA o tag:ETIQUETA y -ETIQUETA (varias), project:NOMBRE, priority:H|M|L, due:overdue|today|week|any|none|FECHA, due.before:FECHA, due.after:FECHA, cada uno una vez",
         .listFilterWhen: "vence: {when}",
         .listFilterAll: "todas, en espera también",
         .titleAgenda: "Agenda",
