@@ -458,6 +458,7 @@ extension Phrase {
         case .syncAsideFull: 447
         case .syncWireDropWithoutWriteCheck: 448
         case .syncWireTooManyReplicas: 449
+        case .helpFilterTerms: 450
         }
     }
 }

@@ -480,4 +480,5 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncAsideFull = "sync.asideFull"
     case syncWireDropWithoutWriteCheck = "syncWire.dropWithoutWriteCheck"
     case syncWireTooManyReplicas = "syncWire.tooManyReplicas"
+    case helpFilterTerms = "help.filterTerms"
 }

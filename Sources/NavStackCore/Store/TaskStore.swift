@@ -166,6 +166,11 @@ public struct TaskCounts: Equatable, Hashable, Sendable {
     }
 }
 
+/// What ``TaskStore/names(_:_:prefix:limit:)`` lists.
+public enum NameKind: Equatable, Hashable, Sendable {
+    case tag, project
+}
+
 /// A change to a profile's tasks, as `undo` and `redo` name it.
 public enum ChangeKind: String, CaseIterable, Equatable, Hashable, Sendable {
     case add, delete, toggle, save
@@ -207,6 +212,11 @@ public protocol TaskStore: AnyObject {
     func task(_ user: String, uuid: String) throws -> TaskItem?
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
+    /// Names of the profile's tags (or projects: each project and those above it) that
+    /// some task holds and that start with `prefix`, ignoring the case of ASCII letters:
+    /// at most `limit`, sorted, their ASCII letters in lower case (as a filter matches
+    /// them). Read from an index, a bounded look however many tasks there are.
+    func names(_ user: String, _ kind: NameKind, prefix: String, limit: Int) throws -> [String]
 
     /// Adds a task at the top of the list, or at the top of a task's subtasks, and
     /// returns it with its new id and uuid. Fails with ``NavError/tooDeep`` past
