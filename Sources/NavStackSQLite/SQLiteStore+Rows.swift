@@ -54,7 +54,8 @@ extension SQLiteStore {
         words += query.terms.withoutTags.map { (.tag, $0, false, hasTag) }
         for (kind, term, wanted, match) in words {
             if let word = listWord(kind, term) {
-                sql += " AND id \(wanted ? "" : "NOT ")IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = ?)"
+                sql += " AND id \(wanted ? "" : "NOT ")IN (SELECT task_id FROM task_word"
+                sql += " WHERE profile = \(profileOfFirstArgument) AND word = ?)"
                 arguments.append(word)
             } else {
                 sql += wanted ? " AND " + match : " AND NOT (\(match))"

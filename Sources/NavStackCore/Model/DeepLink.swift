@@ -387,7 +387,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// Every link form, for help and for completion.
     public static let forms = [
-        "tasks", "tasks?filter=open&tag=NAME,NAME&notag=NAME&project=NAME&priority=H&due=week&due.before=DATE&due.after=DATE&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
+        "tasks", "tasks?filter=open&tag=NAME,NAME&notag=NAME&project=NAME&priority=H&due=week&due.before=DATE&due.after=DATE&q=TEXT&page=N",
+        "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
         "tasks/new",
         "tasks/ID/new", "agenda", "agenda/YYYY-MM-DD", "agenda/ID…", "agenda/YYYY-MM-DD/ID…", "agenda/…/edit", "account",
         "account/settings", "account/about",
