@@ -130,9 +130,9 @@ final class ListTermsTests: XCTestCase {
         XCTAssertEqual(span.dueBefore, try local("2026-12-01T00:00"))
         XCTAssertEqual(span.dueFrom, try local("2026-11-28T00:00").adding(seconds: 1))
         func task(due: Instant?) -> TaskItem {
-            var task = TaskItem(id: 1, uuid: "", title: "T")
-            task.due = due
-            return task
+            var fields = DraftFields(title: "T")
+            fields.due = due
+            return TaskItem(id: 1, uuid: "", fields: fields)
         }
         XCTAssertFalse(span.admitsTerms(task(due: try local("2026-11-28T00:00"))), "after is strict")
         XCTAssertTrue(span.admitsTerms(task(due: try local("2026-11-28T00:01"))))
