@@ -117,6 +117,7 @@ extension SQLiteStore {
     static func filterClause(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
         var filtered = query
         filtered.terms = ListTerms()
+        (filtered.dueFrom, filtered.dueBefore) = (nil, nil)
         return whereClause(filtered, user)
     }
 

@@ -67,7 +67,7 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(router.completions(for: "filter due:t").candidates, ["due:today", "due:tomorrow"])
         XCTAssertEqual(router.completions(for: "filter status:").candidates.first, "status:pending")
         XCTAssertEqual(router.completions(for: "filter priority:").candidates, ["priority:H", "priority:M", "priority:L"])
-        try router.run("delete 1", "yes")
+        try router.run("delete 1")
         XCTAssertEqual(router.completions(for: "filter +").candidates, ["+bills", "+home"], "a name no task holds is gone")
     }
 }
