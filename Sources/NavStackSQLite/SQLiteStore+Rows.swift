@@ -46,16 +46,19 @@ extension SQLiteStore {
         }
         // A tag or project the words' table answers is looked up there (`profileTerm` then
         // keeps the profile's index out of the plan); any other is matched on each task.
-        for (kind, term, match) in [
-            (WordKind.tag, query.terms.tag, "tags != '' AND navstack_has_tag(tags, ?)"),
-            (.project, query.terms.project, "project IS NOT NULL AND navstack_in_project(project, ?)"),
-        ] {
-            guard let term else { continue }
+        let hasTag = "tags != '' AND navstack_has_tag(tags, ?)"
+        var words: [(kind: WordKind, term: String, wanted: Bool, match: String)] = query.terms.tags.map { (.tag, $0, true, hasTag) }
+        if let project = query.terms.project {
+            words.append((.project, project, true, "project IS NOT NULL AND navstack_in_project(project, ?)"))
+        }
+        words += query.terms.withoutTags.map { (.tag, $0, false, hasTag) }
+        for (kind, term, wanted, match) in words {
             if let word = listWord(kind, term) {
-                sql += " AND id IN (SELECT task_id FROM task_word WHERE profile = \(profileOfFirstArgument) AND word = ?)"
+                sql += " AND id \(wanted ? "" : "NOT ")IN (SELECT task_id FROM task_word"
+                sql += " WHERE profile = \(profileOfFirstArgument) AND word = ?)"
                 arguments.append(word)
             } else {
-                sql += " AND " + match
+                sql += wanted ? " AND " + match : " AND NOT (\(match))"
                 arguments.append(term)
             }
         }
@@ -64,10 +67,11 @@ extension SQLiteStore {
             arguments.append(priority.rawValue)
         }
         switch query.terms.due {
-        case nil: break
         case .none?: sql += " AND due IS NULL"
-        case .any?: sql += " AND due IS NOT NULL"
-        default:
+        case .any? where !query.boundsDue: sql += " AND due IS NOT NULL"
+        default: break
+        }
+        if query.boundsDue {
             // The tasks due in the span, from the index of `due` (see `profileTerm`).
             let bounds = dueBounds(query)
             sql += " AND id IN (SELECT id FROM task WHERE profile_id = \(profileOfFirstArgument)\(bounds.sql))"
@@ -89,10 +93,12 @@ extension SQLiteStore {
     /// `#home`, `@home.garden` (``listWord(_:_:)``). Such a list is read from `task_word`,
     /// whose key holds a word's tasks in list order.
     static func listWord(_ query: ListQuery) -> String? {
-        guard query.scope == .everywhere, query.search == nil, query.terms.priority == nil, query.terms.due == nil else { return nil }
-        switch (query.terms.tag, query.terms.project) {
-        case (let tag?, nil): return listWord(.tag, tag)
-        case (nil, let project?): return listWord(.project, project)
+        let terms = query.terms
+        guard query.scope == .everywhere, query.search == nil, terms.priority == nil, !terms.asksDue, terms.withoutTags.isEmpty
+        else { return nil }
+        switch (terms.tags.count, terms.project) {
+        case (1, nil): return listWord(.tag, terms.tags[0])
+        case (0, let project?): return listWord(.project, project)
         default: return nil
         }
     }
@@ -111,14 +117,16 @@ extension SQLiteStore {
     static func filterClause(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
         var filtered = query
         filtered.terms = ListTerms()
+        (filtered.dueFrom, filtered.dueBefore) = (nil, nil)
         return whereClause(filtered, user)
     }
 
     /// The span of a list that a due term with dates alone narrows (`due:week`, no search,
     /// tag, project or priority), as SQL after `profile_id = …` and its arguments.
     static func dueSpan(_ query: ListQuery) -> (sql: String, arguments: [any SQLArgument])? {
-        guard query.scope == .everywhere, query.search == nil, query.terms.tag == nil, query.terms.project == nil,
-            query.terms.priority == nil, query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil
+        let terms = query.terms
+        guard query.scope == .everywhere, query.search == nil, terms.tags.isEmpty, terms.withoutTags.isEmpty, terms.project == nil,
+            terms.priority == nil, terms.due != DueTerm.none, query.boundsDue
         else { return nil }
         return dueBounds(query)
     }
@@ -168,8 +176,8 @@ extension SQLiteStore {
     /// task of the profile.
     static func profileTerm(_ query: ListQuery) -> String {
         if case .day = query.scope { return "+profile_id = \(profileID)" }
-        if query.terms.due != nil, query.dueFrom != nil || query.dueBefore != nil { return "+profile_id = \(profileID)" }
-        if listWord(.tag, query.terms.tag) != nil || listWord(.project, query.terms.project) != nil {
+        if query.boundsDue { return "+profile_id = \(profileID)" }
+        if query.terms.tags.contains(where: { listWord(.tag, $0) != nil }) || listWord(.project, query.terms.project) != nil {
             return "+profile_id = \(profileID)"
         }
         return "profile_id = \(profileID)"

@@ -1,3 +1,5 @@
+import NavStackCore
+
 // The index of due dates in list order, and the words of tasks (tags and projects) that
 // lists by tag and project read.
 extension SQLiteStore {
@@ -140,4 +142,16 @@ extension SQLiteStore {
         guard let term, term.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         return word(kind, term)
     }
+
+    public func names(_ user: String, _ kind: NameKind, prefix: String, limit: Int) throws -> [String] {
+        let start = Self.word(kind == .tag ? .tag : .project, prefix)
+        // The words that start so are a range of the key of `word_count`: from the prefix
+        // to the prefix and the last character, at most `limit` of them.
+        return try reading { db in
+            try db.statement(Self.namesInRange).all([user, start, start + "\u{10FFFF}", limit]) { String($0.text(0).dropFirst()) }
+        }
+    }
+
+    static let namesInRange = SQL(
+        "SELECT word FROM word_count WHERE profile = \(profileID) AND word >= ? AND word < ? AND tasks > 0 ORDER BY word LIMIT ?")
 }

@@ -87,7 +87,9 @@ final class AgendaStoreTests: XCTestCase {
     }
 
     /// A due term of the list (read from the index of `due`) picks the tasks its
-    /// definition picks, in every status, counted alike.
+    /// definition picks, in every status, counted alike: each word of `due:`, a DATE's
+    /// day (the day the clocks go forward too), `due.before:` and `due.after:`, alone and
+    /// together.
     func testTheListsDueTermsPickWhatTheirDefinitionsPick() throws {
         // With tasks waiting, and with none (then `all` hides nothing, and counts a range).
         for waits in [true, false] {
@@ -98,15 +100,23 @@ final class AgendaStoreTests: XCTestCase {
 
     private func assertDueTermsPickWhatTheirDefinitionsPick(in store: SQLiteStore) throws {
         let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
-        for due in DueTerm.allCases {
+        let terms =
+            DueTerm.allCases.map { ListTerms(due: $0) } + [
+                ListTerms(dueOn: "tomorrow"), ListTerms(dueOn: "2026-03-29"), ListTerms(dueBefore: "eow"),
+                ListTerms(dueAfter: "today"), ListTerms(dueBefore: "+1w", dueAfter: "yesterday"),
+                ListTerms(dueOn: "2026-03-29", dueBefore: "2026-03-29T12:00"), ListTerms(due: DueTerm.none, dueBefore: "eow"),
+                ListTerms(due: .any, dueAfter: "now"), ListTerms(due: .week, dueAfter: "tomorrow"),
+                ListTerms(priority: .high, dueBefore: "eom"),
+            ]
+        for due in terms {
             for filter in ListFilter.allCases {
-                let query = ListQuery(filter: filter, terms: ListTerms(due: due), clock: store.clock)
+                let query = ListQuery(filter: filter, terms: due, clock: store.clock)
                 let ids = try store.page(user, query, offset: 0, limit: 10_000).map(\.id)
                 XCTAssertEqual(Set(ids), Set(all.filter(query.includes).map(\.id)), "\(due) \(filter)")
                 XCTAssertEqual(ids.count, Set(ids).count)
                 XCTAssertEqual(try store.count(user, query), ids.count, "\(due) \(filter)")
                 // In list order, as the general way reads it (a search every title matches).
-                let general = ListQuery(filter: filter, terms: ListTerms(due: due), search: "Task", clock: store.clock)
+                let general = ListQuery(filter: filter, terms: due, search: "Task", clock: store.clock)
                 XCTAssertEqual(ids, try store.page(user, general, offset: 0, limit: 10_000).map(\.id), "\(due) \(filter)")
                 // Every page, whether the walk of the dated tasks in list order finds it or
                 // the sort of the span does.

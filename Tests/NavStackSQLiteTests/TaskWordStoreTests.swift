@@ -87,9 +87,15 @@ final class TaskWordStoreTests: XCTestCase {
             let store = try store(seed: UInt64(seed))
             let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
             XCTAssertGreaterThan(all.count, 50)
-            var terms = tags.map { ListTerms(tag: $0) } + ["HOME", "garden", "ÄRGER", "kitchen"].map { ListTerms(tag: $0) }
+            var terms = tags.map { ListTerms(tags: [$0]) } + ["HOME", "garden", "ÄRGER", "kitchen"].map { ListTerms(tags: [$0]) }
             terms += (projects + ["HOME", "home.GARDEN", "work.reports", "hom", "küche"]).map { ListTerms(project: $0) }
-            terms.append(ListTerms(tag: "home", project: "work"))
+            terms.append(ListTerms(tags: ["home"], project: "work"))
+            // Several tags, tags without, and both.
+            terms += [
+                ListTerms(tags: ["home", "work"]), ListTerms(tags: ["Ärger", "kitchen-sink"]), ListTerms(withoutTags: ["home"]),
+                ListTerms(withoutTags: ["ärger", "x_1"]), ListTerms(tags: ["work"], withoutTags: ["HOME"]),
+                ListTerms(withoutTags: ["errand"], project: "home"),
+            ]
             for term in terms {
                 for filter in ListFilter.allCases {
                     let query = ListQuery(filter: filter, terms: term, clock: store.clock)
@@ -121,6 +127,27 @@ final class TaskWordStoreTests: XCTestCase {
             ).all { $0.int(0) }
             XCTAssertEqual(counts, [0], "seed \(seed)")
         }
+    }
+
+    /// The names a filter completes are the tags and projects (with those above them)
+    /// that some task holds, in lower case, those that start with the prefix, at most the
+    /// limit.
+    func testTheNamesAreThoseTheTasksHold() throws {
+        let store = try store(seed: 4)
+        let all = try store.page(user, ListQuery(filter: .every, search: "Task"), offset: 0, limit: 10_000)
+        let tagNames = Set(all.flatMap { $0.tags.map(\.lowercasedASCII) }).sorted()
+        let projectNames = Set(
+            all.compactMap(\.project).flatMap { project in
+                let parts = project.split(separator: ".")
+                return parts.indices.map { parts[...$0].joined(separator: ".").lowercasedASCII }
+            }
+        ).sorted()
+        XCTAssertEqual(try store.names(user, .tag, prefix: "", limit: 100), tagNames)
+        XCTAssertEqual(try store.names(user, .project, prefix: "", limit: 100), projectNames)
+        XCTAssertEqual(try store.names(user, .tag, prefix: "HO", limit: 100), tagNames.filter { $0.hasPrefix("ho") })
+        XCTAssertEqual(try store.names(user, .project, prefix: "home.", limit: 100), projectNames.filter { $0.hasPrefix("home.") })
+        XCTAssertEqual(try store.names(user, .tag, prefix: "", limit: 2), Array(tagNames.prefix(2)))
+        XCTAssertEqual(try store.names("nobody", .tag, prefix: "", limit: 100), [])
     }
 
     /// A Taskwarrior import drops the trigger that gives a new task its words for as long
@@ -155,7 +182,7 @@ final class TaskWordStoreTests: XCTestCase {
     /// task; counted the same way.
     func testATagOrAProjectIsFoundFromTheWordsTable() throws {
         let store = try store(seed: 7)
-        for terms in [ListTerms(tag: "home"), ListTerms(project: "work")] {
+        for terms in [ListTerms(tags: ["home"]), ListTerms(project: "work")] {
             let query = ListQuery(filter: .all, terms: terms, clock: store.clock)
             let (sql, arguments) = SQLiteStore.pageQuery(query, user)
             let plan = try store.db.prepare("EXPLAIN QUERY PLAN " + sql).all(arguments + [10, 0]) { $0.text(3) }

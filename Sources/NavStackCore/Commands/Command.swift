@@ -356,38 +356,10 @@ extension Command {
         }
     }
 
-    /// `filter TERM…`: a status (`open` when none is given) and the terms `tag:NAME`,
-    /// `project:NAME`, `priority:H|M|L`, `due:overdue|today|week|any|none`, each once.
+    /// `filter TERM…`: a status (`open` when none is given) and the terms
+    /// ``ListTerms/read(_:)`` reads.
     static func filter(_ text: String) throws(NavError) -> (ListFilter, ListTerms) {
-        var status: ListFilter?
-        var terms = ListTerms()
-        for word in text.split(whereSeparator: \.isWhitespace) {
-            let bad = NavError.badFilterTerm(String(word).escapedForDisplay)
-            if let named = ListFilter(word: word.lowercased()) {
-                guard status == nil else { throw bad }
-                status = named
-                continue
-            }
-            // A word that is no term is a status mistyped.
-            guard let colon = word.firstIndex(of: ":") else { throw .badChoice(.filter, String(word).escapedForDisplay) }
-            let value = String(word[word.index(after: colon)...])
-            switch word[..<colon].lowercased() {
-            case "tag":
-                guard terms.tag == nil, FieldRules.isTag(value) else { throw bad }
-                terms.tag = value
-            case "project", "pro":
-                guard terms.project == nil, FieldRules.isProject(value) else { throw bad }
-                terms.project = value
-            case "priority", "pri":
-                guard terms.priority == nil, let priority = Priority(letter: value) else { throw bad }
-                terms.priority = priority
-            case "due":
-                guard terms.due == nil, let due = DueTerm(rawValue: value.lowercased()) else { throw bad }
-                terms.due = due
-            default:
-                throw bad
-            }
-        }
+        let (status, terms) = try ListTerms.read(text.split(whereSeparator: \.isWhitespace))
         return (status ?? .open, terms)
     }
 

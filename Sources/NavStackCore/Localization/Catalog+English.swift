@@ -216,6 +216,8 @@ extension Catalog {
         .helpFooter: "help COMMAND tells more about one.",
         .helpLinks: "Links: {links}",
         .helpSchemeOptional: "The navstack:// part may be left out: go tasks/2/edit.",
+        .helpFilterTerms:
+            "Terms, in any order, each once unless said: a status (all, open, done, waiting; or status:pending|completed|waiting), open when none is given; +TAG or tag:TAG, several (tasks with all of them); -TAG, several (tasks with none of them); project:NAME (its sub-projects too); priority:H|M|L; due:overdue|today|week|any|none, or due:DATE (due that day); due.before:DATE and due.after:DATE (due strictly before, after it). A DATE is one 'due' takes; the link keeps it as typed, so due:today opened tomorrow is tomorrow's list.",
         .helpAvailableHere: "Available here.",
         .helpAvailableOn: "Available on {screens}.",
         .helpNotHere: "Not available here.",
@@ -265,7 +267,7 @@ extension Catalog {
         .summaryNew: "Present the new-task sheet (or one for a subtask)",
         .summaryToggle: "Mark the task done or not done",
         .summaryDelete: "Delete the task and its subtasks (asks first)",
-        .summaryFilter: "Show all, open or done tasks",
+        .summaryFilter: "Filter the list by status, tags, project, priority and due date",
         .summaryFind: "Show tasks whose title or notes contain TEXT; find alone clears",
         .summaryNext: "Show the next page; on a day of the agenda, the next day",
         .summaryPrev: "Show the previous page; on a day of the agenda, the day before",
@@ -346,7 +348,7 @@ extension Catalog {
         .listFilterWaiting: "waiting",
         .usageNotAnInstant: "use an ISO 8601 instant such as 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' is not a filter term: use all, open, done or waiting, and tag:NAME, project:NAME, priority:H|M|L, due:overdue|today|week|any|none, each once",
+            "'{text}' is not a filter term: use all, open, done or waiting (status:pending|completed|waiting), +TAG or tag:TAG and -TAG (several), project:NAME, priority:H|M|L, due:overdue|today|week|any|none|DATE, due.before:DATE, due.after:DATE, each once",
         .listFilterWhen: "due: {when}",
         .listFilterAll: "all, waiting too",
         .titleAgenda: "Agenda",

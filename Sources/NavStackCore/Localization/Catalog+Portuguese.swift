@@ -219,6 +219,8 @@ extension Catalog {
         .helpFooter: "help COMANDO explica um deles.",
         .helpLinks: "Links: {links}",
         .helpSchemeOptional: "A parte navstack:// pode ser omitida: go tasks/2/edit.",
+        .helpFilterTerms:
+            "Termos, em qualquer ordem, cada um uma vez salvo indicação: um estado (all, open, done, waiting; ou status:pending|completed|waiting), open quando não há nenhum; +ETIQUETA ou tag:ETIQUETA, várias (tarefas com todas); -ETIQUETA, várias (tarefas sem nenhuma); project:NOME (os subprojetos também); priority:H|M|L; due:overdue|today|week|any|none, ou due:DATA (prazo nesse dia); due.before:DATA e due.after:DATA (prazo estritamente antes, depois). Uma DATA é uma que 'due' aceita; o link a guarda como digitada, então due:today aberto amanhã é a lista de amanhã.",
         .helpAvailableHere: "Disponível aqui.",
         .helpAvailableOn: "Disponível {screens}.",
         .helpNotHere: "Não disponível aqui.",
@@ -267,7 +269,7 @@ extension Catalog {
         .summaryNew: "Apresenta a folha de nova tarefa (ou subtarefa)",
         .summaryToggle: "Marca a tarefa como concluída ou não",
         .summaryDelete: "Apaga a tarefa e as suas subtarefas (pergunta antes)",
-        .summaryFilter: "Mostra todas, as abertas ou as concluídas",
+        .summaryFilter: "Filtra a lista por estado, etiquetas, projeto, prioridade e prazo",
         .summaryFind: "Mostra as tarefas cujo título ou notas contêm TEXTO; find sozinho limpa",
         .summaryNext: "Mostra a próxima página; num dia da agenda, o dia seguinte",
         .summaryPrev: "Mostra a página anterior; num dia da agenda, o dia anterior",
@@ -348,7 +350,7 @@ extension Catalog {
         .listFilterWaiting: "em espera",
         .usageNotAnInstant: "use um instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' não é um termo de filtro: use all, open, done ou waiting, e tag:NOME, project:NOME, priority:H|M|L, due:overdue|today|week|any|none, cada um uma vez",
+            "'{text}' não é um termo de filtro: use all, open, done ou waiting (status:pending|completed|waiting), +ETIQUETA ou tag:ETIQUETA e -ETIQUETA (várias), project:NOME, priority:H|M|L, due:overdue|today|week|any|none|DATA, due.before:DATA, due.after:DATA, cada um uma vez",
         .listFilterWhen: "prazo: {when}",
         .listFilterAll: "todas, em espera também",
         .titleAgenda: "Agenda",

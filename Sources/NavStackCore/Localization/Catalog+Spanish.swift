@@ -219,6 +219,8 @@ extension Catalog {
         .helpFooter: "help COMANDO explica uno.",
         .helpLinks: "Enlaces: {links}",
         .helpSchemeOptional: "La parte navstack:// se puede omitir: go tasks/2/edit.",
+        .helpFilterTerms:
+            "Términos, en cualquier orden, cada uno una vez salvo indicación: un estado (all, open, done, waiting; o status:pending|completed|waiting), open si no hay ninguno; +ETIQUETA o tag:ETIQUETA, varias (tareas con todas); -ETIQUETA, varias (tareas sin ninguna); project:NOMBRE (sus subproyectos también); priority:H|M|L; due:overdue|today|week|any|none, o due:FECHA (vence ese día); due.before:FECHA y due.after:FECHA (vence estrictamente antes, después). Una FECHA es una que 'due' acepta; el enlace la guarda como se escribió, así que due:today abierto mañana es la lista de mañana.",
         .helpAvailableHere: "Disponible aquí.",
         .helpAvailableOn: "Disponible {screens}.",
         .helpNotHere: "No disponible aquí.",
@@ -265,7 +267,7 @@ extension Catalog {
         .summaryNew: "Presenta la hoja de nueva tarea (o subtarea)",
         .summaryToggle: "Marca la tarea como completada o no",
         .summaryDelete: "Elimina la tarea y sus subtareas (pregunta antes)",
-        .summaryFilter: "Muestra todas, las abiertas o las completadas",
+        .summaryFilter: "Filtra la lista por estado, etiquetas, proyecto, prioridad y vencimiento",
         .summaryFind: "Muestra las tareas cuyo título o notas contienen TEXTO; find solo limpia",
         .summaryNext: "Muestra la página siguiente; en un día de la agenda, el día siguiente",
         .summaryPrev: "Muestra la página anterior; en un día de la agenda, el día anterior",
@@ -347,7 +349,7 @@ extension Catalog {
         .listFilterWaiting: "en espera",
         .usageNotAnInstant: "usa un instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:
-            "'{text}' no es un término de filtro: usa all, open, done o waiting, y tag:NOMBRE, project:NOMBRE, priority:H|M|L, due:overdue|today|week|any|none, cada uno una vez",
+            "'{text}' no es un término de filtro: usa all, open, done o waiting (status:pending|completed|waiting), +ETIQUETA o tag:ETIQUETA y -ETIQUETA (varias), project:NOMBRE, priority:H|M|L, due:overdue|today|week|any|none|FECHA, due.before:FECHA, due.after:FECHA, cada uno una vez",
         .listFilterWhen: "vence: {when}",
         .listFilterAll: "todas, en espera también",
         .titleAgenda: "Agenda",

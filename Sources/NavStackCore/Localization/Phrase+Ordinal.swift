@@ -458,23 +458,24 @@ extension Phrase {
         case .syncAsideFull: 447
         case .syncWireDropWithoutWriteCheck: 448
         case .syncWireTooManyReplicas: 449
-        case .badTaskReference: 450
-        case .ambiguousTaskReference: 451
-        case .modifyNeedsWords: 452
-        case .noProfileSignedIn: 453
-        case .shellAdded: 454
-        case .shellCompleted: 455
-        case .shellAlreadyDone: 456
-        case .shellModified: 457
-        case .shellAnnotated: 458
-        case .shellDeleted: 459
-        case .shellDeletedWithSubtasks: 460
-        case .shellUndid: 461
-        case .shellRedid: 462
-        case .shellChangeOne: 463
-        case .shellChangeMany: 464
-        case .shellChangeImport: 465
-        case .summaryModify: 466
+        case .helpFilterTerms: 450
+        case .badTaskReference: 451
+        case .ambiguousTaskReference: 452
+        case .modifyNeedsWords: 453
+        case .noProfileSignedIn: 454
+        case .shellAdded: 455
+        case .shellCompleted: 456
+        case .shellAlreadyDone: 457
+        case .shellModified: 458
+        case .shellAnnotated: 459
+        case .shellDeleted: 460
+        case .shellDeletedWithSubtasks: 461
+        case .shellUndid: 462
+        case .shellRedid: 463
+        case .shellChangeOne: 464
+        case .shellChangeMany: 465
+        case .shellChangeImport: 466
+        case .summaryModify: 467
         }
     }
 }

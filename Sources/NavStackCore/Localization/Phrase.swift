@@ -480,6 +480,7 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncAsideFull = "sync.asideFull"
     case syncWireDropWithoutWriteCheck = "syncWire.dropWithoutWriteCheck"
     case syncWireTooManyReplicas = "syncWire.tooManyReplicas"
+    case helpFilterTerms = "help.filterTerms"
     // The shell's one-shot commands
     case badTaskReference = "shell.badTaskReference"
     case ambiguousTaskReference = "shell.ambiguousTaskReference"

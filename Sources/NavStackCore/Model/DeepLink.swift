@@ -141,10 +141,14 @@ public enum DeepLink: Equatable, Hashable, Sendable {
     private static func query(_ state: ListState) -> String {
         var items: [String] = []
         if state.filter != .all { items.append("filter=" + state.filter.word) }
-        if let tag = state.terms.tag { items.append("tag=" + tag.percentEncoded) }
-        if let project = state.terms.project { items.append("project=" + project.percentEncoded) }
-        if let priority = state.terms.priority { items.append("priority=" + priority.rawValue) }
-        if let due = state.terms.due { items.append("due=" + due.rawValue) }
+        let terms = state.terms
+        if !terms.tags.isEmpty { items.append("tag=" + terms.tags.map(\.percentEncoded).joined(separator: ",")) }
+        if !terms.withoutTags.isEmpty { items.append("notag=" + terms.withoutTags.map(\.percentEncoded).joined(separator: ",")) }
+        if let project = terms.project { items.append("project=" + project.percentEncoded) }
+        if let priority = terms.priority { items.append("priority=" + priority.rawValue) }
+        if let due = terms.dueWord { items.append("due=" + due.percentEncoded) }
+        if let before = terms.dueBefore { items.append("due.before=" + before.percentEncoded) }
+        if let after = terms.dueAfter { items.append("due.after=" + after.percentEncoded) }
         if let search = state.search { items.append("q=" + search.percentEncoded) }
         if state.page > 1 { items.append("page=\(state.page)") }
         return items.isEmpty ? "" : "?" + items.joined(separator: "&")
@@ -288,26 +292,24 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         switch parts.first {
         case "tasks" where parts.count == 1:
             var state = ListState()
+            // The terms as the words `filter` takes, read by the same reader.
+            var words: [String] = []
             if let filter = query.removeValue(forKey: "filter") {
-                guard let known = ListFilter(word: filter) else { throw malformed }
-                state.filter = known
+                guard ListFilter(word: filter) != nil else { throw malformed }
+                words.append(filter)
             }
-            if let tag = query.removeValue(forKey: "tag") {
-                guard let decoded = tag.percentDecoded, FieldRules.isTag(decoded) else { throw malformed }
-                state.terms.tag = decoded
+            for (key, word) in Self.termKeys {
+                guard let value = query.removeValue(forKey: key) else { continue }
+                guard let decoded = value.percentDecoded else { throw malformed }
+                if key == "tag" || key == "notag" {
+                    words += decoded.split(separator: ",", omittingEmptySubsequences: false).map { word + $0 }
+                } else {
+                    words.append(word + decoded)
+                }
             }
-            if let project = query.removeValue(forKey: "project") {
-                guard let decoded = project.percentDecoded, FieldRules.isProject(decoded) else { throw malformed }
-                state.terms.project = decoded
-            }
-            if let priority = query.removeValue(forKey: "priority") {
-                guard let known = Priority(rawValue: priority) else { throw malformed }
-                state.terms.priority = known
-            }
-            if let due = query.removeValue(forKey: "due") {
-                guard let known = DueTerm(rawValue: due) else { throw malformed }
-                state.terms.due = known
-            }
+            guard let (status, terms) = try? ListTerms.read(words) else { throw malformed }
+            state.filter = status ?? .all
+            state.terms = terms
             if let search = query.removeValue(forKey: "q") {
                 guard let decoded = search.percentDecoded, !decoded.isBlank,
                     !decoded.unicodeScalars.contains(where: { FieldRules.refuses($0, lines: false) })
@@ -363,6 +365,13 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         guard query.isEmpty else { throw malformed }
     }
 
+    /// A list link's keys of filter terms and the word each value follows in a filter:
+    /// `tag=home,work` is `+home +work`, `due.before=eow` is `due.before:eow`.
+    private static let termKeys = [
+        ("tag", "+"), ("notag", "-"), ("project", "project:"), ("priority", "priority:"), ("due", "due:"),
+        ("due.before", "due.before:"), ("due.after", "due.after:"),
+    ]
+
     /// A query's `key=value` items; `nil` for an item without `=`, an empty value or a key
     /// given twice.
     private static func queryItems(_ text: Substring) -> [String: String]? {
@@ -378,7 +387,8 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// Every link form, for help and for completion.
     public static let forms = [
-        "tasks", "tasks?filter=open&tag=NAME&project=NAME&priority=H&due=week&q=TEXT&page=N", "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
+        "tasks", "tasks?filter=open&tag=NAME,NAME&notag=NAME&project=NAME&priority=H&due=week&due.before=DATE&due.after=DATE&q=TEXT&page=N",
+        "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
         "tasks/new",
         "tasks/ID/new", "agenda", "agenda/YYYY-MM-DD", "agenda/ID…", "agenda/YYYY-MM-DD/ID…", "agenda/…/edit", "account",
         "account/settings", "account/about",

@@ -106,36 +106,3 @@ public enum ListFilter: String, CaseIterable, Equatable, Hashable, Sendable {
         }
     }
 }
-
-/// What a list's filter asks of a task's due date.
-public enum DueTerm: String, CaseIterable, Equatable, Hashable, Sendable {
-    /// Due before now.
-    case overdue
-    /// Due today (in the local zone).
-    case today
-    /// Due by the end of this week (overdue ones too).
-    case week
-    /// With a due date.
-    case any
-    /// Without one.
-    case none
-}
-
-/// The terms of a list's filter beyond its status: `tag:NAME`, `project:NAME`,
-/// `priority:H|M|L`, `due:overdue|today|week|any|none`.
-public struct ListTerms: Equatable, Hashable, Sendable {
-    public var tag: String?
-    /// Matches the project and its sub-projects.
-    public var project: String?
-    public var priority: Priority?
-    public var due: DueTerm?
-
-    public init(tag: String? = nil, project: String? = nil, priority: Priority? = nil, due: DueTerm? = nil) {
-        self.tag = tag
-        self.project = project
-        self.priority = priority
-        self.due = due
-    }
-
-    public var isEmpty: Bool { tag == nil && project == nil && priority == nil && due == nil }
-}

@@ -47,10 +47,7 @@ extension Router {
     func argumentCandidates(for word: CommandWord, after before: [String] = [], typed: String = "") -> [String] {
         switch (word, before.count) {
         case (.tab, 0): return Tab.allCases.map(\.rawValue)
-        case (.filter, _):
-            if typed.hasPrefix("due:") { return DueTerm.allCases.map { "due:" + $0.rawValue } }
-            if typed.hasPrefix("priority:") { return Priority.allCases.map { "priority:" + $0.rawValue } }
-            return ListFilter.words + ["tag:", "project:", "priority:", "due:"]
+        case (.filter, _): return filterCandidates(typed: typed)
         case (.priority, 0): return Priority.allCases.map(\.rawValue) + ["none"]
         case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0):
             return ["today", "tomorrow", "monday", "eow", "eom", "eoy", "+1w", "none"]
@@ -78,6 +75,31 @@ extension Router {
             return ["list"] + pathTaskIDs().reversed().map(String.init)
         default: return []
         }
+    }
+
+    /// A filter's words: the statuses and each term's start (``ListTerms/starts``); after
+    /// a term's start, its values: the profile's tags after `+`, `-` and `tag:`, its
+    /// projects after `project:` (those that start with what is typed, from the store's
+    /// index), the dates and the words `due:` and its kin take.
+    private func filterCandidates(typed: String) -> [String] {
+        let dates = ["today", "tomorrow", "monday", "eow", "eom", "eoy", "+1w"]
+        let starts: [(start: String, values: () -> [String])] = [
+            ("+", { self.names(.tag, typed, after: "+") }), ("-", { self.names(.tag, typed, after: "-") }),
+            ("tag:", { self.names(.tag, typed, after: "tag:") }), ("project:", { self.names(.project, typed, after: "project:") }),
+            ("priority:", { Priority.allCases.map(\.rawValue) }), ("status:", { ListFilter.statusWords }),
+            ("due:", { DueTerm.allCases.map(\.rawValue) + dates.dropFirst() }), ("due.before:", { dates }), ("due.after:", { dates }),
+        ]
+        for (start, values) in starts where typed.hasPrefix(start) {
+            return values().map { start + $0 }
+        }
+        return ListTerms.starts
+    }
+
+    /// The profile's tag or project names that start with what is typed after `start`.
+    private func names(_ kind: NameKind, _ typed: String, after start: String) -> [String] {
+        guard let session else { return [] }
+        let prefix = String(typed.dropFirst(start.count))
+        return (try? store.names(session.user, kind, prefix: prefix, limit: 100)) ?? []
     }
 
     /// The page of the list, or of the subtasks, the screen shows now.

@@ -277,6 +277,7 @@ extension Router {
             details.append(t(.helpLinks, ("links", DeepLink.forms.map { "navstack://" + $0 }.joined(separator: ", "))))
             details.append(t(.helpSchemeOptional))
         }
+        if topic == .filter { details.append(t(.helpFilterTerms)) }
         if available.contains(topic) {
             details.append(t(.helpAvailableHere))
         } else {

@@ -27,10 +27,13 @@ extension TextRenderer {
         case .waiting: status += " · " + t(.listFilterWaiting)
         case .every: status += " · " + t(.listFilterAll)
         }
-        if let tag = page.terms.tag { status += " · +" + tag }
+        for tag in page.terms.tags { status += " · +" + tag }
+        for tag in page.terms.withoutTags { status += " · -" + tag }
         if let project = page.terms.project { status += " · " + t(.labelProject).lowercased() + " " + project }
         if let priority = page.terms.priority { status += " · " + priority.rawValue }
-        if let due = page.terms.due { status += " · " + t(.listFilterWhen, ("when", due.rawValue)) }
+        if let due = page.terms.dueWord { status += " · " + t(.listFilterWhen, ("when", due.escapedForDisplay)) }
+        if let before = page.terms.dueBefore { status += " · due.before:" + before.escapedForDisplay }
+        if let after = page.terms.dueAfter { status += " · due.after:" + after.escapedForDisplay }
         if let search = page.search { status += " · " + t(.listFind, ("text", search.escapedForDisplay)) }
         status += " · " + t(.listPage, ("page", page.page), ("pages", page.pages))
         lines.add(status)

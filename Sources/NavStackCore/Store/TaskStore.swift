@@ -36,8 +36,9 @@ public struct ListQuery: Equatable, Hashable, Sendable {
     public var scope: ListScope
     /// The instant a task's `wait` must be after for it to be waiting.
     public var now: Instant
-    /// The due dates `terms.due` admits: from (inclusive) and before (exclusive), `nil`
-    /// for no bound; ``DueTerm/any`` and ``DueTerm/none`` only ask whether there is one.
+    /// The due dates the due terms admit together: from (inclusive) and before
+    /// (exclusive), `nil` for no bound; ``DueTerm/any`` and ``DueTerm/none`` only ask
+    /// whether there is one.
     public var dueFrom: Instant?
     public var dueBefore: Instant?
 
@@ -50,17 +51,38 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         // A search, a term or the waiting tasks look at every level: a tag's tasks are
         // wherever they are in the tree.
         scope = search == nil && terms.isEmpty && filter != .waiting ? .top : .everywhere
-        let now = clock.fixedNow ?? (filter == .every && terms.due == nil ? Instant(secondsSinceEpoch: 0) : clock.now())
+        let now = clock.fixedNow ?? (filter == .every && !terms.asksDue ? Instant(secondsSinceEpoch: 0) : clock.now())
         self.now = now
+        let zone = clock.zone
         switch terms.due {
         case .overdue?: dueBefore = now
         case .today?:
-            dueFrom = clock.zone.start(of: .day, containing: now)
-            dueBefore = clock.zone.end(of: .day, containing: now).adding(seconds: 1)
-        case .week?: dueBefore = clock.zone.end(of: .week, containing: now).adding(seconds: 1)
+            dueFrom = zone.start(of: .day, containing: now)
+            dueBefore = zone.end(of: .day, containing: now).adding(seconds: 1)
+        case .week?: dueBefore = zone.end(of: .week, containing: now).adding(seconds: 1)
         case .any?, .none?, nil: break
         }
+        // Taskwarrior's: `due:DATE` the day the DATE falls on, `due.before:` and
+        // `due.after:` strictly before and after the DATE's instant.
+        if let day = terms.dueOn.flatMap({ ListTerms.instant($0, at: now, in: zone) }) {
+            narrowDue(from: zone.start(of: .day, containing: day), before: zone.end(of: .day, containing: day).adding(seconds: 1))
+        }
+        if let before = terms.dueBefore.flatMap({ ListTerms.instant($0, at: now, in: zone) }) {
+            narrowDue(from: nil, before: before)
+        }
+        if let after = terms.dueAfter.flatMap({ ListTerms.instant($0, at: now, in: zone) }) {
+            narrowDue(from: after.adding(seconds: 1), before: nil)
+        }
     }
+
+    /// Keeps only the due dates also within `from` (inclusive) and `before` (exclusive).
+    private mutating func narrowDue(from: Instant?, before: Instant?) {
+        if let from { dueFrom = max(dueFrom ?? from, from) }
+        if let before { dueBefore = min(dueBefore ?? before, before) }
+    }
+
+    /// Whether the due dates are bounded: a span of them, not only whether there is one.
+    public var boundsDue: Bool { dueFrom != nil || dueBefore != nil }
 
     /// Whether it is the same list, whatever time each was made at.
     public func isSameList(as other: ListQuery) -> Bool {
@@ -116,17 +138,14 @@ public struct ListQuery: Equatable, Hashable, Sendable {
 
     /// Whether a task passes the terms beyond the status.
     public func admitsTerms(_ task: TaskItem) -> Bool {
-        if let tag = terms.tag, !TaskWords.tags(task.tags, contain: tag) { return false }
+        for tag in terms.tags where !TaskWords.tags(task.tags, contain: tag) { return false }
+        for tag in terms.withoutTags where TaskWords.tags(task.tags, contain: tag) { return false }
         if let project = terms.project, !(task.project.map { TaskWords.project($0, isWithin: project) } ?? false) { return false }
         if let priority = terms.priority, task.priority != priority { return false }
-        switch terms.due {
-        case nil: return true
-        case .none?: return task.due == nil
-        case .any?: return task.due != nil
-        default:
-            guard let due = task.due else { return false }
-            return (dueFrom.map { due >= $0 } ?? true) && (dueBefore.map { due < $0 } ?? true)
-        }
+        if terms.due == DueTerm.none { return task.due == nil && !boundsDue }
+        guard terms.asksDue else { return true }
+        guard let due = task.due else { return false }
+        return (dueFrom.map { due >= $0 } ?? true) && (dueBefore.map { due < $0 } ?? true)
     }
 
     /// Whether a task's title or notes contain the search text, ignoring case.
@@ -145,6 +164,11 @@ public struct TaskCounts: Equatable, Hashable, Sendable {
         self.open = open
         self.done = done
     }
+}
+
+/// What ``TaskStore/names(_:_:prefix:limit:)`` lists.
+public enum NameKind: Equatable, Hashable, Sendable {
+    case tag, project
 }
 
 /// A change to a profile's tasks, as `undo` and `redo` name it.
@@ -213,6 +237,11 @@ public protocol TaskStore: AnyObject {
     func tasks(_ user: String, uuidPrefix prefix: String, limit: Int) throws -> [TaskItem]
     /// How many of the profile's tasks are open and done.
     func counts(_ user: String) throws -> TaskCounts
+    /// Names of the profile's tags (or projects: each project and those above it) that
+    /// some task holds and that start with `prefix`, ignoring the case of ASCII letters:
+    /// at most `limit`, sorted, their ASCII letters in lower case (as a filter matches
+    /// them). Read from an index, a bounded look however many tasks there are.
+    func names(_ user: String, _ kind: NameKind, prefix: String, limit: Int) throws -> [String]
 
     /// Adds a task at the top of the list, or at the top of a task's subtasks, and
     /// returns it with its new id and uuid. Fails with ``NavError/tooDeep`` past

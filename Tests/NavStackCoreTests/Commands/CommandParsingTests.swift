@@ -34,7 +34,7 @@ final class CommandParsingTests: XCTestCase {
             ("add Buy milk", .add(title: "Buy milk")), ("new", .new), ("toggle", .toggle(row: nil)),
             ("toggle 3", .toggle(row: 3)), ("delete", .delete(row: nil)), ("delete 1", .delete(row: 1)),
             ("filter open", .filter(.open, ListTerms())), ("filter all", .filter(.every, ListTerms())),
-            ("filter tag:home", .filter(.open, ListTerms(tag: "home"))),
+            ("filter tag:home", .filter(.open, ListTerms(tags: ["home"]))),
             ("filter DONE pro:work due:week pri:h", .filter(.done, ListTerms(project: "work", priority: .high, due: .week))),
             ("find milk", .find("milk")), ("find", .find(nil)),
             ("next", .next), ("prev", .prev), ("page 4", .page(4)), ("edit", .edit),

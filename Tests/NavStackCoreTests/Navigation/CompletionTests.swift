@@ -16,8 +16,12 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(router.completions(for: "tab a").candidates, ["agenda", "account"])
         XCTAssertEqual(router.completions(for: "tab ag").candidates, ["agenda"])
         XCTAssertEqual(
-            router.completions(for: "filter ").candidates, ["all", "open", "done", "waiting", "tag:", "project:", "priority:", "due:"])
-        XCTAssertEqual(router.completions(for: "filter open due:t").candidates, ["due:today"])
+            router.completions(for: "filter ").candidates,
+            [
+                "all", "open", "done", "waiting", "status:", "+", "-", "tag:", "project:", "priority:", "due:", "due.before:",
+                "due.after:",
+            ])
+        XCTAssertEqual(router.completions(for: "filter open due:t").candidates, ["due:today", "due:tomorrow"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1", "2", "3"])
         XCTAssertEqual(
             router.completions(for: "go tasks/").candidates,
@@ -46,5 +50,24 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(router.completions(for: "move 1 ").candidates, ["to"])
         XCTAssertEqual(router.completions(for: "move 1 to t").candidates, ["top"])
         XCTAssertEqual(router.completions(for: "move 1 to ").candidates, ["top", "5", "1", "4"])
+    }
+
+    /// After `+`, `-`, `tag:` and `project:`, the profile's names that start with what is
+    /// typed (a project's parents too); the other terms' values.
+    func testFilterTermsAndTheProfilesNames() throws {
+        var router = try makeRouter()
+        try router.run("add Pay rent +bills +Home pro:home.garden", "root", "add Fix bike +bike pro:work", "root")
+        XCTAssertEqual(router.completions(for: "filter +").candidates, ["+bike", "+bills", "+home"])
+        XCTAssertEqual(router.completions(for: "filter open -bi").candidates, ["-bike", "-bills"])
+        XCTAssertEqual(router.completions(for: "filter tag:h").candidates, ["tag:home"])
+        XCTAssertEqual(router.completions(for: "filter project:").candidates, ["project:home", "project:home.garden", "project:work"])
+        XCTAssertEqual(router.completions(for: "filter project:home.").candidates, ["project:home.garden"])
+        XCTAssertEqual(router.completions(for: "filter due").candidates, ["due:", "due.before:", "due.after:"])
+        XCTAssertEqual(router.completions(for: "filter due.before:e").candidates, ["due.before:eow", "due.before:eom", "due.before:eoy"])
+        XCTAssertEqual(router.completions(for: "filter due:t").candidates, ["due:today", "due:tomorrow"])
+        XCTAssertEqual(router.completions(for: "filter status:").candidates.first, "status:pending")
+        XCTAssertEqual(router.completions(for: "filter priority:").candidates, ["priority:H", "priority:M", "priority:L"])
+        try router.run("delete 1")
+        XCTAssertEqual(router.completions(for: "filter +").candidates, ["+bills", "+home"], "a name no task holds is gone")
     }
 }

@@ -16,6 +16,9 @@ final class RandomWalkTests: XCTestCase {
         // The agenda, and dates that put tasks on it.
         "tab agenda", "day today", "day tomorrow", "day +2d", "go agenda", "go agenda/2026-11-28", "go agenda/1",
         "go agenda/2026-11-27/2/edit", "go agenda?page=2", "due today", "due tomorrow", "scheduled +1d", "due none",
+        // Filters in Taskwarrior's words, good and bad, and their links.
+        "filter +home -work", "filter status:pending due.before:eow", "filter due:tomorrow", "filter all due.after:yesterday",
+        "filter +", "filter due.before:", "filter foo:bar", "filter +a +A", "go tasks?tag=b,a&notag=c&due=%2B1d",
     ]
 
     private func walk(seed: UInt64, steps: Int) throws -> [Router] {

@@ -37,6 +37,10 @@ final class RacingStore: TaskStore {
         try isolating { try base.transaction(body) }
     }
 
+    func names(_ user: String, _ kind: NameKind, prefix: String, limit: Int) throws -> [String] {
+        try base.names(user, kind, prefix: prefix, limit: limit)
+    }
+
     func snapshot<T>(_ body: () throws -> T) throws -> T {
         var value: T?
         try isolating { value = try base.snapshot(body) }

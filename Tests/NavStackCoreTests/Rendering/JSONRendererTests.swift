@@ -33,7 +33,7 @@ final class JSONRendererTests: XCTestCase {
             {"row":2,"id":2,"uuid":"018cc251-f400-7001-bb44-5c5c9f7b74cb","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false,\
             "parent":null,"subtasks":{"done":0,"total":0},\
             "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null}],\
-            "total":3,"filter":"all","tag":null,"project":null,"priority":null,"due":null,"search":null,"page":1,"pages":2}
+            "total":3,"filter":"all","tags":[],"withoutTags":[],"project":null,"priority":null,"due":null,"dueBefore":null,"dueAfter":null,"search":null,"page":1,"pages":2}
 
             """)
     }
