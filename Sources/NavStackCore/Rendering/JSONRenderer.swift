@@ -59,6 +59,8 @@ public struct JSONRenderer: Sendable {
             rows(page, into: &json)
             json.key("total"); json.number(page.total)
             json.key("filter"); json.string(page.filter.word)
+            // `tag`, the one tag a filter took before several did, stays for what reads it.
+            json.key("tag"); json.string(page.terms.tags.first)
             json.key("tags"); json.strings(page.terms.tags)
             json.key("withoutTags"); json.strings(page.terms.withoutTags)
             json.key("project"); json.string(page.terms.project)
