@@ -143,7 +143,7 @@ extension TaskClock {
 /// `add TITLE` with Taskwarrior's attributes among its words: `due:DATE`,
 /// `scheduled:DATE`, `wait:DATE`, `until:DATE`, `recur:RULE`, `priority:H` (`pri:`),
 /// `project:NAME` (`pro:`), `+TAG`; a word that starts with `\` is the rest of it,
-/// literally (`\+1`).
+/// literally (`\+1`). A time of day right after a date is part of it (`due:friday 9am`).
 public enum AddLine {
     /// The fields of the task `add` makes from its words. A line with no attribute keeps
     /// its title exactly as typed; one with some has its other words joined by one space.
@@ -152,7 +152,10 @@ public enum AddLine {
         guard words.contains(where: { isAttribute($0) || $0.first == "\\" }) else { return DraftFields(title: line) }
         var fields = DraftFields()
         var title: [Substring] = []
-        for word in words {
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
             if word.first == "\\", word.count > 1, isAttribute(word.dropFirst()) {
                 title.append(word.dropFirst())
                 continue
@@ -166,8 +169,16 @@ public enum AddLine {
                 continue
             }
             let colon = word.firstIndex(of: ":")!
-            let value = String(word[word.index(after: colon)...])
-            switch word[..<colon].lowercased() {
+            var value = String(word[word.index(after: colon)...])
+            let name = word[..<colon].lowercased()
+            // A time of day after a date is that day's (`due:friday 9am`).
+            if ["due", "scheduled", "wait", "until"].contains(name), index < words.endIndex,
+                DateExpression.isTimeOfDay(String(words[index]))
+            {
+                value += " " + words[index]
+                index += 1
+            }
+            switch name {
             case "due": fields.due = try clock.instant(typed: value, language: language)
             case "scheduled": fields.scheduled = try clock.instant(typed: value, language: language)
             case "wait": fields.wait = try clock.instant(typed: value, language: language)
