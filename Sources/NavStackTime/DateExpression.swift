@@ -29,16 +29,16 @@ public indirect enum DateExpression: Hashable, Sendable {
     /// current one (`dec` in December is a year away), as Taskwarrior reads them.
     case month(Int)
     /// A time of day (`9am`, `5pm`, `17:30`) on the day a date names (`friday 9am`,
-    /// `tomorrow 17:30`), today when alone.
+    /// `tomorrow 17:30`), today when alone, even once that time has passed (then it is
+    /// overdue, as `today` is); Taskwarrior 2.6 takes a time already past as tomorrow's.
     case at(DateExpression, hour: Int, minute: Int)
     /// `sod`, `sow`, `som`, `soq`, `soy`: the first day of the current week (its Monday), month or year,
     /// at 00:00.
     ///
     /// The current period, not the next: they pair with `eow`, `eom` and `eoy`, which end
     /// the current one, and so read as the contract lists them ("end and start of
-    /// week/month/year"); Taskwarrior's documentation reads `som` and `soy` so too.
-    /// Taskwarrior 2.6 read `sow` alone as the next week's start (`socw` was the current
-    /// one); `+1w` after `sow`, or `monday`, says that here.
+    /// week/month/year"); Taskwarrior 2.6.2's `task calc` reads `sow`, `som` and `soy` so
+    /// too (Tests/Taskwarrior/date_checks.py holds them to it on a Monday and a Sunday).
     case start(Zone.Period)
     /// `eod`, `eow`, `eom`, `eoq`, `eoy`: the last day of the current day, week (its
     /// Sunday), month, quarter or year, at 23:59:59.
