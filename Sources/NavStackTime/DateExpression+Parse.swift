@@ -51,8 +51,8 @@ extension DateExpression {
             return try fromToday(lowered, digits: count, text: text, language: language)
         }
         scanner = DigitScanner(lowered)
-        if scanner.digits(8) != nil, scanner.take("t") { return try instant(word, language: language) }
-        return try isoDate(word, language: language)
+        if scanner.digits(8) != nil, scanner.take("t") { return try instant(word, text: text, language: language) }
+        return try isoDate(word, text: text, language: language)
     }
 
     /// `+Nd` or `Nd` (and `w`, `m`, `y`), N of `digits` digits.
@@ -125,8 +125,8 @@ extension DateExpression {
 
     /// `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DDTHH:MM:SS`, each in local time, and
     /// any of them with seconds and `Z` or an offset (an instant).
-    private static func isoDate(_ text: String, language: DateLanguage) throws(DateError) -> DateExpression {
-        var scanner = DigitScanner(text.lowercased())
+    private static func isoDate(_ word: String, text: String, language: DateLanguage) throws(DateError) -> DateExpression {
+        var scanner = DigitScanner(word.lowercased())
         guard let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
             let day = scanner.digits(2)
         else { throw .unrecognized(text, language) }
@@ -139,7 +139,9 @@ extension DateExpression {
         }
         var second = 0
         if !scanner.atEnd {
-            guard scanner.take(":"), let seconds = scanner.digits(2), scanner.atEnd else { return try instant(text, language: language) }
+            guard scanner.take(":"), let seconds = scanner.digits(2), scanner.atEnd else {
+                return try instant(word, text: text, language: language)
+            }
             second = seconds
         }
         guard year >= 1, let dateTime = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -148,9 +150,9 @@ extension DateExpression {
     }
 
     /// An ISO 8601 instant with `Z` or an offset, extended or compact.
-    private static func instant(_ text: String, language: DateLanguage) throws(DateError) -> DateExpression {
+    private static func instant(_ word: String, text: String, language: DateLanguage) throws(DateError) -> DateExpression {
         do {
-            return .instant(try Instant.parse(iso8601: text))
+            return .instant(try Instant.parse(iso8601: word))
         } catch .instantOutOfRange {
             throw .invalidDate(text, language)
         } catch {

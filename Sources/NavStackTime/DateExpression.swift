@@ -32,8 +32,8 @@ public indirect enum DateExpression: Hashable, Sendable {
     /// `tomorrow 17:30`), today when alone, even once that time has passed (then it is
     /// overdue, as `today` is); Taskwarrior 2.6 takes a time already past as tomorrow's.
     case at(DateExpression, hour: Int, minute: Int)
-    /// `sod`, `sow`, `som`, `soq`, `soy`: the first day of the current week (its Monday), month or year,
-    /// at 00:00.
+    /// `sod`, `sow`, `som`, `soq`, `soy`: the first day of the current day, week (its
+    /// Monday), month, quarter or year, at 00:00.
     ///
     /// The current period, not the next: they pair with `eow`, `eom` and `eoy`, which end
     /// the current one, and so read as the contract lists them ("end and start of
@@ -103,7 +103,7 @@ public enum DateLanguage: String, CaseIterable, Sendable {
     /// The language's words for today, tomorrow and the days of the week, lower case,
     /// each also without its accent (`amanha`, `manana`, `sabado`, for keyboards without
     /// one); Portuguese days also with `-feira` (`segunda-feira`). The days are names in
-    /// full: their short forms (es `mar`, pt `sex`) would read as English words.
+    /// full: a short form such as es `mar` is already March.
     var words: [String: DateExpression] {
         switch self {
         case .en: return [:]
