@@ -8,7 +8,8 @@ clock fixed by NAVSTACK_NOW and TZ) and Taskwarrior resolves it with `task calc`
 faketime (`-f`: a clock that stands still) at the same instant, with a throw-away TASKRC and TASKDATA. The two local times
 must be equal, except where navstack differs on purpose: each such case names its reason
 and checks the difference is exactly that one. Bad inputs must be refused by navstack and
-give no date in Taskwarrior.
+give no date in Taskwarrior. Then Taskwarrior's rule names: the first three due dates of a
+series, as Taskwarrior makes them and as navstack does when each instance is marked done.
 
 Prints `ok - …` / `not ok - …` and a last line `N passed, M failed`; exits 1 on a failure.
 Needs `task` (Debian's taskwarrior 2.6) and `faketime`.
@@ -166,6 +167,59 @@ def difference(form, nav_now, tw):
     return None, None
 
 
+# Taskwarrior's rule names, and what navstack keeps for each: the first three due dates of a
+# series due 2026-08-31 09:00 (a 31st: months without one clamp) in Madrid. Taskwarrior
+# makes its instances itself (rc.recurrence.limit=2); navstack makes each on `toggle`.
+RULES = [
+    ("annual", "yearly", None), ("semiannual", "6m", None), ("biannual", "2y", None), ("bimonthly", "2m", None),
+    ("fortnight", "biweekly", None), ("3days", "3d", None), ("2weeks", "2w", None),
+    ("2months", "2m", "2m"), ("1year", "1y", "yearly"),
+]
+
+
+def taskwarrior_series(rule, tz, clock, due):
+    with tempfile.TemporaryDirectory() as data:
+        env = dict(os.environ, TZ=tz, TASKRC="/dev/null", TASKDATA=data)
+        base = ["faketime", "-f", clock, "task", "rc.verbose=nothing", "rc.confirmation=no"]
+        subprocess.run(base + ["add", "T", f"due:{due}", f"recur:{rule}"], env=env, capture_output=True, timeout=30)
+        subprocess.run(base + ["rc.recurrence.limit=2", "list"], env=env, capture_output=True, timeout=30)
+        out = subprocess.run(base + ["export"], env=env, capture_output=True, text=True, timeout=30)
+    dues = sorted(task["due"] for task in json.loads(out.stdout) if task["status"] == "pending")
+    return [f"{d[0:4]}-{d[4:6]}-{d[6:8]}T{d[9:11]}:{d[11:13]}:{d[13:15]}Z" for d in dues]
+
+
+def navstack_series(binary, rule, tz, now_utc, due):
+    env = dict(os.environ, TZ=tz, NAVSTACK_NOW=now_utc)
+    with tempfile.TemporaryDirectory() as home:
+        env.update(HOME=home, XDG_DATA_HOME=home, XDG_STATE_HOME=home, XDG_CONFIG_HOME=home)
+        out = subprocess.run(
+            [binary, "--memory", "--format", "json", "-c", "login ana", "-c", f"add T due:{due} recur:{rule}", "-c", "toggle",
+             "-c", "go tasks/5", "-c", "toggle", "-c", "root", "-c", "filter all"],
+            env=env, capture_output=True, text=True, timeout=30)
+    items = json.loads(out.stdout.strip().splitlines()[-1]).get("items", [])
+    series = [item for item in items if item["title"] == "T"]
+    return sorted(item["due"] for item in series), sorted({item["recur"] for item in series})
+
+
+def check_rules(checks, binary):
+    tz, clock, due = "Europe/Madrid", "2026-08-31 10:00:00", "2026-08-31T09:00"
+    now_utc = "2026-08-31T08:00:00Z"
+    for rule, kept, taskwarrior_rule in RULES:
+        tw = taskwarrior_series(taskwarrior_rule or rule, tz, clock, due)
+        nav, rules = navstack_series(binary, rule, tz, now_utc, due)
+        name = f"recur:{rule} is kept as {kept}"
+        checks.check(rules == [kept], name, f"navstack keeps {rules}")
+        if taskwarrior_rule:
+            name = (f"recur:{rule} steps as Taskwarrior's recur:{taskwarrior_rule} ({', '.join(nav)}): expected difference, "
+                    f"a number of months or years counts on the calendar, as Taskwarrior's {taskwarrior_rule} does, "
+                    f"where its {rule} adds 30 or 365 days")
+        else:
+            name = f"recur:{rule} steps as in Taskwarrior: {', '.join(tw)}"
+        own = taskwarrior_series(rule, tz, clock, due) if taskwarrior_rule else tw
+        checks.check(len(tw) == 3 and nav == tw and (own != tw) == bool(taskwarrior_rule), name,
+                     f"navstack {nav}, task {tw}, task's own {rule} {own}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/debug/navstack")
@@ -209,6 +263,7 @@ def main():
             nav, error = navstack(args.bin, tz, now_utc, "99999999y", "en")
             checks.check(nav is None and error.startswith("'99999999y' is not a date"), f"{where}: 99999999y is one error",
                          f"navstack {nav or error}")
+    check_rules(checks, args.bin)
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
