@@ -6,9 +6,10 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The text is none of the forms.
     case unrecognized(String, DateLanguage)
-    /// It has a date's form but names no day or time (`2026-02-30`, `2026-13-01`, `24:00`).
+    /// It has a date's form but names no day or time (`2026-02-30`, `2026-13-01`, `24:00`,
+    /// `13pm`, `32nd`).
     case invalidDate(String, DateLanguage)
-    /// `+N` with N above ``DateExpression/largestCount``.
+    /// `+N` or `N` with N above ``DateExpression/largestCount``.
     case outOfRange(String, DateLanguage)
 
     // An ISO 8601 instant (``Instant/parse(iso8601:)``).
@@ -42,7 +43,8 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The accepted forms, in one line.
     static func forms(_ language: DateLanguage) -> String {
         let words = (["now", "today", "tomorrow", "yesterday"] + language.shownWords).joined(separator: ", ")
-        return "use YYYY-MM-DD, YYYY-MM-DDTHH:MM, \(words), monday…sunday (mon…sun), "
-            + "eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
+        return "use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (with Z or +01:00 too, or 20261210T143000Z), \(words), "
+            + "monday…sunday (mon…sun), 1st…31st, jan…dec, sod, eod, sow, eow, som, eom, soq, eoq, soy, eoy, "
+            + "someday, later, N with d, w, m or y (3d, +2w), and a time: 9am, 17:30, friday 9am"
     }
 }

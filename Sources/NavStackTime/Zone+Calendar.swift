@@ -8,9 +8,10 @@ extension Zone {
         case days, weeks, months, years
     }
 
-    /// A period of the calendar: weeks start on Monday.
+    /// A period of the calendar: weeks start on Monday, quarters in January, April, July
+    /// and October.
     public enum Period: Sendable, Hashable, CaseIterable {
-        case day, week, month, year
+        case day, week, month, quarter, year
     }
 
     /// `instant` moved `count` units (negative: back) on this zone's calendar, the wall
@@ -53,6 +54,7 @@ extension CivilDate {
         case .day: return self
         case .week: return startOfWeek
         case .month: return startOfMonth
+        case .quarter: return CivilDate(unchecked: year, month - (month - 1) % 3, 1)
         case .year: return CivilDate(unchecked: year, 1, 1)
         }
     }
@@ -63,6 +65,7 @@ extension CivilDate {
         case .day: return self
         case .week: return startOfWeek.adding(days: 6)
         case .month: return endOfMonth
+        case .quarter: return first(of: .quarter).adding(months: 2).endOfMonth
         case .year: return CivilDate(unchecked: year, 12, 31)
         }
     }

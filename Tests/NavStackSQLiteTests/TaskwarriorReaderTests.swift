@@ -54,6 +54,18 @@ final class TaskwarriorReaderTests: XCTestCase {
             ])
     }
 
+    /// Taskwarrior's other rule names are read as the rule they step by, which the export
+    /// writes back and Taskwarrior reads the same.
+    func testTaskwarriorsRuleNamesAreReadAsTheirRule() throws {
+        let rules = ["annual": "yearly", "fortnight": "biweekly", "3days": "3d", "biannual": "2y", "semiannual": "6m"]
+        for (typed, rule) in rules {
+            let line =
+                #"{"uuid":"7E160343-D492-49B6-8AB5-EC32F89EE792","description":"T","status":"pending","#
+                + #""due":"20261130T170000Z","recur":""# + typed + #""}"#
+            XCTAssertEqual(try read(line).first?.fields.recur, rule, typed)
+        }
+    }
+
     func testStatusesAndOneObjectALine() throws {
         let lines = ["pending", "waiting", "completed", "deleted", "recurring"].enumerated().map { index, status in
             "{\"uuid\": \"7e160343-d492-49b6-8ab5-ec32f89ee79\(index)\", \"description\": \"t\(index)\", \"status\": \"\(status)\"}"

@@ -200,9 +200,9 @@ final class DateExpressionTests: XCTestCase {
             }
         }
         let unrecognized = [
-            "", " ", " today", "today ", "2026-12-1", "2026/12/01", "26-12-01", "20261201", "2026-12-01T9:00", "2026-12-01T09:00:00",
-            "2026-12-01 09:00", "2026-12-01T09:00Z", "+3", "+d", "3d", "+3x", "+-3d", "+ 3d", "-3d", "+3.5d", "+3dd", "next week",
-            "sod", "socw", "eocw", "monday2", "mo", "tues", "+٣d", "２０２６-12-01", "later", "nowish",
+            "", " ", " today", "today ", "2026-12-1", "2026/12/01", "26-12-01", "20261201", "2026-12-01T9:00", "2026-12-01T09:00Z",
+            "+3", "+d", "+3x", "+-3d", "+ 3d", "-3d", "+3.5d", "+3dd", "next week", "socw", "eocw", "monday2", "mo", "tues", "+٣d",
+            "２０２６-12-01", "nowish",
         ]
         for text in unrecognized {
             XCTAssertThrowsError(try DateExpression.parse(text, language: .en), text) { error in
@@ -216,13 +216,16 @@ final class DateExpressionTests: XCTestCase {
         }
         XCTAssertEqual(
             DateError.unrecognized("soon", .en).description,
-            "'soon' is not a date: use YYYY-MM-DD, YYYY-MM-DDTHH:MM, now, today, tomorrow, yesterday, monday…sunday (mon…sun), "
-                + "eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
+            "'soon' is not a date: use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (with Z or +01:00 too, or 20261210T143000Z), now, today, "
+                + "tomorrow, yesterday, monday…sunday (mon…sun), 1st…31st, jan…dec, sod, eod, sow, eow, som, eom, soq, eoq, soy, eoy, "
+                + "someday, later, N with d, w, m or y (3d, +2w), and a time: 9am, 17:30, friday 9am"
         )
         XCTAssertEqual(
             DateError.invalidDate("2026-02-30", .pt).description,
-            "'2026-02-30' names no day or time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM, now, today, tomorrow, yesterday, hoje, amanhã, "
-                + "monday…sunday (mon…sun), eod, eow, eom, eoy, sow, som, soy, or +N with d, w, m or y (+3d, +2w)"
+            "'2026-02-30' names no day or time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (with Z or +01:00 too, or 20261210T143000Z), "
+                + "now, today, tomorrow, yesterday, hoje, amanhã, segunda…domingo, monday…sunday (mon…sun), 1st…31st, jan…dec, sod, "
+                + "eod, sow, eow, som, eom, soq, eoq, soy, eoy, someday, later, N with d, w, m or y (3d, +2w), and a time: 9am, 17:30, "
+                + "friday 9am"
         )
         XCTAssertTrue(DateError.outOfRange("+100000d", .es).description.contains("hoy, mañana"))
         for error in [DateError.unrecognized("x", .es), .invalidDate("x", .pt), .outOfRange("x", .en)] {

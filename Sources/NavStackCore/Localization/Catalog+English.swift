@@ -339,12 +339,12 @@ extension Catalog {
         .summaryTag: "Add (+NAME) and remove (-NAME) the draft's tags; none clears them",
         .summaryAnnotate: "Add a dated note to this task at once",
         .badDate:
-            "'{text}' is not a date: use YYYY-MM-DD, YYYY-MM-DDTHH:MM, now, today, tomorrow, yesterday, a weekday (monday or mon …), eod, eow, eom, eoy, sow, som, soy, +N then d, w, m or y (+3d), or none",
+            "'{text}' is not a date: use YYYY-MM-DD, YYYY-MM-DDTHH:MM[:SS] (also with Z or +01:00, or 20261210T143000Z), now, today, tomorrow, yesterday, someday, a weekday (monday or mon …), 1st…31st, a month (jan or january …), sod, eod, sow, eow, som, eom, soq, eoq, soy, eoy, N then d, w, m or y, N up to 99999 (3d, +2w), a time (9am, 17:30, friday 9am), or none",
         .badPriority: "'{text}' is not a priority: use H, M, L or none",
         .badTag: "'{text}' is not a tag change: use +NAME or -NAME (letters, digits, - and _), or none",
         .badProject: "'{text}' is not a project: use words of letters, digits, - and _ joined by dots (home.garden), or none",
         .badRecur:
-            "'{text}' is not a rule: use daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, a number then d, w, m or y (3d, 2w), or none",
+            "'{text}' is not a rule: use daily, weekdays, weekly, biweekly (fortnight), monthly, bimonthly, quarterly, semiannual, yearly (annual), biannual (every 2 years), a number then d, w, m or y (3d, 2w; also 3days, 2weeks), or none",
         .listFilterWaiting: "waiting",
         .usageNotAnInstant: "use an ISO 8601 instant such as 2026-11-27T09:00:00Z",
         .badFilterTerm:

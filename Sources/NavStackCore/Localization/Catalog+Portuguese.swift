@@ -341,12 +341,12 @@ extension Catalog {
         .summaryTag: "Acrescenta (+NOME) e tira (-NOME) etiquetas do rascunho; none as limpa",
         .summaryAnnotate: "Acrescenta já uma anotação datada a esta tarefa",
         .badDate:
-            "'{text}' não é uma data: use AAAA-MM-DD, AAAA-MM-DDTHH:MM, now, today (hoje), tomorrow (amanhã), yesterday, um dia da semana (monday ou mon …), eod, eow, eom, eoy, sow, som, soy, +N e d, w, m ou y (+3d), ou none",
+            "'{text}' não é uma data: use AAAA-MM-DD, AAAA-MM-DDTHH:MM[:SS] (também com Z ou +01:00, ou 20261210T143000Z), now, today (hoje), tomorrow (amanhã), yesterday, someday, um dia da semana (monday ou mon …, segunda … domingo), 1st…31st, um mês (jan ou january …), sod, eod, sow, eow, som, eom, soq, eoq, soy, eoy, N e d, w, m ou y, N até 99999 (3d, +2w), uma hora (9am, 17:30, friday 9am), ou none",
         .badPriority: "'{text}' não é uma prioridade: use H, M, L ou none",
         .badTag: "'{text}' não é uma mudança de etiqueta: use +NOME ou -NOME (letras, dígitos, - e _), ou none",
         .badProject: "'{text}' não é um projeto: use palavras de letras, dígitos, - e _ unidas por pontos (casa.jardim), ou none",
         .badRecur:
-            "'{text}' não é uma regra: use daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, um número e d, w, m ou y (3d, 2w), ou none",
+            "'{text}' não é uma regra: use daily, weekdays, weekly, biweekly (fortnight), monthly, bimonthly, quarterly, semiannual, yearly (annual), biannual (a cada 2 anos), um número e d, w, m ou y (3d, 2w; também 3days, 2weeks), ou none",
         .listFilterWaiting: "em espera",
         .usageNotAnInstant: "use um instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:

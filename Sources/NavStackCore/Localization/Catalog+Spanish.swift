@@ -340,12 +340,12 @@ extension Catalog {
         .summaryTag: "Añade (+NOMBRE) y quita (-NOMBRE) etiquetas del borrador; none las borra",
         .summaryAnnotate: "Añade ya una anotación con fecha a esta tarea",
         .badDate:
-            "'{text}' no es una fecha: usa AAAA-MM-DD, AAAA-MM-DDTHH:MM, now, today (hoy), tomorrow (mañana), yesterday, un día de la semana (monday o mon …), eod, eow, eom, eoy, sow, som, soy, +N y d, w, m o y (+3d), o none",
+            "'{text}' no es una fecha: usa AAAA-MM-DD, AAAA-MM-DDTHH:MM[:SS] (también con Z o +01:00, o 20261210T143000Z), now, today (hoy), tomorrow (mañana), yesterday, someday, un día de la semana (monday o mon …, lunes … domingo), 1st…31st, un mes (jan o january …), sod, eod, sow, eow, som, eom, soq, eoq, soy, eoy, N y d, w, m o y, N hasta 99999 (3d, +2w), una hora (9am, 17:30, friday 9am), o none",
         .badPriority: "'{text}' no es una prioridad: usa H, M, L o none",
         .badTag: "'{text}' no es un cambio de etiqueta: usa +NOMBRE o -NOMBRE (letras, dígitos, - y _), o none",
         .badProject: "'{text}' no es un proyecto: usa palabras de letras, dígitos, - y _ unidas por puntos (casa.jardin), o none",
         .badRecur:
-            "'{text}' no es una regla: usa daily, weekdays, weekly, biweekly, monthly, quarterly, yearly, un número y d, w, m o y (3d, 2w), o none",
+            "'{text}' no es una regla: usa daily, weekdays, weekly, biweekly (fortnight), monthly, bimonthly, quarterly, semiannual, yearly (annual), biannual (cada 2 años), un número y d, w, m o y (3d, 2w; también 3days, 2weeks), o none",
         .listFilterWaiting: "en espera",
         .usageNotAnInstant: "usa un instante ISO 8601 como 2026-11-27T09:00:00Z",
         .badFilterTerm:

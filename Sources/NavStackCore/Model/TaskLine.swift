@@ -1,7 +1,9 @@
+import NavStackTime
+
 /// `add TITLE` with Taskwarrior's attributes among its words: `due:DATE`,
 /// `scheduled:DATE`, `wait:DATE`, `until:DATE`, `recur:RULE`, `priority:H` (`pri:`),
 /// `project:NAME` (`pro:`), `+TAG`; a word that starts with `\` is the rest of it,
-/// literally (`\+1`).
+/// literally (`\+1`). A time of day right after a date is part of it (`due:friday 9am`).
 public enum AddLine {
     /// The fields of the task `add` makes from its words. A line with no attribute keeps
     /// its title exactly as typed; one with some has its other words joined by one space.
@@ -10,7 +12,10 @@ public enum AddLine {
         guard words.contains(where: { isAttribute($0) || $0.first == "\\" }) else { return DraftFields(title: line) }
         var fields = DraftFields()
         var title: [Substring] = []
-        for word in words {
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
             if word.first == "\\", word.count > 1, isAttribute(word.dropFirst()) {
                 title.append(word.dropFirst())
                 continue
@@ -24,7 +29,7 @@ public enum AddLine {
                 continue
             }
             let (name, value) = parts(word)
-            try set(name, value, in: &fields, clock: clock, language: language)
+            try set(name, withTime(value, of: name, from: words, at: &index), in: &fields, clock: clock, language: language)
         }
         fields.title = title.joined(separator: " ")
         if let problem = FieldRules.problem(fields[.tags], as: .tags) { throw .badValue(problem) }
@@ -38,6 +43,16 @@ public enum AddLine {
         if word.first == "+" { return FieldRules.isTag(String(word.dropFirst())) }
         guard let colon = word.firstIndex(of: ":") else { return false }
         return names.contains(word[..<colon].lowercased())
+    }
+
+    /// A date attribute's value with the time of day typed after it (`due:friday 9am`),
+    /// that word then taken; any other value as it is.
+    static func withTime(_ value: String, of name: String, from words: [Substring], at index: inout Int) -> String {
+        guard ["due", "scheduled", "wait", "until"].contains(name), !value.isEmpty, index < words.endIndex,
+            DateExpression.isTimeOfDay(String(words[index]))
+        else { return value }
+        index += 1
+        return value + " " + words[index - 1]
     }
 
     /// An attribute word's name (lowercased) and value.
@@ -95,7 +110,11 @@ public enum ModifyLine {
         func note(_ field: TaskField) {
             if !changed.contains(field) { changed.append(field) }
         }
-        for word in line.split(whereSeparator: \.isWhitespace) {
+        let words = line.split(whereSeparator: \.isWhitespace)
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
             if word.first == "\\", word.count > 1 {
                 title.append(word.dropFirst())
                 continue
@@ -118,6 +137,7 @@ public enum ModifyLine {
             if value.isEmpty {
                 note(clear(name, in: &fields))
             } else {
+                let value = AddLine.withTime(value, of: name, from: words, at: &index)
                 note(try AddLine.set(name, value, in: &fields, clock: clock, language: language))
             }
         }

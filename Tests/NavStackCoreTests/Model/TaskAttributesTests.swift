@@ -40,7 +40,7 @@ final class TaskAttributesTests: XCTestCase {
     }
 
     func testABadAttributeFailsTheWholeAdd() {
-        XCTAssertEqual(try? add("x due:someday"), nil)
+        XCTAssertEqual(try? add("x due:soon"), nil)
         XCTAssertThrowsError(try add("x pri:Q")) { XCTAssertEqual($0 as? NavError, .badPriority("Q")) }
         XCTAssertThrowsError(try add("x pro:a..b")) { XCTAssertEqual($0 as? NavError, .badProject("a..b")) }
         XCTAssertThrowsError(try add("x recur:0d")) { XCTAssertEqual($0 as? NavError, .badRule("0d")) }
