@@ -132,6 +132,14 @@ final class OneShotTests: XCTestCase {
         XCTAssertEqual(try task(1), before)
     }
 
+    func testModifyTakesATimeAfterADate() throws {
+        try run(.add, "Call", "due:tomorrow")
+        // The tests' clock is Friday 2026-11-27 09:00 UTC: friday is a week on.
+        try run(.modify, "1", "due:friday", "9am", "Call", "back")
+        XCTAssertEqual(try task(1).fields.due, Instant(iso8601: "2026-12-04T09:00:00Z"))
+        XCTAssertEqual(try task(1).title, "Call back")
+    }
+
     func testModifyTakesABackslashedWordLiterally() throws {
         try run(.add, "x")
         try run(.modify, "1", "Call", "\\-5", "\\due:now")
