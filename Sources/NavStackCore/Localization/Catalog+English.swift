@@ -313,7 +313,6 @@ extension Catalog {
         .titleConfirmDelete: "Delete task?",
         .confirmDeleteOne: "Delete '{task}' and its 1 subtask? yes deletes both (undo brings them back); no keeps them.",
         .confirmDeleteMany: "Delete '{task}' and its {count} subtasks? yes deletes them all (undo brings them back); no keeps them.",
-        .labelSubtasks: "Subtasks",
         .subtasksHeading: "Subtasks: {done} of {total} done · page {page} of {pages}",
         .subtasksNone: "No subtasks. add TITLE adds one.",
         .treeChangedSince: "cannot {word}: '{task}' was moved since, or its place in the tasks changed; nothing was changed",

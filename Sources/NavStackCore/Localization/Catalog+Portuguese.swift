@@ -315,7 +315,6 @@ extension Catalog {
         .titleConfirmDelete: "Excluir tarefa?",
         .confirmDeleteOne: "Excluir '{task}' e a sua 1 subtarefa? yes exclui as duas (undo traz de volta); no mantém.",
         .confirmDeleteMany: "Excluir '{task}' e as suas {count} subtarefas? yes exclui todas (undo traz de volta); no mantém.",
-        .labelSubtasks: "Subtarefas",
         .subtasksHeading: "Subtarefas: {done} de {total} concluídas · página {page} de {pages}",
         .subtasksNone: "Sem subtarefas. add TÍTULO adiciona uma.",
         .treeChangedSince: "não é possível {word}: '{task}' foi movida desde então, ou o seu lugar nas tarefas mudou; nada foi alterado",

@@ -314,7 +314,6 @@ extension Catalog {
         .titleConfirmDelete: "¿Eliminar tarea?",
         .confirmDeleteOne: "¿Eliminar '{task}' y su 1 subtarea? yes elimina las dos (undo las recupera); no las conserva.",
         .confirmDeleteMany: "¿Eliminar '{task}' y sus {count} subtareas? yes elimina todas (undo las recupera); no las conserva.",
-        .labelSubtasks: "Subtareas",
         .subtasksHeading: "Subtareas: {done} de {total} hechas · página {page} de {pages}",
         .subtasksNone: "Sin subtareas. add TÍTULO añade una.",
         .treeChangedSince: "no se puede {word}: '{task}' se movió desde entonces, o su lugar en las tareas cambió; no se cambió nada",

@@ -391,7 +391,6 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case titleConfirmDelete = "title.confirmDelete"
     case confirmDeleteOne = "text.confirmDeleteOne"
     case confirmDeleteMany = "text.confirmDeleteMany"
-    case labelSubtasks = "label.subtasks"
     case subtasksHeading = "list.subtasksHeading"
     case subtasksNone = "list.subtasksNone"
     case treeChangedSince = "error.treeChangedSince"
@@ -481,7 +480,6 @@ public enum Phrase: String, CaseIterable, Hashable, Sendable {
     case syncWireDropWithoutWriteCheck = "syncWire.dropWithoutWriteCheck"
     case syncWireTooManyReplicas = "syncWire.tooManyReplicas"
     case helpFilterTerms = "help.filterTerms"
-    // The shell's one-shot commands
     case badTaskReference = "shell.badTaskReference"
     case ambiguousTaskReference = "shell.ambiguousTaskReference"
     case modifyNeedsWords = "shell.modifyNeedsWords"
