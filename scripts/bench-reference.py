@@ -235,8 +235,9 @@ class Reference(cmd.Cmd):
         elif kind == "list":
             rows, total, page, pages = self.list_page()
             screen["items"] = [{"row": row, **task_json(t)} for row, t in rows]
-            screen.update({"total": total, "filter": self.filter_word(), "tag": None, "project": None, "priority": None,
-                           "due": None, "search": None, "page": page, "pages": pages})
+            screen.update({"total": total, "filter": self.filter_word(), "tag": None, "tags": [], "withoutTags": [],
+                           "project": None, "priority": None, "due": None, "dueBefore": None, "dueAfter": None,
+                           "search": None, "page": page, "pages": pages})
         elif kind == "detail":
             screen["task"] = {**task_json(self.task(int(self.path()[-1].split("/")[1]))), **NO_LISTS}
             screen.update({"items": [], "total": 0, "page": 1, "pages": 1})
@@ -286,7 +287,8 @@ class Reference(cmd.Cmd):
                     out.append("No tasks yet: add one with add TITLE or new." if self.filter == "all" else "No tasks match.")
                 width = max(2, len(str(rows[-1][0]))) if rows else 2
                 for row, t in rows:
-                    out.append(str(row).rjust(width) + "  " + ("[x]" if t["done"] else "[ ]") + " " + t["title"])
+                    out.append(str(row).rjust(width) + "  " + ("[x]" if t["done"] else "[ ]") + " " + t["title"]
+                               + " · #" + str(t["id"]))
             elif kind == "detail":
                 t = self.task(int(self.path()[-1].split("/")[1]))
                 out += ["Title:  " + t["title"], "Notes:  " + (t["notes"] or "—"), "Done:   " + ("yes" if t["done"] else "no"), ""]
@@ -319,6 +321,10 @@ class Reference(cmd.Cmd):
         def shown(word):
             if word in ("toggle", "delete"):
                 return word + (" N" if kind == "list" else " [N]")
+            if word == "done" and kind not in ("edit", "new-task"):
+                return "done [N]" if kind == "detail" else "done N"
+            if word == "modify":
+                return "modify [N] WORDS…" if kind == "detail" else "modify N WORDS…"
             if word == "save" and not self.draft()["fields"]["title"].strip():
                 return "save (disabled)"
             return USAGE.get(word, word)
@@ -579,8 +585,9 @@ DRAFT_WORDS = ["title", "notes", "done", "due", "scheduled", "wait", "until", "r
 # Each screen's own commands, before the ones available anywhere.
 OWN_WORDS = {
     "login": ["login"],
-    "list": ["open", "add", "new", "toggle", "delete", "move", "filter", "find", "next", "prev", "page"],
-    "detail": ["edit", "toggle", "delete", "open", "add", "new", "move", "next", "prev", "page", "annotate"],
+    "list": ["open", "add", "new", "toggle", "done", "modify", "delete", "move", "filter", "find", "next", "prev", "page"],
+    "detail": ["edit", "toggle", "done", "modify", "delete", "open", "add", "new", "move", "next", "prev", "page",
+               "annotate"],
     "edit": DRAFT_WORDS,
     "new-task": DRAFT_WORDS,
     "account": ["settings", "about", "logout"],
