@@ -126,6 +126,7 @@ let package = Package(
             name: "navstack",
             dependencies: [
                 "NavStackApp",
+                "NavStackBytes",
                 "NavStackCore",
                 "NavStackSQLite",
                 "NavStackSync",

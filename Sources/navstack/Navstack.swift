@@ -1,4 +1,5 @@
 import NavStackApp
+import NavStackBytes
 import NavStackCore
 import NavStackIO
 import NavStackSQLite
@@ -87,6 +88,11 @@ struct Navstack: Subcommand {
 
     static func run(_ words: [String], _ streams: StandardStreams) -> Int32 {
         let catalog = App.usageCatalog(words)
+        // Every door refuses text that is not UTF-8: an argument too, before it is read.
+        if let index = ProcessArguments.firstNotUTF8() {
+            streams.write("navstack: argument \(index): \(NavError.invalidUTF8.message(in: catalog))\n", to: .error)
+            return 64
+        }
         var words = words[...]
         var command = Navstack.entry
         if let first = words.first {

@@ -110,7 +110,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 8)
-        XCTAssertEqual(lines[2], #"{"error":{"message":"line is not valid UTF-8","line":2}}"#)
+        XCTAssertEqual(lines[2], #"{"error":{"message":"the text is not valid UTF-8","line":2}}"#)
         XCTAssertEqual(lines[3], #"{"error":{"message":"line contains a NUL byte","line":3}}"#)
         XCTAssertEqual(lines[4], #"{"error":{"message":"line contains the control character \\u{1B}; type plain text","line":4}}"#)
         XCTAssertEqual(lines[5], #"{"error":{"message":"line too long (1048576 bytes; the limit is 4096)","line":5}}"#)

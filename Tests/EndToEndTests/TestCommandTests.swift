@@ -127,7 +127,7 @@ final class TestCommandTests: XCTestCase {
         try """
         #! navstack NAVSTACK_NOW=2026-11-27T09:00:00Z TZ=Europe/Madrid
         $ navstack --width 40 -c 'login ana' -c 'add Water the plants due:today' -c root
-        $ navstack watch agenda --width 40 &
+        $ navstack watch agenda --width 60 &
         $ navstack -c 'add Call the bank due:tomorrow' -c root
         $ navstack -c 'tab account' -c logout -c 'login bo' -c 'add Not on the agenda of ana due:today' -c 'tab account' -c logout -c 'login ana'
         $ navstack -c 'go agenda' -c 'toggle 1'
@@ -137,7 +137,7 @@ final class TestCommandTests: XCTestCase {
         XCTAssertEqual(try test(["--update", file.path]).status, 0)
         let recorded = try String(contentsOf: file, encoding: .utf8)
         let watch =
-            try XCTUnwrap(recorded.components(separatedBy: "$ navstack watch agenda --width 40 &\n").last)
+            try XCTUnwrap(recorded.components(separatedBy: "$ navstack watch agenda --width 60 &\n").last)
             .components(separatedBy: "\n$ navstack -c").first ?? ""
         XCTAssertEqual(watch.components(separatedBy: "changed elsewhere").count - 1, 2, "two changes of ana's agenda: \(watch)")
         XCTAssertTrue(watch.contains("1 task changed elsewhere\nAgenda"), watch)

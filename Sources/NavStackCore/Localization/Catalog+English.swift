@@ -1,7 +1,7 @@
 extension Catalog {
     static let englishPhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "line too long ({bytes} bytes; the limit is {limit})",
-        .invalidUTF8: "line is not valid UTF-8",
+        .invalidUTF8: "the text is not valid UTF-8",
         .nulByte: "line contains a NUL byte",
         .controlCharacter: "line contains the control character {character}; type plain text",
         .unknownCommandSuggestion: "unknown command '{word}'; did you mean '{suggestion}'? (help lists the commands)",

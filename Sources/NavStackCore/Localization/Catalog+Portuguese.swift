@@ -2,7 +2,7 @@ extension Catalog {
     /// Brazilian Portuguese, in the vocabulary of the SwiftUI tutorials.
     static let portuguesePhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "linha longa demais ({bytes} bytes; o limite é {limit})",
-        .invalidUTF8: "a linha não é UTF-8 válido",
+        .invalidUTF8: "o texto não é UTF-8 válido",
         .nulByte: "a linha contém um byte NUL",
         .controlCharacter: "a linha contém o caractere de controle {character}; digite texto simples",
         .unknownCommandSuggestion: "comando desconhecido '{word}'; você quis dizer '{suggestion}'? (help lista os comandos)",

@@ -2,7 +2,7 @@ extension Catalog {
     /// Spanish, in the vocabulary of the SwiftUI tutorials.
     static let spanishPhrases: KeyValuePairs<Phrase, String> = [
         .lineTooLong: "línea demasiado larga ({bytes} bytes; el límite es {limit})",
-        .invalidUTF8: "la línea no es UTF-8 válido",
+        .invalidUTF8: "el texto no es UTF-8 válido",
         .nulByte: "la línea contiene un byte NUL",
         .controlCharacter: "la línea contiene el carácter de control {character}; escribe texto simple",
         .unknownCommandSuggestion: "comando desconocido '{word}'; ¿quisiste decir '{suggestion}'? (help lista los comandos)",

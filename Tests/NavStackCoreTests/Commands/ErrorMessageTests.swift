@@ -6,7 +6,7 @@ final class ErrorMessageTests: XCTestCase {
     func testMessages() {
         let cases: [(NavError, String)] = [
             (.lineTooLong(bytes: 5000), "line too long (5000 bytes; the limit is 4096)"),
-            (.invalidUTF8, "line is not valid UTF-8"),
+            (.invalidUTF8, "the text is not valid UTF-8"),
             (.nulByte, "line contains a NUL byte"),
             (.controlCharacter("\u{1B}"), "line contains the control character \\u{1B}; type plain text"),
             (.unknownCommand("opne", suggestion: .open), "unknown command 'opne'; did you mean 'open'? (help lists the commands)"),
