@@ -8,7 +8,8 @@ import XCTest
 /// installs) gives the same tasks: forty tasks of every kind are imported into Taskwarrior
 /// and into navstack, and each task's urgency in `task export` (six digits; `task
 /// _urgency` prints three) is compared with what ``Urgency`` makes of the task navstack
-/// holds, both at 2026-11-27 09:00 UTC (faketime, NAVSTACK_NOW).
+/// holds. Both import at 2026-11-27 09:00 UTC (faketime, NAVSTACK_NOW); Taskwarrior's clock
+/// is then stopped at each instant compared.
 final class UrgencyAgainstTaskwarriorTests: XCTestCase {
     private var folder: URL!
     private let now = Instant(iso8601: "2026-11-27T09:00:00Z")!
@@ -28,12 +29,12 @@ final class UrgencyAgainstTaskwarriorTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Runs Taskwarrior with its clock stopped at `now`; a failure fails the test with
+    /// Runs Taskwarrior with its clock stopped at `instant`; a failure fails the test with
     /// what Taskwarrior said.
-    private func task(_ arguments: String...) throws -> String {
+    private func task(at instant: Instant, _ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
-        process.arguments = ["-f", "2026-11-27 09:00:00", "/usr/bin/task"] + arguments
+        process.arguments = ["-f", Self.format(instant, "yyyy-MM-dd HH:mm:ss"), "/usr/bin/task"] + arguments
         process.environment = ["TASKRC": folder.appendingPathComponent("taskrc").path, "TZ": "UTC", "HOME": folder.path]
         let (out, err) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
@@ -50,36 +51,48 @@ final class UrgencyAgainstTaskwarriorTests: XCTestCase {
         return output
     }
 
+    /// Each task's urgency in `task export` at `instant`, by uuid, deleted tasks left out.
+    private func urgencies(at instant: Instant, count: Int) throws -> [String: Double] {
+        let exported = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try task(at: instant, "export").utf8)) as? [[String: Any]])
+        XCTAssertEqual(exported.count, count, "Taskwarrior holds every record")
+        var urgencies: [String: Double] = [:]
+        for record in exported where record["status"] as? String != "deleted" {
+            urgencies[try XCTUnwrap(record["uuid"] as? String)] = try XCTUnwrap(record["urgency"] as? Double)
+        }
+        return urgencies
+    }
+
+    /// Imported at `now`; compared then, nine days later (waits and schedules past, dues
+    /// further along) and 400 days later (every age past a year, every due overdue).
     func testEveryImportedTaskHasTaskwarriorsUrgency() throws {
         let file = folder.appendingPathComponent("tasks.json")
         let records = Self.records(now: now)
         try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys]).write(to: file)
-        _ = try task("import", file.path)
-        let exported = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try task("export").utf8)) as? [[String: Any]])
-        XCTAssertEqual(exported.count, records.count, "Taskwarrior took every record")
-        var theirs: [String: Double] = [:]
-        for record in exported where record["status"] as? String != "deleted" {
-            theirs[try XCTUnwrap(record["uuid"] as? String)] = try XCTUnwrap(record["urgency"] as? Double)
-        }
-        XCTAssertEqual(theirs.count, records.count - 1, "one deleted task, which navstack does not import")
-
+        _ = try task(at: now, "import", file.path)
         let store = folder.appendingPathComponent("navstack.sqlite").path
         let imported = try NavstackProcess.run(["import", "--from", "taskwarrior", "--user", "ana", "--store", store, file.path])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let opened = try SQLiteStore(path: store)
-        var held: [TaskItem] = []
-        for uuid in theirs.keys.sorted() { held.append(try XCTUnwrap(try opened.task("ana", uuid: uuid), uuid)) }
-        let links = Urgency.links(among: held)
-        XCTAssertFalse(links.blocked.isEmpty || links.blocking.isEmpty, "the tasks block one another")
 
-        var largest = 0.0
-        for item in held {
-            let ours = Urgency.of(item, now: now, blocking: links.blocking.contains(item.uuid), blocked: links.blocked.contains(item.uuid))
-            let expected = theirs[item.uuid]!
-            largest = max(largest, abs(ours - expected))
-            XCTAssertEqual(ours, expected, accuracy: 0.001, "\(item.title) \(item.uuid)")
+        for instant in [now, now.adding(seconds: 9 * 86_400 + 5 * 3_600 + 17 * 60 + 3), now.adding(seconds: 400 * 86_400)] {
+            let theirs = try urgencies(at: instant, count: records.count)
+            XCTAssertEqual(theirs.count, records.count - 1, "one deleted task, which navstack does not import")
+            var held: [TaskItem] = []
+            for uuid in theirs.keys.sorted() { held.append(try XCTUnwrap(try opened.task("ana", uuid: uuid), uuid)) }
+            let links = Urgency.links(among: held)
+            XCTAssertFalse(links.blocked.isEmpty || links.blocking.isEmpty, "the tasks block one another")
+            var largest = 0.0
+            for item in held {
+                let (blocking, blocked) = (links.blocking.contains(item.uuid), links.blocked.contains(item.uuid))
+                let ours = Urgency.of(item, now: instant, blocking: blocking, blocked: blocked)
+                let expected = theirs[item.uuid]!
+                largest = max(largest, abs(ours - expected))
+                XCTAssertEqual(ours, expected, accuracy: 0.001, "\(item.title) \(item.uuid) at \(instant.secondsSinceEpoch)")
+            }
+            print(
+                "urgency of \(held.count) tasks at \(Self.format(instant, "yyyy-MM-dd HH:mm:ss")) UTC as Taskwarrior 2.6.2's; largest difference \(largest)"
+            )
         }
-        print("urgency of \(held.count) tasks as Taskwarrior 2.6.2's; the largest difference \(largest)")
     }
 
     /// Forty Taskwarrior export records: due long past, near and far, scheduled and waiting
@@ -96,7 +109,7 @@ final class UrgencyAgainstTaskwarriorTests: XCTestCase {
         let dues: [Double?] = [nil, -30, -7, -6.5, -1, -0.1, 0, 0.25, 1, 3.7, 7, 13.9, 14, 15, 60, 400]
         let pool = ["next", "home", "errand", "bills", "Home"]
         let uuid = { (i: Int) in String(format: "%08x-0000-4000-8000-%012x", i + 1, i + 1) }
-        let date = { (seconds: Double) in Self.taskwarriorDate(now.adding(seconds: Int64(seconds.rounded()))) }
+        let date = { (seconds: Double) in Self.format(now.adding(seconds: Int64(seconds.rounded())), "yyyyMMdd'T'HHmmss'Z'") }
         return (0..<40).map { i in
             var record: [String: Any] = ["uuid": uuid(i), "description": "Task \(i)", "status": "pending"]
             if i != 39 {
@@ -148,12 +161,12 @@ final class UrgencyAgainstTaskwarriorTests: XCTestCase {
         }
     }
 
-    /// `20261127T090000Z`.
-    static func taskwarriorDate(_ instant: Instant) -> String {
+    /// `instant` in UTC, in `pattern`.
+    static func format(_ instant: Instant, _ pattern: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        formatter.dateFormat = pattern
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(instant.secondsSinceEpoch)))
     }
 }
