@@ -152,7 +152,7 @@ public enum Urgency {
     /// Which of `tasks` are blocked and which blocking, as Taskwarrior sees them: an open
     /// task that depends on an open task among `tasks` is blocked, and that task is
     /// blocking. A dependency on a done task, or on one not among `tasks`, counts for
-    /// neither. Uuids are compared without case.
+    /// neither. Uuids are compared without case, and given in lower case.
     public static func links(among tasks: [TaskItem]) -> (blocked: Set<String>, blocking: Set<String>) {
         let open = Set(tasks.lazy.filter { !$0.done }.map { $0.uuid.lowercased() })
         var blocked = Set<String>()
