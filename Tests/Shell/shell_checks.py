@@ -71,7 +71,7 @@ def main():
     by_start = run("--format", "json", "show", uuid.replace("-", "")[:12].upper())
     check("an ID by the start of its uuid", json.loads(by_start.stdout)["task"]["id"] == 4, by_start)
 
-    for args, status in [(["done"], 64), (["done", "99"], 1), (["done", "zz"], 1), (["modify", "1"], 1),
+    for args, status in [(["done"], 64), (["done", "99"], 1), (["done", "zz"], 1), (["modify", "1"], 64), (["modify", "1", "pri:Q"], 1),
                          (["add", b"bad \xff title"], 64), (["-c", b"add \xfe"], 64), (["frobnicate"], 64)]:
         before = run("--format", "json", "list").stdout
         result = run(*args)

@@ -86,7 +86,8 @@ final class CommandParsingTests: XCTestCase {
         // A word is never matched by its last bytes: a NUL before them keeps it unknown.
         XCTAssertEqual(error("\u{0}go tasks"), .unknownCommand("\\u{0}go", suggestion: .go))
         XCTAssertEqual(error("settingss"), .unknownCommand("settingss", suggestion: .settings))
-        XCTAssertEqual(error("BACK!!"), .unknownCommand("BACK!!", suggestion: .backDiscarding))
+        // back! throws a draft away: a typo is never taken for it.
+        XCTAssertEqual(error("BACK!!"), .unknownCommand("BACK!!", suggestion: .back))
     }
 
     func testUnknownWordsSuggestACloseOne() {

@@ -137,7 +137,7 @@ final class InterpreterTests: XCTestCase {
         }
         XCTAssertEqual(shell.handle("back", to: sink), .succeeded)
         let row = try XCTUnwrap(sink.output.split(separator: "\n").last { $0.contains("w001 w002") })
-        XCTAssertTrue(row.hasSuffix("…"), String(row))
+        XCTAssertTrue(row.hasSuffix("… · #4"), String(row))
         XCTAssertLessThanOrEqual(String(row).displayWidth, 40)
     }
 

@@ -19,12 +19,12 @@ final class TextRendererTests: XCTestCase {
             ────────────────────────────────────────────────────────────
             3 tasks · page 1 of 1
 
-             1  [ ] Buy fruit
-             2  [ ] Study SwiftUI
-             3  [x] Go for a walk
+             1  [ ] Buy fruit · #1
+             2  [ ] Study SwiftUI · #2
+             3  [x] Go for a walk · #3
             ────────────────────────────────────────────────────────────
-            Actions: open N · add [TITLE] · new · toggle N · delete N
-                     move N to ID|top
+            Actions: open N · add [TITLE] · new · toggle N · done N
+                     modify N WORDS… · delete N · move N to ID|top
                      filter all|open|done|waiting [TERM…] · find [TEXT]
                      next · prev · page N
             Also:    root · tab tasks|agenda|account · undo · redo
@@ -55,22 +55,22 @@ final class TextRendererTests: XCTestCase {
     }
 
     /// Rows and fields of plain ASCII are written as they are while they fit, and cut,
-    /// wrapped or escaped like any other text once they do not (at 30 columns a row has
-    /// 22 for its title, a field 22 for its value).
+    /// wrapped or escaped like any other text once they do not (at 30 columns a row of a
+    /// task with a one-digit id has 17 for its title, a field 22 for its value).
     func testPlainTextIsWrittenAsItIsOnlyWhileItFits() throws {
         var router = try makeRouter()
-        let fits = String(repeating: "f", count: 22)
-        let over = String(repeating: "o", count: 23)
+        let fits = String(repeating: "f", count: 17)
+        let over = String(repeating: "o", count: 18)
         try router.run("add " + over, "back", "add " + fits, "back", "add Tab\there", "back")
         let list = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertTrue(list.contains(" 1  [ ] Tab\\there"), list.joined(separator: "\n"))
-        XCTAssertTrue(list.contains(" 2  [ ] " + fits))
-        XCTAssertTrue(list.contains(" 3  [ ] " + String(repeating: "o", count: 21) + "…"))
+        XCTAssertTrue(list.contains(" 1  [ ] Tab\\there · #6"), list.joined(separator: "\n"))
+        XCTAssertTrue(list.contains(" 2  [ ] " + fits + " · #5"))
+        XCTAssertTrue(list.contains(" 3  [ ] " + String(repeating: "o", count: 16) + "… · #4"))
         try router.run("open 2", "edit", "notes two  spaces")
         var lines = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertTrue(lines.contains("Title:  " + fits), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains("Notes:  two spaces"), "two spaces wrap as one")
-        try router.run("title " + over)
+        try router.run("title " + String(repeating: "o", count: 23))
         lines = text(router, width: 30).split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertTrue(lines.contains("Title:  " + String(repeating: "o", count: 22)), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains("        o"), "the rest of a word too long wraps under it")
@@ -172,8 +172,8 @@ final class TextRendererTests: XCTestCase {
         var router = try makeRouter()
         try router.run("add A very long title for a task that has subtasks", "add Sub", "root")
         let rows = text(router, width: 40).split(separator: "\n").filter { $0.hasPrefix(" 1  ") }
-        XCTAssertEqual(rows, [" 1  [ ] A very long title for a t… [0/1]"])
-        XCTAssertTrue(text(router, width: 80).contains(" 1  [ ] A very long title for a task that has subtasks [0/1]\n"))
+        XCTAssertEqual(rows, [" 1  [ ] A very long title fo… [0/1] · #4"])
+        XCTAssertTrue(text(router, width: 80).contains(" 1  [ ] A very long title for a task that has subtasks [0/1] · #4\n"))
     }
 
     /// The place line written byte by byte is the one the breadcrumb's layout makes.
