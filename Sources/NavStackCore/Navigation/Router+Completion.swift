@@ -43,18 +43,26 @@ extension Router {
         return Completion(typed: typed, candidates: options.filter { $0.hasPrefix(typed) })
     }
 
+    /// The DATE words Tab offers: a few of each kind the parser takes.
+    static let dateWords = [
+        "today", "tomorrow", "monday", "friday", "eod", "eow", "eom", "eoq", "eoy", "sow", "som", "1st", "15th", "+1w", "3d",
+        "9am", "someday",
+    ]
+
     /// Every argument word a command could take here, after the words `before`.
     func argumentCandidates(for word: CommandWord, after before: [String] = [], typed: String = "") -> [String] {
         switch (word, before.count) {
         case (.tab, 0): return Tab.allCases.map(\.rawValue)
         case (.filter, _): return filterCandidates(typed: typed)
         case (.priority, 0): return Priority.allCases.map(\.rawValue) + ["none"]
-        case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0):
-            return ["today", "tomorrow", "monday", "eow", "eom", "eoy", "+1w", "none"]
-        case (.day, 0): return ["today", "tomorrow", "monday", "eow", "eom", "+1w"]
-        case (.recur, 0): return RecurRule.named + ["none"]
+        case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0): return Self.dateWords + ["none"]
+        case (.day, 0): return Self.dateWords
+        case (.recur, 0): return RecurRule.named + ["annual", "semiannual", "biannual", "bimonthly", "fortnight", "none"]
         case (.project, 0), (.tag, 0): return ["none"]
-        case (.done, 0): return ["on", "off"]
+        case (.done, 0):
+            let kind = (try? screenKind()) ?? .login
+            return kind == .edit || kind == .newTask ? ["on", "off"] : shownRows().map { String($0.row) }
+        case (.modify, 0): return shownRows().map { String($0.row) }
         case (.help, 0): return CommandWord.allCases.map(\.rawValue)
         case (.go, 0): return linkCandidates(typed: typed)
         case (.open, 0), (.toggle, 0), (.delete, 0), (.move, 0):

@@ -23,6 +23,8 @@ final class CompletionTests: XCTestCase {
             ])
         XCTAssertEqual(router.completions(for: "filter open due:t").candidates, ["due:today", "due:tomorrow"])
         XCTAssertEqual(router.completions(for: "open ").candidates, ["1", "2", "3"])
+        XCTAssertEqual(router.completions(for: "done ").candidates, ["1", "2", "3"], "rows on a list, on|off on a draft")
+        XCTAssertEqual(router.completions(for: "modify ").candidates, ["1", "2", "3"])
         XCTAssertEqual(
             router.completions(for: "go tasks/").candidates,
             ["tasks/new", "tasks/1", "tasks/1/edit", "tasks/2", "tasks/2/edit", "tasks/3", "tasks/3/edit"])
@@ -31,6 +33,8 @@ final class CompletionTests: XCTestCase {
         try router.run("open 1", "edit")
         XCTAssertEqual(router.completions(for: "done o").candidates, ["on", "off"])
         XCTAssertEqual(router.completions(for: "done o").commonPrefix, "o")
+        XCTAssertEqual(router.completions(for: "due s").candidates, ["sow", "som", "someday"])
+        XCTAssertEqual(router.completions(for: "recur f").candidates, ["fortnight"])
         XCTAssertEqual(router.completions(for: "back ").candidates, ["1", "2", "to"])
     }
 
