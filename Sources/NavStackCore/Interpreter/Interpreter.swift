@@ -139,6 +139,12 @@ public struct Interpreter {
                 print(response, failing: failure, to: sink)
                 return .failed
             }
+            // `undo` and `redo` say what they changed, in a line before the screen.
+            if let step = router.takeStep(), options.format == .text {
+                let catalog = router.configuration.catalog
+                let words = OneShot.words(for: step, in: catalog)
+                sink.write(catalog(word == .undo ? .shellUndid : .shellRedid, ("change", words)) + "\n", to: .output)
+            }
             print(response, to: sink)
             return response == .quit ? .quit : .succeeded
         } catch {

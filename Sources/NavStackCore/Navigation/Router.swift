@@ -68,6 +68,15 @@ public struct Router {
     /// Why the link waiting for `login` was not opened, until the front end takes it.
     private var linkFailure: NavError?
 
+    /// What the last `undo` or `redo` changed, until the front end takes it to say so.
+    private var stepTaken: ChangeSummary?
+
+    /// Takes what the last command's `undo` or `redo` changed, if it was one.
+    public mutating func takeStep() -> ChangeSummary? {
+        defer { stepTaken = nil }
+        return stepTaken
+    }
+
     /// Takes the failure of the link `login` was to open: `login` signed in and shows
     /// the tab's root, and the front end reports this as the command's error.
     public mutating func takeLinkFailure() -> NavError? {
@@ -119,6 +128,7 @@ public struct Router {
             // transaction: a refused command costs little.)
             let (before, pendingBefore) = (session, pendingLink)
             linkFailure = nil
+            stepTaken = nil
             var response = Response.quit
             do {
                 try storeCall {
@@ -128,7 +138,7 @@ public struct Router {
                 }
             } catch {
                 // A failed command changes nothing.
-                (session, pendingLink, linkFailure) = (before, pendingBefore, nil)
+                (session, pendingLink, linkFailure, stepTaken) = (before, pendingBefore, nil, nil)
                 throw error
             }
             if case .screen(let screen) = response { remember(screen) }
@@ -195,6 +205,12 @@ public struct Router {
         case nil:
             try applySignedOut(command, pending: pendingLink)
         case let session?:
+            if command == .undo || command == .redo {
+                let user = session.user
+                let step = try storeCall { try command == .undo ? store.undo(user) : store.redo(user) }
+                guard let step else { throw command == .undo ? .nothingToUndo : .nothingToRedo }
+                stepTaken = step
+            }
             var next = session
             // `add` without a title names the task in the session's language.
             let command = command == .add(title: nil) ? .add(title: configuration.catalog(.defaultTaskTitle)) : command
@@ -368,41 +384,6 @@ public struct Router {
             Self.availableWords(on: showing.kind, in: session, extra: showing.extraWords)
         }
     }
-
-    /// The actions of the task list at the root of the tasks tab, signed in: what the
-    /// list screen shows, for fitting it to a window.
-    public static var listActions: [CommandWord] {
-        availableWords(on: .list, in: Session(user: ""))
-    }
-
-    /// The commands available on a screen of a session (`nil`: signed out).
-    static func availableWords(on kind: ScreenKind, in session: Session?, extra: [CommandWord] = []) -> [CommandWord] {
-        guard let session else { return [.login, .go, .help, .quit, .exit] }
-        // A question takes an answer (`back` is no), or `go` leaves it; nothing else
-        // changes until then.
-        if session.confirm != nil { return kind.ownWords + [.back, .go, .where, .help, .quit, .exit] }
-        let own = kind.ownWords
-        var words: [CommandWord] = []
-        // Room for all of them at once (with `back` and `back!`): the list grows by
-        // several appends.
-        words.reserveCapacity(own.count + extra.count + 2 + Self.treeWords.count + Self.anywhereWords.count)
-        words += own
-        // After `save`, before `cancel`.
-        if !extra.isEmpty, let cancel = words.firstIndex(of: .cancel) { words.insert(contentsOf: extra, at: cancel) }
-        if session.depth > 0 { words.append(.back) }
-        if let owner = session.topDraftOwner, session.drafts.contains(owner) { words.append(.backDiscarding) }
-        if !session.isModal { words += Self.treeWords }
-        words += Self.anywhereWords
-        // A sheet over the agenda would have no link of its own: new tasks are added on
-        // the tasks tab.
-        if session.tab == .agenda, let new = words.firstIndex(of: .new) { words.remove(at: new) }
-        return words
-    }
-
-    /// Where the tasks tab is not under a sheet or a question: its root, the other tab.
-    private static let treeWords: [CommandWord] = [.root, .tab]
-    /// Signed in, anywhere but at a question.
-    private static let anywhereWords: [CommandWord] = [.undo, .redo, .go, .where, .help, .quit, .exit]
 }
 
 /// Runs a store call, turning its failure into a ``NavError``.

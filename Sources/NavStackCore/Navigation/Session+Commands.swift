@@ -223,10 +223,9 @@ extension Session {
         case .about:
             path.append(.about)
 
-        case .undo:
-            guard try storeCall({ try store.undo(user) }) != nil else { throw .nothingToUndo }
-        case .redo:
-            guard try storeCall({ try store.redo(user) }) != nil else { throw .nothingToRedo }
+        case .undo, .redo:
+            // The router takes the step, and keeps what it changed to say so.
+            break
 
         case .help, .where, .quit, .login:
             preconditionFailure("\(command) is answered by the router")

@@ -86,3 +86,25 @@ final class SuggestionTests: XCTestCase {
         }
     }
 }
+
+/// `undo` and `redo` at the prompt say what they changed, in a line before the screen.
+final class PromptUndoTests: XCTestCase {
+    func testUndoAndRedoSayWhatTheyChanged() throws {
+        var shell = Interpreter(router: try makeRouter(), options: .init(width: 60))
+        let sink = RecordingSink()
+        shell.handle("modify 1 Buy more fruit", to: sink)
+        shell.handle("undo", to: sink)
+        XCTAssertTrue(sink.output.contains("undid save of 1 \"Buy more fruit\"\nMy Tasks\n"), sink.output)
+        shell.handle("redo", to: sink)
+        XCTAssertTrue(sink.output.contains("redid save of 1 \"Buy more fruit\"\nMy Tasks\n"), sink.output)
+        // A failed undo says only its error; JSON screens stay one object a line.
+        shell.handle("undo", to: sink)
+        shell.handle("undo", to: sink)
+        XCTAssertEqual(shell.handle("undo", to: sink), .failed)
+        var json = Interpreter(router: try makeRouter(), options: .init(format: .json, width: 60))
+        let lines = RecordingSink()
+        json.handle("toggle 1", to: lines)
+        json.handle("undo", to: lines)
+        XCTAssertTrue(lines.output.split(separator: "\n").allSatisfy { $0.hasPrefix("{") }, lines.output)
+    }
+}
