@@ -27,14 +27,17 @@ extension SQLiteStore {
         // `LIMIT -1`: no limit.
         let tasks = try db.statement(sql).all(arguments + [-1, 0], Self.task)
         let links = Urgency.links(among: try linked(db, user))
-        let ranked = tasks.enumerated().map { index, task in
-            let uuid = task.uuid.lowercased()
+        // Ranked as numbers and places (a task is many references: moving each one while
+        // sorting is most of the cost), then the page's tasks taken.
+        var ranked = tasks.indices.map { index in
+            let uuid = tasks[index].uuid.lowercased()
             let urgency = Urgency.of(
-                task, now: query.now, blocking: links.blocking.contains(uuid), blocked: links.blocked.contains(uuid))
-            return (index: index, task: task, urgency: urgency)
-        }.sorted { a, b in sort.precedes((a.task, a.urgency), (b.task, b.urgency)) ?? (a.index < b.index) }
+                tasks[index], now: query.now, blocking: links.blocking.contains(uuid), blocked: links.blocked.contains(uuid))
+            return (urgency: urgency, index: index)
+        }
+        ranked.sort { a, b in sort.precedes(urgency: a.urgency, b.urgency) ?? (a.index < b.index) }
         guard offset < ranked.count else { return [] }
-        return ranked[offset..<min(ranked.count, offset + limit)].map(\.task)
+        return ranked[offset..<min(ranked.count, offset + limit)].map { tasks[$0.index] }
     }
 
     /// The profile's open tasks that depend on others, and the tasks they name: all that

@@ -47,7 +47,7 @@ public struct ListSort: Equatable, Hashable, Sendable {
             }
         }
         switch key {
-        case .urgency: return ordered(-a.urgency, -b.urgency)
+        case .urgency: return precedes(urgency: a.urgency, b.urgency)
         case .due: return dated(a.task.due, b.task.due)
         case .created: return dated(a.task.stamps.created, b.task.stamps.created)
         case .modified: return dated(a.task.stamps.modified, b.task.stamps.modified)
@@ -59,6 +59,12 @@ public struct ListSort: Equatable, Hashable, Sendable {
             if fx != fy { return fx.lexicographicallyPrecedes(fy) != reversed }
             return x == y ? nil : x.lexicographicallyPrecedes(y) != reversed
         }
+    }
+
+    /// Whether a task of urgency `a` comes before one of urgency `b` (the higher first, or
+    /// the lower when reversed), `nil` when they tie.
+    public func precedes(urgency a: Double, _ b: Double) -> Bool? {
+        a == b ? nil : (a > b) != reversed
     }
 
     /// `H` 0, `M` 1, `L` 2, none 3.
