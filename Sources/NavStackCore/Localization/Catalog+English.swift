@@ -268,7 +268,7 @@ extension Catalog {
         .summaryDelete: "Delete the task and its subtasks (asks first)",
         .summaryFilter: "Filter the list by status, tags, project, priority and due date",
         .summaryFind: "Show tasks whose title or notes contain TEXT; find alone clears",
-        .summarySort: "Sort the list by KEY; -KEY reverses, none restores its own order",
+        .summarySort: "Sort the list by KEY: urgency, due, priority, created, modified or title; -KEY reverses, none clears",
         .summaryNext: "Show the next page; on a day of the agenda, the next day",
         .summaryPrev: "Show the previous page; on a day of the agenda, the day before",
         .summaryPage: "Show page N",

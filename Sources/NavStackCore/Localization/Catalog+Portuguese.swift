@@ -270,7 +270,7 @@ extension Catalog {
         .summaryDelete: "Apaga a tarefa e as suas subtarefas (pergunta antes)",
         .summaryFilter: "Filtra a lista por estado, etiquetas, projeto, prioridade e prazo",
         .summaryFind: "Mostra as tarefas cujo título ou notas contêm TEXTO; find sozinho limpa",
-        .summarySort: "Ordena a lista por CHAVE; -CHAVE inverte, none volta à ordem própria",
+        .summarySort: "Ordena a lista por CHAVE: urgency, due, priority, created, modified ou title; -CHAVE inverte, none limpa",
         .summaryNext: "Mostra a próxima página; num dia da agenda, o dia seguinte",
         .summaryPrev: "Mostra a página anterior; num dia da agenda, o dia anterior",
         .summaryPage: "Mostra a página N",

@@ -268,7 +268,7 @@ extension Catalog {
         .summaryDelete: "Elimina la tarea y sus subtareas (pregunta antes)",
         .summaryFilter: "Filtra la lista por estado, etiquetas, proyecto, prioridad y vencimiento",
         .summaryFind: "Muestra las tareas cuyo título o notas contienen TEXTO; find solo limpia",
-        .summarySort: "Ordena la lista por CLAVE; -CLAVE invierte, none vuelve a su orden propio",
+        .summarySort: "Ordena la lista por CLAVE: urgency, due, priority, created, modified o title; -CLAVE invierte, none la quita",
         .summaryNext: "Muestra la página siguiente; en un día de la agenda, el día siguiente",
         .summaryPrev: "Muestra la página anterior; en un día de la agenda, el día anterior",
         .summaryPage: "Muestra la página N",
