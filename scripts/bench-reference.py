@@ -585,7 +585,8 @@ DRAFT_WORDS = ["title", "notes", "done", "due", "scheduled", "wait", "until", "r
 # Each screen's own commands, before the ones available anywhere.
 OWN_WORDS = {
     "login": ["login"],
-    "list": ["open", "add", "new", "toggle", "done", "modify", "delete", "move", "filter", "find", "next", "prev", "page"],
+    "list": ["open", "add", "new", "toggle", "done", "modify", "delete", "move", "filter", "find", "sort", "next", "prev",
+             "page"],
     "detail": ["edit", "toggle", "done", "modify", "delete", "open", "add", "new", "move", "next", "prev", "page",
                "annotate"],
     "edit": DRAFT_WORDS,
@@ -593,7 +594,7 @@ OWN_WORDS = {
     "account": ["settings", "about", "logout"],
 }
 USAGE = {"login": "login NAME", "go": "go URL", "open": "open N", "add": "add [TITLE]",
-         "filter": "filter all|open|done|waiting [TERM…]", "find": "find [TEXT]", "page": "page N",
+         "filter": "filter all|open|done|waiting [TERM…]", "find": "find [TEXT]", "sort": "sort [-]KEY|none", "page": "page N",
          "tab": "tab tasks|agenda|account", "back": "back [N]", "title": "title TEXT", "notes": "notes [TEXT]",
          "done": "done on|off", "move": "move N to ID|top", "annotate": "annotate TEXT", "due": "due DATE|none",
          "scheduled": "scheduled DATE|none", "wait": "wait DATE|none", "until": "until DATE|none",

@@ -21,7 +21,7 @@ struct SavedSession: Equatable {
     var sheet: String?
     var drafts: [SavedDraft]
     var filter: String
-    /// The filter's terms as a link's query has them (`tag=home&due=week`), "" for none.
+    /// The filter's terms and the sort as a link's query has them (`tag=home&sort=-due`), "" for none.
     var terms: String
     var search: String?
     var page: Int
@@ -38,7 +38,8 @@ struct SavedSession: Equatable {
             SavedDraft(owner: owner.description, fields: draft.fields, original: draft.original, uuid: draft.uuid)
         }.sorted { $0.owner < $1.owner }
         filter = session.list.filter.rawValue
-        terms = DeepLink.list(ListState(terms: session.list.terms)).url.split(separator: "?").dropFirst().joined()
+        // The terms and the sort as a list link's query has them.
+        terms = DeepLink.list(ListState(terms: session.list.terms, sort: session.list.sort)).url.split(separator: "?").dropFirst().joined()
         search = session.list.search
         page = session.list.page
     }
@@ -71,6 +72,7 @@ struct SavedSession: Equatable {
         if !terms.isEmpty {
             guard case .list(let state)? = try? DeepLink(parsing: "navstack://tasks?" + terms) else { return nil }
             list.terms = state.terms
+            list.sort = state.sort
         }
         session.list = list
         return session

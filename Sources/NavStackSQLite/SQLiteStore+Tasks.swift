@@ -103,7 +103,8 @@ extension SQLiteStore {
 
     public func page(_ user: String, _ query: ListQuery, offset: Int, limit: Int) throws -> [TaskItem] {
         try cached(cache.pages, ReadCache.Query(user: user, query: query, offset: offset, limit: limit)) { db in
-            if let span = Self.dueSpan(query) {
+            if query.sort?.key == .urgency { return try Self.urgencyPage(db, user, query, offset: offset, limit: limit) }
+            if query.sort == nil, let span = Self.dueSpan(query) {
                 // The dated tasks in list order, looked at up to twice as many as the span
                 // holds: a first page is found after a few of them, where sorting the span
                 // would order all of them. A page not found so goes on to the sort.
@@ -141,6 +142,15 @@ extension SQLiteStore {
     /// Equal positions (given by two replicas) are ordered by uuid, alike everywhere: the
     /// index `task_in_order` gives that order, so no page is sorted.
     static func pageQuery(_ query: ListQuery, _ user: String) -> (String, [any SQLArgument]) {
+        if let sort = query.sort {
+            // A sorted list: every task the query shows, by the sort, then in list order.
+            let (clause, arguments) = whereClause(query, user)
+            let tie = query.scope == .everywhere ? "parent, position, uuid" : "position, uuid"
+            return (
+                "SELECT \(columns) FROM task WHERE \(profileTerm(query))\(clause) ORDER BY \(sortOrder(sort)), \(tie) LIMIT ? OFFSET ?",
+                arguments
+            )
+        }
         if let word = listWord(query) {
             let (sql, arguments) = wordQuery(query, user, word: word, select: columns)
             return (sql + " ORDER BY under, place, tie LIMIT ? OFFSET ?", arguments)

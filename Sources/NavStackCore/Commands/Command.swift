@@ -29,6 +29,8 @@ public enum Command: Equatable, Hashable, Sendable {
     /// A status and the terms beyond it (`filter tag:home`: open tasks tagged home).
     case filter(ListFilter, ListTerms)
     case find(String?)
+    /// `sort KEY` (`-KEY` reversed), `nil` for `sort none`: the list's own order.
+    case sort(ListSort?)
     case next, prev
     case page(Int)
     /// The agenda's screen of a day: the DATE as typed (resolved against the clock and
@@ -89,6 +91,7 @@ public enum Command: Equatable, Hashable, Sendable {
         case .move: .move
         case .filter: .filter
         case .find: .find
+        case .sort: .sort
         case .next: .next
         case .prev: .prev
         case .page: .page
@@ -298,6 +301,11 @@ extension Command {
             let (filter, terms) = try Self.filter(try required())
             self = .filter(filter, terms)
         case .find: self = .find(arg)
+        case .sort:
+            let text = try required()
+            guard text.lowercased() != "none" else { self = .sort(nil); return }
+            guard let sort = ListSort(word: text) else { throw .badChoice(word, text.escapedForDisplay) }
+            self = .sort(sort)
         case .next: try none(); self = .next
         case .prev: try none(); self = .prev
         case .page: self = .page(try Self.number(try required(), for: word))

@@ -10,7 +10,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
     case backDiscarding = "back!"
     case root, tab, undo, redo, quit, exit
     case login, logout
-    case open, add, new, toggle, delete, modify, move, filter, find, next, prev, page, day
+    case open, add, new, toggle, delete, modify, move, filter, find, sort, next, prev, page, day
     case edit, title, notes, done, save
     case due, scheduled, wait, until, recur, priority, project, tag, annotate
     case saveKeepingMine = "save!"
@@ -43,6 +43,7 @@ public enum CommandWord: String, CaseIterable, Equatable, Hashable, Sendable {
         case .move: "move N to ID|top"
         case .filter: "filter all|open|done|waiting [TERM…]"
         case .find: "find [TEXT]"
+        case .sort: "sort [-]KEY|none"
         case .next: "next"
         case .prev: "prev"
         case .page: "page N"

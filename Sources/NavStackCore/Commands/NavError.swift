@@ -234,6 +234,7 @@ extension CommandWord {
         case .back, .backDiscarding: .nounBackTarget
         case .page: .nounPage
         case .filter: .nounFilter
+        case .sort: .nounSortKey
         case .title: .nounTitle
         case .done: .nounOnOff
         default: .nounArgument
@@ -254,6 +255,7 @@ extension CommandWord {
         switch self {
         case .tab: "tasks, agenda, account"
         case .filter: "all, open, done, waiting"
+        case .sort: ListSort.words.joined(separator: ", ")
         case .done: "on, off"
         default: usage
         }

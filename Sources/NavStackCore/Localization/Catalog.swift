@@ -109,9 +109,9 @@ public struct Catalog: Sendable {
         return count < 0 ? "-" + digits : digits
     }
 
-    /// The command's one-line summary.
+    /// The command's one-line summary; `exit` is `quit` by another name, and has its summary.
     public func summary(_ word: CommandWord) -> String {
-        template(Phrase(rawValue: "summary." + word.rawValue)!)
+        template(Phrase(rawValue: "summary." + (word == .exit ? CommandWord.quit : word).rawValue)!)
     }
 }
 

@@ -219,34 +219,34 @@ extension Phrase {
         case .nounRow: 208
         case .nounPage: 209
         case .nounFilter: 210
-        case .nounTitle: 211
-        case .nounOnOff: 212
-        case .nounArgument: 213
-        case .countScreens: 214
-        case .countPages: 215
-        case .countRows: 216
-        case .fieldTitle: 217
-        case .fieldNotes: 218
-        case .fieldName: 219
-        case .phraseLogin: 220
-        case .phraseList: 221
-        case .phraseDetail: 222
-        case .phraseEdit: 223
-        case .phraseNotFound: 224
-        case .phraseAccount: 225
-        case .phraseSettings: 226
-        case .phraseAbout: 227
-        case .phraseNewTask: 228
-        case .titleSignIn: 229
-        case .titleMyTasks: 230
-        case .titleEditTask: 231
-        case .titleNewTask: 232
-        case .titleNotFound: 233
-        case .titleAccount: 234
-        case .titleSettings: 235
-        case .titleAbout: 236
-        case .crumbEdit: 237
-        case .crumbSettings: 238
+        case .nounSortKey: 211
+        case .nounTitle: 212
+        case .nounOnOff: 213
+        case .nounArgument: 214
+        case .countScreens: 215
+        case .countPages: 216
+        case .countRows: 217
+        case .fieldTitle: 218
+        case .fieldNotes: 219
+        case .fieldName: 220
+        case .phraseLogin: 221
+        case .phraseList: 222
+        case .phraseDetail: 223
+        case .phraseEdit: 224
+        case .phraseNotFound: 225
+        case .phraseAccount: 226
+        case .phraseSettings: 227
+        case .phraseAbout: 228
+        case .phraseNewTask: 229
+        case .titleSignIn: 230
+        case .titleMyTasks: 231
+        case .titleEditTask: 232
+        case .titleNewTask: 233
+        case .titleNotFound: 234
+        case .titleAccount: 235
+        case .titleSettings: 236
+        case .titleAbout: 237
+        case .crumbEdit: 238
         case .crumbAbout: 239
         case .crumbTask: 240
         case .signedOut: 241
@@ -320,16 +320,16 @@ extension Phrase {
         case .summaryUndo: 309
         case .summaryRedo: 310
         case .summaryQuit: 311
-        case .summaryExit: 312
-        case .summaryLogin: 313
-        case .summaryLogout: 314
-        case .summaryOpen: 315
-        case .summaryAdd: 316
-        case .summaryNew: 317
-        case .summaryToggle: 318
-        case .summaryDelete: 319
-        case .summaryFilter: 320
-        case .summaryFind: 321
+        case .summaryLogin: 312
+        case .summaryLogout: 313
+        case .summaryOpen: 314
+        case .summaryAdd: 315
+        case .summaryNew: 316
+        case .summaryToggle: 317
+        case .summaryDelete: 318
+        case .summaryFilter: 319
+        case .summaryFind: 320
+        case .summarySort: 321
         case .summaryNext: 322
         case .summaryPrev: 323
         case .summaryPage: 324

@@ -137,7 +137,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         bytes.append(last)
     }
 
-    /// `?filter=open&q=fruit&page=2`: what differs from the list's default state.
+    /// `?filter=open&q=fruit&sort=-due&page=2`: what differs from the list's default state.
     private static func query(_ state: ListState) -> String {
         var items: [String] = []
         if state.filter != .all { items.append("filter=" + state.filter.word) }
@@ -150,6 +150,7 @@ public enum DeepLink: Equatable, Hashable, Sendable {
         if let before = terms.dueBefore { items.append("due.before=" + before.percentEncoded) }
         if let after = terms.dueAfter { items.append("due.after=" + after.percentEncoded) }
         if let search = state.search { items.append("q=" + search.percentEncoded) }
+        if let sort = state.sort { items.append("sort=" + sort.word) }
         if state.page > 1 { items.append("page=\(state.page)") }
         return items.isEmpty ? "" : "?" + items.joined(separator: "&")
     }
@@ -316,6 +317,10 @@ public enum DeepLink: Equatable, Hashable, Sendable {
                 else { throw malformed }
                 state.search = decoded
             }
+            if let sort = query.removeValue(forKey: "sort") {
+                guard let value = ListSort(word: sort), value.word == sort else { throw malformed }
+                state.sort = value
+            }
             state.page = try page()
             self = .list(state)
         case "tasks" where (parts.count == 2 || parts.count == 3) && String(parts[1]).isUUID:
@@ -387,7 +392,9 @@ public enum DeepLink: Equatable, Hashable, Sendable {
 
     /// Every link form, for help and for completion.
     public static let forms = [
-        "tasks", "tasks?filter=open&tag=NAME,NAME&notag=NAME&project=NAME&priority=H&due=week&due.before=DATE&due.after=DATE&q=TEXT&page=N",
+        "tasks",
+        "tasks?filter=open&tag=NAME,NAME&notag=NAME&project=NAME&priority=H&due=week&due.before=DATE&due.after=DATE&q=TEXT"
+            + "&sort=-due&page=N",
         "tasks/ID", "tasks/ID/ID…", "tasks/ID/edit",
         "tasks/new",
         "tasks/ID/new", "agenda", "agenda/YYYY-MM-DD", "agenda/ID…", "agenda/YYYY-MM-DD/ID…", "agenda/…/edit", "account",

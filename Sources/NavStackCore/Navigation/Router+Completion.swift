@@ -55,6 +55,7 @@ extension Router {
         case (.tab, 0): return Tab.allCases.map(\.rawValue)
         case (.filter, _): return filterCandidates(typed: typed)
         case (.priority, 0): return Priority.allCases.map(\.rawValue) + ["none"]
+        case (.sort, 0): return ListSort.words + ListSort.Key.allCases.map { "-" + $0.rawValue }
         case (.due, 0), (.scheduled, 0), (.wait, 0), (.until, 0): return Self.dateWords + ["none"]
         case (.day, 0): return Self.dateWords
         case (.recur, 0): return RecurRule.named + ["annual", "semiannual", "biannual", "bimonthly", "fortnight", "none"]

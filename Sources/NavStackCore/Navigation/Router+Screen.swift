@@ -200,7 +200,7 @@ extension Router {
                 }
                 breadcrumb.append(title ?? t(.crumbTask, ("id", id)))
             case .edit: breadcrumb.append(t(.crumbEdit))
-            case .settings: breadcrumb.append(t(.crumbSettings))
+            case .settings: breadcrumb.append(t(.titleSettings))
             case .about: breadcrumb.append(t(.crumbAbout))
             case .day(let date): breadcrumb.append(t.dayText(date))
             }
@@ -261,6 +261,7 @@ extension Router {
         let tasks = total == 0 ? [] : try storeCall { try store.page(user, query, offset: offset, limit: pageSize) }
         let rows = tasks.enumerated().map { ListRow(row: offset + $0.offset + 1, task: $0.element) }
         var listed = ListPage(rows: rows, total: total, filter: query.filter, search: query.search, page: page, pages: pages)
+        listed.sort = query.sort
         listed.terms = query.terms
         return listed
     }

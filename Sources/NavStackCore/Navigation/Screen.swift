@@ -20,6 +20,8 @@ public struct ListPage: Equatable, Hashable, Sendable {
     public var filter: ListFilter
     public var terms = ListTerms()
     public var search: String?
+    /// The order `sort` gave; `nil`: the list's own.
+    public var sort: ListSort?
     public var page: Int
     public var pages: Int
 

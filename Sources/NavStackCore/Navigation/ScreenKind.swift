@@ -56,7 +56,7 @@ public enum ScreenKind: String, CaseIterable, Equatable, Hashable, Sendable {
     var ownWords: [CommandWord] {
         switch self {
         case .login: [.login]
-        case .list: [.open, .add, .new, .toggle, .done, .modify, .delete, .move, .filter, .find, .next, .prev, .page]
+        case .list: [.open, .add, .new, .toggle, .done, .modify, .delete, .move, .filter, .find, .sort, .next, .prev, .page]
         case .detail: [.edit, .toggle, .done, .modify, .delete, .open, .add, .new, .move, .next, .prev, .page, .annotate]
         case .confirm: [.yes, .no]
         case .agenda: [.open, .toggle, .done, .modify, .day, .next, .prev, .page]

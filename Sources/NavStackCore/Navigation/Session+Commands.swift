@@ -89,9 +89,11 @@ extension Session {
             let parent: Int? = if case .task(let id) = place { id } else { nil }
             guard try storeCall({ try store.move(user, id: task.id, under: parent) }) != nil else { throw .taskVanished(task.id) }
         case .filter(let filter, let terms):
-            list = ListState(filter: filter, terms: terms, search: list.search)
+            list = ListState(filter: filter, terms: terms, search: list.search, sort: list.sort)
         case .find(let text):
-            list = ListState(filter: list.filter, terms: list.terms, search: text)
+            list = ListState(filter: list.filter, terms: list.terms, search: text, sort: list.sort)
+        case .sort(let sort):
+            list = ListState(filter: list.filter, terms: list.terms, search: list.search, sort: sort)
         case .next where kind == .agenda || kind == .day, .prev where kind == .agenda || kind == .day,
             .page where kind == .agenda || kind == .day:
             try step(command, on: kind, store: store, pageSize: pageSize, clock: clock)

@@ -4,19 +4,22 @@ public struct ListState: Equatable, Hashable, Sendable {
     /// What the filter asks beyond the status.
     public var terms = ListTerms()
     public var search: String?
+    /// The order `sort` gives; `nil`: the list's own.
+    public var sort: ListSort?
     /// 1-based; clamped to the pages that exist when the list is shown.
     public var page: Int = 1
 
-    public init(filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, page: Int = 1) {
+    public init(filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, sort: ListSort? = nil, page: Int = 1) {
         self.filter = filter
         self.terms = terms
         self.search = search
+        self.sort = sort
         self.page = page
     }
 
     /// The query of the list at the clock's "now".
     public func query(_ clock: TaskClock) -> ListQuery {
-        ListQuery(filter: filter, terms: terms, search: search, clock: clock)
+        ListQuery(filter: filter, terms: terms, search: search, sort: sort, clock: clock)
     }
 }
 

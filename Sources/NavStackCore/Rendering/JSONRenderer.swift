@@ -69,6 +69,7 @@ public struct JSONRenderer: Sendable {
             json.key("dueBefore"); json.string(page.terms.dueBefore)
             json.key("dueAfter"); json.string(page.terms.dueAfter)
             json.key("search"); json.string(page.search)
+            json.key("sort"); json.string(page.sort?.word)
             json.key("page"); json.number(page.page)
             json.key("pages"); json.number(page.pages)
         case .detail(let task, let subtasks):

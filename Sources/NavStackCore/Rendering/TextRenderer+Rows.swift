@@ -35,6 +35,7 @@ extension TextRenderer {
         if let before = page.terms.dueBefore { status += " · due.before:" + before.escapedForDisplay }
         if let after = page.terms.dueAfter { status += " · due.after:" + after.escapedForDisplay }
         if let search = page.search { status += " · " + t(.listFind, ("text", search.escapedForDisplay)) }
+        if let sort = page.sort { status += " · sort " + sort.word }
         status += " · " + t(.listPage, ("page", page.page), ("pages", page.pages))
         lines.add(status)
         lines.blank()

@@ -33,6 +33,8 @@ public struct ListQuery: Equatable, Hashable, Sendable {
     public var filter: ListFilter
     public var terms: ListTerms
     public var search: String?
+    /// The order `sort` gives the list; `nil`: the list's own.
+    public var sort: ListSort?
     public var scope: ListScope
     /// The instant a task's `wait` must be after for it to be waiting.
     public var now: Instant
@@ -44,14 +46,20 @@ public struct ListQuery: Equatable, Hashable, Sendable {
 
     /// A search, a term or `waiting` looks at every level; else the list is the top of
     /// the tree.
-    public init(filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, clock: TaskClock = TaskClock()) {
+    public init(
+        filter: ListFilter = .all, terms: ListTerms = ListTerms(), search: String? = nil, sort: ListSort? = nil,
+        clock: TaskClock = TaskClock()
+    ) {
         self.filter = filter
         self.terms = terms
         self.search = search
+        self.sort = sort
         // A search, a term or the waiting tasks look at every level: a tag's tasks are
         // wherever they are in the tree.
         scope = search == nil && terms.isEmpty && filter != .waiting ? .top : .everywhere
-        let now = clock.fixedNow ?? (filter == .every && !terms.asksDue ? Instant(secondsSinceEpoch: 0) : clock.now())
+        // Urgency counts the time: a list sorted by it reads the clock whatever it shows.
+        let timeless = filter == .every && !terms.asksDue && sort?.key != .urgency
+        let now = clock.fixedNow ?? (timeless ? Instant(secondsSinceEpoch: 0) : clock.now())
         self.now = now
         let zone = clock.zone
         switch terms.due {
@@ -86,7 +94,7 @@ public struct ListQuery: Equatable, Hashable, Sendable {
 
     /// Whether it is the same list, whatever time each was made at.
     public func isSameList(as other: ListQuery) -> Bool {
-        filter == other.filter && terms == other.terms && search == other.search && scope == other.scope
+        filter == other.filter && terms == other.terms && search == other.search && sort == other.sort && scope == other.scope
     }
 
     /// Whether what the list shows depends on the time: a filter that hides waiting tasks

@@ -15,8 +15,12 @@ final class CatalogTests: XCTestCase {
                 XCTAssertFalse(catalog.template(phrase).isEmpty, "\(language): \(phrase.rawValue)")
             }
         }
-        for word in CommandWord.allCases {
+        // `exit` is `quit` by another name and shares its summary.
+        for word in CommandWord.allCases where word != .exit {
             XCTAssertNotNil(Phrase(rawValue: "summary." + word.rawValue), word.rawValue)
+        }
+        for language in Language.allCases {
+            XCTAssertEqual(Catalog(language).summary(.exit), Catalog(language).summary(.quit))
         }
     }
 

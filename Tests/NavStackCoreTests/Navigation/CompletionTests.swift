@@ -29,7 +29,7 @@ final class CompletionTests: XCTestCase {
             router.completions(for: "go tasks/").candidates,
             ["tasks/new", "tasks/1", "tasks/1/edit", "tasks/2", "tasks/2/edit", "tasks/3", "tasks/3/edit"])
         XCTAssertEqual(router.completions(for: "go acc").commonPrefix, "account")
-        XCTAssertEqual(router.completions(for: "help s").candidates, ["save", "scheduled", "save!", "settings"])
+        XCTAssertEqual(router.completions(for: "help s").candidates, ["sort", "save", "scheduled", "save!", "settings"])
         try router.run("open 1", "edit")
         XCTAssertEqual(router.completions(for: "done o").candidates, ["on", "off"])
         XCTAssertEqual(router.completions(for: "done o").commonPrefix, "o")

@@ -26,16 +26,23 @@ final class JSONRendererTests: XCTestCase {
             json(.screen(router.shown)),
             """
             {"screen":"list","title":"My Tasks","tab":"tasks","path":[],"sheet":null,"url":"navstack://tasks",\
-            "actions":["open","add","new","toggle","done","modify","delete","move","filter","find","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
+            "actions":["open","add","new","toggle","done","modify","delete","move","filter","find","sort","next","prev","page","root","tab","undo","redo","go","where","help","quit","exit"],\
             "items":[{"row":1,"id":1,"uuid":"018cc251-f400-7000-b516-f52548da1785","title":"Buy fruit","notes":"Apples, bananas, grapes","done":false,\
             "parent":null,"subtasks":{"done":0,"total":0},\
             "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null},\
             {"row":2,"id":2,"uuid":"018cc251-f400-7001-bb44-5c5c9f7b74cb","title":"Study SwiftUI","notes":"NavigationStack and routes","done":false,\
             "parent":null,"subtasks":{"done":0,"total":0},\
             "due":null,"scheduled":null,"wait":null,"until":null,"priority":null,"project":null,"recur":null,"tags":[],"created":"2026-11-27T09:00:00Z","modified":"2026-11-27T09:00:00Z","completed":null}],\
-            "total":3,"filter":"all","tag":null,"tags":[],"withoutTags":[],"project":null,"priority":null,"due":null,"dueBefore":null,"dueAfter":null,"search":null,"page":1,"pages":2}
+            "total":3,"filter":"all","tag":null,"tags":[],"withoutTags":[],"project":null,"priority":null,"due":null,"dueBefore":null,"dueAfter":null,"search":null,"sort":null,"page":1,"pages":2}
 
             """)
+    }
+
+    func testASortedListGivesItsSortAsTyped() throws {
+        var router = try makeRouter(pageSize: 2)
+        try router.run("sort -due")
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""url":"navstack://tasks?sort=-due""#))
+        XCTAssertTrue(json(.screen(router.shown)).contains(#""search":null,"sort":"-due","page":1,"pages":2}"#))
     }
 
     func testTheEditScreen() throws {

@@ -26,12 +26,22 @@ final class TextRendererTests: XCTestCase {
             Actions: open N · add [TITLE] · new · toggle N · done N
                      modify N WORDS… · delete N · move N to ID|top
                      filter all|open|done|waiting [TERM…] · find [TEXT]
-                     next · prev · page N
+                     sort [-]KEY|none · next · prev · page N
             Also:    root · tab tasks|agenda|account · undo · redo
                      go URL · where · help · quit
 
 
             """)
+    }
+
+    func testASortedListSaysItsSort() throws {
+        var router = try makeRouter()
+        try router.run("filter open", "sort -title")
+        let lines = text(router).split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines[1], "My Tasks · navstack://tasks?filter=open&sort=-title")
+        XCTAssertEqual(lines[3], "2 tasks · open · sort -title · page 1 of 1")
+        XCTAssertEqual(lines[5], " 1  [ ] Study SwiftUI · #2")
+        XCTAssertEqual(lines[6], " 2  [ ] Buy fruit · #1")
     }
 
     func testADisabledSaveIsShownAsDisabled() throws {
