@@ -237,7 +237,7 @@ class Reference(cmd.Cmd):
             screen["items"] = [{"row": row, **task_json(t)} for row, t in rows]
             screen.update({"total": total, "filter": self.filter_word(), "tag": None, "tags": [], "withoutTags": [],
                            "project": None, "priority": None, "due": None, "dueBefore": None, "dueAfter": None,
-                           "search": None, "page": page, "pages": pages})
+                           "search": None, "sort": None, "page": page, "pages": pages})
         elif kind == "detail":
             screen["task"] = {**task_json(self.task(int(self.path()[-1].split("/")[1]))), **NO_LISTS}
             screen.update({"items": [], "total": 0, "page": 1, "pages": 1})
