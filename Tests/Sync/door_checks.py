@@ -232,6 +232,29 @@ def through_import(nav, t, kind):
     return store, before, nav.run(store, *args)
 
 
+ADD_ATTRIBUTES = {"due", "scheduled", "wait", "until", "recur", "priority", "pri", "project", "pro"}
+
+
+def is_add_attribute(word):
+    """Whether `add` reads a word as an attribute (`+TAG`, `NAME:VALUE`), as AddLine does."""
+    if word.startswith("+"):
+        tag = word[1:]
+        return 0 < len(tag) <= 64 and all(c.isalnum() or c in "-_" for c in tag)
+    return ":" in word and word.split(":", 1)[0].lower() in ADD_ATTRIBUTES
+
+
+def add_line(title):
+    """The words typed after `add` for a title, and the title `add` makes of them: the
+    prompt trims a line; a word `add` would read as an attribute is typed after a `\\`;
+    and a line with such a word, or one that starts with `\\`, has its words joined by one
+    space (docs/commands.md)."""
+    text = title.strip()
+    words = text.split()
+    if not any(is_add_attribute(w) or w.startswith("\\") for w in words):
+        return text, text
+    return " ".join("\\" + w if is_add_attribute(w) else w for w in words), " ".join(words)
+
+
 def through_prompt(nav, t):
     """Types the task at the prompt: `add` with its title, then its notes, attributes and
     annotations on its draft and detail. Lines are as typed: a line break in a text is
@@ -244,7 +267,7 @@ def through_prompt(nav, t):
         return value.replace("\\", "\\\\").replace("\n", "\\n")
 
     # `add` on the list opens the new task's detail.
-    lines = ["root", "add " + t["title"], "edit"]
+    lines = ["root", "add " + add_line(t["title"])[0], "edit"]
     if t["notes"]:
         lines.append("notes " + typed(t["notes"]))
     for key in ("due", "scheduled", "wait"):
@@ -294,6 +317,8 @@ def fields_in(t, door):
 def expected(t, door):
     """The task as a door should hold it: a todo.txt line keeps its +words in the title
     (the format's convention: each is also a tag)."""
+    if door == "prompt":
+        return dict(t, title=add_line(t["title"])[1])
     if door != "todotxt" or not t["tags"]:
         return t
     return dict(t, title=t["title"] + " " + " ".join("+" + tag for tag in t["tags"]))

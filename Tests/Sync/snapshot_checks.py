@@ -116,15 +116,16 @@ def main():
               and exported(binary, c, USER) == exported(binary, a, USER),
               "a replica joining after the operations were dropped gets every task", out.stdout + out.stderr)
 
-        # B was away for two generations, with a change of its own not sent. (With 2,400
-        # tasks held, a snapshot is due after 2,400 operations.)
+        # B was away for two generations, with a change of its own not sent: its title and
+        # the task's modified stamp, two operations. (With 2,400 tasks held, a snapshot is
+        # due after 2,400 operations.)
         run(binary, b, "-c", "root", "-c", "open 1", "-c", "edit", "-c", "title Renamed while away", "-c", "save")
         import_tasks(binary, a, "Third", work, count=2 * BATCH)
         run(binary, a, "sync")
         third = snapshot_row()
         out = run(binary, b, "sync")
         run(binary, a, "sync")
-        check(third[1] == second[0] and out.returncode == 0 and out.stdout.startswith(f"sent 1, received {4 * BATCH}, ")
+        check(third[1] == second[0] and out.returncode == 0 and out.stdout.startswith(f"sent 2, received {4 * BATCH}, ")
               and any(t[0] == "Renamed while away" for t in exported(binary, a, USER))
               and exported(binary, b, USER) == exported(binary, a, USER),
               "a replica away since before the operations were dropped takes the snapshot and keeps and sends its change",

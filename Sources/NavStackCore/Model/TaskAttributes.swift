@@ -36,6 +36,19 @@ public struct Annotation: Hashable, Sendable {
     }
 }
 
+extension Annotation {
+    /// Annotations in the one order every replica holds them: by instant, and those of one
+    /// instant as their JSON sorts, the order sync's sets settle in
+    /// (``SyncRegister/settle(_:)``), so a task's annotations read alike everywhere.
+    public static func canonical(_ list: [Annotation]) -> [Annotation] {
+        guard list.count > 1, !zip(list, list.dropFirst()).allSatisfy({ $0.entry < $1.entry }) else { return list }
+        return list.map { annotation in
+            let json = FieldValue.annotations([annotation]).json
+            return (key: String(json.dropFirst().dropLast()), annotation: annotation)
+        }.sorted { $0.key < $1.key }.map(\.annotation)
+    }
+}
+
 /// A field kept from an import that navstack has no field of its own for (a Taskwarrior
 /// UDA, a todo.txt `key:value`), its text exactly as it came.
 public struct CustomField: Hashable, Sendable {
@@ -196,9 +209,14 @@ public struct TaskExtra: Hashable, Sendable {
         self.values = values
     }
 
+    /// Annotations are kept in their canonical order (``Annotation/canonical(_:)``).
     public var values: Values {
         get { box?.values ?? Values() }
-        set { box = newValue == Values() ? nil : Box(newValue) }
+        set {
+            var values = newValue
+            values.annotations = Annotation.canonical(values.annotations)
+            box = values == Values() ? nil : Box(values)
+        }
     }
 
     /// Whether no field is set.

@@ -108,3 +108,22 @@ final class PromptUndoTests: XCTestCase {
         XCTAssertTrue(lines.output.split(separator: "\n").allSatisfy { $0.hasPrefix("{") }, lines.output)
     }
 }
+
+/// Annotations read alike on every replica: in their canonical order.
+final class AnnotationOrderTests: XCTestCase {
+    func testAnnotationsOfOneInstantAreInOneOrderHoweverTheyCame() throws {
+        let at = try XCTUnwrap(Instant(iso8601: "2026-12-06T09:00:00Z"))
+        let later = try XCTUnwrap(Instant(iso8601: "2026-12-06T09:00:01Z"))
+        let typed = [
+            Annotation(entry: later, text: "late"), Annotation(entry: at, text: "x  review"), Annotation(entry: at, text: "café"),
+        ]
+        var one = DraftFields()
+        one.annotations = typed
+        var other = DraftFields()
+        other.annotations = typed.reversed()
+        XCTAssertEqual(one.annotations, other.annotations)
+        XCTAssertEqual(one.annotations.map(\.text), ["café", "x  review", "late"])
+        // In order already: kept as it is.
+        XCTAssertEqual(Annotation.canonical([typed[2], typed[0]]), [typed[2], typed[0]])
+    }
+}
