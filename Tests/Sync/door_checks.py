@@ -314,9 +314,20 @@ def fields_in(t, door):
     return keys
 
 
+def canonical_annotations(annotations):
+    """Annotations in the order every replica keeps them: by instant, and those of one
+    instant as their JSON sorts (Annotation.canonical)."""
+    entries = [a["entry"] for a in annotations]
+    if all(a < b for a, b in zip(entries, entries[1:])):
+        return annotations
+    return sorted(annotations, key=lambda a: json.dumps({"entry": a["entry"], "text": a["text"]}, ensure_ascii=False,
+                                                        separators=(",", ":")))
+
+
 def expected(t, door):
     """The task as a door should hold it: a todo.txt line keeps its +words in the title
     (the format's convention: each is also a tag)."""
+    t = dict(t, annotations=canonical_annotations(t["annotations"]))
     if door == "prompt":
         return dict(t, title=add_line(t["title"])[1])
     if door != "todotxt" or not t["tags"]:
