@@ -156,7 +156,7 @@ public enum TodoTxtReader {
                 title.append(word)
                 continue
             }
-            if let pair = keyValue(word[...]) {
+            if let pair = keyValue(word[...]), !isTitleWord(key: pair.key, value: pair.value) {
                 let (key, value) = (String(pair.key), String(pair.value))
                 switch key {
                 case "due": fields.due = try moment(key, value)
@@ -208,6 +208,18 @@ public enum TodoTxtReader {
         let value = word[word.index(after: colon)...]
         guard !value.isEmpty, !value.hasPrefix("//"), !word[..<colon].contains("/") else { return nil }
         return (word[..<colon], value)
+    }
+
+    /// Whether a `key:value` is a word of the title after all: one of navstack's own keys
+    /// with a value that is not one (`uuid:x`), never a custom field of that name (which
+    /// an export to Taskwarrior would write over the task's own attribute).
+    static func isTitleWord(key: Substring, value: Substring) -> Bool {
+        switch key {
+        case "uuid", TaskwarriorWriter.parentAttribute: !String(value).isUUID
+        case "project": !FieldRules.isProject(String(value))
+        case "depends": !value.split(separator: ",").allSatisfy({ String($0).isUUID })
+        default: false
+        }
     }
 
     /// The letter of a priority word, `(A)` to `(Z)`.

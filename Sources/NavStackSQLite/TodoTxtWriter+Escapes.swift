@@ -60,7 +60,7 @@ extension TodoTxtWriter {
             guard FieldRules.isTag(tag) else { return false }
             return !(tags?.contains { $0.lowercased() == tag.lowercased() } ?? false)
         }
-        if TodoTxtReader.keyValue(word) != nil { return true }
+        if let pair = TodoTxtReader.keyValue(word), !TodoTxtReader.isTitleWord(key: pair.key, value: pair.value) { return true }
         if start.contains(.done), word == "x" { return true }
         if start.contains(.priority), TodoTxtReader.priorityLetter(word) != nil { return true }
         if start.contains(.date), CivilDate(isoText: String(word)) != nil { return true }

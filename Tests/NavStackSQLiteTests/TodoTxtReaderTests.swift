@@ -68,6 +68,20 @@ final class TodoTxtReaderTests: XCTestCase {
         XCTAssertEqual(try read(line + "\n")[0].fields.title, "Stand-up 09:15")
     }
 
+    /// One of navstack's own keys with a value that is not one stays a word of the title:
+    /// a custom field `uuid` or `project` would be written over the task's own attribute by
+    /// `export --to taskwarrior`. The writer leaves such a word as it is.
+    func testOwnKeysWithValuesThatAreNotOnesStayInTheTitle() throws {
+        let records = try read("Call uuid:x about project:a..b depends:y and PR:12\n")
+        XCTAssertEqual(records[0].fields.title, "Call uuid:x about project:a..b depends:y and")
+        XCTAssertNil(records[0].fields.project)
+        XCTAssertEqual(records[0].fields.custom.map(\.name).filter { $0 != TodoTxtWriter.lineField }, ["PR"])
+        XCTAssertTrue(records[0].uuid.isUUID, "its own uuid, from its text")
+        let line = TodoTxtWriter.line(DraftFields(title: "Call uuid:x now"), stamps: TaskStamps(), parentUUID: nil, zone: .utc)
+        XCTAssertTrue(line.hasSuffix("Call uuid:x now"), line)
+        XCTAssertEqual(try read(line + "\n")[0].fields.title, "Call uuid:x now")
+    }
+
     func testTheWriterWritesWhatTheReaderReadsBack() throws {
         let madrid = try Zone.named("Europe/Madrid")
         var fields = DraftFields(title: "Plan +trip the 100% way", notes: "first line\nsecond\tthird %20 literal", done: false)
