@@ -61,37 +61,39 @@ public enum AddLine {
         return (word[..<colon].lowercased(), String(word[word.index(after: colon)...]))
     }
 
+    /// The field an attribute's name (one of ``names``) stands for.
+    static func field(named name: String) -> TaskField {
+        switch name {
+        case "due": .due
+        case "scheduled": .scheduled
+        case "wait": .wait
+        case "until": .until
+        case "recur": .recur
+        case "priority", "pri": .priority
+        default: .project
+        }
+    }
+
     /// Sets the field an attribute names (one of ``names``) to the value typed; returns it.
     @discardableResult
     static func set(
         _ name: String, _ value: String, in fields: inout DraftFields, clock: TaskClock, language: Language
     ) throws(NavError) -> TaskField {
-        switch name {
-        case "due":
-            fields.due = try clock.instant(typed: value, language: language)
-            return .due
-        case "scheduled":
-            fields.scheduled = try clock.instant(typed: value, language: language)
-            return .scheduled
-        case "wait":
-            fields.wait = try clock.instant(typed: value, language: language)
-            return .wait
-        case "until":
-            fields.until = try clock.instant(typed: value, language: language)
-            return .until
-        case "recur":
+        let field = field(named: name)
+        switch field {
+        case .recur:
             guard let rule = RecurRule.normalized(value) else { throw .badRule(value.escapedForDisplay) }
             fields.recur = rule
-            return .recur
-        case "priority", "pri":
+        case .priority:
             guard let priority = Priority(letter: value) else { throw .badPriority(value.escapedForDisplay) }
             fields.priority = priority
-            return .priority
-        default:
+        case .project:
             guard FieldRules.isProject(value) else { throw .badProject(value.escapedForDisplay) }
             fields.project = value
-            return .project
+        default:
+            fields[field] = .instant(try clock.instant(typed: value, language: language))
         }
+        return field
     }
 }
 
@@ -155,28 +157,25 @@ public enum ModifyLine {
 
     /// Clears the field an attribute names; returns it.
     static func clear(_ name: String, in fields: inout DraftFields) -> TaskField {
-        switch name {
-        case "due":
-            fields.due = nil
-            return .due
-        case "scheduled":
-            fields.scheduled = nil
-            return .scheduled
-        case "wait":
-            fields.wait = nil
-            return .wait
-        case "until":
-            fields.until = nil
-            return .until
-        case "recur":
-            fields.recur = nil
-            return .recur
-        case "priority", "pri":
-            fields.priority = nil
-            return .priority
-        default:
-            fields.project = nil
-            return .project
+        let field = AddLine.field(named: name)
+        switch field {
+        case .due, .scheduled, .wait, .until: fields[field] = .instant(nil)
+        default: fields[field] = .name(nil)
         }
+        return field
+    }
+}
+
+extension DraftFields {
+    /// The fields with an annotation of `text` added at `now`, the one way every door
+    /// annotates: a blank text is missing, and a text or a count ``FieldRules`` refuses is
+    /// refused.
+    public func annotated(_ text: String, at now: Instant) throws(NavError) -> DraftFields {
+        guard !text.isBlank else { throw .missingArgument(.annotate) }
+        if let problem = FieldRules.problem(text, as: .annotation) { throw .badValue(problem) }
+        var fields = self
+        fields.annotations.append(Annotation(entry: now, text: text))
+        if let problem = FieldRules.problem(fields[.annotations], as: .annotations) { throw .badValue(problem) }
+        return fields
     }
 }

@@ -177,11 +177,7 @@ extension Session {
         case .annotate(let text):
             guard !text.isBlank else { throw .missingArgument(.annotate) }
             let task = try target(nil, on: showing, word: .annotate, shown: shown, store: store, pageSize: pageSize, clock: clock)
-            var fields = task.fields
-            fields.annotations.append(Annotation(entry: clock.now(), text: text))
-            if fields.annotations.count > FieldRules.itemsPerTask {
-                throw .badValue(.tooManyItems(.annotations, count: fields.annotations.count, limit: FieldRules.itemsPerTask))
-            }
+            let fields = try task.fields.annotated(text, at: clock.now())
             guard try storeCall({ try store.write(user, id: task.id, [.annotations], from: fields, as: .save) }) != nil else {
                 throw .taskVanished(task.id)
             }

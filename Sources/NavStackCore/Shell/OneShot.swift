@@ -81,12 +81,7 @@ public struct OneShot: Equatable, Sendable {
         case .annotate:
             guard let first = words.first else { throw .missingArgument(.annotate) }
             let task = try TaskReference.task(first, of: user, in: store)
-            let text = words.dropFirst().joined(separator: " ")
-            guard !text.isBlank else { throw .missingArgument(.annotate) }
-            if let problem = FieldRules.problem(text, as: .annotation) { throw .badValue(problem) }
-            var fields = task.fields
-            fields.annotations.append(Annotation(entry: clock.now(), text: text))
-            if let problem = FieldRules.problem(fields[.annotations], as: .annotations) { throw .badValue(problem) }
+            let fields = try task.fields.annotated(words.dropFirst().joined(separator: " "), at: clock.now())
             said(
                 .shellAnnotated,
                 try written(try storeCall { try store.write(user, id: task.id, [.annotations], from: fields, as: .save) }, task.id))
