@@ -319,7 +319,7 @@ extension Command {
             case "on", "yes", "true": self = .done(true)
             case "off", "no", "false": self = .done(false)
             default:
-                guard arg.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                guard arg.isASCIIDigits else {
                     throw .badChoice(word, arg.escapedForDisplay)
                 }
                 self = .complete(row: try Self.number(arg, for: word))
@@ -328,7 +328,7 @@ extension Command {
             let text = try required()
             let end = Self.firstWhitespace(in: text)
             let first = String(text[..<end])
-            if first.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            if first.isASCIIDigits {
                 self = .modify(row: try Self.number(first, for: word), words: end == text.endIndex ? "" : text[end...].trimmed)
             } else {
                 self = .modify(row: nil, words: text)

@@ -1,6 +1,11 @@
 import NavStackBytes
 
 extension StringProtocol {
+    /// Whether the text is one or more ASCII digits and nothing else (`42`, not `+4` or `٤`).
+    var isASCIIDigits: Bool {
+        !isEmpty && utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// The text without leading and trailing whitespace. (Inlinable: specialised where it
     /// is used, as the store trims every imported title.)
     @inlinable

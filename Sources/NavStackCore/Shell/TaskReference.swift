@@ -15,7 +15,7 @@ public enum TaskReference: Equatable, Hashable, Sendable {
     /// Reads `text`: digits are an id, hexadecimal digits (dashes anywhere) a uuid or its
     /// start.
     public init(parsing text: String) throws(NavError) {
-        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), text.utf8.count < 19,
+        if text.isASCIIDigits, text.utf8.count < 19,
             let id = Int(text), id > 0
         {
             self = .id(id)
